@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# scripts/setup.sh [preset [targets...]]
+# Installs the Debian packages the project needs (only those missing), then configures and builds
+# the given CMake preset (default: dev). Works on a fresh Debian 12 machine as root.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PACKAGES=(g++ clang cmake ninja-build pkg-config make binutils python3 gdb zlib1g-dev libboost-dev
+  libtbb-dev libhwloc-dev hwloc libfabric-dev libfabric-bin libgtest-dev libgmock-dev
+  libbenchmark-dev iproute2 libpmix-dev libpmix-bin openmpi-bin libopenmpi-dev python3-pmix)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  SUDO=""; [[ $(id -u) -ne 0 ]] && SUDO=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+preset=${1:-dev}
+shift || true
+cmake --preset "$preset" >/dev/null
+if (($#)); then
+  cmake --build --preset "$preset" --target "$@"
+else
+  cmake --build --preset "$preset"
+fi

@@ -54,4 +54,42 @@ pmix_status_t copy(void** dest, const void* src, pmix_data_type_t type) noexcept
 pmix_status_t print(std::string& out, const char* prefix, const void* src,
                     pmix_data_type_t type) noexcept;
 
+// ---- Additions by core/data (additive only; the declarations above are unchanged) ----
+//
+// Object conventions, as in OpenPMIx: copy() and print() take `src` = pointer to the object, except
+// PMIX_STRING and PMIX_REGEX, where `src` is the char* itself, and print(PMIX_POINTER), where `src`
+// is the pointer to print. The element-level functions (copy_element, destruct_element,
+// compare_element, print_element) have no exceptions: they always take the element's address
+// (a char** for PMIX_STRING and PMIX_REGEX, a void** for PMIX_POINTER).
+//
+// PMIX_UNDEF is not a "known type" (nothing can be copied or packed as UNDEF), but every value_*
+// function accepts a PMIX_UNDEF value (empty), as OpenPMIx does.
+
+// PMIX_KVAL element: a key/value pair. OpenPMIx's pmix_kval_t is an internal list item that never
+// crosses the public ABI, so ours is a plain pair; both pointers are malloc'd and owned.
+struct kval_t {
+    char* key;
+    pmix_value_t* value;
+};
+
+// True when a pmix_value_t of `type` keeps its payload behind a malloc'd pointer in value->data
+// (PMIX_PROC, PMIX_DATA_ARRAY, PMIX_PROC_INFO, ... and PMIX_VALUE/APP/INFO/PDATA/QUERY/KVAL, which
+// have no union member and live in data.ptr); false for payloads stored inline in the union.
+bool value_holds_pointer(pmix_data_type_t type) noexcept;
+
+// Address of the element a value holds (e.g. a char** for PMIX_STRING, a pmix_proc_t* for
+// PMIX_PROC, a char** aliasing data.bo.bytes for PMIX_REGEX); nullptr for PMIX_UNDEF, unknown
+// types and pointer-held types whose pointer is NULL. This is what the codec packs.
+const void* value_element(const pmix_value_t* value) noexcept;
+
+// Move an element (element_size(type) bytes at `element`, e.g. freshly unpacked) into `value`
+// without deep-copying it; `element` is zeroed on success. Any previous content of `value` is
+// overwritten, not released. PMIX_REGEX: the element is a NUL-terminated char*.
+pmix_status_t value_adopt(pmix_value_t* value, void* element, pmix_data_type_t type) noexcept;
+
+// Compare / print one element (see the conventions above). compare_element: both non-NULL.
+pmix_value_cmp_t compare_element(const void* a, const void* b, pmix_data_type_t type) noexcept;
+pmix_status_t print_element(std::string& out, const char* prefix, const void* element,
+                            pmix_data_type_t type) noexcept;
+
 }  // namespace pmix::data

@@ -1,0 +1,180 @@
+// capi/maps.cpp - node/proc maps, cpusets, topology and locality: PMIx_generate_regex/ppn,
+// PMIx_Parse_cpuset_string, PMIx_Get_cpuset, PMIx_Load_topology, PMIx_Topology_destruct,
+// PMIx_Cpuset_destruct, PMIx_Get_relative_locality, PMIx_server_generate_locality_string,
+// PMIx_server_generate_cpuset_string, PMIx_Compute_distances(_nb).
+//
+// Unlike OpenPMIx these work without PMIx_Init/PMIx_server_init: they need no connection, and a
+// host may well build its maps before it initialises. Outputs are written only on success.
+#include "shim_support.h"
+
+#include "maps/cpuset.h"
+#include "maps/locality.h"
+#include "maps/node_regex.h"
+#include "maps/topology.h"
+
+#include <pmix.h>
+#include <pmix_server.h>
+
+#include <cstdlib>
+#include <cstring>
+
+using pmix::capi::any_null;
+using pmix::capi::guarded;
+
+pmix_status_t PMIx_generate_regex(const char* input, char** regex) {
+    return guarded([&] {
+        if (any_null(input, regex)) {
+            return PMIX_ERR_BAD_PARAM;
+        }
+        auto result = pmix::maps::generate_regex(input);
+        return result.ok() ? pmix::capi::dup_string(result.value, regex) : result.status;
+    });
+}
+
+pmix_status_t PMIx_generate_ppn(const char* input, char** ppn) {
+    return guarded([&] {
+        if (any_null(input, ppn)) {
+            return PMIX_ERR_BAD_PARAM;
+        }
+        auto result = pmix::maps::generate_ppn(input);
+        return result.ok() ? pmix::capi::dup_string(result.value, ppn) : result.status;
+    });
+}
+
+pmix_status_t PMIx_Parse_cpuset_string(const char* cpuset_string, pmix_cpuset_t* cpuset) {
+    return guarded([&] {
+        if (any_null(cpuset_string, cpuset)) {
+            return PMIX_ERR_BAD_PARAM;
+        }
+        auto bitmap = pmix::maps::parse_cpuset_string(cpuset_string);
+        if (!bitmap.ok()) {
+            return bitmap.status;
+        }
+        char* source = ::strdup("hwloc");
+        if (source == nullptr) {
+            return PMIX_ERR_NOMEM;
+        }
+        cpuset->source = source;
+        cpuset->bitmap = bitmap.value.release();
+        return PMIX_SUCCESS;
+    });
+}
+
+// `cpuset` is an output: whatever it held is ignored (python3-pmix passes an uninitialised one).
+pmix_status_t PMIx_Get_cpuset(pmix_cpuset_t* cpuset, pmix_bind_envelope_t ref) {
+    return guarded([&] {
+        if (cpuset == nullptr) {
+            return PMIX_ERR_BAD_PARAM;
+        }
+        auto bitmap = pmix::maps::current_binding(ref);
+        if (!bitmap.ok()) {
+            return bitmap.status;
+        }
+        char* source = ::strdup("hwloc");
+        if (source == nullptr) {
+            return PMIX_ERR_NOMEM;
+        }
+        cpuset->source = source;
+        cpuset->bitmap = bitmap.value.release();
+        return PMIX_SUCCESS;
+    });
+}
+
+pmix_status_t PMIx_Load_topology(pmix_topology_t* topo) {
+    return guarded([&] {
+        if (topo == nullptr) {
+            return PMIX_ERR_BAD_PARAM;
+        }
+        return pmix::maps::load_topology(*topo);
+    });
+}
+
+void PMIx_Topology_destruct(pmix_topology_t* topo) {
+    if (topo != nullptr) {
+        pmix::maps::destruct_topology(*topo);
+    }
+}
+
+void PMIx_Cpuset_destruct(pmix_cpuset_t* cpuset) {
+    if (cpuset != nullptr) {
+        pmix::maps::destruct_cpuset(*cpuset);
+    }
+}
+
+pmix_status_t PMIx_Get_relative_locality(const char* locality1, const char* locality2,
+                                         pmix_locality_t* locality) {
+    return guarded([&] {
+        if (any_null(locality1, locality2, locality)) {
+            return PMIX_ERR_BAD_PARAM;
+        }
+        auto result = pmix::maps::relative_locality(locality1, locality2);
+        if (result.ok()) {
+            *locality = result.value;
+        }
+        return result.status;
+    });
+}
+
+// An unbound process (no bitmap, or a full one) has no locality: PMIX_SUCCESS with NULL, as in
+// OpenPMIx.
+pmix_status_t PMIx_server_generate_locality_string(const pmix_cpuset_t* cpuset, char** locality) {
+    return guarded([&] {
+        if (any_null(cpuset, locality)) {
+            return PMIX_ERR_BAD_PARAM;
+        }
+        if (cpuset->source != nullptr && !pmix::maps::is_hwloc_source(cpuset->source)) {
+            return PMIX_ERR_NOT_SUPPORTED;
+        }
+        if (cpuset->bitmap == nullptr) {
+            *locality = nullptr;
+            return PMIX_SUCCESS;
+        }
+        auto topology = pmix::maps::node_topology();
+        if (!topology.ok()) {
+            return topology.status;
+        }
+        auto text = pmix::maps::locality_string(topology.value.topology,
+                                                static_cast<hwloc_const_bitmap_t>(cpuset->bitmap));
+        if (!text.ok()) {
+            return text.status;
+        }
+        if (!text.value) {
+            *locality = nullptr;
+            return PMIX_SUCCESS;
+        }
+        return pmix::capi::dup_string(*text.value, locality);
+    });
+}
+
+pmix_status_t PMIx_server_generate_cpuset_string(const pmix_cpuset_t* cpuset,
+                                                 char** cpuset_string) {
+    return guarded([&] {
+        if (cpuset_string == nullptr) {
+            return PMIX_ERR_BAD_PARAM;
+        }
+        if (cpuset == nullptr) {
+            *cpuset_string = nullptr;
+            return PMIX_ERR_BAD_PARAM;
+        }
+        auto text = pmix::maps::cpuset_string(*cpuset);
+        if (!text.ok()) {
+            if (text.status == PMIX_ERR_BAD_PARAM) {
+                *cpuset_string = nullptr;  // OpenPMIx clears the output for a missing bitmap
+            }
+            return text.status;
+        }
+        return pmix::capi::dup_string(text.value, cpuset_string);
+    });
+}
+
+// Device distances need the fabric/GPU inventory, which does not exist yet. The non-blocking form
+// returns an error, so it never calls its callback.
+pmix_status_t PMIx_Compute_distances(pmix_topology_t*, pmix_cpuset_t*, pmix_info_t[], size_t,
+                                     pmix_device_distance_t**, size_t*) {
+    return PMIX_ERR_NOT_SUPPORTED;
+}
+
+pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t*, pmix_cpuset_t*, pmix_info_t[], size_t,
+                                        pmix_device_dist_cbfunc_t, void*) {
+    return PMIX_ERR_NOT_SUPPORTED;
+}

@@ -1,0 +1,246 @@
+// API tests: the process-management calls that are not implemented yet answer with the documented
+// status and never invoke a callback (capi/client_unsupported.cpp, server_unsupported.cpp,
+// tool_unsupported.cpp). Goes through the exported C API of libpmix only.
+#include <pmix.h>
+#include <pmix_server.h>
+#include <pmix_tool.h>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstring>
+
+namespace {
+
+std::atomic<int> g_callbacks{0};
+
+// A captureless generic lambda converts to a pointer to any of the PMIx callback types, so one
+// counter serves every signature.
+constexpr auto kCounting = [](auto...) { ++g_callbacks; };
+
+struct Args {
+    pmix_proc_t procs[2];
+    pmix_info_t info[1];
+    pmix_value_t value;
+    pmix_byte_object_t bo;
+    pmix_fabric_t fabric;
+    char key[8] = "key";
+    char* keys[2] = {key, nullptr};
+
+    Args() {
+        PMIX_LOAD_PROCID(&procs[0], "job", 0);
+        PMIX_LOAD_PROCID(&procs[1], "job", 1);
+        std::memset(info, 0, sizeof(info));
+        PMIX_LOAD_KEY(info[0].key, "pmix.test");
+        PMIX_VALUE_CONSTRUCT(&value);
+        bo.bytes = key;
+        bo.size = 3;
+        std::memset(&fabric, 0, sizeof(fabric));
+    }
+};
+
+class NotYetSupported : public ::testing::Test {
+  protected:
+    void SetUp() override { g_callbacks = 0; }
+    void TearDown() override { EXPECT_EQ(g_callbacks.load(), 0) << "a callback was invoked"; }
+    Args a;
+    int cbdata = 0;
+};
+
+TEST_F(NotYetSupported, InitCallsReportNotSupportedAndLeaveOutputsAlone) {
+    pmix_proc_t proc;
+    std::memset(&proc, 0xAB, sizeof(proc));
+    pmix_proc_t untouched = proc;
+    EXPECT_EQ(PMIx_Init(&proc, a.info, 1), PMIX_ERR_NOT_SUPPORTED);
+    EXPECT_EQ(std::memcmp(&proc, &untouched, sizeof(proc)), 0);
+    EXPECT_EQ(PMIx_tool_init(&proc, a.info, 1), PMIX_ERR_NOT_SUPPORTED);
+    EXPECT_EQ(std::memcmp(&proc, &untouched, sizeof(proc)), 0);
+    pmix_server_module_t module;
+    std::memset(&module, 0, sizeof(module));
+    EXPECT_EQ(PMIx_server_init(&module, a.info, 1), PMIX_ERR_NOT_SUPPORTED);
+    EXPECT_EQ(PMIx_Init(nullptr, nullptr, 0), PMIX_ERR_NOT_SUPPORTED);
+    EXPECT_EQ(PMIx_server_init(nullptr, nullptr, 0), PMIX_ERR_NOT_SUPPORTED);
+    EXPECT_EQ(PMIx_tool_init(nullptr, nullptr, 0), PMIX_ERR_NOT_SUPPORTED);
+    EXPECT_EQ(PMIx_Initialized(), 0);
+}
+
+TEST_F(NotYetSupported, FinalizeWithoutInitIsInitError) {
+    EXPECT_EQ(PMIx_Finalize(nullptr, 0), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_server_finalize(), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_tool_finalize(), PMIX_ERR_INIT);
+    PMIx_Progress();  // nothing to do, must simply return
+}
+
+TEST_F(NotYetSupported, ClientBlockingCalls) {
+    pmix_value_t* val = nullptr;
+    pmix_info_t* results = nullptr;
+    size_t nresults = 0;
+    pmix_proc_t* peers = nullptr;
+    size_t npeers = 0;
+    char* nodes = nullptr;
+    pmix_nspace_t nspace;
+    pmix_pdata_t pdata[1];
+    std::memset(pdata, 0, sizeof(pdata));
+    pmix_query_t query;
+    std::memset(&query, 0, sizeof(query));
+    query.keys = a.keys;
+
+    EXPECT_EQ(PMIx_Abort(1, "msg", a.procs, 2), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Put(PMIX_GLOBAL, "key", &a.value), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Commit(), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Store_internal(&a.procs[0], "key", &a.value), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Fence(a.procs, 2, a.info, 1), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Get(&a.procs[0], "key", a.info, 1, &val), PMIX_ERR_INIT);
+    EXPECT_EQ(val, nullptr);
+    EXPECT_EQ(PMIx_Publish(a.info, 1), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Lookup(pdata, 1, a.info, 1), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Unpublish(a.keys, a.info, 1), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Spawn(a.info, 1, nullptr, 0, nspace), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Connect(a.procs, 2, a.info, 1), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Disconnect(a.procs, 2, a.info, 1), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Resolve_peers("node", "job", &peers, &npeers), PMIX_ERR_INIT);
+    EXPECT_EQ(peers, nullptr);
+    EXPECT_EQ(PMIx_Resolve_nodes("job", &nodes), PMIX_ERR_INIT);
+    EXPECT_EQ(nodes, nullptr);
+    EXPECT_EQ(PMIx_Query_info(&query, 1, &results, &nresults), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Log(a.info, 1, nullptr, 0), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Allocation_request(PMIX_ALLOC_NEW, a.info, 1, &results, &nresults),
+              PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Job_control(a.procs, 2, a.info, 1, &results, &nresults), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Process_monitor(a.info, PMIX_SUCCESS, nullptr, 0, &results, &nresults),
+              PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Get_credential(a.info, 1, &a.bo), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Validate_credential(&a.bo, a.info, 1, &results, &nresults), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Group_construct("grp", a.procs, 2, a.info, 1, &results, &nresults),
+              PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Group_invite("grp", a.procs, 2, a.info, 1, &results, &nresults),
+              PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Group_join("grp", &a.procs[0], PMIX_GROUP_ACCEPT, a.info, 1, &results,
+                              &nresults),
+              PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Group_leave("grp", a.info, 1), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Group_destruct("grp", a.info, 1), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Fabric_register(&a.fabric, a.info, 1), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Fabric_update(&a.fabric), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Fabric_deregister(&a.fabric), PMIX_ERR_INIT);
+    EXPECT_EQ(results, nullptr);
+    EXPECT_EQ(nresults, 0u);
+}
+
+TEST_F(NotYetSupported, ClientNonBlockingCallsNeverCallBack) {
+    pmix_status_t codes[1] = {PMIX_ERR_PROC_ABORTED};
+    pmix_query_t query;
+    std::memset(&query, 0, sizeof(query));
+    query.keys = a.keys;
+
+    EXPECT_EQ(PMIx_Fence_nb(a.procs, 2, a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Get_nb(&a.procs[0], "key", a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Publish_nb(a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Lookup_nb(a.keys, a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Unpublish_nb(a.keys, a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Spawn_nb(a.info, 1, nullptr, 0, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Connect_nb(a.procs, 2, a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Disconnect_nb(a.procs, 2, a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Register_event_handler(codes, 1, a.info, 1, kCounting, kCounting, &cbdata),
+              PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Deregister_event_handler(0, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Notify_event(PMIX_ERR_PROC_ABORTED, &a.procs[0], PMIX_RANGE_LOCAL, a.info, 1,
+                                kCounting, &cbdata),
+              PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Query_info_nb(&query, 1, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Log_nb(a.info, 1, nullptr, 0, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Allocation_request_nb(PMIX_ALLOC_NEW, a.info, 1, kCounting, &cbdata),
+              PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Job_control_nb(a.procs, 2, a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Process_monitor_nb(a.info, PMIX_SUCCESS, nullptr, 0, kCounting, &cbdata),
+              PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Get_credential_nb(a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Validate_credential_nb(&a.bo, a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Group_construct_nb("grp", a.procs, 2, a.info, 1, kCounting, &cbdata),
+              PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Group_invite_nb("grp", a.procs, 2, a.info, 1, kCounting, &cbdata),
+              PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Group_join_nb("grp", &a.procs[0], PMIX_GROUP_DECLINE, a.info, 1, kCounting,
+                                 &cbdata),
+              PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Group_leave_nb("grp", a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Group_destruct_nb("grp", a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Fabric_register_nb(&a.fabric, a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Fabric_update_nb(&a.fabric, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Fabric_deregister_nb(&a.fabric, kCounting, &cbdata), PMIX_ERR_INIT);
+}
+
+TEST_F(NotYetSupported, ServerCalls) {
+    char** env = nullptr;
+    char pset[] = "pset";
+    char function[] = "PMIx_Get";
+    char attr[] = "pmix.timeout";
+    char* attrs[2] = {attr, nullptr};
+
+    EXPECT_EQ(PMIx_server_register_nspace("job", 2, a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_server_register_client(&a.procs[0], 1000, 1000, nullptr, kCounting, &cbdata),
+              PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_server_setup_fork(&a.procs[0], &env), PMIX_ERR_INIT);
+    EXPECT_EQ(env, nullptr);
+    EXPECT_EQ(PMIx_server_dmodex_request(&a.procs[0], kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_server_setup_application("job", a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_server_setup_local_support("job", a.info, 1, kCounting, &cbdata),
+              PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_server_IOF_deliver(&a.procs[0], PMIX_FWD_STDOUT_CHANNEL, &a.bo, a.info, 1,
+                                      kCounting, &cbdata),
+              PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_server_collect_inventory(a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_server_deliver_inventory(a.info, 1, nullptr, 0, kCounting, &cbdata),
+              PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_server_register_resources(a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_server_deregister_resources(a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_server_define_process_set(a.procs, 2, "pset"), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_server_delete_process_set(pset), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Register_attributes(function, attrs), PMIX_ERR_INIT);
+}
+
+TEST_F(NotYetSupported, ToolCalls) {
+    pmix_proc_t me, server;
+    pmix_proc_t* servers = nullptr;
+    size_t nservers = 0;
+    EXPECT_EQ(PMIx_tool_disconnect(&a.procs[0]), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_tool_attach_to_server(&me, &server, a.info, 1), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_tool_get_servers(&servers, &nservers), PMIX_ERR_INIT);
+    EXPECT_EQ(servers, nullptr);
+    EXPECT_EQ(nservers, 0u);
+    EXPECT_EQ(PMIx_tool_set_server(&a.procs[0], a.info, 1), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_tool_connect_to_server(&me, a.info, 1), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_IOF_pull(a.procs, 2, a.info, 1, PMIX_FWD_STDOUT_CHANNEL, kCounting, kCounting,
+                            &cbdata),
+              PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_IOF_deregister(0, a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_IOF_push(a.procs, 2, &a.bo, a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
+}
+
+// The two void deregistration calls can only report through their callback: once, with
+// PMIX_ERR_INIT, before they return (as OpenPMIx does).
+TEST(NotYetSupportedVoid, DeregistrationReportsThroughTheCallback) {
+    struct Seen {
+        int calls = 0;
+        pmix_status_t status = PMIX_SUCCESS;
+    };
+    constexpr auto record = [](pmix_status_t status, void* cbdata) {
+        auto* seen = static_cast<Seen*>(cbdata);
+        ++seen->calls;
+        seen->status = status;
+    };
+    Seen nspace, client;
+    PMIx_server_deregister_nspace("job", record, &nspace);
+    EXPECT_EQ(nspace.calls, 1);
+    EXPECT_EQ(nspace.status, PMIX_ERR_INIT);
+    pmix_proc_t proc;
+    PMIX_LOAD_PROCID(&proc, "job", 0);
+    PMIx_server_deregister_client(&proc, record, &client);
+    EXPECT_EQ(client.calls, 1);
+    EXPECT_EQ(client.status, PMIX_ERR_INIT);
+    // Without a callback there is nothing to report and nothing to crash on.
+    PMIx_server_deregister_nspace("job", nullptr, nullptr);
+    PMIx_server_deregister_client(&proc, nullptr, nullptr);
+}
+
+}  // namespace

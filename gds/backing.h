@@ -1,0 +1,72 @@
+// gds/backing.h - where segment memory comes from: POSIX shared memory or the heap.
+//
+// The store engine (region.cpp, writer.cpp, reader.cpp) sees segments only as byte ranges with a
+// name; a Backing creates them for the writer and opens them for readers. Both backings give the
+// same guarantees the engine relies on: fresh segments are zero-filled, 8-byte aligned, and a
+// reader's view of a segment stays valid for as long as the reader holds it, even after the
+// writer released its own.
+#pragma once
+
+#include <pmix_common.h>
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace pmix::gds {
+
+// A writer's segment. Destruction releases the writer's mapping and removes the name, so no
+// segment outlives its writer (and readers that still map it keep their view).
+class WritableSegment {
+public:
+    virtual ~WritableSegment() = default;
+    std::byte* base() const noexcept { return base_; }
+    std::size_t size() const noexcept { return size_; }
+    const std::string& name() const noexcept { return name_; }
+
+protected:
+    WritableSegment(std::byte* base, std::size_t size, std::string name)
+        : base_(base), size_(size), name_(std::move(name)) {}
+
+private:
+    std::byte* base_;
+    std::size_t size_;
+    std::string name_;
+};
+
+// A reader's view of a segment (shm: mapped PROT_READ).
+class MappedSegment {
+public:
+    virtual ~MappedSegment() = default;
+    const std::byte* base() const noexcept { return base_; }
+    std::size_t size() const noexcept { return size_; }
+
+protected:
+    MappedSegment(const std::byte* base, std::size_t size) : base_(base), size_(size) {}
+
+private:
+    const std::byte* base_;
+    std::size_t size_;
+};
+
+class Backing {
+public:
+    virtual ~Backing() = default;
+    // A zero-filled segment of `size` bytes under a new, unique name.
+    virtual pmix_status_t create(std::size_t size, std::unique_ptr<WritableSegment>& out) = 0;
+    // PMIX_ERR_NOT_FOUND when no segment has that name (any more); kErrCorrupt when it cannot
+    // be a segment (too small, too large).
+    virtual pmix_status_t open(std::string_view name, std::unique_ptr<MappedSegment>& out) = 0;
+    // Whether other processes can open this backing's segments.
+    virtual bool shared() const noexcept = 0;
+};
+
+// Shared memory: shm_open + mmap (see backing_shm.cpp for why not Boost.Interprocess).
+// Names are "<prefix>-<pid>-<counter>".
+std::shared_ptr<Backing> make_shm_backing(std::string prefix);
+
+// malloc'd blocks, reachable by name only from readers that share this Backing object.
+std::shared_ptr<Backing> make_heap_backing();
+
+}  // namespace pmix::gds

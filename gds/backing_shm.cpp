@@ -1,0 +1,158 @@
+// gds/backing_shm.cpp - segments in POSIX shared memory.
+//
+// Plain shm_open/mmap rather than Boost.Interprocess: the store needs exactly four calls (create,
+// size, map, unlink) and a read-only mapping for readers. Boost's managed segments bring their
+// own allocator and in-segment lock (mutex_family) that we do not want readers to see, and its
+// plain shared_memory_object + mapped_region would wrap the same calls while hiding errno, which
+// we turn into distinct statuses (no space vs no permission vs gone).
+#include "gds/backing.h"
+#include "gds/layout.h"
+#include "gds/store.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <string>
+
+namespace pmix::gds {
+namespace {
+
+pmix_status_t from_errno(int err) noexcept {
+    switch (err) {
+    case ENOENT: return PMIX_ERR_NOT_FOUND;
+    case EACCES:
+    case EPERM: return PMIX_ERR_NO_PERMISSIONS;
+    case ENOSPC:
+    case ENOMEM:
+    case EMFILE:
+    case ENFILE:
+    case EFBIG: return PMIX_ERR_OUT_OF_RESOURCE;
+    case ENOSYS:
+    case EOPNOTSUPP: return PMIX_ERR_NOT_SUPPORTED;
+    default: return PMIX_ERROR;
+    }
+}
+
+// A name the store may open: "/x" with no other '/', short enough for a header's name field.
+bool valid_name(std::string_view name) noexcept {
+    return name.size() >= 2 && name.size() < layout::kNameBytes && name[0] == '/' &&
+           name.find('/', 1) == std::string_view::npos &&
+           name.find('\0') == std::string_view::npos;
+}
+
+class ShmSegment final : public WritableSegment {
+public:
+    ShmSegment(std::byte* base, std::size_t size, std::string name)
+        : WritableSegment(base, size, std::move(name)) {}
+    ~ShmSegment() override {
+        ::munmap(base(), size());
+        ::shm_unlink(name().c_str());
+    }
+};
+
+class ShmMapping final : public MappedSegment {
+public:
+    ShmMapping(const std::byte* base, std::size_t size) : MappedSegment(base, size) {}
+    ~ShmMapping() override { ::munmap(const_cast<std::byte*>(base()), size()); }
+};
+
+class ShmBacking final : public Backing {
+public:
+    explicit ShmBacking(std::string prefix) : prefix_(std::move(prefix)) {}
+
+    pmix_status_t create(std::size_t size, std::unique_ptr<WritableSegment>& out) override {
+        int fd = -1;
+        std::string name;
+        // A crashed server with our pid may have left names behind: skip them.
+        for (int attempt = 0; attempt < 1000 && fd < 0; ++attempt) {
+            name = prefix_ + "-" + std::to_string(::getpid()) + "-" +
+                   std::to_string(counter_.fetch_add(1, std::memory_order_relaxed));
+            if (!valid_name(name)) {
+                return PMIX_ERR_BAD_PARAM;
+            }
+            fd = ::shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+            if (fd < 0 && errno != EEXIST) {
+                return from_errno(errno);
+            }
+        }
+        if (fd < 0) {
+            return PMIX_ERR_OUT_OF_RESOURCE;
+        }
+        const pmix_status_t rc = size_and_map(fd, name, size, out);
+        ::close(fd);
+        if (rc != PMIX_SUCCESS) {
+            ::shm_unlink(name.c_str());
+        }
+        return rc;
+    }
+
+    pmix_status_t open(std::string_view name, std::unique_ptr<MappedSegment>& out) override {
+        if (!valid_name(name)) {
+            return kErrCorrupt;
+        }
+        const std::string path(name);
+        const int fd = ::shm_open(path.c_str(), O_RDONLY, 0);
+        if (fd < 0) {
+            return from_errno(errno);
+        }
+        struct stat st {};
+        pmix_status_t rc = PMIX_SUCCESS;
+        void* base = MAP_FAILED;
+        if (::fstat(fd, &st) != 0) {
+            rc = from_errno(errno);
+        } else if (st.st_size < static_cast<off_t>(sizeof(layout::SegmentHeader)) ||
+                   static_cast<std::uint64_t>(st.st_size) > layout::kMaxSegmentBytes) {
+            rc = kErrCorrupt;  // truncated (or absurd): never map what cannot be a segment
+        } else {
+            base = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_SHARED,
+                          fd, 0);
+            if (base == MAP_FAILED) {
+                rc = from_errno(errno);
+            }
+        }
+        ::close(fd);
+        if (rc == PMIX_SUCCESS) {
+            out = std::make_unique<ShmMapping>(static_cast<const std::byte*>(base),
+                                               static_cast<std::size_t>(st.st_size));
+        }
+        return rc;
+    }
+
+    bool shared() const noexcept override { return true; }
+
+private:
+    static pmix_status_t size_and_map(int fd, const std::string& name, std::size_t size,
+                                      std::unique_ptr<WritableSegment>& out) {
+        if (::ftruncate(fd, static_cast<off_t>(size)) != 0) {
+            return from_errno(errno);
+        }
+        // Reserve the pages now: on a full /dev/shm a later first touch would raise SIGBUS in
+        // the server; posix_fallocate turns that into an error here. Filesystems that cannot
+        // preallocate (EOPNOTSUPP/EINVAL) keep the sparse object.
+        const int err = ::posix_fallocate(fd, 0, static_cast<off_t>(size));
+        if (err != 0 && err != EOPNOTSUPP && err != EINVAL) {
+            return from_errno(err);
+        }
+        void* base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        if (base == MAP_FAILED) {
+            return from_errno(errno);
+        }
+        out = std::make_unique<ShmSegment>(static_cast<std::byte*>(base), size, name);
+        return PMIX_SUCCESS;
+    }
+
+    std::string prefix_;
+    static inline std::atomic<std::uint64_t> counter_{0};
+};
+
+}  // namespace
+
+std::shared_ptr<Backing> make_shm_backing(std::string prefix) {
+    return std::make_shared<ShmBacking>(std::move(prefix));
+}
+
+}  // namespace pmix::gds

@@ -1,0 +1,100 @@
+// capi/server.cpp - server lifecycle, registration, setup_fork, direct modex and application
+// setup (pmix_server.h). Each shim checks its arguments and calls one pmix::server function.
+#include "shim_support.h"
+
+#include "server/api.h"
+
+#include <pmix_server.h>
+
+#include <cstring>
+
+using pmix::capi::guarded;
+
+pmix_status_t PMIx_server_init(pmix_server_module_t* module, pmix_info_t info[], size_t ninfo) {
+    return guarded([&] {
+        if (ninfo > 0 && info == nullptr) return PMIX_ERR_BAD_PARAM;
+        return pmix::server::init(module, info, ninfo);
+    });
+}
+
+pmix_status_t PMIx_server_finalize(void) {
+    return guarded([] { return pmix::server::finalize(); });
+}
+
+pmix_status_t PMIx_server_register_nspace(const pmix_nspace_t nspace, int nlocalprocs,
+                                          pmix_info_t info[], size_t ninfo,
+                                          pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    return guarded([&] {
+        if (nspace == nullptr || nspace[0] == '\0' || (ninfo > 0 && info == nullptr)) {
+            return PMIX_ERR_BAD_PARAM;
+        }
+        return pmix::server::register_nspace(nspace, nlocalprocs, info, ninfo, cbfunc, cbdata);
+    });
+}
+
+void PMIx_server_deregister_nspace(const pmix_nspace_t nspace, pmix_op_cbfunc_t cbfunc,
+                                   void* cbdata) {
+    // Returns void: the callback is the only channel for an error.
+    const pmix_status_t rc = guarded([&] {
+        if (nspace == nullptr) return PMIX_ERR_BAD_PARAM;
+        return pmix::server::deregister_nspace(nspace, cbfunc, cbdata);
+    });
+    if (rc != PMIX_SUCCESS && cbfunc != nullptr) {
+        cbfunc(rc, cbdata);
+    }
+}
+
+pmix_status_t PMIx_server_register_client(const pmix_proc_t* proc, uid_t uid, gid_t gid,
+                                          void* server_object, pmix_op_cbfunc_t cbfunc,
+                                          void* cbdata) {
+    return guarded([&] {
+        if (proc == nullptr || proc->nspace[0] == '\0') return PMIX_ERR_BAD_PARAM;
+        return pmix::server::register_client(*proc, uid, gid, server_object, cbfunc, cbdata);
+    });
+}
+
+void PMIx_server_deregister_client(const pmix_proc_t* proc, pmix_op_cbfunc_t cbfunc,
+                                   void* cbdata) {
+    const pmix_status_t rc = guarded([&] {
+        if (proc == nullptr) return PMIX_ERR_BAD_PARAM;
+        return pmix::server::deregister_client(*proc, cbfunc, cbdata);
+    });
+    if (rc != PMIX_SUCCESS && cbfunc != nullptr) {
+        cbfunc(rc, cbdata);
+    }
+}
+
+pmix_status_t PMIx_server_setup_fork(const pmix_proc_t* proc, char*** env) {
+    return guarded([&] {
+        if (proc == nullptr || env == nullptr) return PMIX_ERR_BAD_PARAM;
+        return pmix::server::setup_fork(*proc, env);
+    });
+}
+
+pmix_status_t PMIx_server_dmodex_request(const pmix_proc_t* proc, pmix_dmodex_response_fn_t cbfunc,
+                                         void* cbdata) {
+    return guarded([&] {
+        if (proc == nullptr || cbfunc == nullptr) return PMIX_ERR_BAD_PARAM;
+        return pmix::server::dmodex_request(*proc, cbfunc, cbdata);
+    });
+}
+
+pmix_status_t PMIx_server_setup_application(const pmix_nspace_t nspace, pmix_info_t info[],
+                                            size_t ninfo, pmix_setup_application_cbfunc_t cbfunc,
+                                            void* cbdata) {
+    return guarded([&] {
+        if (nspace == nullptr || cbfunc == nullptr || (ninfo > 0 && info == nullptr)) {
+            return PMIX_ERR_BAD_PARAM;
+        }
+        return pmix::server::setup_application(nspace, info, ninfo, cbfunc, cbdata);
+    });
+}
+
+pmix_status_t PMIx_server_setup_local_support(const pmix_nspace_t nspace, pmix_info_t info[],
+                                              size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                                              void* cbdata) {
+    return guarded([&] {
+        if (nspace == nullptr || (ninfo > 0 && info == nullptr)) return PMIX_ERR_BAD_PARAM;
+        return pmix::server::setup_local_support(nspace, info, ninfo, cbfunc, cbdata);
+    });
+}

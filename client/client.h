@@ -1,0 +1,91 @@
+// client/client.h - the client library behind pmix.h's PMIx_* client calls (namespace
+// pmix::client). capi/client*.cpp checks nothing but calls these; every argument check happens
+// here so the rules live in one place.
+//
+// Threading: every non-blocking call returns at once; its callback runs later on the client's
+// progress thread (never inside the call). A blocking call is its non-blocking twin plus a
+// bounded wait, and returns PMIX_ERR_WOULD_BLOCK when made from the progress thread (that is,
+// from inside a callback), where waiting would deadlock.
+#pragma once
+
+#include <pmix.h>
+
+#include <cstddef>
+
+namespace pmix::client {
+
+// ---- lifecycle (lifecycle.cpp) -----------------------------------------------------------------
+pmix_status_t init(pmix_proc_t* proc, const pmix_info_t* info, std::size_t ninfo);
+bool initialized() noexcept;
+pmix_status_t finalize(const pmix_info_t* info, std::size_t ninfo);
+pmix_status_t abort(int status, const char* msg, const pmix_proc_t* procs, std::size_t nprocs);
+
+// ---- key/value exchange (kvs.cpp) --------------------------------------------------------------
+pmix_status_t put(pmix_scope_t scope, const char* key, const pmix_value_t* value);
+pmix_status_t commit();
+pmix_status_t store_internal(const pmix_proc_t* proc, const char* key, const pmix_value_t* value);
+pmix_status_t get(const pmix_proc_t* proc, const char* key, const pmix_info_t* info,
+                  std::size_t ninfo, pmix_value_t** value);
+pmix_status_t get_nb(const pmix_proc_t* proc, const char* key, const pmix_info_t* info,
+                     std::size_t ninfo, pmix_value_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t fence(const pmix_proc_t* procs, std::size_t nprocs, const pmix_info_t* info,
+                    std::size_t ninfo);
+pmix_status_t fence_nb(const pmix_proc_t* procs, std::size_t nprocs, const pmix_info_t* info,
+                       std::size_t ninfo, pmix_op_cbfunc_t cbfunc, void* cbdata);
+
+// ---- operations forwarded to the server's host (ops.cpp) ---------------------------------------
+pmix_status_t publish(const pmix_info_t* info, std::size_t ninfo);
+pmix_status_t publish_nb(const pmix_info_t* info, std::size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                         void* cbdata);
+pmix_status_t lookup(pmix_pdata_t* data, std::size_t ndata, const pmix_info_t* info,
+                     std::size_t ninfo);
+pmix_status_t lookup_nb(char** keys, const pmix_info_t* info, std::size_t ninfo,
+                        pmix_lookup_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t unpublish(char** keys, const pmix_info_t* info, std::size_t ninfo);
+pmix_status_t unpublish_nb(char** keys, const pmix_info_t* info, std::size_t ninfo,
+                           pmix_op_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t connect(const pmix_proc_t* procs, std::size_t nprocs, const pmix_info_t* info,
+                      std::size_t ninfo);
+pmix_status_t connect_nb(const pmix_proc_t* procs, std::size_t nprocs, const pmix_info_t* info,
+                         std::size_t ninfo, pmix_op_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t disconnect(const pmix_proc_t* procs, std::size_t nprocs, const pmix_info_t* info,
+                         std::size_t ninfo);
+pmix_status_t disconnect_nb(const pmix_proc_t* procs, std::size_t nprocs,
+                            const pmix_info_t* info, std::size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                            void* cbdata);
+pmix_status_t log(const pmix_info_t* data, std::size_t ndata, const pmix_info_t* directives,
+                  std::size_t ndirs);
+pmix_status_t log_nb(const pmix_info_t* data, std::size_t ndata, const pmix_info_t* directives,
+                     std::size_t ndirs, pmix_op_cbfunc_t cbfunc, void* cbdata);
+
+// ---- spawn, query, job control, resolve (ops_info.cpp) -----------------------------------------
+pmix_status_t spawn(const pmix_info_t* job_info, std::size_t ninfo, const pmix_app_t* apps,
+                    std::size_t napps, char* nspace);
+pmix_status_t spawn_nb(const pmix_info_t* job_info, std::size_t ninfo, const pmix_app_t* apps,
+                       std::size_t napps, pmix_spawn_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t query_info(pmix_query_t* queries, std::size_t n, pmix_info_t** results,
+                         std::size_t* nresults);
+pmix_status_t query_info_nb(pmix_query_t* queries, std::size_t n, pmix_info_cbfunc_t cbfunc,
+                            void* cbdata);
+pmix_status_t job_control(const pmix_proc_t* targets, std::size_t ntargets,
+                          const pmix_info_t* dirs, std::size_t ndirs, pmix_info_t** results,
+                          std::size_t* nresults);
+pmix_status_t job_control_nb(const pmix_proc_t* targets, std::size_t ntargets,
+                             const pmix_info_t* dirs, std::size_t ndirs,
+                             pmix_info_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t resolve_peers(const char* nodename, const char* nspace, pmix_proc_t** procs,
+                            std::size_t* nprocs);
+pmix_status_t resolve_nodes(const char* nspace, char** nodelist);
+
+// ---- events (events.cpp) -----------------------------------------------------------------------
+// With cbfunc NULL, register blocks and returns the handler's reference (>= 1) as its status.
+pmix_status_t register_event_handler(const pmix_status_t* codes, std::size_t ncodes,
+                                     const pmix_info_t* info, std::size_t ninfo,
+                                     pmix_notification_fn_t evhdlr,
+                                     pmix_hdlr_reg_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t deregister_event_handler(std::size_t ref, pmix_op_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t notify_event(pmix_status_t status, const pmix_proc_t* source,
+                           pmix_data_range_t range, const pmix_info_t* info, std::size_t ninfo,
+                           pmix_op_cbfunc_t cbfunc, void* cbdata);
+
+}  // namespace pmix::client

@@ -1,0 +1,342 @@
+// client/kvs.cpp - Put / Commit / Store_internal / Get / Fence.
+//
+// Data path (issue #3): puts land in a local cache (so the process reads its own keys without a
+// round trip) and in the list of uncommitted puts that Commit ships to the server. A Get for
+// anything the cache cannot answer asks the server (kGet); job-level answers (rank UNDEF or
+// WILDCARD) are cached, since they do not change during the job. The shared-memory store of
+// issue #4 replaces the server round trip behind the same calls.
+#include "client/client.h"
+#include "client/state.h"
+
+#include "data/value.h"
+#include "exec/completion.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+
+namespace pmix::client {
+
+namespace {
+
+bool has_flag(const pmix_info_t* info, std::size_t ninfo, const char* key) {
+    for (std::size_t i = 0; info != nullptr && i < ninfo; ++i) {
+        if (std::strncmp(info[i].key, key, PMIX_MAX_KEYLEN) == 0) {
+            return info[i].value.type != PMIX_BOOL || info[i].value.data.flag;
+        }
+    }
+    return false;
+}
+
+CacheKey cache_key(const pmix_proc_t& p, const char* key) {
+    return {std::string(p.nspace, ::strnlen(p.nspace, PMIX_MAX_NSLEN)), p.rank, key};
+}
+
+bool job_level(pmix_rank_t r) { return r == PMIX_RANK_UNDEF || r == PMIX_RANK_WILDCARD; }
+
+// A copy of the cached value for (proc, key), if any.
+ValuePtr cached(const pmix_proc_t& p, const char* key) {
+    State& s = state();
+    std::lock_guard lock(s.mu);
+    auto it = s.cache.find(cache_key(p, key));
+    return it == s.cache.end() ? nullptr : copy_value(*it->second);
+}
+
+void remember(const pmix_proc_t& p, const char* key, const pmix_value_t& v) {
+    ValuePtr copy = copy_value(v);
+    if (!copy) {
+        return;
+    }
+    State& s = state();
+    std::lock_guard lock(s.mu);
+    if (s.refs > 0) {
+        s.cache.insert_or_assign(cache_key(p, key), std::move(copy));
+    }
+}
+
+using GetFn = exec::UniqueFunction<void(pmix_status_t, pmix_value_t*)>;
+
+// Decodes a kGet reply: one value for a key, or every key as a DATA_ARRAY of INFO.
+pmix_status_t decode_get(const wire::Frame& f, bool all, pmix_value_t* out) {
+    proto::Reader r(f.payload);
+    pmix_status_t st = PMIX_ERROR;
+    if (r.status(&st) != PMIX_SUCCESS) {
+        return PMIX_ERR_UNPACK_FAILURE;
+    }
+    if (st != PMIX_SUCCESS) {
+        return st;
+    }
+    if (!all) {
+        r.value(out);
+        return r.finish();
+    }
+    proto::InfoArray infos;
+    r.infos(&infos);
+    if (pmix_status_t rc = r.finish(); rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    auto* darray = static_cast<pmix_data_array_t*>(std::calloc(1, sizeof(pmix_data_array_t)));
+    if (darray == nullptr) {
+        return PMIX_ERR_NOMEM;
+    }
+    darray->type = PMIX_INFO;
+    darray->size = infos.size();
+    darray->array = infos.release();
+    out->type = PMIX_DATA_ARRAY;
+    out->data.darray = darray;
+    return PMIX_SUCCESS;
+}
+
+// The shared engine of Get and Get_nb; `fn` runs on the progress thread with a value it may
+// copy but does not own.
+pmix_status_t get_async(const pmix_proc_t& target, const char* key, const pmix_info_t* info,
+                        std::size_t ninfo, GetFn fn) {
+    const bool refresh = has_flag(info, ninfo, PMIX_GET_REFRESH_CACHE);
+    if (key != nullptr && !refresh) {
+        if (ValuePtr hit = cached(target, key)) {
+            return post([fn = std::move(fn), hit = std::move(hit)]() mutable {
+                fn(PMIX_SUCCESS, hit.get());
+            });
+        }
+    }
+    proto::Writer w;
+    w.proc(target).string(key).infos(info, ninfo);
+    if (w.status_code() != PMIX_SUCCESS) {
+        return w.status_code();
+    }
+    const bool all = key == nullptr;
+    std::string k = all ? std::string() : std::string(key);
+    auto timeout = timeout_from(info, ninfo, kDefaultTimeout);
+    return request(proto::Op::kGet, w.take(), timeout,
+                   [fn = std::move(fn), all, k, target](pmix_status_t st, wire::Frame&& f) mutable {
+                       pmix_value_t v{};
+                       if (st == PMIX_SUCCESS) {
+                           st = decode_get(f, all, &v);
+                       }
+                       if (st == PMIX_SUCCESS && !all && job_level(target.rank)) {
+                           remember(target, k.c_str(), v);
+                       }
+                       fn(st, st == PMIX_SUCCESS ? &v : nullptr);
+                       data::value_destruct(&v);
+                   });
+}
+
+// Checks shared by Get and Get_nb; fills `target` (NULL proc = own namespace, job level).
+pmix_status_t check_get(const pmix_proc_t* proc, const char* key, const pmix_info_t* info,
+                        std::size_t ninfo, pmix_proc_t* target) {
+    if (info == nullptr && ninfo > 0) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (key != nullptr && !valid_key(key)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    pmix_proc_t me{};
+    if (!own_proc(&me)) {
+        return PMIX_ERR_INIT;
+    }
+    if (proc == nullptr) {
+        *target = me;
+        target->rank = PMIX_RANK_UNDEF;
+    } else {
+        *target = *proc;
+        if (target->nspace[0] == '\0') {
+            std::memcpy(target->nspace, me.nspace, sizeof(me.nspace));
+        }
+    }
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t check_put_args(const char* key, const pmix_value_t* value) {
+    if (value == nullptr || !valid_key(key)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    return PMIX_SUCCESS;
+}
+
+}  // namespace
+
+pmix_status_t put(pmix_scope_t scope, const char* key, const pmix_value_t* value) {
+    if (!initialized()) {
+        return PMIX_ERR_INIT;
+    }
+    if (pmix_status_t rc = check_put_args(key, value); rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    ValuePtr for_cache = copy_value(*value);
+    ValuePtr for_commit = copy_value(*value);
+    if (!for_cache || !for_commit) {
+        return PMIX_ERR_NOMEM;
+    }
+    State& s = state();
+    std::lock_guard lock(s.mu);
+    if (s.refs == 0) {
+        return PMIX_ERR_INIT;
+    }
+    s.cache.insert_or_assign(cache_key(s.me, key), std::move(for_cache));
+    for (auto& p : s.uncommitted) {
+        if (p.key == key) {  // a later put of the same key replaces the earlier one
+            p.scope = scope;
+            p.value = std::move(for_commit);
+            return PMIX_SUCCESS;
+        }
+    }
+    s.uncommitted.push_back(Put{scope, key, std::move(for_commit)});
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t commit() {
+    if (exec::on_progress_thread()) {
+        return PMIX_ERR_WOULD_BLOCK;
+    }
+    std::vector<Put> puts;
+    {
+        State& s = state();
+        std::lock_guard lock(s.mu);
+        if (s.refs == 0) {
+            return PMIX_ERR_INIT;
+        }
+        puts.swap(s.uncommitted);
+    }
+    proto::Writer w;
+    w.size(puts.size());
+    for (const Put& p : puts) {
+        pmix_info_t info{};
+        std::memcpy(info.key, p.key.data(), p.key.size());
+        info.value = *p.value;  // shallow: packed, not owned
+        w.scope(p.scope).raw(&info, 1, PMIX_INFO);
+    }
+    if (w.status_code() != PMIX_SUCCESS) {
+        return w.status_code();
+    }
+    return call_status(proto::Op::kCommit, w.take(), kDefaultTimeout);
+}
+
+pmix_status_t store_internal(const pmix_proc_t* proc, const char* key, const pmix_value_t* value) {
+    if (!initialized()) {
+        return PMIX_ERR_INIT;
+    }
+    if (proc == nullptr || check_put_args(key, value) != PMIX_SUCCESS) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    remember(*proc, key, *value);
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t get_nb(const pmix_proc_t* proc, const char* key, const pmix_info_t* info,
+                     std::size_t ninfo, pmix_value_cbfunc_t cbfunc, void* cbdata) {
+    pmix_proc_t target{};
+    if (pmix_status_t rc = check_get(proc, key, info, ninfo, &target); rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    if (cbfunc == nullptr) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    return get_async(target, key, info, ninfo, [cbfunc, cbdata](pmix_status_t st, pmix_value_t* v) {
+        cbfunc(st, v, cbdata);
+    });
+}
+
+pmix_status_t get(const pmix_proc_t* proc, const char* key, const pmix_info_t* info,
+                  std::size_t ninfo, pmix_value_t** value) {
+    pmix_proc_t target{};
+    if (pmix_status_t rc = check_get(proc, key, info, ninfo, &target); rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    if (value == nullptr) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (exec::on_progress_thread()) {
+        return PMIX_ERR_WOULD_BLOCK;
+    }
+    struct Out {
+        pmix_status_t status;
+        pmix_value_t* value;
+    };
+    exec::Completion<Out> done;
+    pmix_status_t rc = get_async(target, key, info, ninfo, [done](pmix_status_t st, pmix_value_t* v) {
+        pmix_value_t* copy = nullptr;
+        if (st == PMIX_SUCCESS) {
+            copy = malloc_value_copy(*v);
+            st = copy == nullptr ? PMIX_ERR_NOMEM : st;
+        }
+        if (!done.complete(Out{st, copy}) && copy != nullptr) {
+            ValueDeleter{}(copy);
+        }
+    });
+    if (rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    auto waited = done.wait(timeout_from(info, ninfo, kDefaultTimeout) + kWaitMargin);
+    if (waited.status != PMIX_SUCCESS) {
+        // Too late for the answer: make sure it is freed if it still comes.
+        if (!done.complete(Out{waited.status, nullptr})) {
+            auto late = done.wait(std::chrono::milliseconds(0));
+            if (late.value && late.value->value != nullptr) ValueDeleter{}(late.value->value);
+        }
+        return waited.status;
+    }
+    *value = waited.value->value;
+    return waited.value->status;
+}
+
+namespace {
+
+pmix_status_t fence_async(const pmix_proc_t* procs, std::size_t nprocs, const pmix_info_t* info,
+                          std::size_t ninfo, exec::UniqueFunction<void(pmix_status_t)> fn) {
+    if ((procs == nullptr && nprocs > 0) || (info == nullptr && ninfo > 0)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    pmix_proc_t me{};
+    if (!own_proc(&me)) {
+        return PMIX_ERR_INIT;
+    }
+    pmix_proc_t all = me;
+    all.rank = PMIX_RANK_WILDCARD;
+    if (procs == nullptr || nprocs == 0) {  // the whole own namespace
+        procs = &all;
+        nprocs = 1;
+    }
+    proto::Writer w;
+    w.procs(procs, nprocs).infos(info, ninfo);
+    if (w.status_code() != PMIX_SUCCESS) {
+        return w.status_code();
+    }
+    return request(proto::Op::kFence, w.take(), timeout_from(info, ninfo, kDefaultTimeout),
+                   [fn = std::move(fn)](pmix_status_t st, wire::Frame&& f) mutable {
+                       fn(st == PMIX_SUCCESS ? reply_status(f) : st);
+                   });
+}
+
+}  // namespace
+
+pmix_status_t fence_nb(const pmix_proc_t* procs, std::size_t nprocs, const pmix_info_t* info,
+                       std::size_t ninfo, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    if (!initialized()) {
+        return PMIX_ERR_INIT;
+    }
+    if (cbfunc == nullptr) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    return fence_async(procs, nprocs, info, ninfo,
+                       [cbfunc, cbdata](pmix_status_t st) { cbfunc(st, cbdata); });
+}
+
+pmix_status_t fence(const pmix_proc_t* procs, std::size_t nprocs, const pmix_info_t* info,
+                    std::size_t ninfo) {
+    if (!initialized()) {
+        return PMIX_ERR_INIT;
+    }
+    if (exec::on_progress_thread()) {
+        return PMIX_ERR_WOULD_BLOCK;
+    }
+    exec::Completion<pmix_status_t> done;
+    pmix_status_t rc = fence_async(procs, nprocs, info, ninfo,
+                                   [done](pmix_status_t st) { done.complete(st); });
+    if (rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    auto waited = done.wait(timeout_from(info, ninfo, kDefaultTimeout) + kWaitMargin);
+    return waited.status == PMIX_SUCCESS ? *waited.value : waited.status;
+}
+
+}  // namespace pmix::client

@@ -1,0 +1,211 @@
+// client/lifecycle.cpp - PMIx_Init / Initialized / Finalize / Abort.
+//
+// Init reads the identity and the server's socket from the environment the server's
+// PMIx_server_setup_fork wrote (wire/proto/protocol.h), starts the progress thread and dials the
+// server with a Hello. Without that environment there is no server to talk to; OpenPMIx 4.2.2
+// then answers PMIX_ERR_UNREACH (measured with Debian's libpmix.so.2), and so do we.
+#include "client/client.h"
+#include "client/state.h"
+
+#include "exec/completion.h"
+#include "exec/log.h"
+#include "wire/dial.h"
+#include "wire/hello.h"
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace pmix::client {
+
+namespace {
+
+// Init and Finalize are serialised with each other (they dial and tear down outside s.mu).
+std::mutex& lifecycle_mutex() {
+    static std::mutex* m = new std::mutex();
+    return *m;
+}
+
+struct Identity {
+    std::string nspace;
+    pmix_rank_t rank = PMIX_RANK_UNDEF;
+    std::string socket;
+};
+
+// "<nspace>.<rank>;unix:<path>" -> path (empty when it is not that shape).
+std::string socket_from_uri(const char* uri) {
+    const char* semi = std::strchr(uri, ';');
+    if (semi == nullptr) {
+        return {};
+    }
+    static constexpr char kScheme[] = "unix:";
+    if (std::strncmp(semi + 1, kScheme, sizeof(kScheme) - 1) != 0) {
+        return {};
+    }
+    return std::string(semi + 1 + sizeof(kScheme) - 1);
+}
+
+bool identity_from_env(Identity* id) {
+    const char* ns = std::getenv("PMIX_NAMESPACE");
+    const char* rank = std::getenv("PMIX_RANK");
+    if (ns == nullptr || rank == nullptr || ns[0] == '\0' ||
+        std::strlen(ns) > PMIX_MAX_NSLEN) {
+        return false;
+    }
+    char* end = nullptr;
+    errno = 0;
+    unsigned long r = std::strtoul(rank, &end, 10);
+    if (errno != 0 || end == rank || *end != '\0' || r > PMIX_RANK_VALID) {
+        return false;
+    }
+    if (const char* sock = std::getenv("PMIX_CPP_SERVER_SOCKET"); sock != nullptr && *sock) {
+        id->socket = sock;
+    } else if (const char* uri = std::getenv("PMIX_SERVER_URI"); uri != nullptr) {
+        id->socket = socket_from_uri(uri);
+    }
+    id->nspace = ns;
+    id->rank = static_cast<pmix_rank_t>(r);
+    return !id->socket.empty();
+}
+
+pmix_status_t connect_first(const Identity& id, std::chrono::milliseconds timeout) {
+    auto ex = std::make_unique<exec::Executor>("pmix-client");
+    if (pmix_status_t rc = ex->start(); rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    wire::DialOptions opts;
+    opts.timeout = timeout;
+    opts.on_message = [](wire::Connection&, wire::Frame&& f) { deliver_event_frame(f); };
+    opts.on_closed = [](const wire::CloseReason& why) {
+        if (why.kind != wire::CloseKind::local) {
+            exec::log_line("pmix client", "lost the connection to the server: " + why.detail);
+            raise_lost_connection();
+        }
+    };
+    auto hello = wire::Hello::for_this_process(id.nspace, id.rank, wire::Role::client);
+    wire::Dialed d = wire::dial(*ex, id.socket, std::move(hello), std::move(opts));
+    if (d.status != PMIX_SUCCESS) {
+        exec::log_line("pmix client", "cannot reach the server at " + id.socket + ": " + d.error);
+        ex->stop();
+        return d.status;
+    }
+    State& s = state();
+    std::lock_guard lock(s.mu);
+    s.ex = std::move(ex);
+    s.conn = std::move(d.connection);
+    s.me = pmix_proc_t{};
+    std::memcpy(s.me.nspace, id.nspace.data(), id.nspace.size());
+    s.me.rank = id.rank;
+    s.refs = 1;
+    return PMIX_SUCCESS;
+}
+
+// Drops everything the instance holds. Called with the lifecycle mutex held, s.mu not held.
+void teardown() {
+    State& s = state();
+    std::shared_ptr<wire::Connection> conn;
+    std::unique_ptr<exec::Executor> ex;
+    {
+        std::lock_guard lock(s.mu);
+        s.refs = 0;
+        conn = std::move(s.conn);
+        ex = std::move(s.ex);
+        s.cache.clear();
+        s.uncommitted.clear();
+        s.me = pmix_proc_t{};
+    }
+    if (conn) {
+        conn->close("finalized");
+    }
+    conn.reset();
+    if (ex) {
+        ex->stop();  // runs the posted close, drops the connection, joins
+    }
+}
+
+}  // namespace
+
+pmix_status_t init(pmix_proc_t* proc, const pmix_info_t* info, std::size_t ninfo) {
+    if (info == nullptr && ninfo > 0) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (exec::on_progress_thread()) {
+        return PMIX_ERR_WOULD_BLOCK;
+    }
+    std::lock_guard life(lifecycle_mutex());
+    State& s = state();
+    {
+        std::lock_guard lock(s.mu);
+        if (s.refs > 0) {
+            ++s.refs;
+            if (proc != nullptr) {
+                *proc = s.me;
+            }
+            return PMIX_SUCCESS;
+        }
+    }
+    Identity id;
+    if (!identity_from_env(&id)) {
+        return PMIX_ERR_UNREACH;
+    }
+    pmix_status_t rc = connect_first(id, timeout_from(info, ninfo, kShortTimeout));
+    if (rc == PMIX_SUCCESS && proc != nullptr) {
+        std::lock_guard lock(s.mu);
+        *proc = s.me;
+    }
+    return rc;
+}
+
+bool initialized() noexcept {
+    State& s = state();
+    std::lock_guard lock(s.mu);
+    return s.refs > 0;
+}
+
+pmix_status_t finalize(const pmix_info_t* info, std::size_t ninfo) {
+    if (info == nullptr && ninfo > 0) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (exec::on_progress_thread()) {
+        return PMIX_ERR_WOULD_BLOCK;
+    }
+    std::lock_guard life(lifecycle_mutex());
+    State& s = state();
+    {
+        std::lock_guard lock(s.mu);
+        if (s.refs == 0) {
+            return PMIX_ERR_INIT;
+        }
+        if (s.refs > 1) {
+            --s.refs;
+            return PMIX_SUCCESS;
+        }
+    }
+    // Last reference: tell the server we leave on purpose (so it does not report us as a
+    // process that died), then tear down whatever it answered.
+    pmix_status_t rc = call_status(proto::Op::kFinalize, {}, timeout_from(info, ninfo, kShortTimeout));
+    if (rc != PMIX_SUCCESS && rc != PMIX_ERR_LOST_CONNECTION) {
+        exec::log_line("pmix client", std::string("finalize not acknowledged by the server: status ") +
+                                          std::to_string(rc));
+    }
+    teardown();
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t abort(int status, const char* msg, const pmix_proc_t* procs, std::size_t nprocs) {
+    if (procs == nullptr && nprocs > 0) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (!initialized()) {
+        return PMIX_ERR_INIT;
+    }
+    proto::Writer w;
+    w.status(status).string(msg).procs(procs, nprocs);
+    if (w.status_code() != PMIX_SUCCESS) {
+        return w.status_code();
+    }
+    return call_status(proto::Op::kAbort, w.take(), kShortTimeout);
+}
+
+}  // namespace pmix::client

@@ -1,0 +1,329 @@
+// client/ops_info.cpp - Spawn, Query_info, Job_control (forwarded to the server's host) and
+// Resolve_peers / Resolve_nodes (answered from job-level data through Get).
+#include "client/client.h"
+#include "client/state.h"
+
+#include "data/value.h"
+#include "exec/completion.h"
+#include "maps/node_regex.h"
+#include "maps/ranges.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <functional>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace pmix::client {
+
+namespace {
+
+bool bad(const void* array, std::size_t n) { return array == nullptr && n > 0; }
+
+template <class T>
+pmix_status_t wait_result(const exec::Completion<T>& done, std::chrono::milliseconds timeout,
+                          T* out) {
+    auto waited = done.wait(timeout + kWaitMargin);
+    if (waited.status != PMIX_SUCCESS) {
+        return waited.status;
+    }
+    *out = std::move(*waited.value);
+    return PMIX_SUCCESS;
+}
+
+// ---- spawn ---------------------------------------------------------------------------------------
+
+struct Spawned {
+    pmix_status_t status = PMIX_ERROR;
+    std::string nspace;
+};
+
+Spawned decode_spawn(pmix_status_t st, const wire::Frame& f) {
+    Spawned out{st, {}};
+    if (st != PMIX_SUCCESS) return out;
+    proto::Reader r(f.payload);
+    if (r.status(&out.status) != PMIX_SUCCESS) return {PMIX_ERR_UNPACK_FAILURE, {}};
+    if (out.status == PMIX_SUCCESS && (r.string(&out.nspace) != PMIX_SUCCESS || r.finish() != PMIX_SUCCESS)) {
+        out.status = PMIX_ERR_UNPACK_FAILURE;
+    }
+    return out;
+}
+
+pmix_status_t start_spawn(const pmix_info_t* job_info, std::size_t ninfo, const pmix_app_t* apps,
+                          std::size_t napps, ReplyFn fn) {
+    if (!initialized()) return PMIX_ERR_INIT;
+    if (bad(job_info, ninfo) || apps == nullptr || napps == 0) return PMIX_ERR_BAD_PARAM;
+    proto::Writer w;
+    w.infos(job_info, ninfo).apps(apps, napps);
+    if (w.status_code() != PMIX_SUCCESS) return w.status_code();
+    return request(proto::Op::kSpawn, w.take(), timeout_from(job_info, ninfo, kDefaultTimeout),
+                   std::move(fn));
+}
+
+// ---- query / job control -----------------------------------------------------------------------
+
+struct InfoResult {
+    pmix_status_t status = PMIX_ERROR;
+    pmix_info_t* info = nullptr;
+    std::size_t n = 0;
+};
+
+InfoResult decode_infos(pmix_status_t st, const wire::Frame& f, bool with_infos) {
+    InfoResult out{st, nullptr, 0};
+    if (st != PMIX_SUCCESS) return out;
+    proto::Reader r(f.payload);
+    if (r.status(&out.status) != PMIX_SUCCESS) return {PMIX_ERR_UNPACK_FAILURE, nullptr, 0};
+    if (!with_infos || (out.status != PMIX_SUCCESS && out.status != PMIX_ERR_PARTIAL_SUCCESS)) {
+        return out;
+    }
+    proto::InfoArray infos;
+    r.infos(&infos);
+    if (r.finish() != PMIX_SUCCESS) return {PMIX_ERR_UNPACK_FAILURE, nullptr, 0};
+    out.n = infos.size();
+    out.info = infos.release();
+    return out;
+}
+
+// The release callback handed with an info_cbfunc: frees what decode_infos produced.
+struct Release {
+    pmix_info_t* info;
+    std::size_t n;
+};
+
+void release_infos(void* cbdata) {
+    auto* r = static_cast<Release*>(cbdata);
+    proto::free_infos(r->info, r->n);
+    delete r;
+}
+
+ReplyFn info_cb_reply(bool with_infos, pmix_info_cbfunc_t cbfunc, void* cbdata) {
+    return [with_infos, cbfunc, cbdata](pmix_status_t st, wire::Frame&& f) {
+        InfoResult res = decode_infos(st, f, with_infos);
+        auto* rel = new Release{res.info, res.n};
+        cbfunc(res.status, res.info, res.n, cbdata, release_infos, rel);
+    };
+}
+
+pmix_status_t start_query(pmix_query_t* queries, std::size_t n, ReplyFn fn) {
+    if (!initialized()) return PMIX_ERR_INIT;
+    if (queries == nullptr || n == 0) return PMIX_ERR_BAD_PARAM;
+    proto::Writer w;
+    w.queries(queries, n);
+    if (w.status_code() != PMIX_SUCCESS) return w.status_code();
+    return request(proto::Op::kQuery, w.take(), kDefaultTimeout, std::move(fn));
+}
+
+pmix_status_t start_job_control(const pmix_proc_t* targets, std::size_t ntargets,
+                                const pmix_info_t* dirs, std::size_t ndirs, ReplyFn fn) {
+    if (!initialized()) return PMIX_ERR_INIT;
+    if (bad(targets, ntargets) || dirs == nullptr || ndirs == 0) return PMIX_ERR_BAD_PARAM;
+    proto::Writer w;
+    w.procs(targets, ntargets).infos(dirs, ndirs);
+    if (w.status_code() != PMIX_SUCCESS) return w.status_code();
+    return request(proto::Op::kJobControl, w.take(), timeout_from(dirs, ndirs, kDefaultTimeout),
+                   std::move(fn));
+}
+
+pmix_status_t blocking_infos(bool with_infos, std::chrono::milliseconds timeout,
+                             pmix_info_t** results, std::size_t* nresults,
+                             const std::function<pmix_status_t(ReplyFn)>& start) {
+    if (exec::on_progress_thread()) return PMIX_ERR_WOULD_BLOCK;
+    exec::Completion<InfoResult> done;
+    pmix_status_t rc = start([done, with_infos](pmix_status_t st, wire::Frame&& f) {
+        InfoResult res = decode_infos(st, f, with_infos);
+        if (!done.complete(res)) proto::free_infos(res.info, res.n);
+    });
+    if (rc != PMIX_SUCCESS) return rc;
+    InfoResult res;
+    if (pmix_status_t w = wait_result(done, timeout, &res); w != PMIX_SUCCESS) {
+        // Too late: free the answer if it still comes (or already came).
+        if (!done.complete(InfoResult{w, nullptr, 0})) {
+            auto late = done.wait(std::chrono::milliseconds(0));
+            if (late.value) proto::free_infos(late.value->info, late.value->n);
+        }
+        return w;
+    }
+    if (results != nullptr && nresults != nullptr) {
+        *results = res.info;
+        *nresults = res.n;
+    } else {
+        proto::free_infos(res.info, res.n);
+    }
+    return res.status;
+}
+
+}  // namespace
+
+pmix_status_t spawn(const pmix_info_t* job_info, std::size_t ninfo, const pmix_app_t* apps,
+                    std::size_t napps, char* nspace) {
+    if (exec::on_progress_thread()) return PMIX_ERR_WOULD_BLOCK;
+    exec::Completion<Spawned> done;
+    pmix_status_t rc = start_spawn(job_info, ninfo, apps, napps,
+                                   [done](pmix_status_t st, wire::Frame&& f) {
+                                       done.complete(decode_spawn(st, f));
+                                   });
+    if (rc != PMIX_SUCCESS) return rc;
+    Spawned res;
+    if (pmix_status_t w = wait_result(done, timeout_from(job_info, ninfo, kDefaultTimeout), &res);
+        w != PMIX_SUCCESS) {
+        return w;
+    }
+    if (res.status == PMIX_SUCCESS && nspace != nullptr) {
+        std::memset(nspace, 0, PMIX_MAX_NSLEN + 1);
+        std::strncpy(nspace, res.nspace.c_str(), PMIX_MAX_NSLEN);
+    }
+    return res.status;
+}
+
+pmix_status_t spawn_nb(const pmix_info_t* job_info, std::size_t ninfo, const pmix_app_t* apps,
+                       std::size_t napps, pmix_spawn_cbfunc_t cbfunc, void* cbdata) {
+    if (cbfunc == nullptr) return initialized() ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
+    return start_spawn(job_info, ninfo, apps, napps,
+                       [cbfunc, cbdata](pmix_status_t st, wire::Frame&& f) {
+                           Spawned res = decode_spawn(st, f);
+                           pmix_nspace_t ns = {};
+                           std::strncpy(ns, res.nspace.c_str(), PMIX_MAX_NSLEN);
+                           cbfunc(res.status, ns, cbdata);
+                       });
+}
+
+pmix_status_t query_info(pmix_query_t* queries, std::size_t n, pmix_info_t** results,
+                         std::size_t* nresults) {
+    if (initialized() && (results == nullptr || nresults == nullptr)) return PMIX_ERR_BAD_PARAM;
+    return blocking_infos(true, kDefaultTimeout, results, nresults,
+                          [&](ReplyFn fn) { return start_query(queries, n, std::move(fn)); });
+}
+
+pmix_status_t query_info_nb(pmix_query_t* queries, std::size_t n, pmix_info_cbfunc_t cbfunc,
+                            void* cbdata) {
+    if (cbfunc == nullptr) return initialized() ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
+    return start_query(queries, n, info_cb_reply(true, cbfunc, cbdata));
+}
+
+pmix_status_t job_control(const pmix_proc_t* targets, std::size_t ntargets,
+                          const pmix_info_t* dirs, std::size_t ndirs, pmix_info_t** results,
+                          std::size_t* nresults) {
+    if (results != nullptr) *results = nullptr;
+    if (nresults != nullptr) *nresults = 0;
+    return blocking_infos(false, timeout_from(dirs, ndirs, kDefaultTimeout), results, nresults,
+                          [&](ReplyFn fn) {
+                              return start_job_control(targets, ntargets, dirs, ndirs,
+                                                       std::move(fn));
+                          });
+}
+
+pmix_status_t job_control_nb(const pmix_proc_t* targets, std::size_t ntargets,
+                             const pmix_info_t* dirs, std::size_t ndirs,
+                             pmix_info_cbfunc_t cbfunc, void* cbdata) {
+    if (cbfunc == nullptr) return initialized() ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
+    return start_job_control(targets, ntargets, dirs, ndirs, info_cb_reply(false, cbfunc, cbdata));
+}
+
+// ---- resolve -------------------------------------------------------------------------------------
+
+namespace {
+
+// A job-level string of `nspace` (own namespace when empty) through Get.
+pmix_status_t job_string(const char* nspace, const char* key, std::string* out) {
+    pmix_proc_t job{};
+    if (!own_proc(&job)) return PMIX_ERR_INIT;
+    if (nspace != nullptr && nspace[0] != '\0') {
+        std::memset(job.nspace, 0, sizeof(job.nspace));
+        std::strncpy(job.nspace, nspace, PMIX_MAX_NSLEN);
+    }
+    job.rank = PMIX_RANK_WILDCARD;
+    pmix_value_t* v = nullptr;
+    pmix_status_t rc = get(&job, key, nullptr, 0, &v);
+    if (rc != PMIX_SUCCESS) return rc;
+    ValuePtr owned(v);
+    if (v->type != PMIX_STRING && v->type != PMIX_REGEX) return PMIX_ERR_TYPE_MISMATCH;
+    if (v->type == PMIX_STRING) {
+        *out = v->data.string != nullptr ? v->data.string : "";
+    } else {
+        *out = v->data.bo.bytes != nullptr ? std::string(v->data.bo.bytes) : "";
+    }
+    return PMIX_SUCCESS;
+}
+
+bool is_local_host(const char* nodename) {
+    if (nodename == nullptr) return true;
+    char host[256] = {};
+    if (::gethostname(host, sizeof(host) - 1) != 0) return false;
+    return std::strcmp(host, nodename) == 0;
+}
+
+pmix_status_t ranks_on(const char* nodename, const char* nspace, std::vector<pmix_rank_t>* out) {
+    if (is_local_host(nodename)) {
+        std::string peers;
+        if (job_string(nspace, PMIX_LOCAL_PEERS, &peers) == PMIX_SUCCESS) {
+            auto ranges = maps::parse_range_list(peers, PMIX_RANK_VALID, "local peers");
+            if (!ranges.ok()) return ranges.status;
+            for (const auto& r : ranges.value) {
+                for (std::uint64_t k = r.first; k <= r.last; ++k) out->push_back(static_cast<pmix_rank_t>(k));
+            }
+            return PMIX_SUCCESS;
+        }
+        if (nodename == nullptr) return PMIX_ERR_NOT_FOUND;
+    }
+    std::string node_map, proc_map;
+    if (pmix_status_t rc = job_string(nspace, PMIX_NODE_MAP, &node_map); rc != PMIX_SUCCESS) return rc;
+    if (pmix_status_t rc = job_string(nspace, PMIX_PROC_MAP, &proc_map); rc != PMIX_SUCCESS) return rc;
+    auto nodes = maps::parse_nodes(node_map);
+    auto ppn = maps::parse_ppn(proc_map);
+    if (!nodes.ok()) return nodes.status;
+    if (!ppn.ok()) return ppn.status;
+    for (std::size_t i = 0; i < nodes.value.size() && i < ppn.value.size(); ++i) {
+        if (nodes.value[i] == nodename) {
+            *out = ppn.value[i];
+            return PMIX_SUCCESS;
+        }
+    }
+    return PMIX_ERR_NOT_FOUND;
+}
+
+}  // namespace
+
+pmix_status_t resolve_peers(const char* nodename, const char* nspace, pmix_proc_t** procs,
+                            std::size_t* nprocs) {
+    if (!initialized()) return PMIX_ERR_INIT;
+    if (procs == nullptr || nprocs == nullptr) return PMIX_ERR_BAD_PARAM;
+    *procs = nullptr;
+    *nprocs = 0;
+    pmix_proc_t me{};
+    if (!own_proc(&me)) return PMIX_ERR_INIT;
+    std::vector<pmix_rank_t> ranks;
+    if (pmix_status_t rc = ranks_on(nodename, nspace, &ranks); rc != PMIX_SUCCESS) return rc;
+    if (ranks.empty()) return PMIX_ERR_NOT_FOUND;
+    auto* out = static_cast<pmix_proc_t*>(std::calloc(ranks.size(), sizeof(pmix_proc_t)));
+    if (out == nullptr) return PMIX_ERR_NOMEM;
+    const char* ns = (nspace != nullptr && nspace[0] != '\0') ? nspace : me.nspace;
+    for (std::size_t i = 0; i < ranks.size(); ++i) {
+        // calloc zeroed the buffer, so copying at most PMIX_MAX_NSLEN bytes keeps the NUL.
+        std::memcpy(out[i].nspace, ns, strnlen(ns, PMIX_MAX_NSLEN));
+        out[i].rank = ranks[i];
+    }
+    *procs = out;
+    *nprocs = ranks.size();
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t resolve_nodes(const char* nspace, char** nodelist) {
+    if (!initialized()) return PMIX_ERR_INIT;
+    if (nodelist == nullptr) return PMIX_ERR_BAD_PARAM;
+    *nodelist = nullptr;
+    std::string node_map;
+    if (pmix_status_t rc = job_string(nspace, PMIX_NODE_MAP, &node_map); rc != PMIX_SUCCESS) return rc;
+    auto nodes = maps::parse_nodes(node_map);
+    if (!nodes.ok()) return nodes.status;
+    std::string joined;
+    for (const auto& n : nodes.value) {
+        if (!joined.empty()) joined += ',';
+        joined += n;
+    }
+    *nodelist = ::strdup(joined.c_str());
+    return *nodelist == nullptr ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+}
+
+}  // namespace pmix::client

@@ -1,0 +1,334 @@
+// The job: what pmixrun registers with the server, the fork/exec of every rank, and the event loop
+// that forwards output, reaps children and enforces the failure and timeout rules.
+#include "launcher.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace pmix::launcher {
+namespace {
+
+constexpr auto kExitGrace = std::chrono::milliseconds(1000);  // survivors may exit on their own
+constexpr auto kTermGrace = std::chrono::milliseconds(3000);  // SIGTERM -> SIGKILL
+
+int g_sigpipe[2] = {-1, -1};
+
+void on_signal(int sig) {
+  int saved = errno;
+  unsigned char b = static_cast<unsigned char>(sig);
+  ssize_t r = ::write(g_sigpipe[1], &b, 1);
+  (void)r;
+  errno = saved;
+}
+
+void load(pmix_info_t& i, const char* key, const void* v, pmix_data_type_t t) {
+  PMIx_Info_load(&i, key, v, t);
+}
+
+// One PMIX_PROC_DATA entry: the rank first, as Open MPI's hosts do.
+void proc_data(pmix_info_t& out, Launcher& L, pmix_rank_t r) {
+  pmix_data_array_t* da = nullptr;
+  PMIX_DATA_ARRAY_CREATE(da, 8, PMIX_INFO);
+  auto* in = static_cast<pmix_info_t*>(da->array);
+  uint16_t lr = static_cast<uint16_t>(r);
+  uint32_t zero = 0;
+  load(in[0], PMIX_RANK, &r, PMIX_PROC_RANK);
+  load(in[1], PMIX_GLOBAL_RANK, &r, PMIX_PROC_RANK);
+  load(in[2], PMIX_APP_RANK, &r, PMIX_PROC_RANK);
+  load(in[3], PMIX_LOCAL_RANK, &lr, PMIX_UINT16);
+  load(in[4], PMIX_NODE_RANK, &lr, PMIX_UINT16);
+  load(in[5], PMIX_APPNUM, &zero, PMIX_UINT32);
+  load(in[6], PMIX_NODEID, &zero, PMIX_UINT32);
+  load(in[7], PMIX_HOSTNAME, L.hostname.c_str(), PMIX_STRING);
+  std::snprintf(out.key, sizeof out.key, "%s", PMIX_PROC_DATA);
+  out.value.type = PMIX_DATA_ARRAY;
+  out.value.data.darray = da;
+}
+
+std::string rank_list(size_t n) {
+  std::string s;
+  for (size_t i = 0; i < n; ++i) s += (i ? "," : "") + std::to_string(i);
+  return s;
+}
+
+pmix_status_t wait_op(pmix_status_t rc, Waiter& w) {
+  if (rc == PMIX_OPERATION_SUCCEEDED) return PMIX_SUCCESS;
+  if (rc != PMIX_SUCCESS) return rc;
+  return w.wait();
+}
+
+void set_nonblock_cloexec(int fd) {
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+  ::fcntl(fd, F_SETFD, FD_CLOEXEC);
+}
+
+}  // namespace
+
+pmix_status_t register_job(Launcher& L) {
+  const size_t n = L.procs.size();
+  char* nodemap = nullptr;
+  char* procmap = nullptr;
+  std::string ranks = rank_list(n);
+  // The maps must only be self-consistent with the same library's parser; fall back to the plain
+  // host name / rank list if the generator is not there.
+  if (PMIx_generate_regex(L.hostname.c_str(), &nodemap) != PMIX_SUCCESS) nodemap = strdup(L.hostname.c_str());
+  if (PMIx_generate_ppn(ranks.c_str(), &procmap) != PMIX_SUCCESS) procmap = strdup(ranks.c_str());
+
+  const size_t njob = 16;
+  pmix_info_t* info = nullptr;
+  PMIX_INFO_CREATE(info, njob + n);
+  uint32_t size = static_cast<uint32_t>(n), one = 1, zero = 0;
+  pmix_rank_t lldr = 0;
+  load(info[0], PMIX_JOBID, L.nspace.c_str(), PMIX_STRING);
+  load(info[1], PMIX_JOB_SIZE, &size, PMIX_UINT32);
+  load(info[2], PMIX_UNIV_SIZE, &size, PMIX_UINT32);
+  load(info[3], PMIX_MAX_PROCS, &size, PMIX_UINT32);
+  load(info[4], PMIX_LOCAL_SIZE, &size, PMIX_UINT32);
+  load(info[5], PMIX_NODE_SIZE, &size, PMIX_UINT32);
+  load(info[6], PMIX_NUM_NODES, &one, PMIX_UINT32);
+  load(info[7], PMIX_JOB_NUM_APPS, &one, PMIX_UINT32);
+  load(info[8], PMIX_APPNUM, &zero, PMIX_UINT32);
+  load(info[9], PMIX_NPROC_OFFSET, &zero, PMIX_UINT32);
+  load(info[10], PMIX_NODEID, &zero, PMIX_UINT32);
+  load(info[11], PMIX_HOSTNAME, L.hostname.c_str(), PMIX_STRING);
+  load(info[12], PMIX_NODE_MAP, nodemap, PMIX_STRING);
+  load(info[13], PMIX_PROC_MAP, procmap, PMIX_STRING);
+  load(info[14], PMIX_LOCAL_PEERS, ranks.c_str(), PMIX_STRING);
+  load(info[15], PMIX_LOCALLDR, &lldr, PMIX_PROC_RANK);
+  std::free(nodemap);
+  std::free(procmap);
+  for (size_t r = 0; r < n; ++r) proc_data(info[njob + r], L, static_cast<pmix_rank_t>(r));
+
+  // Clients first, as Open MPI does; the library must accept either order.
+  for (size_t r = 0; r < n; ++r) {
+    pmix_proc_t p;
+    PMIX_PROC_LOAD(&p, L.nspace.c_str(), static_cast<pmix_rank_t>(r));
+    Waiter w;
+    pmix_status_t rc = wait_op(
+        PMIx_server_register_client(&p, ::geteuid(), ::getegid(), nullptr, Waiter::op_cb, &w), w);
+    if (rc != PMIX_SUCCESS) {
+      PMIX_INFO_FREE(info, njob + n);
+      return rc;
+    }
+  }
+  Waiter w;
+  pmix_status_t rc = wait_op(PMIx_server_register_nspace(L.nspace.c_str(), static_cast<int>(n), info,
+                                                         njob + n, Waiter::op_cb, &w), w);
+  PMIX_INFO_FREE(info, njob + n);
+  return rc;
+}
+
+bool spawn_all(Launcher& L, char** base_env) {
+  if (::pipe2(g_sigpipe, O_CLOEXEC | O_NONBLOCK) != 0) return false;
+  struct sigaction sa{};
+  sa.sa_handler = on_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESTART;
+  ::sigaction(SIGCHLD, &sa, nullptr);
+  ::sigaction(SIGINT, &sa, nullptr);
+  ::sigaction(SIGTERM, &sa, nullptr);
+  std::vector<char*> argv;
+  for (std::string& a : L.opt.argv) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  for (Proc& pr : L.procs) {
+    char** env = nullptr;
+    for (char** e = base_env; *e != nullptr; ++e) {
+      pmix_status_t rc;
+      PMIX_ARGV_APPEND(rc, env, *e);
+      (void)rc;
+    }
+    pmix_proc_t p;
+    PMIX_PROC_LOAD(&p, L.nspace.c_str(), pr.rank);
+    auto t0 = Clock::now();
+    pmix_status_t rc = PMIx_server_setup_fork(&p, &env);
+    L.t.setup_fork += Clock::now() - t0;
+    if (rc != PMIX_SUCCESS) {
+      std::fprintf(stderr, "pmixrun: PMIx_server_setup_fork(rank %u) failed: %s\n", pr.rank,
+                   PMIx_Error_string(rc));
+      PMIX_ARGV_FREE(env);
+      return false;
+    }
+    int out[2], err[2];
+    if (::pipe(out) != 0 || ::pipe(err) != 0) return false;
+    pr.forked = Clock::now();
+    pid_t pid = ::fork();
+    if (pid == 0) {
+      ::setpgid(0, 0);
+      ::dup2(out[1], 1);
+      ::dup2(err[1], 2);
+      ::close(out[0]); ::close(out[1]); ::close(err[0]); ::close(err[1]);
+      ::signal(SIGCHLD, SIG_DFL); ::signal(SIGINT, SIG_DFL); ::signal(SIGTERM, SIG_DFL);
+      ::execvpe(argv[0], argv.data(), env);
+      std::fprintf(stderr, "pmixrun: cannot execute '%s': %s\n", argv[0], std::strerror(errno));
+      ::_exit(127);
+    }
+    L.t.fork += Clock::now() - pr.forked;
+    PMIX_ARGV_FREE(env);
+    ::close(out[1]);
+    ::close(err[1]);
+    if (pid < 0) { ::close(out[0]); ::close(err[0]); return false; }
+    pr.pid = pid;
+    pr.out.fd = out[0];
+    pr.err.fd = err[0];
+    set_nonblock_cloexec(out[0]);
+    set_nonblock_cloexec(err[0]);
+  }
+  return true;
+}
+
+void kill_all(Launcher& L, int sig) {
+  for (Proc& pr : L.procs)
+    if (pr.pid > 0 && !pr.exited) ::kill(pr.pid, sig);
+}
+
+namespace {
+
+void emit(FILE* f, pmix_rank_t rank, const char* s, size_t n) {
+  std::fprintf(f, "[%u] %.*s\n", rank, static_cast<int>(n), s);
+}
+
+// Forwards whole lines with a rank tag; a partial last line waits for more or for EOF.
+void pump(Stream& s, pmix_rank_t rank, FILE* f) {
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(s.fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+    if (n <= 0) {
+      if (!s.partial.empty()) emit(f, rank, s.partial.data(), s.partial.size());
+      s.partial.clear();
+      ::close(s.fd);
+      s.fd = -1;
+      std::fflush(f);
+      return;
+    }
+    s.partial.append(buf, static_cast<size_t>(n));
+    size_t start = 0;
+    for (size_t nl; (nl = s.partial.find('\n', start)) != std::string::npos; start = nl + 1)
+      emit(f, rank, s.partial.data() + start, nl - start);
+    s.partial.erase(0, start);
+    std::fflush(f);
+  }
+}
+
+void reap(Launcher& L) {
+  int status = 0;
+  pid_t pid;
+  while ((pid = ::waitpid(-1, &status, WNOHANG)) > 0) {
+    for (Proc& pr : L.procs) {
+      if (pr.pid != pid) continue;
+      pr.exited = true;
+      pr.exit_code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+      pr.counted = L.kill_stage == 0;
+      if (++L.nexited == L.procs.size()) L.t.all_exited = Clock::now();
+      if (L.failing) break;
+      std::string how = WIFSIGNALED(status)
+                            ? "was killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
+                                  strsignal(WTERMSIG(status)) + ")"
+                            : "exited with status " + std::to_string(WEXITSTATUS(status));
+      if (pr.exit_code != 0)
+        L.fail(pr.exit_code, "rank " + std::to_string(pr.rank) + " (pid " + std::to_string(pid) +
+                                 ") " + how + "; killing the job");
+      else if (pr.connected && !pr.finalized)
+        L.fail(1, "rank " + std::to_string(pr.rank) + " (pid " + std::to_string(pid) + ") " + how +
+                      " without calling PMIx_Finalize; killing the job");
+    }
+  }
+}
+
+void handle_signals(Launcher& L) {
+  unsigned char b[64];
+  ssize_t n;
+  while ((n = ::read(g_sigpipe[0], b, sizeof b)) > 0) {
+    for (ssize_t i = 0; i < n; ++i) {
+      if (b[i] == SIGCHLD) continue;
+      L.fail(128 + b[i], std::string("received signal ") + strsignal(b[i]) + "; killing the job");
+      L.fail_at = Clock::now() - kExitGrace;  // no grace: the user asked us to stop
+    }
+  }
+  reap(L);
+}
+
+void advance_kill(Launcher& L, Clock::time_point now) {
+  if (L.opt.timeout_s > 0 && !L.timed_out &&
+      now - L.t.start >= std::chrono::duration<double>(L.opt.timeout_s)) {
+    L.timed_out = true;
+    std::fprintf(stderr, "pmixrun: timeout after %g s; killing the job\n", L.opt.timeout_s);
+    L.failing = true;
+    L.fail_at = now - kExitGrace;
+  }
+  if (!L.failing) return;
+  if (L.kill_stage == 0 && now - L.fail_at >= kExitGrace) {
+    kill_all(L, SIGTERM);
+    L.kill_stage = 1;
+  } else if (L.kill_stage == 1 && now - L.fail_at >= kExitGrace + kTermGrace) {
+    kill_all(L, SIGKILL);
+    L.kill_stage = 2;
+  }
+}
+
+}  // namespace
+
+void run_loop(Launcher& L) {
+  for (;;) {
+    std::vector<pollfd> fds;
+    std::vector<std::pair<Stream*, Proc*>> owners;
+    fds.push_back({g_sigpipe[0], POLLIN, 0});
+    fds.push_back({L.queue.fd(), POLLIN, 0});
+    for (Proc& pr : L.procs) {
+      for (Stream* s : {&pr.out, &pr.err}) {
+        if (s->fd < 0) continue;
+        fds.push_back({s->fd, POLLIN, 0});
+        owners.emplace_back(s, &pr);
+      }
+    }
+    if (owners.empty() && L.nexited == L.procs.size()) break;
+    int timeout_ms = 100;  // coarse tick for the timeout and kill stages
+    int rc = ::poll(fds.data(), fds.size(), timeout_ms);
+    if (rc < 0 && errno != EINTR) break;
+    if (fds[1].revents != 0) L.queue.drain();
+    for (size_t i = 0; i < owners.size(); ++i) {
+      if (fds[i + 2].revents == 0) continue;
+      Stream* s = owners[i].first;
+      pump(*s, owners[i].second->rank, s == &owners[i].second->out ? stdout : stderr);
+    }
+    handle_signals(L);
+    advance_kill(L, Clock::now());
+  }
+  L.queue.drain();
+  fail_pending_lookups(PMIX_ERR_TIMEOUT);
+}
+
+namespace {
+pmix_status_t deregister_nspace_bounded(const char* ns, Waiter& w) {
+  PMIx_server_deregister_nspace(ns, Waiter::op_cb, &w);
+  return w.wait_for(std::chrono::seconds(5));
+}
+}  // namespace
+
+void deregister_job(Launcher& L) {
+  for (Proc& pr : L.procs) {
+    pmix_proc_t p;
+    PMIX_PROC_LOAD(&p, L.nspace.c_str(), pr.rank);
+    PMIx_server_deregister_client(&p, nullptr, nullptr);
+  }
+  // Static: if the library never calls back, a late callback must still find a live object.
+  static Waiter w;
+  pmix_status_t rc = deregister_nspace_bounded(L.nspace.c_str(), w);
+  (void)rc;
+  for (Proc& pr : L.procs) {
+    if (pr.out.fd >= 0) ::close(pr.out.fd);
+    if (pr.err.fd >= 0) ::close(pr.err.fd);
+  }
+  if (g_sigpipe[0] >= 0) { ::close(g_sigpipe[0]); ::close(g_sigpipe[1]); }
+}
+
+}  // namespace pmix::launcher

@@ -1,0 +1,37 @@
+// server/api.h - what capi/server.cpp calls: one function per PMIx_server_* entry point.
+// Arguments are already checked for NULL by the shims; statuses are returned as the C API's.
+#pragma once
+
+#include <pmix_server.h>
+
+namespace pmix::server {
+
+pmix_status_t init(const pmix_server_module_t* module, const pmix_info_t* info, size_t ninfo);
+pmix_status_t finalize();
+bool initialized();
+pmix_status_t register_nspace(const char* nspace, int nlocalprocs, const pmix_info_t* info,
+                              size_t ninfo, pmix_op_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t deregister_nspace(const char* nspace, pmix_op_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t register_client(const pmix_proc_t& proc, uid_t uid, gid_t gid, void* server_object,
+                              pmix_op_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t deregister_client(const pmix_proc_t& proc, pmix_op_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t setup_fork(const pmix_proc_t& proc, char*** env);
+pmix_status_t dmodex_request(const pmix_proc_t& proc, pmix_dmodex_response_fn_t cbfunc,
+                             void* cbdata);
+pmix_status_t setup_application(const char* nspace, const pmix_info_t* info, size_t ninfo,
+                                pmix_setup_application_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t setup_local_support(const char* nspace, const pmix_info_t* info, size_t ninfo,
+                                  pmix_op_cbfunc_t cbfunc, void* cbdata);
+
+// In-process access for the client API when it runs inside the server process (a host such as
+// mpirun calls PMIx_Get / PMIx_Store_internal after PMIx_server_init). Safe from any thread,
+// including inside a host upcall.
+// This server's own identity (PMIX_ERR_INIT before init).
+pmix_status_t identity(pmix_proc_t* me);
+// Stores `value` as a per-proc key of `proc` (PMIx_Store_internal).
+pmix_status_t store_internal(const pmix_proc_t& proc, const char* key, const pmix_value_t& value);
+// Looks `key` up like a client's Get (without direct modex); key NULL: every key of the proc as
+// a PMIX_DATA_ARRAY of PMIX_INFO. *out is malloc'd (PMIX_VALUE_RELEASE-able).
+pmix_status_t get_local(const pmix_proc_t& proc, const char* key, pmix_value_t** out);
+
+}  // namespace pmix::server

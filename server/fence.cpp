@@ -1,0 +1,253 @@
+// server/fence.cpp - fence across the local participants, the host's fence_nb, and the modex
+// blob format shared with PMIx_server_dmodex_request.
+//
+// Blob: a sequence of codec batches [PROC, SIZE n, INFO[n]] (INFO omitted when n == 0), one group
+// per process. Self-delimiting and order-independent, so a host may concatenate the blobs of many
+// servers in any order and hand the result back.
+#include "server/api.h"
+#include "server/state.h"
+
+#include "data/value.h"
+#include "exec/log.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace pmix::server {
+
+namespace {
+
+std::string ns_of(const pmix_proc_t& p) { return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN)); }
+
+std::string signature(std::vector<pmix_proc_t> procs) {
+    std::vector<std::string> parts;
+    for (const auto& p : procs) {
+        parts.push_back(ns_of(p) + ":" + std::to_string(p.rank));
+    }
+    std::sort(parts.begin(), parts.end());
+    std::string s;
+    for (const auto& p : parts) s += p + ";";
+    return s;
+}
+
+// The host's answer to fence_nb (any thread): copy, release, continue on the loop.
+void fence_modex_done(pmix_status_t status, const char* data, size_t ndata, void* cbdata,
+                      pmix_release_cbfunc_t release_fn, void* release_cbdata) {
+    const auto id = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(cbdata));
+    std::vector<std::uint8_t> copy;
+    if (data != nullptr && ndata > 0) {
+        copy.assign(reinterpret_cast<const std::uint8_t*>(data),
+                    reinterpret_cast<const std::uint8_t*>(data) + ndata);
+    }
+    if (release_fn != nullptr) {
+        release_fn(release_cbdata);
+    }
+    if (auto st = current()) {
+        State* s = st.get();
+        s->ex->post([s, id, status, copy = std::move(copy)] {
+            s->fence_complete(id, status, copy.data(), copy.size());
+        });
+    }
+}
+
+}  // namespace
+
+std::vector<std::uint8_t> State::modex_blob(const std::vector<ProcKey>& procs) {
+    proto::Writer w;
+    for (const auto& key : procs) {
+        pmix_proc_t p{};
+        std::strncpy(p.nspace, key.first.c_str(), PMIX_MAX_NSLEN);
+        p.rank = key.second;
+        std::vector<pmix_info_t> infos;
+        if (auto ns = namespaces.find(key.first); ns != namespaces.end()) {
+            if (auto m = ns->second.modex.find(key.second); m != ns->second.modex.end()) {
+                for (const auto& [k, e] : m->second) {
+                    if (e.scope == PMIX_LOCAL) continue;  // local-only data stays on this node
+                    infos.emplace_back();
+                    std::memset(&infos.back(), 0, sizeof(pmix_info_t));
+                    std::strncpy(infos.back().key, k.c_str(), PMIX_MAX_KEYLEN);
+                    data::value_xfer(&infos.back().value, &e.value.get());
+                }
+            }
+        }
+        w.proc(p).infos(infos.data(), infos.size());
+        for (auto& i : infos) data::info_destruct(&i);
+    }
+    return w.take();
+}
+
+pmix_status_t State::store_blob(const std::uint8_t* data, std::size_t ndata) {
+    proto::Reader r(data, ndata);
+    while (!r.at_end() && r.status_code() == PMIX_SUCCESS) {
+        pmix_proc_t p{};
+        proto::InfoArray infos;
+        if (r.proc(&p) != PMIX_SUCCESS || r.infos(&infos) != PMIX_SUCCESS) {
+            break;
+        }
+        Namespace& ns = namespaces[ns_of(p)];
+        ns.name = ns_of(p);
+        auto& modex = ns.modex[p.rank];
+        for (std::size_t i = 0; i < infos.size(); ++i) {
+            const pmix_info_t& in = infos.data()[i];
+            ModexEntry e;
+            e.scope = PMIX_REMOTE;
+            e.value = Value(in.value);
+            modex.insert_or_assign(std::string(in.key, strnlen(in.key, PMIX_MAX_KEYLEN)), std::move(e));
+        }
+    }
+    return r.status_code();
+}
+
+// The fence this arrival joins: an open one over the same participants that `who` has not
+// joined yet, or a new one (participants expanded, timeout armed, a lost participant noted).
+Fence& State::find_or_create_fence(const ProcKey& who, const std::vector<pmix_proc_t>& procs,
+                                   proto::InfoArray& info) {
+    const std::string sig = signature(procs);
+    for (auto& [id, cand] : fences) {
+        if (cand.signature == sig && !cand.host_called && cand.arrived.count(who) == 0) {
+            return cand;
+        }
+    }
+    {
+        const std::uint64_t id = next_fence++;
+        Fence* f = &fences[id];
+        f->id = id;
+        f->signature = sig;
+        f->procs = procs;
+        f->collect = info.flag(PMIX_COLLECT_DATA);
+        for (const auto& p : procs) {
+            for (const auto& [key, c] : clients) {
+                if (key.first == ns_of(p) && (p.rank == PMIX_RANK_WILDCARD || p.rank == key.second)) {
+                    f->expected.insert(key);
+                }
+            }
+        }
+        if (const pmix_info_t* t = info.find(PMIX_TIMEOUT); t != nullptr && t->value.type == PMIX_INT &&
+                                                          t->value.data.integer > 0) {
+            f->timer = ex->run_after(std::chrono::seconds(t->value.data.integer), [this, id] {
+                fence_complete(id, PMIX_ERR_TIMEOUT, nullptr, 0);
+            });
+        }
+        f->info = std::move(info);
+        for (const auto& key : f->expected) {
+            if (auto c = clients.find(key); c != clients.end() && c->second.lost) {
+                f->failed = PMIX_ERR_LOST_CONNECTION;  // a participant is already gone
+                f->expected.erase(key);
+                break;
+            }
+        }
+        return *f;
+    }
+}
+
+void State::fence_request(const ProcKey& who, wire::Connection& conn, const wire::Frame& frame) {
+    proto::Reader r(frame.payload);
+    std::vector<pmix_proc_t> procs;
+    proto::InfoArray info;
+    r.procs(&procs);
+    r.infos(&info);
+    if (r.finish() != PMIX_SUCCESS) {
+        slog("undecodable fence from " + who.first + "; closing it");
+        conn.close("undecodable fence", wire::CloseKind::bad_frame);
+        return;
+    }
+    if (procs.empty()) {  // NULL procs: every process of the caller's namespace
+        pmix_proc_t all{};
+        std::strncpy(all.nspace, who.first.c_str(), PMIX_MAX_NSLEN);
+        all.rank = PMIX_RANK_WILDCARD;
+        procs.push_back(all);
+    }
+    Fence* f = &find_or_create_fence(who, procs, info);
+    if (f->failed != PMIX_SUCCESS) {
+        reply_status(conn, frame, f->failed);
+        f->expected.erase(who);
+        if (f->expected.empty()) fences.erase(f->id);
+        return;
+    }
+    f->expected.insert(who);
+    ReplyTo to;
+    to.conn = conn.weak_from_this();
+    to.request.op = frame.op;
+    to.request.tag = frame.tag;
+    f->arrived[who] = std::move(to);
+    if (f->arrived.size() < f->expected.size()) {
+        return;
+    }
+    // Every local participant is here.
+    if (module.fence_nb == nullptr) {
+        fence_complete(f->id, PMIX_SUCCESS, nullptr, 0);
+        return;
+    }
+    if (f->collect) {
+        f->blob = modex_blob({f->expected.begin(), f->expected.end()});
+    }
+    f->host_called = true;
+    const std::uint64_t id = f->id;
+    const pmix_status_t rc = module.fence_nb(
+        f->procs.data(), f->procs.size(), f->info.data(), f->info.size(),
+        reinterpret_cast<char*>(f->blob.data()), f->blob.size(), fence_modex_done,
+        reinterpret_cast<void*>(static_cast<std::uintptr_t>(id)));
+    if (rc != PMIX_SUCCESS) {
+        fence_complete(id, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc, nullptr, 0);
+    }
+}
+
+void State::fence_complete(std::uint64_t id, pmix_status_t status, const std::uint8_t* data,
+                           std::size_t ndata) {
+    auto it = fences.find(id);
+    if (it == fences.end() || it->second.failed != PMIX_SUCCESS) {
+        return;  // timed out or failed already; a late host answer is dropped
+    }
+    Fence& f = it->second;
+    if (f.timer != exec::kInvalidTimer) {
+        ex->cancel(f.timer);
+    }
+    if (status == PMIX_SUCCESS && ndata > 0 && store_blob(data, ndata) != PMIX_SUCCESS) {
+        slog("the host's fence data does not decode");
+        status = PMIX_ERR_UNPACK_FAILURE;
+    }
+    for (auto& [who, to] : f.arrived) {
+        reply_status(to, status);
+    }
+    fences.erase(it);
+}
+
+void State::fail_fences_of(const ProcKey& who, pmix_status_t status) {
+    for (auto it = fences.begin(); it != fences.end();) {
+        Fence& f = it->second;
+        if (f.expected.count(who) == 0 || f.failed != PMIX_SUCCESS) {
+            ++it;
+            continue;
+        }
+        if (f.timer != exec::kInvalidTimer) ex->cancel(f.timer);
+        f.failed = status;
+        for (auto& [p, to] : f.arrived) {
+            reply_status(to, status);
+            f.expected.erase(p);
+        }
+        f.arrived.clear();
+        f.expected.erase(who);
+        // Participants still to come are answered on arrival; then the record goes.
+        it = f.expected.empty() ? fences.erase(it) : std::next(it);
+    }
+}
+
+pmix_status_t dmodex_request(const pmix_proc_t& proc, pmix_dmodex_response_fn_t cbfunc,
+                             void* cbdata) {
+    auto st = current();
+    if (st == nullptr) {
+        return PMIX_ERR_INIT;
+    }
+    State* s = st.get();
+    const bool posted = s->ex->post([s, proc, cbfunc, cbdata] {
+        if (!s->is_local(proc)) {
+            cbfunc(PMIX_ERR_NOT_FOUND, nullptr, 0, cbdata);
+            return;
+        }
+        auto blob = s->modex_blob({{ns_of(proc), proc.rank}});
+        cbfunc(PMIX_SUCCESS, reinterpret_cast<char*>(blob.data()), blob.size(), cbdata);
+    });
+    return posted ? PMIX_SUCCESS : PMIX_ERR_INIT;
+}
+
+}  // namespace pmix::server

@@ -1,0 +1,260 @@
+// server/host_ops.cpp - requests the server passes up to the host's module (protocol.h ops:
+// finalize, abort, publish, lookup, unpublish, spawn, connect, disconnect, query, log,
+// job control, notify). Each decodes its payload, adds what the host expects from the library
+// (the caller's uid, the log source), calls the module and replies when the host answers.
+#include "server/state.h"
+
+#include "wire/proto/message.h"
+
+#include <cstring>
+
+namespace pmix::server {
+
+using proto::Op;
+
+namespace {
+
+ReplyTo reply_to(wire::Connection& conn, const wire::Frame& f) {
+    ReplyTo to;
+    to.conn = conn.weak_from_this();
+    to.request.op = f.op;
+    to.request.tag = f.tag;
+    return to;
+}
+
+// One request waiting for a host upcall's callback; owns everything handed to the host, which
+// must stay valid until the callback (the Standard's rule for upcall arguments).
+struct Upcall {
+    ReplyTo to;
+    pmix_proc_t proc{};
+    std::vector<pmix_proc_t> procs;
+    proto::InfoArray info;
+    proto::InfoArray info2;
+    std::vector<std::string> keys;
+    std::vector<char*> key_ptrs;
+    void* block = nullptr;  // apps or queries
+    std::size_t nblock = 0;
+    pmix_data_type_t block_type = PMIX_UNDEF;
+    std::string msg;
+    ~Upcall() { proto::free_array(block, nblock, block_type); }
+    void build_keys() {
+        key_ptrs.clear();
+        for (auto& k : keys) key_ptrs.push_back(k.data());
+        key_ptrs.push_back(nullptr);
+    }
+};
+
+void op_done(pmix_status_t status, void* cbdata) {
+    std::unique_ptr<Upcall> u(static_cast<Upcall*>(cbdata));
+    reply_status(u->to, status);
+}
+
+// What the host's return code means for a request that passed `u` as cbdata.
+void settle(pmix_status_t rc, std::unique_ptr<Upcall> u) {
+    if (rc == PMIX_SUCCESS) {
+        u.release();  // the host calls back later
+    } else {
+        reply_status(u->to, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc);
+    }
+}
+
+void lookup_done(pmix_status_t status, pmix_pdata_t data[], size_t ndata, void* cbdata) {
+    std::unique_ptr<Upcall> u(static_cast<Upcall*>(cbdata));
+    if (auto c = u->to.conn.lock()) {
+        proto::Writer w;
+        w.status(status).pdata(data, status == PMIX_SUCCESS ? ndata : 0);
+        c->reply(u->to.request, w.take());
+    }
+}
+
+void spawn_done(pmix_status_t status, char nspace[], void* cbdata) {
+    std::unique_ptr<Upcall> u(static_cast<Upcall*>(cbdata));
+    if (auto c = u->to.conn.lock()) {
+        proto::Writer w;
+        w.status(status).string(nspace);
+        c->reply(u->to.request, w.take());
+    }
+}
+
+void info_done(pmix_status_t status, pmix_info_t* info, size_t ninfo, void* cbdata,
+               pmix_release_cbfunc_t release_fn, void* release_cbdata) {
+    std::unique_ptr<Upcall> u(static_cast<Upcall*>(cbdata));
+    if (auto c = u->to.conn.lock()) {
+        proto::Writer w;
+        w.status(status);
+        if (u->to.request.op == static_cast<std::uint32_t>(Op::kQuery)) {
+            w.infos(info, info == nullptr ? 0 : ninfo);
+        }
+        c->reply(u->to.request, w.take());
+    }
+    if (release_fn != nullptr) {
+        release_fn(release_cbdata);
+    }
+}
+
+
+// Each returns PMIX_SUCCESS when the reply is taken care of, PMIX_ERR_UNPACK_FAILURE for a
+// payload that does not decode, or the status to reply with (PMIX_ERR_NOT_SUPPORTED when the
+// host has no such callback).
+using UpcallPtr = std::unique_ptr<Upcall>;
+
+pmix_status_t do_finalize(State& s, Client& c, proto::Reader& r, UpcallPtr u) {
+    if (r.finish() != PMIX_SUCCESS) return PMIX_ERR_UNPACK_FAILURE;
+    if (s.module.client_finalized == nullptr) {
+        reply_status(u->to, PMIX_SUCCESS);
+        return PMIX_SUCCESS;
+    }
+    Upcall* raw = u.get();
+    settle(s.module.client_finalized(&raw->proc, c.server_object, op_done, raw), std::move(u));
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t do_abort(State& s, Client& c, proto::Reader& r, UpcallPtr u) {
+    pmix_status_t status = PMIX_SUCCESS;
+    r.status(&status);
+    r.string(&u->msg);
+    r.procs(&u->procs);
+    if (r.finish() != PMIX_SUCCESS) return PMIX_ERR_UNPACK_FAILURE;
+    if (s.module.abort == nullptr) return PMIX_ERR_NOT_SUPPORTED;
+    Upcall* raw = u.get();
+    settle(s.module.abort(&raw->proc, c.server_object, status, raw->msg.c_str(), raw->procs.data(),
+                          raw->procs.size(), op_done, raw),
+           std::move(u));
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t do_publish(State& s, Client& c, proto::Reader& r, UpcallPtr u) {
+    r.infos(&u->info);
+    if (r.finish() != PMIX_SUCCESS) return PMIX_ERR_UNPACK_FAILURE;
+    if (s.module.publish == nullptr) return PMIX_ERR_NOT_SUPPORTED;
+    u->info.append(PMIX_USERID, &c.uid, PMIX_UINT32);  // hosts scope published data by user
+    Upcall* raw = u.get();
+    settle(s.module.publish(&raw->proc, raw->info.data(), raw->info.size(), op_done, raw),
+           std::move(u));
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t do_lookup(State& s, Client& c, proto::Reader& r, UpcallPtr u, bool lookup) {
+    r.strings(&u->keys);
+    r.infos(&u->info);
+    if (r.finish() != PMIX_SUCCESS) return PMIX_ERR_UNPACK_FAILURE;
+    if ((lookup ? s.module.lookup == nullptr : s.module.unpublish == nullptr)) {
+        return PMIX_ERR_NOT_SUPPORTED;
+    }
+    u->build_keys();
+    u->info.append(PMIX_USERID, &c.uid, PMIX_UINT32);
+    Upcall* raw = u.get();
+    const pmix_status_t rc =
+        lookup ? s.module.lookup(&raw->proc, raw->key_ptrs.data(), raw->info.data(),
+                                 raw->info.size(), lookup_done, raw)
+               : s.module.unpublish(&raw->proc, raw->key_ptrs.data(), raw->info.data(),
+                                    raw->info.size(), op_done, raw);
+    settle(rc, std::move(u));
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t do_spawn(State& s, proto::Reader& r, UpcallPtr u) {
+    r.infos(&u->info);
+    u->block_type = PMIX_APP;
+    r.array(&u->block, &u->nblock, PMIX_APP);
+    if (r.finish() != PMIX_SUCCESS) return PMIX_ERR_UNPACK_FAILURE;
+    if (s.module.spawn == nullptr) return PMIX_ERR_NOT_SUPPORTED;
+    Upcall* raw = u.get();
+    settle(s.module.spawn(&raw->proc, raw->info.data(), raw->info.size(),
+                          static_cast<pmix_app_t*>(raw->block), raw->nblock, spawn_done, raw),
+           std::move(u));
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t do_connect(State& s, proto::Reader& r, UpcallPtr u, bool connect) {
+    r.procs(&u->procs);
+    r.infos(&u->info);
+    if (r.finish() != PMIX_SUCCESS) return PMIX_ERR_UNPACK_FAILURE;
+    auto fn = connect ? s.module.connect : s.module.disconnect;
+    if (fn == nullptr) return PMIX_ERR_NOT_SUPPORTED;
+    Upcall* raw = u.get();
+    settle(fn(raw->procs.data(), raw->procs.size(), raw->info.data(), raw->info.size(), op_done,
+              raw),
+           std::move(u));
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t do_query(State& s, proto::Reader& r, UpcallPtr u) {
+    u->block_type = PMIX_QUERY;
+    r.array(&u->block, &u->nblock, PMIX_QUERY);
+    if (r.finish() != PMIX_SUCCESS) return PMIX_ERR_UNPACK_FAILURE;
+    if (s.module.query == nullptr) return PMIX_ERR_NOT_SUPPORTED;
+    Upcall* raw = u.get();
+    settle(s.module.query(&raw->proc, static_cast<pmix_query_t*>(raw->block), raw->nblock,
+                          info_done, raw),
+           std::move(u));
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t do_log(State& s, Client& c, proto::Reader& r, UpcallPtr u) {
+    r.infos(&u->info);
+    r.infos(&u->info2);
+    if (r.finish() != PMIX_SUCCESS) return PMIX_ERR_UNPACK_FAILURE;
+    if (s.module.log == nullptr) return PMIX_ERR_NOT_SUPPORTED;
+    u->info2.append(PMIX_LOG_SOURCE, &c.proc, PMIX_PROC);  // who asked, for the host
+    Upcall* raw = u.release();  // log's upcall returns void: its callback always comes
+    s.module.log(&raw->proc, raw->info.data(), raw->info.size(), raw->info2.data(),
+                 raw->info2.size(), op_done, raw);
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t do_job_control(State& s, proto::Reader& r, UpcallPtr u) {
+    r.procs(&u->procs);
+    r.infos(&u->info);
+    if (r.finish() != PMIX_SUCCESS) return PMIX_ERR_UNPACK_FAILURE;
+    if (s.module.job_control == nullptr) return PMIX_ERR_NOT_SUPPORTED;
+    Upcall* raw = u.get();
+    settle(s.module.job_control(&raw->proc, raw->procs.data(), raw->procs.size(),
+                                raw->info.data(), raw->info.size(), info_done, raw),
+           std::move(u));
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t do_notify(State& s, proto::Reader& r, UpcallPtr u) {
+    pmix_status_t code = PMIX_SUCCESS;
+    pmix_proc_t source{};
+    pmix_data_range_t range = PMIX_RANGE_UNDEF;
+    r.status(&code);
+    r.proc(&source);
+    r.range(&range);
+    r.infos(&u->info);
+    if (r.finish() != PMIX_SUCCESS) return PMIX_ERR_UNPACK_FAILURE;
+    if (s.module.notify_event == nullptr) return PMIX_ERR_NOT_SUPPORTED;
+    u->procs.assign(1, source);
+    Upcall* raw = u.get();
+    settle(s.module.notify_event(code, &raw->procs[0], range, raw->info.data(), raw->info.size(),
+                                 op_done, raw),
+           std::move(u));
+    return PMIX_SUCCESS;
+}
+
+}  // namespace
+
+pmix_status_t State::forward_to_host(Client& c, proto::Reader& r, wire::Connection& conn,
+                                     const wire::Frame& frame) {
+    auto u = std::make_unique<Upcall>();
+    u->to = reply_to(conn, frame);
+    u->proc = c.proc;
+    switch (static_cast<Op>(frame.op)) {
+        case Op::kFinalize: return do_finalize(*this, c, r, std::move(u));
+        case Op::kAbort: return do_abort(*this, c, r, std::move(u));
+        case Op::kPublish: return do_publish(*this, c, r, std::move(u));
+        case Op::kLookup: return do_lookup(*this, c, r, std::move(u), true);
+        case Op::kUnpublish: return do_lookup(*this, c, r, std::move(u), false);
+        case Op::kSpawn: return do_spawn(*this, r, std::move(u));
+        case Op::kConnect: return do_connect(*this, r, std::move(u), true);
+        case Op::kDisconnect: return do_connect(*this, r, std::move(u), false);
+        case Op::kQuery: return do_query(*this, r, std::move(u));
+        case Op::kLog: return do_log(*this, c, r, std::move(u));
+        case Op::kJobControl: return do_job_control(*this, r, std::move(u));
+        case Op::kNotify: return do_notify(*this, r, std::move(u));
+        default: return PMIX_ERR_NOT_SUPPORTED;  // unknown op: the connection stays open
+    }
+}
+
+}  // namespace pmix::server

@@ -1,0 +1,386 @@
+// server/requests.cpp - accepting clients and serving their requests (protocol.h), except the
+// fence (fence.cpp). Runs on the server's progress thread.
+#include "server/state.h"
+
+#include "data/value.h"
+#include "exec/log.h"
+#include "wire/proto/message.h"
+
+#include <cstring>
+
+namespace pmix::server {
+
+using proto::Op;
+
+void reply_status(wire::Connection& conn, const wire::Frame& req, pmix_status_t status) {
+    proto::Writer w;
+    w.status(status);
+    conn.reply(req, w.take());
+}
+
+void reply_status(const ReplyTo& to, pmix_status_t status) {
+    if (auto c = to.conn.lock()) {
+        reply_status(*c, to.request, status);
+    }
+}
+
+namespace {
+
+std::string ns_of(const pmix_proc_t& p) { return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN)); }
+
+ReplyTo reply_to(wire::Connection& conn, const wire::Frame& f) {
+    ReplyTo to;
+    to.conn = conn.weak_from_this();
+    to.request.op = f.op;
+    to.request.tag = f.tag;
+    return to;
+}
+
+// For upcalls whose outcome we do not wait for: some hosts call the callback unconditionally.
+void ignore_op(pmix_status_t, void*) {}
+
+}  // namespace
+
+// ---- connections -----------------------------------------------------------------------------
+
+wire::Verdict State::accept(const std::shared_ptr<wire::Connection>& conn, const wire::Peer& peer) {
+    if (finalizing) {
+        return {PMIX_ERR_INIT, "server is shutting down"};
+    }
+    if (peer.hello.role != wire::Role::client) {
+        return {PMIX_ERR_NOT_SUPPORTED, "only clients are served (tools: not yet)"};
+    }
+    ProcKey key{peer.hello.nspace, peer.hello.rank};
+    auto it = clients.find(key);
+    if (it == clients.end()) {
+        return {PMIX_ERR_NOT_FOUND, "client " + key.first + ":" + std::to_string(key.second) +
+                                        " is not registered with this server"};
+    }
+    Client& c = it->second;
+    if (c.uid != peer.cred.uid || c.gid != peer.cred.gid) {
+        return {PMIX_ERR_INVALID_CRED, "uid/gid differ from the registered ones"};
+    }
+    if (c.conn && !c.conn->closed()) {
+        return {PMIX_ERR_BAD_PARAM, "client is already connected"};
+    }
+    c.conn = conn;
+    c.finalized = false;
+    c.lost = false;
+    conn->on_message([this, key](wire::Connection& cn, wire::Frame&& f) {
+        on_message(key, cn, std::move(f));
+    });
+    std::weak_ptr<wire::Connection> weak = conn;
+    conn->on_closed([this, key, weak](const wire::CloseReason&) {
+        auto it2 = clients.find(key);
+        if (it2 != clients.end() && it2->second.conn == weak.lock()) {
+            on_closed(key);
+        }
+    });
+    if (module.client_connected2 != nullptr || module.client_connected != nullptr) {
+        pmix_proc_t proc = c.proc;
+        void* obj = c.server_object;
+        auto m = module;
+        ex->post([m, proc, obj] {
+            // OpenMPI's host returns SUCCESS and never calls back: treat SUCCESS as done.
+            if (m.client_connected2 != nullptr) {
+                m.client_connected2(&proc, obj, nullptr, 0, ignore_op, nullptr);
+            } else {
+                m.client_connected(&proc, obj, ignore_op, nullptr);
+            }
+        });
+    }
+    return {};
+}
+
+void State::on_closed(const ProcKey& who) {
+    auto it = clients.find(who);
+    if (it == clients.end()) {
+        return;
+    }
+    Client& c = it->second;
+    c.conn.reset();
+    c.lost = !c.finalized;
+    fail_fences_of(who, PMIX_ERR_LOST_CONNECTION);
+    answer_commit_waits(who);
+    if (!c.finalized && !finalizing && module.client_finalized != nullptr) {
+        // The client died without PMIx_Finalize: tell the host it is gone, as OpenPMIx does.
+        module.client_finalized(&c.proc, c.server_object, ignore_op, nullptr);
+    }
+}
+
+void State::shutdown_connections() {
+    for (auto& [key, c] : clients) {
+        if (c.conn) {
+            c.conn->close("server finalizing");
+        }
+    }
+    for (auto& [id, f] : fences) {
+        if (f.timer != exec::kInvalidTimer) ex->cancel(f.timer);
+        for (auto& [p, to] : f.arrived) reply_status(to, PMIX_ERR_LOST_CONNECTION);
+    }
+    fences.clear();
+    for (auto& [id, w] : dmodex_waits) {
+        if (w.timer != exec::kInvalidTimer) ex->cancel(w.timer);
+    }
+    dmodex_waits.clear();
+    for (auto& [target, waits] : commit_waits) {
+        for (auto& [id, w] : waits) {
+            if (w.timer != exec::kInvalidTimer) ex->cancel(w.timer);
+        }
+    }
+    commit_waits.clear();
+}
+
+bool State::is_local(const pmix_proc_t& p) const {
+    if (clients.count({ns_of(p), p.rank}) != 0) {
+        return true;
+    }
+    auto ns = namespaces.find(ns_of(p));
+    return ns != namespaces.end() && ns->second.local_ranks.count(p.rank) != 0;
+}
+
+// ---- requests --------------------------------------------------------------------------------
+
+namespace {
+
+void handle_commit(State& s, const ProcKey& who, proto::Reader& r, wire::Connection& conn,
+                   const wire::Frame& f) {
+    std::size_t n = 0;
+    r.size(&n);
+    std::vector<std::pair<pmix_scope_t, std::unique_ptr<pmix_info_t, void (*)(pmix_info_t*)>>> kvs;
+    for (std::size_t i = 0; i < n && r.status_code() == PMIX_SUCCESS && i < proto::kMaxArray; ++i) {
+        pmix_scope_t scope = PMIX_SCOPE_UNDEF;
+        auto* info = static_cast<pmix_info_t*>(std::calloc(1, sizeof(pmix_info_t)));
+        kvs.emplace_back(scope, std::unique_ptr<pmix_info_t, void (*)(pmix_info_t*)>(
+                                    info, [](pmix_info_t* p) { proto::free_infos(p, 1); }));
+        r.scope(&kvs.back().first);
+        r.raw(info, 1, PMIX_INFO);
+    }
+    if (r.finish() != PMIX_SUCCESS) {
+        conn.close("undecodable commit", wire::CloseKind::bad_frame);
+        return;
+    }
+    auto& modex = s.namespaces[who.first].modex[who.second];
+    for (auto& [scope, info] : kvs) {
+        ModexEntry e;
+        e.scope = scope;
+        e.value = Value(info->value);
+        modex.insert_or_assign(std::string(info->key, strnlen(info->key, PMIX_MAX_KEYLEN)), std::move(e));
+    }
+    reply_status(conn, f, PMIX_SUCCESS);
+    if (auto c = s.clients.find(who); c != s.clients.end()) {
+        c->second.committed = true;
+    }
+    s.answer_commit_waits(who);
+}
+
+void handle_get(State& s, const ProcKey& who, proto::Reader& r, wire::Connection& conn,
+                const wire::Frame& f) {
+    pmix_proc_t proc{};
+    std::string key;
+    bool all = false;
+    proto::InfoArray info;
+    r.proc(&proc);
+    r.string(&key, &all);
+    r.infos(&info);
+    if (r.finish() != PMIX_SUCCESS) {
+        conn.close("undecodable get", wire::CloseKind::bad_frame);
+        return;
+    }
+    proto::Writer w;
+    auto ns = s.namespaces.find(ns_of(proc));
+    const pmix_value_t* v = nullptr;
+    if (ns != s.namespaces.end() && !all) {
+        v = lookup(ns->second, proc.rank, key);
+    }
+    if (all && ns == s.namespaces.end()) {
+        w.status(PMIX_ERR_NOT_FOUND);
+    } else if (all) {
+        auto kv = all_keys(ns->second, proc.rank);
+        std::vector<pmix_info_t> out(kv.size());
+        for (std::size_t i = 0; i < kv.size(); ++i) {
+            std::strncpy(out[i].key, kv[i].first.c_str(), PMIX_MAX_KEYLEN);
+            data::value_xfer(&out[i].value, &kv[i].second.get());
+        }
+        w.status(PMIX_SUCCESS).infos(out.data(), out.size());
+        for (auto& i : out) data::info_destruct(&i);
+    } else if (v != nullptr) {
+        w.status(PMIX_SUCCESS).value(*v);
+    } else if (auto cl = s.clients.find({ns_of(proc), proc.rank});
+               cl != s.clients.end() && cl->first != who && !cl->second.committed && !cl->second.lost &&
+               !info.flag(PMIX_OPTIONAL) && !info.flag(PMIX_IMMEDIATE)) {
+        // A local client that has not committed yet: its data may still come.
+        CommitWait wait;
+        wait.to = reply_to(conn, f);
+        wait.key = key;
+        const pmix_info_t* t = info.find(PMIX_TIMEOUT);
+        s.wait_for_commit(cl->first, std::move(wait),
+                          t != nullptr && t->value.type == PMIX_INT ? t->value.data.integer : 0);
+        return;
+    } else if (!info.flag(PMIX_OPTIONAL) && !info.flag(PMIX_IMMEDIATE) && !s.is_local(proc) &&
+               s.module.direct_modex != nullptr) {
+        // A remote proc's data we do not hold: the host fetches it from the owning server.
+        int timeout = 0;
+        if (const pmix_info_t* t = info.find(PMIX_TIMEOUT); t != nullptr && t->value.type == PMIX_INT) {
+            timeout = t->value.data.integer;
+        }
+        DmodexWait wait;
+        wait.to = reply_to(conn, f);
+        wait.proc = proc;
+        wait.key = key;
+        wait.info = std::move(info);
+        s.start_direct_modex(std::move(wait), timeout);
+        return;
+    } else {
+        w.status(PMIX_ERR_NOT_FOUND);
+    }
+    conn.reply(f, w.take());
+}
+
+// The host's direct-modex answer (any thread): copy, release, continue on the loop.
+void dmodex_answer(pmix_status_t status, const char* data, size_t ndata, void* cbdata,
+                   pmix_release_cbfunc_t release_fn, void* release_cbdata) {
+    const auto id = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(cbdata));
+    std::vector<std::uint8_t> copy;
+    if (data != nullptr && ndata > 0) {
+        copy.assign(reinterpret_cast<const std::uint8_t*>(data),
+                    reinterpret_cast<const std::uint8_t*>(data) + ndata);
+    }
+    if (release_fn != nullptr) {
+        release_fn(release_cbdata);
+    }
+    if (auto st = current()) {
+        State* s = st.get();
+        s->ex->post([s, id, status, copy = std::move(copy)] {
+            s->direct_modex_done(id, status, copy.data(), copy.size());
+        });
+    }
+}
+
+}  // namespace
+
+void State::wait_for_commit(const ProcKey& target, CommitWait wait, int timeout_seconds) {
+    const std::uint64_t id = next_commit_wait++;
+    CommitWait& w = commit_waits[target][id] = std::move(wait);
+    if (timeout_seconds > 0) {
+        w.timer = ex->run_after(std::chrono::seconds(timeout_seconds), [this, target, id] {
+            auto t = commit_waits.find(target);
+            if (t == commit_waits.end()) return;
+            auto it = t->second.find(id);
+            if (it == t->second.end()) return;
+            reply_status(it->second.to, PMIX_ERR_TIMEOUT);
+            t->second.erase(it);
+        });
+    }
+}
+
+void State::answer_commit_waits(const ProcKey& target) {
+    auto t = commit_waits.find(target);
+    if (t == commit_waits.end()) {
+        return;
+    }
+    auto waits = std::move(t->second);
+    commit_waits.erase(t);
+    auto ns = namespaces.find(target.first);
+    for (auto& [id, w] : waits) {
+        if (w.timer != exec::kInvalidTimer) ex->cancel(w.timer);
+        auto conn = w.to.conn.lock();
+        if (!conn) continue;
+        const pmix_value_t* v =
+            ns == namespaces.end() ? nullptr : lookup(ns->second, target.second, w.key);
+        proto::Writer out;
+        if (v != nullptr) {
+            out.status(PMIX_SUCCESS).value(*v);
+        } else {
+            out.status(PMIX_ERR_NOT_FOUND);
+        }
+        conn->reply(w.to.request, out.take());
+    }
+}
+
+void State::start_direct_modex(DmodexWait wait, int timeout_seconds) {
+    const std::uint64_t id = next_dmodex++;
+    DmodexWait& w = dmodex_waits[id] = std::move(wait);
+    if (timeout_seconds > 0) {
+        w.timer = ex->run_after(std::chrono::seconds(timeout_seconds), [this, id] {
+            direct_modex_done(id, PMIX_ERR_TIMEOUT, nullptr, 0);
+        });
+    }
+    const pmix_status_t rc =
+        module.direct_modex(&w.proc, w.info.data(), w.info.size(), dmodex_answer,
+                            reinterpret_cast<void*>(static_cast<std::uintptr_t>(id)));
+    if (rc != PMIX_SUCCESS) {
+        direct_modex_done(id, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_ERR_NOT_FOUND : rc, nullptr, 0);
+    }
+}
+
+void State::direct_modex_done(std::uint64_t id, pmix_status_t status, const std::uint8_t* data,
+                              std::size_t ndata) {
+    auto it = dmodex_waits.find(id);
+    if (it == dmodex_waits.end()) {
+        return;  // answered already (timeout); a late host answer is dropped
+    }
+    DmodexWait w = std::move(it->second);
+    dmodex_waits.erase(it);
+    if (w.timer != exec::kInvalidTimer && status != PMIX_ERR_TIMEOUT) {
+        ex->cancel(w.timer);
+    }
+    if (status == PMIX_SUCCESS && ndata > 0 && store_blob(data, ndata) != PMIX_SUCCESS) {
+        status = PMIX_ERR_UNPACK_FAILURE;
+    }
+    auto conn = w.to.conn.lock();
+    if (!conn) {
+        return;
+    }
+    proto::Writer out;
+    const pmix_value_t* v = nullptr;
+    if (status == PMIX_SUCCESS) {
+        auto ns = namespaces.find(ns_of(w.proc));
+        v = ns == namespaces.end() ? nullptr : lookup(ns->second, w.proc.rank, w.key);
+    }
+    if (v != nullptr) {
+        out.status(PMIX_SUCCESS).value(*v);
+    } else {
+        out.status(status == PMIX_SUCCESS ? PMIX_ERR_NOT_FOUND : status);
+    }
+    conn->reply(w.to.request, out.take());
+}
+
+void State::on_message(const ProcKey& who, wire::Connection& conn, wire::Frame&& frame) {
+    auto cit = clients.find(who);
+    if (cit == clients.end()) {
+        conn.close("client no longer registered");
+        return;
+    }
+    Client& c = cit->second;
+    proto::Reader r(frame.payload);
+    pmix_status_t outcome = PMIX_SUCCESS;
+    switch (static_cast<Op>(frame.op)) {
+        case Op::kCommit: handle_commit(*this, who, r, conn, frame); return;
+        case Op::kGet: handle_get(*this, who, r, conn, frame); return;
+        case Op::kFence: fence_request(who, conn, frame); return;
+        case Op::kRegisterEvents:
+        case Op::kDeregisterEvents:
+            // Accepted so clients can register handlers; the server does not route events yet.
+            reply_status(conn, frame, PMIX_SUCCESS);
+            return;
+        case Op::kFinalize:
+            if (r.finish() == PMIX_SUCCESS) {
+                c.finalized = true;
+                answer_commit_waits(who);
+            }
+            [[fallthrough]];
+        default:
+            outcome = forward_to_host(c, r, conn, frame);
+            break;
+    }
+    if (outcome == PMIX_ERR_UNPACK_FAILURE) {
+        slog("undecodable request (op " + std::to_string(frame.op) + ") from " + who.first + ":" +
+             std::to_string(who.second) + "; closing that connection");
+        conn.close("undecodable request", wire::CloseKind::bad_frame);
+    } else if (outcome != PMIX_SUCCESS) {
+        reply_status(conn, frame, outcome);
+    }
+}
+
+}  // namespace pmix::server

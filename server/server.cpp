@@ -1,0 +1,513 @@
+// server/server.cpp - lifecycle (init/finalize, session directory) and registration calls.
+#include "server/api.h"
+#include "server/state.h"
+
+#include "data/value.h"
+#include "exec/completion.h"
+#include "exec/log.h"
+#include "wire/proto/message.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+
+namespace pmix::server {
+
+namespace {
+
+std::mutex g_mutex;
+std::shared_ptr<State> g_state;  // guarded by g_mutex
+
+constexpr auto kSyncTimeout = std::chrono::seconds(30);
+
+const pmix_info_t* find_info(const pmix_info_t* info, size_t n, const char* key) {
+    for (size_t i = 0; i < n && info != nullptr; ++i) {
+        if (std::strncmp(info[i].key, key, PMIX_MAX_KEYLEN) == 0) {
+            return &info[i];
+        }
+    }
+    return nullptr;
+}
+
+std::string this_host() {
+    char buf[256] = {};
+    if (gethostname(buf, sizeof buf - 1) != 0) {
+        return "localhost";
+    }
+    return buf;
+}
+
+// Runs `work` on the loop thread and returns its status (inline when already there, e.g. from
+// inside a host upcall).
+template <class F>
+pmix_status_t run_sync(State& st, F&& work) {
+    if (st.ex->on_loop_thread()) {
+        return work(st);
+    }
+    exec::Completion<pmix_status_t> done;
+    State* s = &st;
+    if (!st.ex->post([s, done, w = std::forward<F>(work)]() mutable { done.complete(w(*s)); })) {
+        return PMIX_ERR_INIT;
+    }
+    auto r = done.wait(kSyncTimeout);
+    return r.status == PMIX_SUCCESS ? *r.value : r.status;
+}
+
+// Runs `work` on the loop thread; the outcome goes to cbfunc (from that thread) when given,
+// else the call waits for it.
+template <class F>
+pmix_status_t run_op(State& st, F&& work, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    if (cbfunc == nullptr) {
+        return run_sync(st, std::forward<F>(work));
+    }
+    State* s = &st;
+    const bool posted = st.ex->post([s, cbfunc, cbdata, w = std::forward<F>(work)]() mutable {
+        cbfunc(w(*s), cbdata);
+    });
+    return posted ? PMIX_SUCCESS : PMIX_ERR_INIT;
+}
+
+pmix_status_t make_session_dir(State& st, const pmix_info_t* info, size_t ninfo) {
+    std::string base;
+    if (const pmix_info_t* t = find_info(info, ninfo, PMIX_SERVER_TMPDIR);
+        t != nullptr && t->value.type == PMIX_STRING && t->value.data.string != nullptr) {
+        base = t->value.data.string;
+    } else if (const char* e = std::getenv("PMIX_SERVER_TMPDIR"); e != nullptr && *e != '\0') {
+        base = e;
+    } else if (const char* t2 = std::getenv("TMPDIR"); t2 != nullptr && *t2 != '\0') {
+        base = t2;
+    } else {
+        base = "/tmp";
+    }
+    std::error_code ec;
+    std::filesystem::create_directories(base, ec);  // hosts pass dirs they expect us to create
+    st.tmpdir = base;
+    st.session_dir = base + "/pmix-cpp." + st.hostname + "." + std::to_string(getpid());
+    if (mkdir(st.session_dir.c_str(), 0700) != 0) {
+        slog("cannot create session directory " + st.session_dir + ": " +
+                       std::strerror(errno));
+        st.session_dir.clear();
+        return PMIX_ERR_FILE_OPEN_FAILURE;
+    }
+    st.socket_path = st.session_dir + "/server.sock";
+    return PMIX_SUCCESS;
+}
+
+void set_identity(State& st, const pmix_info_t* info, size_t ninfo) {
+    const pmix_info_t* ns = find_info(info, ninfo, PMIX_SERVER_NSPACE);
+    if (ns != nullptr && ns->value.type == PMIX_STRING && ns->value.data.string != nullptr) {
+        st.nspace = ns->value.data.string;
+    } else {
+        st.nspace = "pmix-cpp-server-" + st.hostname + "-" + std::to_string(getpid());
+    }
+    if (st.nspace.size() > PMIX_MAX_NSLEN) {
+        st.nspace.resize(PMIX_MAX_NSLEN);
+    }
+    st.rank = 0;
+    if (const pmix_info_t* r = find_info(info, ninfo, PMIX_SERVER_RANK); r != nullptr) {
+        if (r->value.type == PMIX_PROC_RANK) st.rank = r->value.data.rank;
+        else if (r->value.type == PMIX_UINT32) st.rank = r->value.data.uint32;
+        else if (r->value.type == PMIX_INT) st.rank = static_cast<pmix_rank_t>(r->value.data.integer);
+    }
+}
+
+void remove_session_dir(const State& st) {
+    if (!st.session_dir.empty()) {
+        std::error_code ec;
+        std::filesystem::remove_all(st.session_dir, ec);
+    }
+}
+
+// Sets NAME=value in a malloc'd, NULL-terminated environment array (replacing an old entry).
+pmix_status_t set_env(const char* name, const std::string& value, char*** env) {
+    const std::string entry = std::string(name) + "=" + value;
+    const std::size_t nlen = std::strlen(name);
+    std::size_t n = 0;
+    for (char** e = *env; e != nullptr && e[n] != nullptr; ++n) {
+        if (std::strncmp(e[n], name, nlen) == 0 && e[n][nlen] == '=') {
+            char* fresh = strdup(entry.c_str());
+            if (fresh == nullptr) return PMIX_ERR_NOMEM;
+            std::free(e[n]);
+            e[n] = fresh;
+            return PMIX_SUCCESS;
+        }
+    }
+    auto** grown = static_cast<char**>(std::realloc(*env, (n + 2) * sizeof(char*)));
+    if (grown == nullptr) return PMIX_ERR_NOMEM;
+    *env = grown;
+    grown[n] = strdup(entry.c_str());
+    grown[n + 1] = nullptr;
+    return grown[n] == nullptr ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+}
+
+pmix_status_t open_listener(State& st) {
+    State* s = &st;
+    auto r = wire::Listener::open(
+        *st.ex, st.socket_path,
+        [s](const std::shared_ptr<wire::Connection>& c, const wire::Peer& p) {
+            return s->accept(c, p);
+        });
+    if (!r.ok()) {
+        slog("cannot listen on " + st.socket_path + ": " + r.error);
+        return r.status;
+    }
+    st.listener = std::move(r.value);
+    return PMIX_SUCCESS;
+}
+
+}  // namespace
+
+std::shared_ptr<State> current() {
+    std::lock_guard lock(g_mutex);
+    return g_state;
+}
+
+bool initialized() { return current() != nullptr; }
+
+pmix_status_t init(const pmix_server_module_t* module, const pmix_info_t* info, size_t ninfo) {
+    std::lock_guard lock(g_mutex);
+    if (g_state != nullptr) {
+        return PMIX_SUCCESS;  // OpenPMIx counts server inits; a second one is harmless
+    }
+    auto st = std::make_shared<State>();
+    if (module != nullptr) {
+        st->module = *module;
+    }
+    st->hostname = this_host();
+    set_identity(*st, info, ninfo);
+    if (pmix_status_t rc = make_session_dir(*st, info, ninfo); rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    st->ex = std::make_unique<exec::Executor>("pmix-server");
+    if (pmix_status_t rc = st->ex->start(); rc != PMIX_SUCCESS) {
+        remove_session_dir(*st);
+        return rc;
+    }
+    if (pmix_status_t rc = open_listener(*st); rc != PMIX_SUCCESS) {
+        st->ex->stop();
+        remove_session_dir(*st);
+        return rc;
+    }
+    g_state = std::move(st);
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t finalize() {
+    std::shared_ptr<State> st;
+    {
+        std::lock_guard lock(g_mutex);
+        st = std::move(g_state);
+    }
+    if (st == nullptr) {
+        return PMIX_ERR_INIT;
+    }
+    if (st->ex->on_loop_thread()) {
+        // Cannot join our own thread: keep the state alive and refuse.
+        std::lock_guard lock(g_mutex);
+        g_state = std::move(st);
+        return PMIX_ERR_WOULD_BLOCK;
+    }
+    State* s = st.get();
+    st->ex->post([s] {
+        s->finalizing = true;
+        if (s->listener) {
+            s->listener->close();
+        }
+        s->shutdown_connections();
+    });
+    st->ex->stop();
+    // The loop is gone: drop connections (they refer to the executor) before the executor.
+    st->listener.reset();
+    st->clients.clear();
+    st->fences.clear();
+    remove_session_dir(*st);
+    return PMIX_SUCCESS;
+}
+
+// ---- registration ----------------------------------------------------------------------------
+
+pmix_status_t register_nspace(const char* nspace, int nlocalprocs, const pmix_info_t* info,
+                              size_t ninfo, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    auto st = current();
+    if (st == nullptr) {
+        return PMIX_ERR_INIT;
+    }
+    if (strnlen(nspace, PMIX_MAX_NSLEN + 1) > PMIX_MAX_NSLEN || (ninfo > 0 && info == nullptr)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    // Parse now, on the caller's thread: the caller's info is only valid during this call.
+    auto ns = std::make_shared<Namespace>();
+    ns->name = nspace;
+    ns->nlocalprocs = nlocalprocs;
+    ns->registered = true;
+    if (pmix_status_t rc = parse_registration(*ns, info, ninfo, st->hostname); rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    auto work = [ns](State& s) {
+        Namespace& dst = s.namespaces[ns->name];
+        auto modex = std::move(dst.modex);
+        auto locals = std::move(dst.local_ranks);
+        dst = std::move(*ns);
+        dst.modex = std::move(modex);
+        dst.local_ranks.insert(locals.begin(), locals.end());
+        return PMIX_SUCCESS;
+    };
+    return run_op(*st, std::move(work), cbfunc, cbdata);
+}
+
+pmix_status_t deregister_nspace(const char* nspace, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    auto st = current();
+    if (st == nullptr) {
+        return PMIX_ERR_INIT;
+    }
+    std::string name(nspace, strnlen(nspace, PMIX_MAX_NSLEN));
+    auto work = [name](State& s) {
+        s.namespaces.erase(name);
+        for (auto it = s.clients.begin(); it != s.clients.end();) {
+            if (it->first.first == name) {
+                if (it->second.conn) it->second.conn->close("namespace deregistered");
+                it = s.clients.erase(it);
+            } else {
+                ++it;
+            }
+        }
+        return PMIX_SUCCESS;
+    };
+    return run_op(*st, std::move(work), cbfunc, cbdata);
+}
+
+pmix_status_t register_client(const pmix_proc_t& proc, uid_t uid, gid_t gid, void* server_object,
+                              pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    auto st = current();
+    if (st == nullptr) {
+        return PMIX_ERR_INIT;
+    }
+    Client c;
+    c.proc = proc;
+    c.uid = uid;
+    c.gid = gid;
+    c.server_object = server_object;
+    auto work = [c](State& s) {
+        ProcKey key{std::string(c.proc.nspace, strnlen(c.proc.nspace, PMIX_MAX_NSLEN)), c.proc.rank};
+        Namespace& ns = s.namespaces[key.first];
+        ns.name = key.first;
+        ns.local_ranks.insert(c.proc.rank);
+        s.clients[key] = c;
+        return PMIX_SUCCESS;
+    };
+    return run_op(*st, std::move(work), cbfunc, cbdata);
+}
+
+pmix_status_t deregister_client(const pmix_proc_t& proc, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    auto st = current();
+    if (st == nullptr) {
+        return PMIX_ERR_INIT;
+    }
+    ProcKey key{std::string(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN)), proc.rank};
+    auto work = [key](State& s) {
+        auto it = s.clients.find(key);
+        if (it == s.clients.end()) {
+            return PMIX_ERR_NOT_FOUND;
+        }
+        auto conn = std::move(it->second.conn);
+        s.clients.erase(it);
+        s.answer_commit_waits(key);
+        if (conn) {
+            conn->close("client deregistered");
+        }
+        return PMIX_SUCCESS;
+    };
+    return run_op(*st, std::move(work), cbfunc, cbdata);
+}
+
+pmix_status_t setup_fork(const pmix_proc_t& proc, char*** env) {
+    auto st = current();
+    if (st == nullptr) {
+        return PMIX_ERR_INIT;
+    }
+    const std::string ns(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN));
+    const std::string uri = st->nspace + "." + std::to_string(st->rank) + ";unix:" + st->socket_path;
+    const std::pair<const char*, std::string> vars[] = {
+        {"PMIX_NAMESPACE", ns},
+        {"PMIX_RANK", std::to_string(proc.rank)},
+        {"PMIX_SERVER_URI", uri},
+        {"PMIX_SERVER_URI41", uri},
+        {"PMIX_SERVER_URI4", uri},
+        {"PMIX_SERVER_URI3", uri},
+        {"PMIX_SERVER_URI2", uri},
+        {"PMIX_SERVER_URI21", uri},
+        {"PMIX_CPP_SERVER_SOCKET", st->socket_path},
+        {"PMIX_SERVER_TMPDIR", st->session_dir},
+        {"PMIX_SYSTEM_TMPDIR", st->tmpdir},
+        {"PMIX_SECURITY_MODE", "native"},
+        {"PMIX_HOSTNAME", st->hostname},
+        {"PMIX_VERSION", "4.2.2"},
+    };
+    for (const auto& [name, value] : vars) {
+        if (pmix_status_t rc = set_env(name, value, env); rc != PMIX_SUCCESS) {
+            return rc;
+        }
+    }
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t setup_application(const char* nspace, const pmix_info_t* info, size_t ninfo,
+                                pmix_setup_application_cbfunc_t cbfunc, void* cbdata) {
+    auto st = current();
+    if (st == nullptr) {
+        return PMIX_ERR_INIT;
+    }
+    (void)nspace;
+    // First version: nothing to add from fabric plugins; hand the host a copy of its own info.
+    pmix_info_t* copy = nullptr;
+    if (ninfo > 0) {
+        copy = static_cast<pmix_info_t*>(std::calloc(ninfo, sizeof(pmix_info_t)));
+        if (copy == nullptr) {
+            return PMIX_ERR_NOMEM;
+        }
+        for (size_t i = 0; i < ninfo; ++i) {
+            data::info_xfer(&copy[i], &info[i]);
+        }
+    }
+    // The host hands the array back through the release callback when it is done with it.
+    struct Held {
+        pmix_info_t* info;
+        size_t n;
+    };
+    auto* held = new Held{copy, ninfo};
+    const bool posted = st->ex->post([cbfunc, cbdata, held] {
+        cbfunc(PMIX_SUCCESS, held->info, held->n, cbdata,
+               [](pmix_status_t, void* p) {
+                   auto* h = static_cast<Held*>(p);
+                   proto::free_infos(h->info, h->n);
+                   delete h;
+               },
+               held);
+    });
+    if (!posted) {
+        proto::free_infos(copy, ninfo);
+        delete held;
+        return PMIX_ERR_INIT;
+    }
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t setup_local_support(const char* nspace, const pmix_info_t* info, size_t ninfo,
+                                  pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    auto st = current();
+    if (st == nullptr) {
+        return PMIX_ERR_INIT;
+    }
+    std::vector<std::pair<std::string, Value>> kept;
+    for (size_t i = 0; i < ninfo; ++i) {
+        kept.emplace_back(std::string(info[i].key, strnlen(info[i].key, PMIX_MAX_KEYLEN)),
+                          Value(info[i].value));
+    }
+    std::string name(nspace, strnlen(nspace, PMIX_MAX_NSLEN));
+    auto work = [name, kept = std::move(kept)](State& s) mutable {
+        s.local_support[name] = std::move(kept);
+        return PMIX_SUCCESS;
+    };
+    return run_op(*st, std::move(work), cbfunc, cbdata);
+}
+
+}  // namespace pmix::server
+
+namespace pmix::server {
+
+pmix_status_t identity(pmix_proc_t* me) {
+    auto st = current();
+    if (st == nullptr) {
+        return PMIX_ERR_INIT;
+    }
+    std::memset(me, 0, sizeof *me);
+    std::strncpy(me->nspace, st->nspace.c_str(), PMIX_MAX_NSLEN);
+    me->rank = st->rank;
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t store_internal(const pmix_proc_t& proc, const char* key, const pmix_value_t& value) {
+    auto st = current();
+    if (st == nullptr) {
+        return PMIX_ERR_INIT;
+    }
+    if (key == nullptr || strnlen(key, PMIX_MAX_KEYLEN + 1) > PMIX_MAX_KEYLEN) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    const std::string ns(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN));
+    auto work = [ns, rank = proc.rank, k = std::string(key), v = Value(value)](State& s) {
+        Namespace& dst = s.namespaces[ns];
+        dst.name = ns;
+        if (rank == PMIX_RANK_WILDCARD) {
+            dst.job.insert_or_assign(k, v);
+        } else {
+            dst.ranks[rank].insert_or_assign(k, v);
+        }
+        return PMIX_SUCCESS;
+    };
+    return run_sync(*st, std::move(work));
+}
+
+namespace {
+
+pmix_status_t all_keys_value(const std::vector<std::pair<std::string, Value>>& kv, pmix_value_t* out) {
+    pmix_data_array_t arr;
+    if (pmix_status_t rc = data::data_array_init(&arr, kv.size(), PMIX_INFO); rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    auto* infos = static_cast<pmix_info_t*>(arr.array);
+    for (std::size_t i = 0; i < kv.size(); ++i) {
+        std::strncpy(infos[i].key, kv[i].first.c_str(), PMIX_MAX_KEYLEN);
+        data::value_xfer(&infos[i].value, &kv[i].second.get());
+    }
+    const pmix_status_t rc = data::value_load(out, &arr, PMIX_DATA_ARRAY);
+    data::data_array_destruct(&arr);
+    return rc;
+}
+
+}  // namespace
+
+pmix_status_t get_local(const pmix_proc_t& proc, const char* key, pmix_value_t** out) {
+    auto st = current();
+    if (st == nullptr) {
+        return PMIX_ERR_INIT;
+    }
+    *out = nullptr;
+    auto* v = static_cast<pmix_value_t*>(std::calloc(1, sizeof(pmix_value_t)));
+    if (v == nullptr) {
+        return PMIX_ERR_NOMEM;
+    }
+    const std::string ns(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN));
+    const bool all = key == nullptr;
+    const std::string k = all ? std::string() : std::string(key);
+    auto work = [ns, rank = proc.rank, all, k, v](State& s) -> pmix_status_t {
+        auto it = s.namespaces.find(ns);
+        if (it == s.namespaces.end()) {
+            return PMIX_ERR_NOT_FOUND;
+        }
+        if (all) {
+            return all_keys_value(all_keys(it->second, rank), v);
+        }
+        const pmix_value_t* found = lookup(it->second, rank, k);
+        return found == nullptr ? PMIX_ERR_NOT_FOUND : data::value_xfer(v, found);
+    };
+    const pmix_status_t rc = run_sync(*st, std::move(work));
+    if (rc != PMIX_SUCCESS) {
+        // A timed-out wait may still run the work later: leak-free only if it has run; keep the
+        // value rather than free memory the loop may still write (bounded: one value).
+        if (rc != PMIX_ERR_TIMEOUT) {
+            data::value_destruct(v);
+            std::free(v);
+        }
+        return rc;
+    }
+    *out = v;
+    return PMIX_SUCCESS;
+}
+
+}  // namespace pmix::server

@@ -1,0 +1,144 @@
+// server/state.h - the server's state and the methods that run on its progress thread.
+//
+// One State exists between PMIx_server_init and PMIx_server_finalize. Everything below except
+// the immutable identity (set in init) is touched only on the executor's thread: C API calls
+// post work to it, host callbacks (any thread) post their results back to it.
+#pragma once
+
+#include "exec/executor.h"
+#include "exec/log.h"
+#include "server/store.h"
+#include "wire/connection.h"
+#include "wire/listener.h"
+#include "wire/proto/message.h"
+
+#include <pmix_server.h>
+
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pmix::server {
+
+using ProcKey = std::pair<std::string, pmix_rank_t>;
+
+struct Client {
+    pmix_proc_t proc{};
+    uid_t uid = 0;
+    gid_t gid = 0;
+    void* server_object = nullptr;
+    std::shared_ptr<wire::Connection> conn;
+    bool finalized = false;
+    bool lost = false;  // its connection closed before it finalized
+    bool committed = false;  // has sent at least one commit
+};
+
+
+// Where to send the reply of a request that waits for the host.
+struct ReplyTo {
+    std::weak_ptr<wire::Connection> conn;
+    wire::Frame request;  // op and tag only
+};
+
+// A Get for a local client's key that client has not committed yet.
+struct CommitWait {
+    ReplyTo to;
+    std::string key;
+    exec::TimerId timer = exec::kInvalidTimer;
+};
+
+struct Fence {
+    std::uint64_t id = 0;
+    std::string signature;               // sorted participant list
+    std::vector<pmix_proc_t> procs;      // as the clients gave them
+    std::set<ProcKey> expected;          // local participants
+    std::map<ProcKey, ReplyTo> arrived;
+    proto::InfoArray info;             // the first arrival's directives, passed to the host
+    std::vector<std::uint8_t> blob;    // our contribution, valid until the host calls back
+    bool collect = false;
+    bool host_called = false;
+    pmix_status_t failed = PMIX_SUCCESS;  // once set, arrivals are answered with it
+    exec::TimerId timer = exec::kInvalidTimer;
+};
+
+// A Get waiting for the host's direct modex.
+struct DmodexWait {
+    ReplyTo to;
+    pmix_proc_t proc{};
+    std::string key;
+    proto::InfoArray info;  // handed to the host; valid until it answers
+    exec::TimerId timer = exec::kInvalidTimer;
+};
+
+class State {
+public:
+    // Members are destroyed bottom-up: the executor (declared first) goes last, after every
+    // connection that refers to it.
+    std::unique_ptr<exec::Executor> ex;
+    pmix_server_module_t module{};
+    std::string hostname;
+    std::string nspace;  // the server's own identity
+    pmix_rank_t rank = 0;
+    std::string session_dir;
+    std::string socket_path;
+    std::string tmpdir;  // parent of session_dir
+    std::shared_ptr<wire::Listener> listener;
+    bool finalizing = false;
+
+    std::map<std::string, Namespace> namespaces;
+    std::map<ProcKey, Client> clients;
+    std::map<std::uint64_t, Fence> fences;
+    std::uint64_t next_fence = 1;
+    std::map<std::string, std::vector<std::pair<std::string, Value>>> local_support;
+    std::map<std::uint64_t, DmodexWait> dmodex_waits;
+    std::uint64_t next_dmodex = 1;
+    std::map<ProcKey, std::map<std::uint64_t, CommitWait>> commit_waits;
+    std::uint64_t next_commit_wait = 1;
+
+    // Loop thread. Accepting and serving clients (requests.cpp).
+    wire::Verdict accept(const std::shared_ptr<wire::Connection>& conn, const wire::Peer& peer);
+    void on_message(const ProcKey& who, wire::Connection& conn, wire::Frame&& frame);
+    void on_closed(const ProcKey& who);
+    void shutdown_connections();
+    // Ops answered by the host module (host_ops.cpp). PMIX_SUCCESS: the reply is taken care of;
+    // PMIX_ERR_UNPACK_FAILURE: undecodable; else the status to reply with.
+    pmix_status_t forward_to_host(Client& c, proto::Reader& r, wire::Connection& conn,
+                                  const wire::Frame& frame);
+
+    // Fence (fence.cpp).
+    void fence_request(const ProcKey& who, wire::Connection& conn, const wire::Frame& frame);
+    Fence& find_or_create_fence(const ProcKey& who, const std::vector<pmix_proc_t>& procs,
+                                proto::InfoArray& info);
+    void fence_complete(std::uint64_t id, pmix_status_t status, const std::uint8_t* data,
+                        std::size_t ndata);
+    void fail_fences_of(const ProcKey& who, pmix_status_t status);
+    // Blob of the REMOTE/GLOBAL modex of these procs: [PROC, SIZE n, INFO[n]]...
+    std::vector<std::uint8_t> modex_blob(const std::vector<ProcKey>& procs);
+    pmix_status_t store_blob(const std::uint8_t* data, std::size_t ndata);
+
+    bool is_local(const pmix_proc_t& p) const;
+
+    // Gets waiting for a local client's commit (requests.cpp): answered at its next commit (the
+    // value, or NOT_FOUND), on timeout, or NOT_FOUND when it goes away.
+    void wait_for_commit(const ProcKey& target, CommitWait wait, int timeout_seconds);
+    void answer_commit_waits(const ProcKey& target);
+
+    // Get of a key we do not hold for a remote proc: ask the host (requests.cpp).
+    void start_direct_modex(DmodexWait wait, int timeout_seconds);
+    void direct_modex_done(std::uint64_t id, pmix_status_t status, const std::uint8_t* data,
+                           std::size_t ndata);
+};
+
+inline void slog(const std::string& message) { exec::log_line("pmix-server", message); }
+
+// The live state (nullptr when not initialised); shared so host callbacks arriving late can
+// tell that the server is gone.
+std::shared_ptr<State> current();
+
+void reply_status(wire::Connection& conn, const wire::Frame& req, pmix_status_t status);
+void reply_status(const ReplyTo& to, pmix_status_t status);
+
+}  // namespace pmix::server

@@ -1,0 +1,261 @@
+// tests/unit/server/raw_client.cpp - a client process speaking protocol.h directly over wire, in
+// the environment PMIx_server_setup_fork produced. Exit status 0 = the scenario held; any other
+// value names the step that failed (the parent prints it).
+#include "exec/executor.h"
+#include "wire/dial.h"
+#include "wire/proto/message.h"
+
+#include <pmix_common.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+using pmix::proto::Op;
+
+namespace {
+
+constexpr auto kTimeout = std::chrono::seconds(20);
+
+struct Client {
+    pmix::exec::Executor ex{"raw-client"};
+    std::shared_ptr<pmix::wire::Connection> conn;
+    std::string ns;
+    pmix_rank_t rank = 0;
+};
+
+pmix::wire::Result<pmix::wire::Frame> call(Client& c, Op op, pmix::proto::Writer& w) {
+    return c.conn->call(static_cast<std::uint32_t>(op), w.take(), kTimeout);
+}
+
+// Sends and returns the reply's status (or the transport's failure).
+pmix_status_t status_of(Client& c, Op op, pmix::proto::Writer& w) {
+    auto r = call(c, op, w);
+    if (!r.ok()) return r.status;
+    pmix::proto::Reader rd(r.value.payload);
+    pmix_status_t st = PMIX_ERROR;
+    return rd.status(&st) == PMIX_SUCCESS ? st : PMIX_ERR_UNPACK_FAILURE;
+}
+
+int connect(Client& c) {
+    const char* path = std::getenv("PMIX_CPP_SERVER_SOCKET");
+    const char* ns = std::getenv("PMIX_NAMESPACE");
+    const char* rank = std::getenv("PMIX_RANK");
+    if (path == nullptr || ns == nullptr || rank == nullptr) return 2;
+    c.ns = ns;
+    c.rank = static_cast<pmix_rank_t>(std::atoi(rank));
+    if (c.ex.start() != PMIX_SUCCESS) return 3;
+    auto d = pmix::wire::dial(c.ex, path,
+                              pmix::wire::Hello::for_this_process(c.ns, c.rank,
+                                                                  pmix::wire::Role::client));
+    if (d.status != PMIX_SUCCESS) {
+        std::fprintf(stderr, "dial failed: %s\n", d.error.c_str());
+        return 4;
+    }
+    c.conn = d.connection;
+    return 0;
+}
+
+pmix_status_t commit(Client& c, pmix_scope_t scope, const char* key, const void* data,
+                     pmix_data_type_t type) {
+    pmix_info_t info;
+    PMIX_INFO_LOAD(&info, key, data, type);
+    pmix::proto::Writer w;
+    w.size(1).scope(scope).raw(&info, 1, PMIX_INFO);
+    PMIX_INFO_DESTRUCT(&info);
+    return status_of(c, Op::kCommit, w);
+}
+
+pmix_status_t fence(Client& c, bool collect) {
+    pmix_info_t info;
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
+    pmix::proto::Writer w;
+    w.procs(nullptr, 0).infos(&info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    return status_of(c, Op::kFence, w);
+}
+
+// Gets one key; on success *out holds the value (caller destructs).
+pmix_status_t get(Client& c, const char* ns, pmix_rank_t rank, const char* key, bool optional,
+                  pmix_value_t* out) {
+    pmix_proc_t proc;
+    PMIX_LOAD_PROCID(&proc, ns, rank);
+    pmix::proto::Writer w;
+    w.proc(proc).string(key);
+    if (optional) {
+        pmix_info_t info;
+        bool yes = true;
+        PMIX_INFO_LOAD(&info, PMIX_OPTIONAL, &yes, PMIX_BOOL);
+        w.infos(&info, 1);
+        PMIX_INFO_DESTRUCT(&info);
+    } else {
+        w.infos(nullptr, 0);
+    }
+    auto r = call(c, Op::kGet, w);
+    if (!r.ok()) return r.status;
+    pmix::proto::Reader rd(r.value.payload);
+    pmix_status_t st = PMIX_ERROR;
+    if (rd.status(&st) != PMIX_SUCCESS) return PMIX_ERR_UNPACK_FAILURE;
+    if (st != PMIX_SUCCESS) return st;
+    PMIX_VALUE_CONSTRUCT(out);
+    return rd.value(out) == PMIX_SUCCESS && rd.finish() == PMIX_SUCCESS ? PMIX_SUCCESS
+                                                                        : PMIX_ERR_UNPACK_FAILURE;
+}
+
+bool get_u32(Client& c, const char* ns, pmix_rank_t rank, const char* key, std::uint32_t want) {
+    pmix_value_t v;
+    if (get(c, ns, rank, key, false, &v) != PMIX_SUCCESS) return false;
+    const bool ok = v.type == PMIX_UINT32 && v.data.uint32 == want;
+    PMIX_VALUE_DESTRUCT(&v);
+    return ok;
+}
+
+int exchange(Client& c) {
+    const int n = std::atoi(std::getenv("TEST_NPROCS") ? std::getenv("TEST_NPROCS") : "0");
+    const std::uint32_t mine = c.rank * 10 + 7;
+    const std::string local = "local-" + std::to_string(c.rank);
+    if (commit(c, PMIX_GLOBAL, "test.g", &mine, PMIX_UINT32) != PMIX_SUCCESS) return 10;
+    if (commit(c, PMIX_LOCAL, "test.l", local.c_str(), PMIX_STRING) != PMIX_SUCCESS) return 11;
+    if (fence(c, true) != PMIX_SUCCESS) return 12;
+    for (int r = 0; r < n; ++r) {
+        const auto pr = static_cast<pmix_rank_t>(r);
+        if (!get_u32(c, c.ns.c_str(), pr, "test.g", pr * 10 + 7)) return 13;
+        pmix_value_t v;
+        if (get(c, c.ns.c_str(), pr, "test.l", false, &v) != PMIX_SUCCESS) return 14;
+        const bool same = v.type == PMIX_STRING && "local-" + std::to_string(r) == v.data.string;
+        PMIX_VALUE_DESTRUCT(&v);
+        if (!same) return 15;
+    }
+    pmix_value_t v;
+    if (get(c, c.ns.c_str(), c.rank, "no.such.key", true, &v) != PMIX_ERR_NOT_FOUND) return 16;
+    if (get(c, c.ns.c_str(), c.rank, PMIX_LOCAL_RANK, false, &v) != PMIX_SUCCESS) return 17;
+    const bool lrank_ok = v.type == PMIX_UINT16 && v.data.uint16 == c.rank;
+    PMIX_VALUE_DESTRUCT(&v);
+    if (!lrank_ok) return 18;
+    if (!get_u32(c, c.ns.c_str(), PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, static_cast<std::uint32_t>(n))) {
+        return 19;
+    }
+    if (std::getenv("TEST_REMOTE") != nullptr && !get_u32(c, "remote-ns", 5, "rk", 99)) return 20;
+    pmix::proto::Writer unknown;
+    unknown.status(PMIX_SUCCESS);
+    if (status_of(c, static_cast<Op>(0x1FF), unknown) != PMIX_ERR_NOT_SUPPORTED) return 21;
+    pmix::proto::Writer fin;
+    if (status_of(c, Op::kFinalize, fin) != PMIX_SUCCESS) return 22;
+    return 0;
+}
+
+// Remote data through the host's direct modex (see test_live.cpp's host_direct_modex).
+int remote_get(Client& c) {
+    if (!get_u32(c, "far-ns", 3, "fk", 42)) return 50;
+    pmix_value_t v;
+    if (get(c, "far-ns", 3, "absent", true, &v) != PMIX_ERR_NOT_FOUND) return 51;  // no upcall
+    pmix_proc_t proc;
+    PMIX_LOAD_PROCID(&proc, "far-ns", 3);
+    pmix::proto::Writer w;
+    pmix_info_t info;
+    int secs = 1;
+    PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &secs, PMIX_INT);
+    w.proc(proc).string("slow").infos(&info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    if (status_of(c, Op::kGet, w) != PMIX_ERR_TIMEOUT) return 52;
+    pmix::proto::Writer fin;
+    return status_of(c, Op::kFinalize, fin) == PMIX_SUCCESS ? 0 : 53;
+}
+
+// Host passthrough: publish and log go to the test host, the NULL callbacks answer
+// NOT_SUPPORTED, event registration is accepted, and an undecodable-but-known op is not needed.
+int host_ops(Client& c) {
+    pmix_info_t info;
+    PMIX_INFO_LOAD(&info, "pub.key", "pub.value", PMIX_STRING);
+    pmix::proto::Writer pub;
+    pub.infos(&info, 1);
+    if (status_of(c, Op::kPublish, pub) != PMIX_SUCCESS) return 60;
+    char key[] = "pub.key";
+    char* keys[] = {key};
+    pmix::proto::Writer look;
+    look.strings(keys, 1).infos(nullptr, 0);
+    if (status_of(c, Op::kLookup, look) != PMIX_ERR_NOT_SUPPORTED) return 61;
+    pmix::proto::Writer log;
+    log.infos(&info, 1).infos(nullptr, 0);
+    if (status_of(c, Op::kLog, log) != PMIX_SUCCESS) return 62;
+    PMIX_INFO_DESTRUCT(&info);
+    pmix::proto::Writer query;
+    query.size(0);
+    if (status_of(c, Op::kQuery, query) != PMIX_ERR_NOT_SUPPORTED) return 63;
+    pmix::proto::Writer conn;
+    conn.procs(nullptr, 0).infos(nullptr, 0);
+    if (status_of(c, Op::kConnect, conn) != PMIX_ERR_NOT_SUPPORTED) return 64;
+    pmix::proto::Writer ev;
+    ev.statuses(nullptr, 0).infos(nullptr, 0);
+    if (status_of(c, Op::kRegisterEvents, ev) != PMIX_SUCCESS) return 65;
+    pmix::proto::Writer ab;
+    ab.status(7).string("bye").procs(nullptr, 0);
+    if (status_of(c, Op::kAbort, ab) != PMIX_SUCCESS) return 66;
+    pmix::proto::Writer fin;
+    return status_of(c, Op::kFinalize, fin) == PMIX_SUCCESS ? 0 : 67;
+}
+
+// A fence one participant never joins ends with PMIX_ERR_TIMEOUT.
+int fence_timeout(Client& c) {
+    pmix_info_t info;
+    int secs = 1;
+    PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &secs, PMIX_INT);
+    pmix::proto::Writer w;
+    w.procs(nullptr, 0).infos(&info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    return status_of(c, Op::kFence, w) == PMIX_ERR_TIMEOUT ? 0 : 70;
+}
+
+// Rank 1 asks for rank 0's key before rank 0 (which starts late) commits it: the server holds
+// the Get until the commit instead of answering NOT_FOUND.
+int wait_peer(Client& c) {
+    if (c.rank == 0) {
+        usleep(200 * 1000);
+        const std::uint32_t v = 1234;
+        if (commit(c, PMIX_GLOBAL, "late.k", &v, PMIX_UINT32) != PMIX_SUCCESS) return 80;
+    } else if (!get_u32(c, c.ns.c_str(), 0, "late.k", 1234)) {
+        return 81;
+    }
+    if (fence(c, false) != PMIX_SUCCESS) return 82;
+    pmix::proto::Writer fin;
+    return status_of(c, Op::kFinalize, fin) == PMIX_SUCCESS ? 0 : 83;
+}
+
+int garbage(Client& c) {
+    const std::uint8_t junk[] = {0xde, 0xad, 0xbe, 0xef, 0x01, 0x02, 0x03};
+    auto r = c.conn->call(static_cast<std::uint32_t>(Op::kCommit),
+                          pmix::wire::Bytes(std::begin(junk), std::end(junk)), kTimeout);
+    return r.status == PMIX_ERR_LOST_CONNECTION ? 0 : 30;
+}
+
+}  // namespace
+
+int run_raw_client(const char* scenario) {
+    Client c;
+    if (int rc = connect(c); rc != 0) return rc;
+    const std::string s = scenario;
+    int rc = 99;
+    if (s == "exchange") {
+        rc = exchange(c);
+    } else if (s == "die") {
+        _exit(0);  // no finalize, no goodbye
+    } else if (s == "fence-expect-lost") {
+        rc = fence(c, false) == PMIX_ERR_LOST_CONNECTION ? 0 : 40;
+    } else if (s == "remote-get") {
+        rc = remote_get(c);
+    } else if (s == "host-ops") {
+        rc = host_ops(c);
+    } else if (s == "fence-timeout") {
+        rc = fence_timeout(c);
+    } else if (s == "wait-peer") {
+        rc = wait_peer(c);
+    } else if (s == "garbage") {
+        rc = garbage(c);
+    }
+    if (c.conn) c.conn->close();
+    c.ex.stop();
+    return rc;
+}

@@ -1,0 +1,533 @@
+// tests/unit/server/test_live.cpp - a real server (PMIx_server_* from libpmix) with raw client
+// processes (raw_client.cpp) started from PMIx_server_setup_fork's environment. Every child is
+// waited for under a deadline and killed if it overruns; each test finalizes the server and
+// removes its temporary directory.
+#include "wire/proto/message.h"
+
+#include <gtest/gtest.h>
+
+#include <pmix_server.h>
+
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+extern char** environ;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// malloc'd NULL-terminated string arrays, as setup_fork expects.
+void env_append(char*** env, const char* entry) {
+    std::size_t n = 0;
+    while (*env != nullptr && (*env)[n] != nullptr) ++n;
+    auto** grown = static_cast<char**>(std::realloc(*env, (n + 2) * sizeof(char*)));
+    ASSERT_NE(grown, nullptr);
+    grown[n] = strdup(entry);
+    grown[n + 1] = nullptr;
+    *env = grown;
+}
+
+void env_free(char** env) {
+    for (char** e = env; e != nullptr && *e != nullptr; ++e) std::free(*e);
+    std::free(env);
+}
+
+std::atomic<int> g_connected{0};
+std::atomic<int> g_finalized{0};
+std::atomic<int> g_fence_calls{0};
+std::mutex g_fence_mutex;
+std::vector<std::uint8_t> g_fence_blob;
+std::vector<std::thread> g_fence_threads;
+
+pmix_status_t on_connected(const pmix_proc_t*, void*, pmix_op_cbfunc_t, void*) {
+    ++g_connected;
+    return PMIX_SUCCESS;  // as Open MPI's host: success, and no callback
+}
+
+pmix_status_t on_finalized(const pmix_proc_t*, void*, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    ++g_finalized;
+    if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, cbdata);
+    return PMIX_SUCCESS;
+}
+
+// A host fence: answers from another thread with our blob plus a "remote" server's blob.
+pmix_status_t host_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_t, char* data,
+                         size_t ndata, pmix_modex_cbfunc_t cbfunc, void* cbdata) {
+    ++g_fence_calls;
+    std::vector<std::uint8_t> all;
+    {
+        pmix::proto::Writer w;  // the other server's part comes first, as ORTE may send it
+        pmix_proc_t remote;
+        PMIX_LOAD_PROCID(&remote, "remote-ns", 5);
+        pmix_info_t info;
+        std::uint32_t v = 99;
+        PMIX_INFO_LOAD(&info, "rk", &v, PMIX_UINT32);
+        w.proc(remote).infos(&info, 1);
+        PMIX_INFO_DESTRUCT(&info);
+        all = w.take();
+    }
+    {
+        std::lock_guard lock(g_fence_mutex);
+        g_fence_blob.assign(data, data + ndata);
+    }
+    all.insert(all.end(), data, data + ndata);
+    std::lock_guard lock(g_fence_mutex);
+    g_fence_threads.emplace_back([cbfunc, cbdata, all = std::move(all)] {
+        cbfunc(PMIX_SUCCESS, reinterpret_cast<const char*>(all.data()), all.size(), cbdata,
+               nullptr, nullptr);
+    });
+    return PMIX_SUCCESS;
+}
+
+std::atomic<int> g_dmodex_calls{0};
+
+// A host direct modex: "far-ns":3 owns fk=42 (answered from another thread); a request for the
+// key "slow" is never answered (the server's timeout must end it).
+pmix_status_t host_direct_modex(const pmix_proc_t* proc, const pmix_info_t info[], size_t ninfo,
+                                pmix_modex_cbfunc_t cbfunc, void* cbdata) {
+    ++g_dmodex_calls;
+    for (size_t i = 0; i < ninfo; ++i) {
+        if (std::strcmp(info[i].key, PMIX_TIMEOUT) == 0) return PMIX_SUCCESS;  // the slow one
+    }
+    pmix::proto::Writer w;
+    pmix_info_t kv;
+    std::uint32_t v = 42;
+    PMIX_INFO_LOAD(&kv, "fk", &v, PMIX_UINT32);
+    w.proc(*proc).infos(&kv, 1);
+    PMIX_INFO_DESTRUCT(&kv);
+    std::lock_guard lock(g_fence_mutex);
+    g_fence_threads.emplace_back([cbfunc, cbdata, blob = w.take()] {
+        cbfunc(PMIX_SUCCESS, reinterpret_cast<const char*>(blob.data()), blob.size(), cbdata,
+               nullptr, nullptr);
+    });
+    return PMIX_SUCCESS;
+}
+
+std::atomic<int> g_published{0};
+std::atomic<int> g_logged{0};
+std::atomic<int> g_aborted{0};
+
+pmix_status_t host_publish(const pmix_proc_t*, const pmix_info_t info[], size_t ninfo,
+                           pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    // The client's info plus what the server adds: the caller's effective uid.
+    bool euid = false;
+    for (size_t i = 0; i < ninfo; ++i) {
+        if (std::strcmp(info[i].key, PMIX_USERID) == 0 && info[i].value.data.uint32 == getuid()) euid = true;
+    }
+    if (ninfo == 2 && std::strcmp(info[0].key, "pub.key") == 0 && euid) ++g_published;
+    cbfunc(PMIX_SUCCESS, cbdata);  // synchronous answer from inside the upcall
+    return PMIX_SUCCESS;
+}
+
+void host_log(const pmix_proc_t* client, const pmix_info_t[], size_t ndata, const pmix_info_t dirs[],
+              size_t ndirs, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    const bool source = ndirs == 1 && std::strcmp(dirs[0].key, PMIX_LOG_SOURCE) == 0 &&
+                        dirs[0].value.type == PMIX_PROC &&
+                        PMIX_CHECK_PROCID(dirs[0].value.data.proc, client);
+    if (ndata == 1 && source) ++g_logged;
+    cbfunc(PMIX_SUCCESS, cbdata);
+}
+
+pmix_status_t host_abort(const pmix_proc_t*, void*, int status, const char msg[], pmix_proc_t[],
+                         size_t, pmix_op_cbfunc_t, void*) {
+    if (status == 7 && std::strcmp(msg, "bye") == 0) ++g_aborted;
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+class LiveServer : public ::testing::Test {
+protected:
+    void SetUp() override {
+        g_connected = 0;
+        g_finalized = 0;
+        g_fence_calls = 0;
+        char tmpl[] = "/tmp/pmix-srv-test.XXXXXX";
+        ASSERT_NE(mkdtemp(tmpl), nullptr);
+        tmp_ = tmpl;
+        std::memset(&module_, 0, sizeof module_);
+        module_.client_connected = on_connected;
+        module_.client_finalized = on_finalized;
+    }
+
+    void TearDown() override {
+        if (up_) {
+            EXPECT_EQ(PMIx_server_finalize(), PMIX_SUCCESS);
+        }
+        for (auto& t : g_fence_threads) t.join();
+        g_fence_threads.clear();
+        EXPECT_TRUE(session_dirs().empty()) << "finalize must remove the session directory";
+        std::error_code ec;
+        fs::remove_all(tmp_, ec);
+    }
+
+    void start() {
+        pmix_info_t info;
+        PMIX_INFO_LOAD(&info, PMIX_SERVER_TMPDIR, tmp_.c_str(), PMIX_STRING);
+        ASSERT_EQ(PMIx_server_init(&module_, &info, 1), PMIX_SUCCESS);
+        PMIX_INFO_DESTRUCT(&info);
+        up_ = true;
+    }
+
+    std::vector<fs::path> session_dirs() const {
+        std::vector<fs::path> out;
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(tmp_, ec)) {
+            if (e.path().filename().string().rfind("pmix-cpp.", 0) == 0) out.push_back(e.path());
+        }
+        return out;
+    }
+
+    // A one-node job of n procs, each registered as a client of this user.
+    void register_job(const char* ns, int n, int nclients = -1) {
+        char host[256] = {};
+        gethostname(host, sizeof host - 1);
+        std::string ranks;
+        for (int r = 0; r < n; ++r) ranks += (r ? "," : "") + std::to_string(r);
+        char* nmap = nullptr;
+        char* pmap = nullptr;
+        ASSERT_EQ(PMIx_generate_regex(host, &nmap), PMIX_SUCCESS);
+        ASSERT_EQ(PMIx_generate_ppn(ranks.c_str(), &pmap), PMIX_SUCCESS);
+        pmix_info_t info[2];
+        PMIX_INFO_LOAD(&info[0], PMIX_NODE_MAP, nmap, PMIX_STRING);
+        PMIX_INFO_LOAD(&info[1], PMIX_PROC_MAP, pmap, PMIX_STRING);
+        std::free(nmap);
+        std::free(pmap);
+        for (int r = 0; r < (nclients < 0 ? n : nclients); ++r) {
+            register_client(ns, static_cast<pmix_rank_t>(r));
+        }
+        ASSERT_EQ(PMIx_server_register_nspace(ns, n, info, 2, nullptr, nullptr), PMIX_SUCCESS);
+        PMIX_INFO_DESTRUCT(&info[0]);
+        PMIX_INFO_DESTRUCT(&info[1]);
+    }
+
+    void register_client(const char* ns, pmix_rank_t r) {
+        pmix_proc_t p;
+        PMIX_LOAD_PROCID(&p, ns, r);
+        ASSERT_EQ(PMIx_server_register_client(&p, getuid(), getgid(), nullptr, nullptr, nullptr),
+                  PMIX_SUCCESS);
+    }
+
+    // Starts this binary as a raw client in setup_fork's environment.
+    pid_t spawn(const char* ns, pmix_rank_t rank, const char* scenario,
+                std::vector<std::string> extra = {}) {
+        char** env = nullptr;
+        for (char** e = environ; *e != nullptr; ++e) {
+            if (std::strncmp(*e, "PMIX_", 5) != 0) env_append(&env, *e);
+        }
+        pmix_proc_t p;
+        PMIX_LOAD_PROCID(&p, ns, rank);
+        EXPECT_EQ(PMIx_server_setup_fork(&p, &env), PMIX_SUCCESS);
+        for (const auto& x : extra) env_append(&env, x.c_str());
+        const pid_t pid = fork();
+        if (pid == 0) {
+            char self[] = "test_server";
+            char flag[] = "--client";
+            std::string sc = scenario;
+            char* argv[] = {self, flag, sc.data(), nullptr};
+            execve("/proc/self/exe", argv, env);
+            _exit(127);
+        }
+        env_free(env);
+        return pid;
+    }
+
+    // The child's exit status, or -1 if it overran the deadline (then it is killed).
+    static int wait_child(pid_t pid) {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+        while (std::chrono::steady_clock::now() < deadline) {
+            int st = 0;
+            if (waitpid(pid, &st, WNOHANG) == pid) {
+                return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+            }
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+        kill(pid, SIGKILL);
+        waitpid(pid, nullptr, 0);
+        return -1;
+    }
+
+    void run_exchange(const char* ns, int n, std::vector<std::string> extra = {}) {
+        extra.push_back("TEST_NPROCS=" + std::to_string(n));
+        std::vector<pid_t> kids;
+        for (int r = 0; r < n; ++r) kids.push_back(spawn(ns, static_cast<pmix_rank_t>(r), "exchange", extra));
+        for (int r = 0; r < n; ++r) EXPECT_EQ(wait_child(kids[r]), 0) << "rank " << r;
+    }
+
+    std::string tmp_;
+    pmix_server_module_t module_;
+    bool up_ = false;
+};
+
+TEST_F(LiveServer, InitCreatesPrivateSessionDirAndFinalizeRemovesIt) {
+    start();
+    auto dirs = session_dirs();
+    ASSERT_EQ(dirs.size(), 1u);
+    struct stat sb {};
+    ASSERT_EQ(stat(dirs[0].c_str(), &sb), 0);
+    EXPECT_EQ(sb.st_mode & 0777, 0700u);
+    EXPECT_EQ(PMIx_server_finalize(), PMIX_SUCCESS);
+    up_ = false;
+    EXPECT_TRUE(session_dirs().empty());
+    EXPECT_EQ(PMIx_server_finalize(), PMIX_ERR_INIT);
+}
+
+TEST_F(LiveServer, SetupForkEnvironment) {
+    start();
+    char** env = nullptr;
+    env_append(&env, "PMIX_RANK=999");
+    env_append(&env, "KEEP=me");
+    pmix_proc_t p;
+    PMIX_LOAD_PROCID(&p, "jobX", 3);
+    ASSERT_EQ(PMIx_server_setup_fork(&p, &env), PMIX_SUCCESS);
+    auto get = [&](const char* name) -> std::string {
+        const std::size_t n = std::strlen(name);
+        int found = 0;
+        std::string val;
+        for (char** e = env; *e != nullptr; ++e) {
+            if (std::strncmp(*e, name, n) == 0 && (*e)[n] == '=') {
+                ++found;
+                val = *e + n + 1;
+            }
+        }
+        EXPECT_LE(found, 1) << name << " must not be duplicated";
+        return val;
+    };
+    EXPECT_EQ(get("PMIX_NAMESPACE"), "jobX");
+    EXPECT_EQ(get("PMIX_RANK"), "3");
+    EXPECT_EQ(get("KEEP"), "me");
+    const std::string sock = get("PMIX_CPP_SERVER_SOCKET");
+    struct stat sb {};
+    ASSERT_EQ(stat(sock.c_str(), &sb), 0);
+    EXPECT_TRUE(S_ISSOCK(sb.st_mode));
+    const std::string uri = get("PMIX_SERVER_URI");
+    EXPECT_NE(uri.find(";unix:" + sock), std::string::npos) << uri;
+    EXPECT_EQ(get("PMIX_SERVER_TMPDIR"), session_dirs().at(0).string());
+    EXPECT_FALSE(get("PMIX_VERSION").empty());
+    env_free(env);
+    EXPECT_EQ(PMIx_server_setup_fork(nullptr, &env), PMIX_ERR_BAD_PARAM);
+    EXPECT_EQ(PMIx_server_setup_fork(&p, nullptr), PMIX_ERR_BAD_PARAM);
+}
+
+TEST_F(LiveServer, CommitFenceGetWithoutHostFence) {
+    start();
+    register_job("job-a", 4);
+    run_exchange("job-a", 4);
+    EXPECT_EQ(g_connected.load(), 4);
+    EXPECT_EQ(g_finalized.load(), 4);
+}
+
+TEST_F(LiveServer, CommitFenceGetThroughHostFence) {
+    module_.fence_nb = host_fence;
+    start();
+    register_job("job-b", 3);
+    run_exchange("job-b", 3, {"TEST_REMOTE=1"});
+    EXPECT_EQ(g_fence_calls.load(), 1);
+    // Our blob is [PROC, SIZE, INFO[]] per local proc, GLOBAL data only.
+    std::vector<std::uint8_t> blob;
+    {
+        std::lock_guard lock(g_fence_mutex);
+        blob = g_fence_blob;
+    }
+    pmix::proto::Reader r(blob);
+    int procs = 0;
+    while (!r.at_end()) {
+        pmix_proc_t p;
+        pmix::proto::InfoArray infos;
+        ASSERT_EQ(r.proc(&p), PMIX_SUCCESS);
+        ASSERT_EQ(r.infos(&infos), PMIX_SUCCESS);
+        EXPECT_NE(infos.find("test.g"), nullptr);
+        EXPECT_EQ(infos.find("test.l"), nullptr) << "LOCAL data must not leave the node";
+        ++procs;
+    }
+    EXPECT_EQ(procs, 3);
+}
+
+TEST_F(LiveServer, DirectModexRequestReturnsTheBlob) {
+    start();
+    register_job("job-d", 2);
+    run_exchange("job-d", 2);
+    struct Got {
+        std::mutex m;
+        bool done = false;
+        pmix_status_t status = PMIX_ERROR;
+        std::vector<std::uint8_t> data;
+    } got;
+    pmix_proc_t p;
+    PMIX_LOAD_PROCID(&p, "job-d", 1);
+    ASSERT_EQ(PMIx_server_dmodex_request(
+                  &p,
+                  [](pmix_status_t s, char* data, size_t n, void* cb) {
+                      auto* g = static_cast<Got*>(cb);
+                      std::lock_guard lock(g->m);
+                      g->status = s;
+                      g->data.assign(data, data + n);
+                      g->done = true;
+                  },
+                  &got),
+              PMIX_SUCCESS);
+    for (int i = 0; i < 2000; ++i) {
+        std::lock_guard lock(got.m);
+        if (got.done) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    std::lock_guard lock(got.m);
+    ASSERT_TRUE(got.done);
+    ASSERT_EQ(got.status, PMIX_SUCCESS);
+    pmix::proto::Reader r(got.data);
+    pmix_proc_t who;
+    pmix::proto::InfoArray infos;
+    ASSERT_EQ(r.proc(&who), PMIX_SUCCESS);
+    ASSERT_EQ(r.infos(&infos), PMIX_SUCCESS);
+    EXPECT_EQ(who.rank, 1u);
+    const pmix_info_t* g = infos.find("test.g");
+    ASSERT_NE(g, nullptr);
+    EXPECT_EQ(g->value.data.uint32, 17u);
+}
+
+TEST_F(LiveServer, GetOfRemoteDataUsesHostDirectModex) {
+    g_dmodex_calls = 0;
+    module_.direct_modex = host_direct_modex;
+    start();
+    register_job("job-h", 1);
+    const pid_t kid = spawn("job-h", 0, "remote-get");
+    EXPECT_EQ(wait_child(kid), 0);
+    EXPECT_EQ(g_dmodex_calls.load(), 2) << "fk and slow; the optional get must not go up";
+}
+
+TEST_F(LiveServer, RequestsReachTheHostModule) {
+    g_published = 0;
+    g_logged = 0;
+    g_aborted = 0;
+    module_.publish = host_publish;
+    module_.log = host_log;
+    module_.abort = host_abort;
+    start();
+    register_job("job-i", 1);
+    EXPECT_EQ(wait_child(spawn("job-i", 0, "host-ops")), 0);
+    EXPECT_EQ(g_published.load(), 1);
+    EXPECT_EQ(g_logged.load(), 1);
+    EXPECT_EQ(g_aborted.load(), 1);
+}
+
+TEST_F(LiveServer, GetWaitsForALocalPeersCommit) {
+    start();
+    register_job("job-k", 2);
+    const pid_t r1 = spawn("job-k", 1, "wait-peer");
+    const pid_t r0 = spawn("job-k", 0, "wait-peer");
+    EXPECT_EQ(wait_child(r0), 0);
+    EXPECT_EQ(wait_child(r1), 0);
+}
+
+TEST_F(LiveServer, FinalizeWithAClientMidFenceDoesNotHang) {
+    start();
+    register_job("job-l", 2);  // rank 0 never comes, so rank 1's fence cannot complete
+    const pid_t kid = spawn("job-l", 1, "fence-expect-lost");
+    for (int i = 0; i < 4000 && g_connected.load() == 0; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    EXPECT_EQ(PMIx_server_finalize(), PMIX_SUCCESS);  // closes the client, whatever it is doing
+    up_ = false;
+    EXPECT_EQ(wait_child(kid), 0);
+}
+
+TEST_F(LiveServer, FenceTimesOut) {
+    start();
+    register_job("job-j", 2);  // rank 1 never comes
+    EXPECT_EQ(wait_child(spawn("job-j", 0, "fence-timeout")), 0);
+}
+
+TEST_F(LiveServer, DeadParticipantFailsTheFence) {
+    start();
+    register_job("job-c", 2);
+    const pid_t dead = spawn("job-c", 0, "die");
+    const pid_t waiting = spawn("job-c", 1, "fence-expect-lost");
+    EXPECT_EQ(wait_child(dead), 0);
+    EXPECT_EQ(wait_child(waiting), 0);
+}
+
+TEST_F(LiveServer, RogueClientIsClosedOthersCarryOn) {
+    start();
+    register_job("job-e", 2);
+    register_client("rogue", 0);
+    const pid_t rogue = spawn("rogue", 0, "garbage");
+    run_exchange("job-e", 2);
+    EXPECT_EQ(wait_child(rogue), 0);
+}
+
+TEST_F(LiveServer, UnregisteredClientIsRefused) {
+    start();
+    register_job("job-f", 1);
+    const pid_t stranger = spawn("job-f", 7, "exchange");
+    EXPECT_EQ(wait_child(stranger), 4) << "dial must fail for an unregistered proc";
+}
+
+TEST_F(LiveServer, NullArgumentsAreBadParams) {
+    start();
+    struct Seen {
+        int calls = 0;
+        pmix_status_t status = PMIX_SUCCESS;
+    } seen;
+    auto record = [](pmix_status_t s, void* cb) {
+        auto* x = static_cast<Seen*>(cb);
+        ++x->calls;
+        x->status = s;
+    };
+    EXPECT_EQ(PMIx_server_register_client(nullptr, 0, 0, nullptr, nullptr, nullptr), PMIX_ERR_BAD_PARAM);
+    EXPECT_EQ(PMIx_server_register_nspace("job", 1, nullptr, 3, nullptr, nullptr), PMIX_ERR_BAD_PARAM);
+    PMIx_server_deregister_client(nullptr, record, &seen);
+    EXPECT_EQ(seen.calls, 1);
+    EXPECT_EQ(seen.status, PMIX_ERR_BAD_PARAM);
+    PMIx_server_deregister_nspace(nullptr, record, &seen);
+    EXPECT_EQ(seen.calls, 2);
+    EXPECT_EQ(seen.status, PMIX_ERR_BAD_PARAM);
+    pmix_proc_t p;
+    PMIX_LOAD_PROCID(&p, "job", 0);
+    EXPECT_EQ(PMIx_server_dmodex_request(&p, nullptr, nullptr), PMIX_ERR_BAD_PARAM);
+    EXPECT_EQ(PMIx_server_setup_application("job", nullptr, 0, nullptr, nullptr), PMIX_ERR_BAD_PARAM);
+    // Deregistering what was never registered reports NOT_FOUND through the callback.
+    PMIx_server_deregister_client(&p, nullptr, nullptr);
+    EXPECT_EQ(PMIx_server_init(&module_, nullptr, 0), PMIX_SUCCESS);  // already up: harmless
+}
+
+TEST_F(LiveServer, ApplicationSetupAndBadParams) {
+    start();
+    EXPECT_EQ(PMIx_server_register_nspace(nullptr, 1, nullptr, 0, nullptr, nullptr),
+              PMIX_ERR_BAD_PARAM);
+    pmix_info_t info;
+    PMIX_INFO_LOAD(&info, "fab.key", "v", PMIX_STRING);
+    std::atomic<bool> done{false};
+    struct Ctx {
+        std::atomic<bool>* done;
+        bool ok = false;
+    } ctx{&done};
+    ASSERT_EQ(PMIx_server_setup_application(
+                  "job-g", &info, 1,
+                  [](pmix_status_t s, pmix_info_t in[], size_t n, void* cb, pmix_op_cbfunc_t rel,
+                     void* relcb) {
+                      auto* c = static_cast<Ctx*>(cb);
+                      c->ok = s == PMIX_SUCCESS && n == 1 && std::strcmp(in[0].key, "fab.key") == 0;
+                      if (rel != nullptr) rel(PMIX_SUCCESS, relcb);
+                      c->done->store(true);
+                  },
+                  &ctx),
+              PMIX_SUCCESS);
+    for (int i = 0; i < 2000 && !done; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    EXPECT_TRUE(done.load());
+    EXPECT_TRUE(ctx.ok);
+    EXPECT_EQ(PMIx_server_setup_local_support("job-g", &info, 1, nullptr, nullptr), PMIX_SUCCESS);
+    PMIX_INFO_DESTRUCT(&info);
+}
+
+}  // namespace

@@ -1,0 +1,187 @@
+// tests/unit/server/test_registration.cpp - what register_nspace's info becomes in the store:
+// Open MPI 4.1.4's exact key set (contract.md 2b), maps-only registrations and bad input.
+#include "server/store.h"
+
+#include <gtest/gtest.h>
+
+#include <pmix_common.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+using pmix::server::Namespace;
+
+namespace {
+
+// Owns an info vector and releases its values.
+struct Infos {
+    std::vector<pmix_info_t> v;
+    ~Infos() {
+        for (auto& i : v) PMIX_INFO_DESTRUCT(&i);
+    }
+    void add(const char* key, const void* data, pmix_data_type_t type) {
+        v.emplace_back();
+        PMIX_INFO_LOAD(&v.back(), key, data, type);
+    }
+    template <class T>
+    void num(const char* key, T x, pmix_data_type_t type) { add(key, &x, type); }
+};
+
+// One pmix.pdata entry as ORTE builds it: rank first, hostname last.
+void add_pdata(Infos& job, pmix_rank_t rank, std::uint16_t lrank, const char* host, bool local) {
+    std::vector<pmix_info_t> e(local ? 6 : 5);
+    std::size_t k = 0;
+    PMIX_INFO_LOAD(&e[k++], PMIX_RANK, &rank, PMIX_PROC_RANK);
+    if (local) PMIX_INFO_LOAD(&e[k++], PMIX_LOCALITY_STRING, "SK0:L30:L20:L10:CR0:HT0-1", PMIX_STRING);
+    PMIX_INFO_LOAD(&e[k++], PMIX_GLOBAL_RANK, &rank, PMIX_PROC_RANK);
+    PMIX_INFO_LOAD(&e[k++], PMIX_LOCAL_RANK, &lrank, PMIX_UINT16);
+    PMIX_INFO_LOAD(&e[k++], PMIX_NODE_RANK, &lrank, PMIX_UINT16);
+    PMIX_INFO_LOAD(&e[k++], PMIX_HOSTNAME, host, PMIX_STRING);
+    pmix_data_array_t arr;
+    arr.type = PMIX_INFO;
+    arr.size = k;
+    arr.array = e.data();
+    job.add(PMIX_PROC_DATA, &arr, PMIX_DATA_ARRAY);  // deep-copied by the load
+    for (std::size_t i = 0; i < k; ++i) PMIX_INFO_DESTRUCT(&e[i]);
+}
+
+std::uint32_t u32(const Namespace& ns, pmix_rank_t r, const char* key) {
+    const pmix_value_t* v = pmix::server::lookup(ns, r, key);
+    EXPECT_NE(v, nullptr) << key;
+    if (v == nullptr) return 0xFFFFFFFF;
+    EXPECT_EQ(v->type, PMIX_UINT32) << key;
+    return v->data.uint32;
+}
+
+std::string str(const Namespace& ns, pmix_rank_t r, const char* key) {
+    const pmix_value_t* v = pmix::server::lookup(ns, r, key);
+    EXPECT_NE(v, nullptr) << key;
+    if (v == nullptr || v->type != PMIX_STRING || v->data.string == nullptr) return "<none>";
+    return v->data.string;
+}
+
+std::uint16_t u16(const Namespace& ns, pmix_rank_t r, const char* key) {
+    const pmix_value_t* v = pmix::server::lookup(ns, r, key);
+    EXPECT_NE(v, nullptr) << key;
+    if (v == nullptr) return 0xFFFF;
+    EXPECT_EQ(v->type, PMIX_UINT16) << key;
+    return v->data.uint16;
+}
+
+}  // namespace
+
+TEST(Registration, OpenMpiKeySet) {
+    Infos job;
+    job.add(PMIX_SERVER_NSPACE, "[5544,0]", PMIX_STRING);
+    job.num(PMIX_SERVER_RANK, std::uint32_t{0}, PMIX_UINT32);
+    job.add(PMIX_JOBID, "[5544,1]", PMIX_STRING);
+    job.num(PMIX_NPROC_OFFSET, std::uint32_t{0}, PMIX_UINT32);
+    job.add(PMIX_NODE_MAP, "pmix[nodeA,nodeB]", PMIX_STRING);
+    job.add(PMIX_PROC_MAP, "pmix[0,1;2,3]", PMIX_STRING);
+    job.num(PMIX_NODEID, std::uint32_t{0}, PMIX_UINT32);
+    job.num(PMIX_NODE_SIZE, std::uint32_t{2}, PMIX_UINT32);
+    job.num(PMIX_NUM_NODES, std::uint32_t{2}, PMIX_UINT32);
+    job.num(PMIX_UNIV_SIZE, std::uint32_t{4}, PMIX_UINT32);
+    job.num(PMIX_JOB_SIZE, std::uint32_t{4}, PMIX_UINT32);
+    job.num(PMIX_JOB_NUM_APPS, std::uint32_t{1}, PMIX_UINT32);
+    job.num(PMIX_LOCAL_SIZE, std::uint32_t{2}, PMIX_UINT32);
+    job.num(PMIX_MAX_PROCS, std::uint32_t{4}, PMIX_UINT32);
+    job.add(PMIX_TOPOLOGY_SIGNATURE, "2N:2S:2L3:4L2:4L1:4C:8H:x86_64:le", PMIX_STRING);
+    job.num(PMIX_AVAIL_PHYS_MEMORY, std::uint64_t{1} << 34, PMIX_UINT64);
+    job.add(PMIX_MAPBY, "BYNUMA:OVERSUBSCRIBE", PMIX_STRING);
+    job.add(PMIX_RANKBY, "SLOT", PMIX_STRING);
+    job.add(PMIX_BINDTO, "NONE:IF-SUPPORTED", PMIX_STRING);
+    job.add(PMIX_LOCAL_PEERS, "0,1", PMIX_STRING);
+    job.num(PMIX_LOCALLDR, pmix_rank_t{0}, PMIX_PROC_RANK);
+    add_pdata(job, 0, 0, "nodeA", true);
+    add_pdata(job, 1, 1, "nodeA", true);
+    add_pdata(job, 2, 0, "nodeB", false);
+    add_pdata(job, 3, 1, "nodeB", false);
+
+    Namespace ns;
+    ASSERT_EQ(pmix::server::parse_registration(ns, job.v.data(), job.v.size(), "nodeA"), PMIX_SUCCESS);
+    EXPECT_EQ(u32(ns, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE), 4u);
+    EXPECT_EQ(u32(ns, PMIX_RANK_WILDCARD, PMIX_MAX_PROCS), 4u);
+    EXPECT_EQ(u32(ns, PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE), 2u);
+    EXPECT_EQ(str(ns, PMIX_RANK_WILDCARD, PMIX_LOCAL_PEERS), "0,1");
+    EXPECT_EQ(str(ns, PMIX_RANK_WILDCARD, PMIX_MAPBY), "BYNUMA:OVERSUBSCRIBE");
+    for (pmix_rank_t r = 0; r < 4; ++r) {
+        EXPECT_EQ(u16(ns, r, PMIX_LOCAL_RANK), r % 2);
+        EXPECT_EQ(u16(ns, r, PMIX_NODE_RANK), r % 2);
+        EXPECT_EQ(str(ns, r, PMIX_HOSTNAME), r < 2 ? "nodeA" : "nodeB");
+        EXPECT_EQ(u32(ns, r, PMIX_NODEID), r < 2 ? 0u : 1u);
+        EXPECT_EQ(u32(ns, r, PMIX_APPNUM), 0u);  // not registered: synthesised
+    }
+    EXPECT_EQ(str(ns, 0, PMIX_LOCALITY_STRING), "SK0:L30:L20:L10:CR0:HT0-1");
+    EXPECT_EQ(pmix::server::lookup(ns, 2, PMIX_LOCALITY_STRING), nullptr);  // remote proc
+    EXPECT_EQ(ns.local_ranks, (std::set<pmix_rank_t>{0, 1}));
+    // Job-level keys answer a proc-level question too (fallback).
+    EXPECT_EQ(u32(ns, 3, PMIX_UNIV_SIZE), 4u);
+    // Key NULL: every key of a proc.
+    auto all = pmix::server::all_keys(ns, 0);
+    EXPECT_GE(all.size(), 6u);
+}
+
+TEST(Registration, MapsOnlyDerivesPerProcKeys) {
+    Infos job;
+    job.add(PMIX_NODE_MAP, "pmix[n1,n2]", PMIX_STRING);
+    job.add(PMIX_PROC_MAP, "pmix[0,2,4;1,3]", PMIX_STRING);
+    job.num(PMIX_NPROC_OFFSET, std::uint32_t{10}, PMIX_UINT32);
+    Namespace ns;
+    ASSERT_EQ(pmix::server::parse_registration(ns, job.v.data(), job.v.size(), "n2"), PMIX_SUCCESS);
+    EXPECT_EQ(u32(ns, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE), 5u);
+    EXPECT_EQ(u32(ns, PMIX_RANK_WILDCARD, PMIX_NUM_NODES), 2u);
+    EXPECT_EQ(u32(ns, PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE), 2u);
+    EXPECT_EQ(str(ns, PMIX_RANK_WILDCARD, PMIX_LOCAL_PEERS), "1,3");
+    EXPECT_EQ(u16(ns, 4, PMIX_LOCAL_RANK), 2);
+    EXPECT_EQ(u16(ns, 3, PMIX_NODE_RANK), 1);
+    EXPECT_EQ(str(ns, 3, PMIX_HOSTNAME), "n2");
+    EXPECT_EQ(u32(ns, 0, PMIX_NODEID), 0u);
+    const pmix_value_t* g = pmix::server::lookup(ns, 3, PMIX_GLOBAL_RANK);
+    ASSERT_NE(g, nullptr);
+    EXPECT_EQ(g->data.rank, 13u);
+    EXPECT_EQ(ns.local_ranks, (std::set<pmix_rank_t>{1, 3}));
+}
+
+TEST(Registration, LocalPeersWithoutMaps) {
+    Infos job;
+    job.add(PMIX_LOCAL_PEERS, "4,7", PMIX_STRING);
+    Namespace ns;
+    ASSERT_EQ(pmix::server::parse_registration(ns, job.v.data(), job.v.size(), "h"), PMIX_SUCCESS);
+    EXPECT_EQ(u16(ns, 7, PMIX_LOCAL_RANK), 1);
+    EXPECT_EQ(str(ns, 4, PMIX_HOSTNAME), "h");
+    EXPECT_EQ(u32(ns, PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE), 2u);
+}
+
+TEST(Registration, BadInputIsRefused) {
+    {
+        Infos job;  // pdata whose first element is not the rank
+        std::vector<pmix_info_t> e(1);
+        PMIX_INFO_LOAD(&e[0], PMIX_HOSTNAME, "x", PMIX_STRING);
+        pmix_data_array_t arr{PMIX_INFO, 1, e.data()};
+        job.add(PMIX_PROC_DATA, &arr, PMIX_DATA_ARRAY);
+        PMIX_INFO_DESTRUCT(&e[0]);
+        Namespace ns;
+        EXPECT_EQ(pmix::server::parse_registration(ns, job.v.data(), job.v.size(), "x"),
+                  PMIX_ERR_BAD_PARAM);
+    }
+    {
+        Infos job;  // pdata that is not an array
+        job.add(PMIX_PROC_DATA, "nope", PMIX_STRING);
+        Namespace ns;
+        EXPECT_EQ(pmix::server::parse_registration(ns, job.v.data(), job.v.size(), "x"),
+                  PMIX_ERR_BAD_PARAM);
+    }
+    {
+        Infos job;  // maps that disagree on the node count
+        job.add(PMIX_NODE_MAP, "pmix[a,b,c]", PMIX_STRING);
+        job.add(PMIX_PROC_MAP, "pmix[0;1]", PMIX_STRING);
+        Namespace ns;
+        EXPECT_EQ(pmix::server::parse_registration(ns, job.v.data(), job.v.size(), "a"),
+                  PMIX_ERR_BAD_PARAM);
+    }
+    Namespace empty;
+    EXPECT_EQ(pmix::server::parse_registration(empty, nullptr, 0, "a"), PMIX_SUCCESS);
+    EXPECT_EQ(pmix::server::lookup(empty, 0, PMIX_JOB_SIZE), nullptr);
+}

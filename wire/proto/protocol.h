@@ -1,0 +1,58 @@
+// wire/proto/protocol.h - the PMIx client/server operations carried by wire frames (protocol v1).
+//
+// Contract between client/ and server/ (neither knows the other). Each operation is a request
+// frame from the client with op = Op::X and a reply frame (same op and tag) from the server; the
+// payload of both is a pmix_data_buffer_t packed with core/codec, fields in the order listed.
+// Every reply starts with a pmix_status_t (PMIX_STATUS).
+// Arrays ("procs(PROC[])" after "nprocs(SIZE)") are one codec batch of that many elements; when
+// the count is 0 the array batch is OMITTED (the codec cannot unpack an empty batch). The helpers
+// in wire/proto/message.h (target pmix_proto) implement these rules; use them on both sides. Server-initiated frames (events) use
+// tag 0 and are not replied to. Ops below 0x100 belong to wire (the Hello handshake).
+//
+// Environment contract (set by PMIx_server_setup_fork, read by PMIx_Init):
+//   PMIX_NAMESPACE, PMIX_RANK          the client's identity (as OpenPMIx)
+//   PMIX_SERVER_URI                    "<server nspace>.<server rank>;unix:<socket path>"
+//   PMIX_SERVER_TMPDIR, PMIX_VERSION   as OpenPMIx sets them
+//   PMIX_CPP_SERVER_SOCKET             the socket path alone (ours; preferred by our client)
+#pragma once
+
+#include <pmix_common.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace pmix::proto {
+
+enum class Op : std::uint32_t {
+    kFinalize = 0x100,    // req: -                                      rep: status
+    kAbort = 0x101,       // req: status, msg(STRING), nprocs(SIZE), procs(PROC[])  rep: status
+    kCommit = 0x102,      // req: nkv(SIZE), then nkv x (scope(SCOPE), info(INFO)) rep: status
+    kFence = 0x103,       // req: nprocs(SIZE), procs(PROC[]), ninfo(SIZE), info(INFO[])
+                          // rep: status  (collected data is then in the server's store)
+    kGet = 0x104,         // req: proc(PROC), key(STRING, NULL = all keys), ninfo(SIZE), info(INFO[])
+                          // rep: status, then for a key: value(VALUE); for NULL key:
+                          //      ninfo(SIZE), info(INFO[]) with every key of that process
+    kPublish = 0x105,     // req: ninfo(SIZE), info(INFO[])               rep: status
+    kLookup = 0x106,      // req: nkeys(SIZE), keys(STRING[]), ninfo(SIZE), info(INFO[])
+                          // rep: status, ndata(SIZE), data(PDATA[])
+    kUnpublish = 0x107,   // req: nkeys(SIZE), keys(STRING[]), ninfo(SIZE), info(INFO[]) rep: status
+    kRegisterEvents = 0x108,    // req: ncodes(SIZE), codes(STATUS[]), ninfo, info  rep: status
+    kDeregisterEvents = 0x109,  // req: ncodes(SIZE), codes(STATUS[])           rep: status
+    kNotify = 0x10A,      // req: status, source(PROC), range(DATA_RANGE), ninfo, info rep: status
+    kEvent = 0x10B,       // server->client, no reply: status, source(PROC), ninfo, info
+    kSpawn = 0x10C,       // req: ninfo, job info(INFO[]), napps(SIZE), apps(APP[])
+                          // rep: status, nspace(STRING)
+    kConnect = 0x10D,     // req: nprocs, procs(PROC[]), ninfo, info       rep: status
+    kDisconnect = 0x10E,  // req: nprocs, procs(PROC[]), ninfo, info       rep: status
+    kQuery = 0x10F,       // req: nqueries(SIZE), queries(QUERY[])
+                          // rep: status, ninfo(SIZE), info(INFO[])
+    kLog = 0x110,         // req: ndata, data(INFO[]), ndirs, directives(INFO[])  rep: status
+    kJobControl = 0x111,  // req: ntargets, targets(PROC[]), ndirs, directives(INFO[]) rep: status
+};
+
+// Unknown ops get a reply with PMIX_ERR_NOT_SUPPORTED; the connection stays open.
+// A payload that does not decode (truncated, wrong types, trailing bytes) is a protocol
+// violation: the server logs the reason and closes that connection only.
+
+}  // namespace pmix::proto

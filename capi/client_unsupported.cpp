@@ -1,15 +1,22 @@
 // capi/client_unsupported.cpp - the client API (pmix.h) not implemented by client/ yet.
 //
 // (Init, Finalize, Put/Get/Fence, Publish/Lookup, Connect, Log: capi/client.cpp.) Every
-// remaining client operation answers as the Standard prescribes for a process that has not initialised:
-// PMIX_ERR_INIT. A non-blocking call that returns an error status never invokes its callback
+// remaining client operation answers PMIX_ERR_INIT before init (the Standard's answer) and
+// PMIX_ERR_NOT_SUPPORTED after. A non-blocking call that returns an error status never invokes its callback
 // (Standard: the callback fires only after PMIX_SUCCESS), so none of these call theirs.
 // When the client lands, each function moves out of this file into the file of its family.
+#include "client/client.h"
+#include "server/api.h"
+
 #include <pmix.h>
 
 namespace {
-// The Standard's status for "this process has not called PMIx_Init".
-constexpr pmix_status_t kNotInitialised = PMIX_ERR_INIT;
+// Before PMIx_Init the Standard's answer is PMIX_ERR_INIT; once the process is initialised
+// (as a client, or as a server that may call client APIs) an operation we do not implement
+// yet is PMIX_ERR_NOT_SUPPORTED, never a false success.
+pmix_status_t not_available() {
+    return (pmix::client::initialized() || pmix::server::initialized()) ? PMIX_ERR_NOT_SUPPORTED : PMIX_ERR_INIT;
+}
 }  // namespace
 
 // ---- Lifecycle -------------------------------------------------------------------------------
@@ -62,120 +69,120 @@ void PMIx_Progress(void) {
 
 pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t, pmix_info_t*, size_t,
                                       pmix_info_t**, size_t*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t, pmix_info_t*, size_t,
                                          pmix_info_cbfunc_t, void*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 
 
 pmix_status_t PMIx_Process_monitor(const pmix_info_t*, pmix_status_t, const pmix_info_t[],
                                    size_t, pmix_info_t**, size_t*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t*, pmix_status_t, const pmix_info_t[],
                                       size_t, pmix_info_cbfunc_t, void*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 // ---- Credentials -----------------------------------------------------------------------------
 
 pmix_status_t PMIx_Get_credential(const pmix_info_t[], size_t, pmix_byte_object_t*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_Get_credential_nb(const pmix_info_t[], size_t, pmix_credential_cbfunc_t,
                                      void*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_Validate_credential(const pmix_byte_object_t*, const pmix_info_t[], size_t,
                                        pmix_info_t**, size_t*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_Validate_credential_nb(const pmix_byte_object_t*, const pmix_info_t[], size_t,
                                           pmix_validation_cbfunc_t, void*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 // ---- Groups ----------------------------------------------------------------------------------
 
 pmix_status_t PMIx_Group_construct(const char[], const pmix_proc_t[], size_t,
                                    const pmix_info_t[], size_t, pmix_info_t**, size_t*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_Group_construct_nb(const char[], const pmix_proc_t[], size_t,
                                       const pmix_info_t[], size_t, pmix_info_cbfunc_t, void*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_Group_invite(const char[], const pmix_proc_t[], size_t, const pmix_info_t[],
                                 size_t, pmix_info_t**, size_t*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_Group_invite_nb(const char[], const pmix_proc_t[], size_t,
                                    const pmix_info_t[], size_t, pmix_info_cbfunc_t, void*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_Group_join(const char[], const pmix_proc_t*, pmix_group_opt_t,
                               const pmix_info_t[], size_t, pmix_info_t**, size_t*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_Group_join_nb(const char[], const pmix_proc_t*, pmix_group_opt_t,
                                  const pmix_info_t[], size_t, pmix_info_cbfunc_t, void*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_Group_leave(const char[], const pmix_info_t[], size_t) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_Group_leave_nb(const char[], const pmix_info_t[], size_t, pmix_op_cbfunc_t,
                                   void*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_Group_destruct(const char[], const pmix_info_t[], size_t) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_Group_destruct_nb(const char[], const pmix_info_t[], size_t, pmix_op_cbfunc_t,
                                      void*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 // ---- Fabric ----------------------------------------------------------------------------------
 
 pmix_status_t PMIx_Fabric_register(pmix_fabric_t*, const pmix_info_t[], size_t) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_Fabric_register_nb(pmix_fabric_t*, const pmix_info_t[], size_t,
                                       pmix_op_cbfunc_t, void*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_Fabric_update(pmix_fabric_t*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_Fabric_update_nb(pmix_fabric_t*, pmix_op_cbfunc_t, void*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_Fabric_deregister(pmix_fabric_t*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_Fabric_deregister_nb(pmix_fabric_t*, pmix_op_cbfunc_t, void*) {
-    return kNotInitialised;
+    return not_available();
 }

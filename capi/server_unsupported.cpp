@@ -1,14 +1,21 @@
 // capi/server_unsupported.cpp - the server API (pmix_server.h) until the server core lands.
 //
-// The server operations not implemented yet answer PMIX_ERR_INIT; a call that returns an error
+// The server operations not implemented yet answer PMIX_ERR_INIT before init and
+// PMIX_ERR_NOT_SUPPORTED after; a call that returns an error
 // status never invokes its callback. Lifecycle, registration, setup_fork, dmodex and the
 // application-setup calls live in capi/server.cpp.
 //
 // PMIx_generate_regex/ppn and the locality/cpuset functions of this header live in capi/maps.cpp.
+#include "server/api.h"
+
 #include <pmix_server.h>
 
 namespace {
-constexpr pmix_status_t kNotInitialised = PMIX_ERR_INIT;
+// Before PMIx_server_init the Standard's answer is PMIX_ERR_INIT; once the server runs, an
+// operation we do not implement yet is PMIX_ERR_NOT_SUPPORTED, never a false success.
+pmix_status_t not_available() {
+    return pmix::server::initialized() ? PMIX_ERR_NOT_SUPPORTED : PMIX_ERR_INIT;
+}
 }  // namespace
 
 // ---- IO forwarding, inventory, resources, process sets, attributes ---------------------------
@@ -16,36 +23,36 @@ constexpr pmix_status_t kNotInitialised = PMIX_ERR_INIT;
 pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t*, pmix_iof_channel_t,
                                       const pmix_byte_object_t*, const pmix_info_t[], size_t,
                                       pmix_op_cbfunc_t, void*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_server_collect_inventory(pmix_info_t[], size_t, pmix_info_cbfunc_t, void*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_server_deliver_inventory(pmix_info_t[], size_t, pmix_info_t[], size_t,
                                             pmix_op_cbfunc_t, void*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_server_register_resources(pmix_info_t[], size_t, pmix_op_cbfunc_t, void*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_server_deregister_resources(pmix_info_t[], size_t, pmix_op_cbfunc_t, void*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_server_define_process_set(const pmix_proc_t*, size_t, const char*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 pmix_status_t PMIx_server_delete_process_set(char*) {
-    return kNotInitialised;
+    return not_available();
 }
 
 // The host registers which attributes it supports for a function; this feeds query answers that
 // exist only once the server runs.
 pmix_status_t PMIx_Register_attributes(char*, char*[]) {
-    return kNotInitialised;
+    return not_available();
 }

@@ -102,6 +102,7 @@ void State::on_closed(const ProcKey& who) {
     c.lost = !c.finalized;
     fail_fences_of(who, PMIX_ERR_LOST_CONNECTION);
     answer_commit_waits(who);
+    events_client_lost(who);
     if (!c.finalized && !finalizing && module.client_finalized != nullptr) {
         // The client died without PMIx_Finalize: tell the host it is gone, as OpenPMIx does.
         module.client_finalized(&c.proc, c.server_object, ignore_op, nullptr);
@@ -361,9 +362,7 @@ void State::on_message(const ProcKey& who, wire::Connection& conn, wire::Frame&&
         case Op::kFence: fence_request(who, conn, frame); return;
         case Op::kRegisterEvents:
         case Op::kDeregisterEvents:
-            // Accepted so clients can register handlers; the server does not route events yet.
-            reply_status(conn, frame, PMIX_SUCCESS);
-            return;
+        case Op::kNotify: events_request(who, c, r, conn, frame); return;
         case Op::kFinalize:
             if (r.finish() == PMIX_SUCCESS) {
                 c.finalized = true;

@@ -7,6 +7,7 @@
 
 #include "exec/executor.h"
 #include "exec/log.h"
+#include "server/events.h"
 #include "server/store.h"
 #include "wire/connection.h"
 #include "wire/listener.h"
@@ -97,6 +98,7 @@ public:
     std::uint64_t next_dmodex = 1;
     std::map<ProcKey, std::map<std::uint64_t, CommitWait>> commit_waits;
     std::uint64_t next_commit_wait = 1;
+    EventRegistry events;
 
     // Loop thread. Accepting and serving clients (requests.cpp).
     wire::Verdict accept(const std::shared_ptr<wire::Connection>& conn, const wire::Peer& peer);
@@ -107,6 +109,12 @@ public:
     // PMIX_ERR_UNPACK_FAILURE: undecodable; else the status to reply with.
     pmix_status_t forward_to_host(Client& c, proto::Reader& r, wire::Connection& conn,
                                   const wire::Frame& frame);
+
+    // Events (events.cpp): kRegisterEvents / kDeregisterEvents / kNotify from a client, and a
+    // client whose connection was lost (before it finalized or not).
+    void events_request(const ProcKey& who, Client& c, proto::Reader& r, wire::Connection& conn,
+                        const wire::Frame& frame);
+    void events_client_lost(const ProcKey& who);
 
     // Fence (fence.cpp).
     void fence_request(const ProcKey& who, wire::Connection& conn, const wire::Frame& frame);

@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 PACKAGES=(g++ clang cmake ninja-build pkg-config make binutils python3 gdb zlib1g-dev libboost-dev
   libtbb-dev libhwloc-dev hwloc libfabric-dev libfabric-bin libgtest-dev libgmock-dev
-  libbenchmark-dev iproute2 libpmix-dev libpmix-bin openmpi-bin libopenmpi-dev python3-pmix)
+  libbenchmark-dev iproute2 libpmix-dev libpmix-bin openmpi-bin libopenmpi-dev python3-pmix
+  python3-matplotlib)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

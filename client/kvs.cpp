@@ -7,6 +7,7 @@
 // issue #4 replaces the server round trip behind the same calls.
 #include "client/client.h"
 #include "client/state.h"
+#include "client/store_path.h"
 
 #include "data/value.h"
 #include "exec/completion.h"
@@ -238,6 +239,10 @@ pmix_status_t get_nb(const pmix_proc_t* proc, const char* key, const pmix_info_t
 
 pmix_status_t get(const pmix_proc_t* proc, const char* key, const pmix_info_t* info,
                   std::size_t ninfo, pmix_value_t** value) {
+    // The fast path: the shared store, on this thread (store_path.h).
+    if (value != nullptr && store_path::try_get(proc, key, info, ninfo, value) == PMIX_SUCCESS) {
+        return PMIX_SUCCESS;
+    }
     pmix_proc_t target{};
     if (pmix_status_t rc = check_get(proc, key, info, ninfo, &target); rc != PMIX_SUCCESS) {
         return rc;

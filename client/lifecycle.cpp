@@ -6,6 +6,7 @@
 // then answers PMIX_ERR_UNREACH (measured with Debian's libpmix.so.2), and so do we.
 #include "client/client.h"
 #include "client/state.h"
+#include "client/store_path.h"
 
 #include "exec/completion.h"
 #include "exec/log.h"
@@ -98,6 +99,7 @@ pmix_status_t connect_first(const Identity& id, std::chrono::milliseconds timeou
     std::memcpy(s.me.nspace, id.nspace.data(), id.nspace.size());
     s.me.rank = id.rank;
     s.refs = 1;
+    store_path::open_from_env(s.me);
     return PMIX_SUCCESS;
 }
 
@@ -115,6 +117,7 @@ void teardown() {
         s.uncommitted.clear();
         s.me = pmix_proc_t{};
     }
+    store_path::close();
     if (conn) {
         conn->close("finalized");
     }

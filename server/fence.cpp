@@ -5,6 +5,7 @@
 // per process. Self-delimiting and order-independent, so a host may concatenate the blobs of many
 // servers in any order and hand the result back.
 #include "server/api.h"
+#include "server/publish.h"
 #include "server/state.h"
 
 #include "data/value.h"
@@ -87,13 +88,23 @@ pmix_status_t State::store_blob(const std::uint8_t* data, std::size_t ndata) {
         Namespace& ns = namespaces[ns_of(p)];
         ns.name = ns_of(p);
         auto& modex = ns.modex[p.rank];
+        std::map<std::string, ModexEntry> fresh;
+        const bool ours = committed_here(ns.name, p.rank);
         for (std::size_t i = 0; i < infos.size(); ++i) {
             const pmix_info_t& in = infos.data()[i];
             ModexEntry e;
             e.scope = PMIX_REMOTE;
             e.value = Value(in.value);
-            modex.insert_or_assign(std::string(in.key, strnlen(in.key, PMIX_MAX_KEYLEN)), std::move(e));
+            const std::string key(in.key, strnlen(in.key, PMIX_MAX_KEYLEN));
+            if (ours) {
+                modex.try_emplace(key, std::move(e));  // our client's commit keeps its scope
+            } else {
+                fresh.insert_or_assign(key, e);
+                modex.insert_or_assign(key, std::move(e));
+            }
         }
+        // Local clients' data is in the store since their commit: append only what is new.
+        if (!fresh.empty()) publish_modex(*store, ns.name, p.rank, fresh);
     }
     return r.status_code();
 }

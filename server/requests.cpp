@@ -1,5 +1,6 @@
 // server/requests.cpp - accepting clients and serving their requests (protocol.h), except the
 // fence (fence.cpp). Runs on the server's progress thread.
+#include "server/publish.h"
 #include "server/state.h"
 
 #include "data/value.h"
@@ -132,6 +133,11 @@ void State::shutdown_connections() {
     commit_waits.clear();
 }
 
+bool State::committed_here(const std::string& nspace, pmix_rank_t rank) const {
+    auto c = clients.find({nspace, rank});
+    return c != clients.end() && c->second.committed;
+}
+
 bool State::is_local(const pmix_proc_t& p) const {
     if (clients.count({ns_of(p), p.rank}) != 0) {
         return true;
@@ -162,12 +168,16 @@ void handle_commit(State& s, const ProcKey& who, proto::Reader& r, wire::Connect
         return;
     }
     auto& modex = s.namespaces[who.first].modex[who.second];
+    std::map<std::string, ModexEntry> fresh;  // only what this commit brings is published
     for (auto& [scope, info] : kvs) {
         ModexEntry e;
         e.scope = scope;
         e.value = Value(info->value);
-        modex.insert_or_assign(std::string(info->key, strnlen(info->key, PMIX_MAX_KEYLEN)), std::move(e));
+        const std::string key(info->key, strnlen(info->key, PMIX_MAX_KEYLEN));
+        fresh.insert_or_assign(key, e);
+        modex.insert_or_assign(key, std::move(e));
     }
+    publish_modex(*s.store, who.first, who.second, fresh);
     reply_status(conn, f, PMIX_SUCCESS);
     if (auto c = s.clients.find(who); c != s.clients.end()) {
         c->second.committed = true;

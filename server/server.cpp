@@ -1,5 +1,6 @@
 // server/server.cpp - lifecycle (init/finalize, session directory) and registration calls.
 #include "server/api.h"
+#include "server/publish.h"
 #include "server/state.h"
 
 #include "data/value.h"
@@ -183,6 +184,7 @@ pmix_status_t init(const pmix_server_module_t* module, const pmix_info_t* info, 
     if (pmix_status_t rc = make_session_dir(*st, info, ninfo); rc != PMIX_SUCCESS) {
         return rc;
     }
+    st->store = make_client_store();
     st->ex = std::make_unique<exec::Executor>("pmix-server");
     if (pmix_status_t rc = st->ex->start(); rc != PMIX_SUCCESS) {
         remove_session_dir(*st);
@@ -225,6 +227,7 @@ pmix_status_t finalize() {
     st->listener.reset();
     st->clients.clear();
     st->fences.clear();
+    st->store.reset();  // unlinks every shared-memory segment; mapped clients keep their copy
     remove_session_dir(*st);
     return PMIX_SUCCESS;
 }
@@ -255,6 +258,7 @@ pmix_status_t register_nspace(const char* nspace, int nlocalprocs, const pmix_in
         dst = std::move(*ns);
         dst.modex = std::move(modex);
         dst.local_ranks.insert(locals.begin(), locals.end());
+        publish_namespace(*s.store, dst);  // a failure is logged; clients then ask the server
         return PMIX_SUCCESS;
     };
     return run_op(*st, std::move(work), cbfunc, cbdata);
@@ -268,6 +272,7 @@ pmix_status_t deregister_nspace(const char* nspace, pmix_op_cbfunc_t cbfunc, voi
     std::string name(nspace, strnlen(nspace, PMIX_MAX_NSLEN));
     auto work = [name](State& s) {
         s.namespaces.erase(name);
+        s.store->delete_namespace(name);
         for (auto it = s.clients.begin(); it != s.clients.end();) {
             if (it->first.first == name) {
                 if (it->second.conn) it->second.conn->close("namespace deregistered");
@@ -352,6 +357,10 @@ pmix_status_t setup_fork(const pmix_proc_t& proc, char*** env) {
         if (pmix_status_t rc = set_env(name, value, env); rc != PMIX_SUCCESS) {
             return rc;
         }
+    }
+    // Where the client finds the shared store (empty for the heap store: nothing to map).
+    if (const std::string locator = st->store->locator(); !locator.empty()) {
+        return set_env("PMIX_CPP_GDS_LOCATOR", locator, env);
     }
     return PMIX_SUCCESS;
 }
@@ -447,6 +456,9 @@ pmix_status_t store_internal(const pmix_proc_t& proc, const char* key, const pmi
             dst.job.insert_or_assign(k, v);
         } else {
             dst.ranks[rank].insert_or_assign(k, v);
+        }
+        if (rank == PMIX_RANK_WILDCARD || rank < PMIX_RANK_VALID) {
+            publish_value(*s.store, ns, rank, k, v.get());
         }
         return PMIX_SUCCESS;
     };

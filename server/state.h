@@ -7,6 +7,7 @@
 
 #include "exec/executor.h"
 #include "exec/log.h"
+#include "gds/store.h"
 #include "server/events.h"
 #include "server/store.h"
 #include "wire/connection.h"
@@ -99,6 +100,8 @@ public:
     std::map<ProcKey, std::map<std::uint64_t, CommitWait>> commit_waits;
     std::uint64_t next_commit_wait = 1;
     EventRegistry events;
+    // The clients' read path (publish.h): shared memory unless PMIX_GDS_MODULE says otherwise.
+    std::unique_ptr<gds::StoreWriter> store;
 
     // Loop thread. Accepting and serving clients (requests.cpp).
     wire::Verdict accept(const std::shared_ptr<wire::Connection>& conn, const wire::Peer& peer);
@@ -128,6 +131,8 @@ public:
     pmix_status_t store_blob(const std::uint8_t* data, std::size_t ndata);
 
     bool is_local(const pmix_proc_t& p) const;
+    // A connected local client of ours that committed its data (it is in the store already).
+    bool committed_here(const std::string& nspace, pmix_rank_t rank) const;
 
     // Gets waiting for a local client's commit (requests.cpp): answered at its next commit (the
     // value, or NOT_FOUND), on timeout, or NOT_FOUND when it goes away.

@@ -1,0 +1,146 @@
+// client/store_path.cpp - see store_path.h.
+#include "client/store_path.h"
+
+#include "exec/log.h"
+#include "gds/store.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string_view>
+#include <vector>
+
+namespace pmix::client::store_path {
+
+namespace {
+
+std::unique_ptr<gds::StoreReader> g_reader;         // owned; replaced only at init/teardown
+std::atomic<gds::StoreReader*> g_fast{nullptr};     // what Gets use; null = server path only
+pmix_proc_t g_me{};  // written before g_fast is published, read after acquiring it
+
+// PMIX_GET_POINTER_VALUES answers: the pmix_value_t handed out lives in a view kept until
+// PMIx_Finalize (the Standard gives the caller no way to release it). ~100 bytes per such Get.
+std::mutex g_views_mu;
+std::vector<std::unique_ptr<gds::ValueView>> g_views;
+
+bool is(const pmix_info_t& i, const char* key) {
+    return std::strncmp(i.key, key, PMIX_MAX_KEYLEN) == 0;
+}
+
+bool flag(const pmix_info_t& i) { return i.value.type != PMIX_BOOL || i.value.data.flag; }
+
+// Directives the store can honour itself; any other qualifier (PMIX_GET_REFRESH_CACHE,
+// PMIX_NODE_INFO, PMIX_APP_INFO, ...) sends the Get to the server, which knows them all.
+bool eligible(const pmix_info_t* info, std::size_t ninfo, bool* pointer) {
+    *pointer = false;
+    for (std::size_t i = 0; i < ninfo; ++i) {
+        const pmix_info_t& in = info[i];
+        if (is(in, PMIX_GET_POINTER_VALUES)) {
+            *pointer = flag(in);
+        } else if (!is(in, PMIX_OPTIONAL) && !is(in, PMIX_IMMEDIATE) && !is(in, PMIX_TIMEOUT) &&
+                   !is(in, PMIX_GET_STATIC_VALUES)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+void disable(pmix_status_t why) {
+    if (g_fast.exchange(nullptr) != nullptr) {
+        exec::log_line("pmix client", "shared store refused a read (status " + std::to_string(why) +
+                                          "); asking the server from now on");
+    }
+}
+
+pmix_status_t read_copy(gds::StoreReader& r, std::string_view ns, const gds::Entity& e,
+                        std::string_view key, pmix_value_t** out) {
+    auto* v = static_cast<pmix_value_t*>(std::calloc(1, sizeof(pmix_value_t)));
+    if (v == nullptr) return PMIX_ERR_NOMEM;
+    const pmix_status_t rc = r.get(ns, e, key, v);
+    if (rc != PMIX_SUCCESS) {
+        std::free(v);
+        return rc;
+    }
+    *out = v;
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t read_view(gds::StoreReader& r, std::string_view ns, const gds::Entity& e,
+                        std::string_view key, pmix_value_t** out) {
+    auto view = std::make_unique<gds::ValueView>();
+    const pmix_status_t rc = r.get_view(ns, e, key, *view);
+    if (rc != PMIX_SUCCESS) return rc;
+    *out = const_cast<pmix_value_t*>(&view->value());
+    std::lock_guard lock(g_views_mu);
+    g_views.push_back(std::move(view));
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t read(gds::StoreReader& r, std::string_view ns, const gds::Entity& e,
+                   std::string_view key, bool pointer, pmix_value_t** out) {
+    return pointer ? read_view(r, ns, e, key, out) : read_copy(r, ns, e, key, out);
+}
+
+}  // namespace
+
+void open_from_env(const pmix_proc_t& me) {
+    const char* locator = std::getenv("PMIX_CPP_GDS_LOCATOR");
+    if (locator == nullptr || *locator == '\0') return;
+    pmix_status_t rc = PMIX_SUCCESS;
+    auto reader = gds::open_shm_reader(locator, &rc);
+    if (reader == nullptr) {
+        exec::log_line("pmix client", std::string("cannot open the shared store '") + locator +
+                                          "' (status " + std::to_string(rc) +
+                                          "); every Get asks the server");
+        return;
+    }
+    g_reader = std::move(reader);
+    g_me = me;
+    g_fast.store(g_reader.get(), std::memory_order_release);
+}
+
+void close() {
+    g_fast.store(nullptr, std::memory_order_release);
+    {
+        std::lock_guard lock(g_views_mu);
+        g_views.clear();
+    }
+    g_reader.reset();
+}
+
+pmix_status_t try_get(const pmix_proc_t* proc, const char* key, const pmix_info_t* info,
+                      std::size_t ninfo, pmix_value_t** out) noexcept {
+    gds::StoreReader* r = g_fast.load(std::memory_order_acquire);
+    bool pointer = false;
+    if (r == nullptr || key == nullptr || (info == nullptr && ninfo > 0) ||
+        strnlen(key, PMIX_MAX_KEYLEN + 1) > PMIX_MAX_KEYLEN || !eligible(info, ninfo, &pointer)) {
+        return PMIX_ERR_NOT_FOUND;
+    }
+    try {
+        const pmix_proc_t& me = g_me;
+        std::string_view ns(me.nspace, strnlen(me.nspace, PMIX_MAX_NSLEN));
+        pmix_rank_t rank = PMIX_RANK_UNDEF;
+        if (proc != nullptr) {
+            rank = proc->rank;
+            if (proc->nspace[0] != '\0') ns = {proc->nspace, strnlen(proc->nspace, PMIX_MAX_NSLEN)};
+        }
+        const bool job = rank == PMIX_RANK_WILDCARD || rank == PMIX_RANK_UNDEF;
+        const bool self = rank == me.rank && ns == std::string_view(me.nspace);
+        if (!job && (rank >= PMIX_RANK_VALID || self)) return PMIX_ERR_NOT_FOUND;
+        pmix_status_t rc = PMIX_ERR_NOT_FOUND;
+        if (!job) rc = read(*r, ns, gds::Entity::proc(rank), key, pointer, out);
+        // As the server answers: a proc's own keys first, then the job level.
+        if (rc == PMIX_ERR_NOT_FOUND) rc = read(*r, ns, gds::Entity::job(), key, pointer, out);
+        if (rc == gds::kErrCorrupt) {
+            disable(rc);
+            return PMIX_ERR_NOT_FOUND;
+        }
+        return rc == PMIX_SUCCESS || rc == PMIX_ERR_NOMEM ? rc : PMIX_ERR_NOT_FOUND;
+    } catch (...) {
+        return PMIX_ERR_NOT_FOUND;
+    }
+}
+
+}  // namespace pmix::client::store_path

@@ -3,6 +3,7 @@
 // Each shim only guards against exceptions and forwards; argument rules and statuses live in
 // client/ so the C and C++ paths cannot drift apart.
 #include "client/client.h"
+#include "server/api.h"
 #include "shim_support.h"
 
 #include <pmix.h>
@@ -191,6 +192,10 @@ pmix_status_t PMIx_Notify_event(pmix_status_t status, const pmix_proc_t* source,
                                 pmix_data_range_t range, const pmix_info_t info[], size_t ninfo,
                                 pmix_op_cbfunc_t cbfunc, void* cbdata) {
     return guarded([&] {
+        // A host (server only, no client in this process) notifies its local clients.
+        if (!cl::initialized() && pmix::server::initialized()) {
+            return pmix::server::notify_event(status, source, range, info, ninfo, cbfunc, cbdata);
+        }
         return cl::notify_event(status, source, range, info, ninfo, cbfunc, cbdata);
     });
 }

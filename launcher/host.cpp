@@ -230,9 +230,36 @@ pmix_status_t unpublish(const pmix_proc_t* proc, char** keys, const pmix_info_t[
 }
 
 // The library delivers to local clients itself; a one-node host has nobody else to tell.
-pmix_status_t notify_event(pmix_status_t, const pmix_proc_t*, pmix_data_range_t, pmix_info_t[],
-                           size_t, pmix_op_cbfunc_t cbfunc, void* cbdata) {
-  g_launcher->queue.post([cbfunc, cbdata] { if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, cbdata); });
+void release_notified(pmix_status_t, void* cbdata) {
+  auto* holder = static_cast<std::pair<pmix_info_t*, size_t>*>(cbdata);
+  if (holder->first != nullptr) PMIX_INFO_FREE(holder->first, holder->second);
+  delete holder;
+}
+
+// A client's event whose range reaches beyond its server comes here for distribution. On one node
+// every process of the job is served by our own server, so distributing it means handing it back
+// to the library for its local clients (a multi-node host does the same on every node). Range RM
+// means this host only: nothing to deliver.
+pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t* source, pmix_data_range_t range,
+                           pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                           void* cbdata) {
+  pmix_proc_t src;
+  PMIX_PROC_CONSTRUCT(&src);
+  if (source != nullptr) src = *source;
+  auto* holder = new std::pair<pmix_info_t*, size_t>(nullptr, ninfo);
+  if (ninfo > 0) {
+    PMIX_INFO_CREATE(holder->first, ninfo);
+    for (size_t i = 0; i < ninfo; ++i) PMIX_INFO_XFER(&holder->first[i], &info[i]);
+  }
+  g_launcher->queue.post([code, src, range, holder, cbfunc, cbdata] {
+    pmix_status_t rc = PMIX_SUCCESS;
+    if (range != PMIX_RANGE_RM) {
+      rc = PMIx_Notify_event(code, &src, range, holder->first, holder->second, release_notified,
+                             holder);
+    }
+    if (range == PMIX_RANGE_RM || rc != PMIX_SUCCESS) release_notified(rc, holder);
+    if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, cbdata);
+  });
   return PMIX_SUCCESS;
 }
 

@@ -28,6 +28,11 @@ pmix_status_t setup_local_support(const char* nspace, const pmix_info_t* info, s
 // including inside a host upcall.
 // This server's own identity (PMIX_ERR_INIT before init).
 pmix_status_t identity(pmix_proc_t* me);
+// PMIx_Notify_event called in the server process (a host notifying its local clients): delivered
+// by the same rules as a client's notification (events.cpp); source NULL = the server itself.
+pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t* source, pmix_data_range_t range,
+                           const pmix_info_t* info, size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                           void* cbdata);
 // Stores `value` as a per-proc key of `proc` (PMIx_Store_internal).
 pmix_status_t store_internal(const pmix_proc_t& proc, const char* key, const pmix_value_t& value);
 // Looks `key` up like a client's Get (without direct modex); key NULL: every key of the proc as

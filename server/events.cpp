@@ -1,31 +1,195 @@
 // server/events.cpp - event registrations and notifications between clients, the host and the
 // server itself.
 //
-// Interim behaviour (to be completed by the events work of issue #3): registrations are accepted
-// and not recorded; a client's PMIx_Notify_event goes to the host's notify_event upcall
-// (PMIX_ERR_NOT_SUPPORTED without one); a lost client raises nothing.
+// Routing, as OpenPMIx 4.2 does it: a client's event whose range reaches beyond this node
+// (NAMESPACE, SESSION, GLOBAL, RM, UNDEF) goes to the host's notify_event when the host has one;
+// the host distributes it, on this node by calling PMIx_Notify_event here (server API), which
+// delivers locally. Without that callback, and for the node-local ranges, the server delivers
+// itself. Local delivery: every connected, not finalized local client that registered a handler
+// for the code (or a default handler) and that the range includes, except the source:
+// PMIX_RANGE_PROC_LOCAL reaches nobody else, PMIX_RANGE_NAMESPACE the source's namespace,
+// PMIX_RANGE_CUSTOM the procs of PMIX_EVENT_CUSTOM_RANGE, PMIX_RANGE_RM only the host, every other
+// range all local clients. The notifier hears SUCCESS once the event is handed on. A client that
+// dies without PMIx_Finalize
+// raises PMIX_ERR_LOST_CONNECTION (source and PMIX_EVENT_AFFECTED_PROC = the dead process) for
+// the other clients of its namespace.
+#include "server/api.h"
 #include "server/state.h"
+
+#include "data/value.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
 
 namespace pmix::server {
 
-void State::events_request(const ProcKey& /*who*/, Client& c, proto::Reader& r,
-                           wire::Connection& conn, const wire::Frame& frame) {
-    switch (static_cast<proto::Op>(frame.op)) {
-        case proto::Op::kRegisterEvents:
-        case proto::Op::kDeregisterEvents:
-            reply_status(conn, frame, PMIX_SUCCESS);
-            return;
-        default: break;
+using ClientKey = std::pair<std::string, pmix_rank_t>;
+
+bool EventRegistry::wants(const ClientKey& client, pmix_status_t code) const {
+    auto it = registrations.find(client);
+    if (it == registrations.end()) return false;
+    return std::any_of(it->second.begin(), it->second.end(), [code](const Codes& c) {
+        return c.empty() || std::find(c.begin(), c.end(), code) != c.end();
+    });
+}
+
+void EventRegistry::add(const ClientKey& client, Codes codes) {
+    registrations[client].push_back(std::move(codes));
+}
+
+void EventRegistry::remove(const ClientKey& client, const Codes& codes) {
+    auto it = registrations.find(client);
+    if (it == registrations.end()) return;
+    auto& regs = it->second;
+    if (auto r = std::find(regs.begin(), regs.end(), codes); r != regs.end()) regs.erase(r);
+    if (regs.empty()) registrations.erase(it);
+}
+
+namespace {
+
+std::string ns_of(const pmix_proc_t& p) {
+    return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN));
+}
+
+bool proc_matches(const pmix_proc_t& want, const pmix_proc_t& who) {
+    return ns_of(want) == ns_of(who) && (want.rank == PMIX_RANK_WILDCARD || want.rank == who.rank);
+}
+
+// PMIX_EVENT_CUSTOM_RANGE: one proc or a data array of procs.
+bool in_custom_range(const Event& ev, const pmix_proc_t& who) {
+    for (std::size_t i = 0; i < ev.ninfo; ++i) {
+        const pmix_info_t& in = ev.info[i];
+        if (std::strncmp(in.key, PMIX_EVENT_CUSTOM_RANGE, PMIX_MAX_KEYLEN) != 0) continue;
+        if (in.value.type == PMIX_PROC && in.value.data.proc != nullptr) {
+            return proc_matches(*in.value.data.proc, who);
+        }
+        if (in.value.type == PMIX_DATA_ARRAY && in.value.data.darray != nullptr &&
+            in.value.data.darray->type == PMIX_PROC) {
+            const auto* procs = static_cast<const pmix_proc_t*>(in.value.data.darray->array);
+            for (std::size_t k = 0; k < in.value.data.darray->size; ++k) {
+                if (proc_matches(procs[k], who)) return true;
+            }
+        }
     }
-    const pmix_status_t outcome = forward_to_host(c, r, conn, frame);
-    if (outcome == PMIX_ERR_UNPACK_FAILURE) {
-        slog("undecodable notify request; closing that connection");
-        conn.close("undecodable request", wire::CloseKind::bad_frame);
-    } else if (outcome != PMIX_SUCCESS) {
-        reply_status(conn, frame, outcome);
+    return false;
+}
+
+bool in_range(const Event& ev, const pmix_proc_t& who) {
+    switch (ev.range) {
+        case PMIX_RANGE_PROC_LOCAL:
+        case PMIX_RANGE_RM: return false;
+        case PMIX_RANGE_NAMESPACE: return ns_of(ev.source) == ns_of(who);
+        case PMIX_RANGE_CUSTOM: return in_custom_range(ev, who);
+        default: return true;
     }
 }
 
-void State::events_client_lost(const ProcKey& /*who*/) {}
+bool reaches_beyond_node(pmix_data_range_t range) {
+    return range == PMIX_RANGE_NAMESPACE || range == PMIX_RANGE_SESSION ||
+           range == PMIX_RANGE_GLOBAL || range == PMIX_RANGE_RM || range == PMIX_RANGE_UNDEF;
+}
+
+struct HostNotice {
+    pmix_proc_t source{};
+    proto::InfoArray info;
+};
+
+void host_notice_done(pmix_status_t, void* cbdata) { delete static_cast<HostNotice*>(cbdata); }
+
+// True when the host took the event for distribution.
+bool tell_host(State& s, const Event& ev) {
+    if (s.module.notify_event == nullptr || !reaches_beyond_node(ev.range)) return false;
+    auto* notice = new HostNotice{ev.source, {}};
+    if (ev.ninfo > 0) {
+        auto* copy = static_cast<pmix_info_t*>(std::calloc(ev.ninfo, sizeof(pmix_info_t)));
+        if (copy == nullptr) {
+            delete notice;
+            return false;
+        }
+        for (std::size_t i = 0; i < ev.ninfo; ++i) data::info_xfer(&copy[i], &ev.info[i]);
+        notice->info.adopt(copy, ev.ninfo);
+    }
+    const pmix_status_t rc =
+        s.module.notify_event(ev.code, &notice->source, ev.range, notice->info.data(),
+                              notice->info.size(), host_notice_done, notice);
+    if (rc != PMIX_SUCCESS) delete notice;  // no callback comes for a refused or finished call
+    return rc == PMIX_SUCCESS || rc == PMIX_OPERATION_SUCCEEDED;
+}
+
+}  // namespace
+
+std::size_t State::deliver_event(const Event& ev) {
+    proto::Writer w;
+    w.status(ev.code).proc(ev.source).infos(ev.info, ev.ninfo);
+    if (w.status_code() != PMIX_SUCCESS) return 0;
+    const wire::Bytes frame = w.take();
+    std::size_t sent = 0;
+    for (auto& [key, c] : clients) {
+        if (!c.conn || c.conn->closed() || c.finalized) continue;
+        if (proc_matches(ev.source, c.proc) && ev.source.rank != PMIX_RANK_WILDCARD) continue;
+        if (!in_range(ev, c.proc) || !events.wants(key, ev.code)) continue;
+        if (c.conn->send(static_cast<std::uint32_t>(proto::Op::kEvent), frame) == PMIX_SUCCESS) {
+            ++sent;
+        }
+    }
+    return sent;
+}
+
+void State::events_request(const ProcKey& who, Client& /*c*/, proto::Reader& r,
+                           wire::Connection& conn, const wire::Frame& frame) {
+    const auto op = static_cast<proto::Op>(frame.op);
+    if (op == proto::Op::kRegisterEvents || op == proto::Op::kDeregisterEvents) {
+        std::vector<pmix_status_t> codes;
+        proto::InfoArray info;
+        r.statuses(&codes);
+        if (op == proto::Op::kRegisterEvents) r.infos(&info);
+        if (r.finish() != PMIX_SUCCESS) {
+            conn.close("undecodable event registration", wire::CloseKind::bad_frame);
+            return;
+        }
+        if (op == proto::Op::kRegisterEvents) {
+            events.add(who, std::move(codes));
+        } else {
+            events.remove(who, codes);
+        }
+        reply_status(conn, frame, PMIX_SUCCESS);
+        return;
+    }
+    Event ev;
+    proto::InfoArray info;
+    r.status(&ev.code);
+    r.proc(&ev.source);
+    r.range(&ev.range);
+    r.infos(&info);
+    if (r.finish() != PMIX_SUCCESS) {
+        slog("undecodable notify request; closing that connection");
+        conn.close("undecodable notify request", wire::CloseKind::bad_frame);
+        return;
+    }
+    ev.info = info.data();
+    ev.ninfo = info.size();
+    if (!tell_host(*this, ev)) deliver_event(ev);
+    reply_status(conn, frame, PMIX_SUCCESS);
+}
+
+void State::events_client_lost(const ProcKey& who) {
+    auto it = clients.find(who);
+    const bool died = it != clients.end() && !it->second.finalized && !finalizing;
+    events.forget(who);
+    if (!died) return;
+    pmix_info_t affected;
+    std::memset(&affected, 0, sizeof affected);
+    std::strncpy(affected.key, PMIX_EVENT_AFFECTED_PROC, PMIX_MAX_KEYLEN);
+    data::value_load(&affected.value, &it->second.proc, PMIX_PROC);
+    Event ev;
+    ev.code = PMIX_ERR_LOST_CONNECTION;
+    ev.source = it->second.proc;
+    ev.range = PMIX_RANGE_NAMESPACE;
+    ev.info = &affected;
+    ev.ninfo = 1;
+    deliver_event(ev);
+    data::info_destruct(&affected);
+}
 
 }  // namespace pmix::server

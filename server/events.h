@@ -7,10 +7,31 @@
 
 #include <pmix_common.h>
 
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
 namespace pmix::server {
 
 struct EventRegistry {
-    // Filled in by events.cpp.
+    using Codes = std::vector<pmix_status_t>;  // empty: a default handler (every code)
+    // Per client (namespace, rank): one entry per registration that client holds.
+    std::map<std::pair<std::string, pmix_rank_t>, std::vector<Codes>> registrations;
+
+    bool wants(const std::pair<std::string, pmix_rank_t>& client, pmix_status_t code) const;
+    void add(const std::pair<std::string, pmix_rank_t>& client, Codes codes);
+    void remove(const std::pair<std::string, pmix_rank_t>& client, const Codes& codes);
+    void forget(const std::pair<std::string, pmix_rank_t>& client) { registrations.erase(client); }
+};
+
+// An event as the server routes it: code, source, range and the info to deliver.
+struct Event {
+    pmix_status_t code = PMIX_SUCCESS;
+    pmix_proc_t source{};
+    pmix_data_range_t range = PMIX_RANGE_UNDEF;
+    const pmix_info_t* info = nullptr;
+    std::size_t ninfo = 0;
 };
 
 }  // namespace pmix::server

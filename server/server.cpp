@@ -440,6 +440,43 @@ pmix_status_t identity(pmix_proc_t* me) {
     return PMIX_SUCCESS;
 }
 
+pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t* source, pmix_data_range_t range,
+                           const pmix_info_t* info, size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                           void* cbdata) {
+    auto st = current();
+    if (st == nullptr) {
+        return PMIX_ERR_INIT;
+    }
+    if (info == nullptr && ninfo > 0) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    pmix_proc_t src{};
+    if (source != nullptr) {
+        src = *source;
+    } else {
+        std::strncpy(src.nspace, st->nspace.c_str(), PMIX_MAX_NSLEN);
+        src.rank = st->rank;
+    }
+    auto copy = std::make_shared<proto::InfoArray>();
+    if (ninfo > 0) {
+        auto* infos = static_cast<pmix_info_t*>(std::calloc(ninfo, sizeof(pmix_info_t)));
+        if (infos == nullptr) return PMIX_ERR_NOMEM;
+        for (size_t i = 0; i < ninfo; ++i) data::info_xfer(&infos[i], &info[i]);
+        copy->adopt(infos, ninfo);
+    }
+    auto work = [code, src, range, copy](State& s) {
+        Event ev;
+        ev.code = code;
+        ev.source = src;
+        ev.range = range;
+        ev.info = copy->data();
+        ev.ninfo = copy->size();
+        s.deliver_event(ev);
+        return PMIX_SUCCESS;
+    };
+    return run_op(*st, std::move(work), cbfunc, cbdata);
+}
+
 pmix_status_t store_internal(const pmix_proc_t& proc, const char* key, const pmix_value_t& value) {
     auto st = current();
     if (st == nullptr) {

@@ -118,6 +118,9 @@ public:
     void events_request(const ProcKey& who, Client& c, proto::Reader& r, wire::Connection& conn,
                         const wire::Frame& frame);
     void events_client_lost(const ProcKey& who);
+    // Sends `ev` to every local client its range and their registrations select; returns how
+    // many got it. Also the path of PMIx_Notify_event called in the server process.
+    std::size_t deliver_event(const Event& ev);
 
     // Fence (fence.cpp).
     void fence_request(const ProcKey& who, wire::Connection& conn, const wire::Frame& frame);

@@ -2,11 +2,13 @@
 # One pmixrun integration case: run_case.sh CASE PMIXRUN BINDIR SUFFIX [N]
 #   PMIXRUN  the launcher under test; BINDIR holds the examples; SUFFIX is "" (our libpmix) or
 #   "-openpmix" (Debian's OpenPMIx). Every case runs real processes under an outer timeout, then
-#   checks that nothing is left behind: no process carrying this run's tag, no files in its TMPDIR.
+#   checks that nothing is left behind: no process carrying this run's tag, no files in its TMPDIR,
+#   no shared-memory segment of its store (our server names them with PMIX_CPP_GDS_PREFIX).
 set -u
 CASE=$1 PMIXRUN=$2 BINDIR=$3 SUFFIX=$4 N=${5:-2}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/pmixrun-it.XXXXXX")
 TAG="it.$$.$RANDOM"
+SHM_PREFIX="pmixit-$$-$RANDOM"
 OUT=$WORK/out ERR=$WORK/err
 mkdir "$WORK/tmp"
 fails=0
@@ -24,7 +26,7 @@ ex() { echo "$BINDIR/$1$SUFFIX"; }
 
 # pmixrun [args...]: runs the launcher with this run's tag and TMPDIR; sets RC.
 pmixrun() {
-  env PMIXRUN_TEST_TAG="$TAG" TMPDIR="$WORK/tmp" timeout -s KILL 90 "$PMIXRUN" "$@" >"$OUT" 2>"$ERR"
+  env PMIXRUN_TEST_TAG="$TAG" TMPDIR="$WORK/tmp" PMIX_CPP_GDS_PREFIX="/$SHM_PREFIX" timeout -s KILL 90 "$PMIXRUN" "$@" >"$OUT" 2>"$ERR"
   RC=$?
   echo "--- pmixrun $* -> $RC"; echo "--- stdout:"; cat "$OUT"; echo "--- stderr:"; cat "$ERR"
 }
@@ -71,6 +73,17 @@ case $CASE in
     pmixrun -n "$N" "$(ex killed)"
     expect_rc 137; expect_err "rank 1 (pid [0-9]*) was killed by signal 9"
     expect_ranks_except 1 "killed: rank [0-9]*: fence failed as expected" ;;
+  events)
+    pmixrun -n "$N" "$(ex events)"
+    expect_rc 0; expect_out "^\[0\] events: rank 0 ok (notified)"
+    for ((r = 1; r < N; r++)); do expect_out "^\[$r\] events: rank $r ok (got code -3007 from rank 0"; done ;;
+  rogue)
+    pmixrun -n "$N" "$(ex rogue)"
+    expect_rc 0; expect_each_rank "rogue: rank [0-9]* ok (read $N peers"
+    expect_out "server closed 4 of 4 raw connections"
+    expect_err "connection closed (bad frame): bad magic"
+    expect_err "payload of 4294967295 bytes exceeds the limit"
+    expect_err "truncated frame" ;;
   query_log)
     pmixrun -n "$N" "$(ex query_log)"
     expect_rc 0; expect_each_rank "query_log: rank [0-9]*: job size $N"
@@ -112,5 +125,7 @@ sleep 0.2
 left=$(grep -lsa "PMIXRUN_TEST_TAG=$TAG" /proc/[0-9]*/environ | wc -l)
 [ "$left" -eq 0 ] || fail "$left process(es) left behind"
 [ -z "$(ls -A "$WORK/tmp")" ] || fail "files left in TMPDIR: $(ls -A "$WORK/tmp")"
+shm_left=$(ls /dev/shm | grep -c "^$SHM_PREFIX")
+[ "$shm_left" -eq 0 ] || { fail "$shm_left shared-memory segment(s) left: /dev/shm/$SHM_PREFIX*"; rm -f /dev/shm/"$SHM_PREFIX"*; }
 if [ "$fails" -ne 0 ]; then echo "$CASE: $fails failure(s)"; exit 1; fi
 echo "$CASE: OK"

@@ -1,0 +1,177 @@
+/* bench/e2e/scenario.c - the end-to-end startup/wireup scenario of ../shared/docs/TARGETS.md.
+ *
+ * Public API only: built once against our libpmix (bench-scenario) and once against Debian's
+ * OpenPMIx 4.2.2 (bench-scenario-openpmix), launched by pmixrun / pmixrun-openpmix.
+ * Each rank: PMIx_Init; Put 4 keys (64-byte strings, PMIX_GLOBAL); Commit; Fence with
+ * PMIX_COLLECT_DATA; Get a job-level key K times; Get every peer's 4 keys (copy, then with
+ * PMIX_GET_POINTER_VALUES); Fence without data (barrier); Finalize. Every value read is checked
+ * (a wrong value is an error exit, never a number). One line per rank on stdout:
+ *   BENCH rank=R nprocs=N init=us put=us commit=us fence=us getjob=us getpeer=us getptr=us
+ *         barrier=us finalize=us pss_kb=K rss_kb=K
+ * Per-call averages for the Gets. Pss/Rss from /proc/self/smaps_rollup after the Gets.
+ * Usage: bench-scenario [K]   (job-key Gets, default 2000)
+ */
+#include <pmix.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define NKEYS 4
+
+static double now_us(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e6 + (double)t.tv_nsec / 1e3;
+}
+
+static void die(const char* what, pmix_status_t rc) {
+    fprintf(stderr, "bench-scenario: %s failed: %s\n", what, PMIx_Error_string(rc));
+    exit(1);
+}
+
+static void value_text(char* buf, size_t n, pmix_rank_t rank, int k) {
+    /* 63 characters + NUL = 64 bytes */
+    snprintf(buf, n, "rank-%08u-key-%d-%048d", (unsigned)rank, k, 0);
+    buf[63] = '\0';
+}
+
+static void key_name(char* buf, size_t n, int k) { snprintf(buf, n, "bench.key.%d", k); }
+
+static long smaps_kb(const char* field) {
+    FILE* f = fopen("/proc/self/smaps_rollup", "r");
+    char line[256];
+    long kb = -1;
+    size_t len = strlen(field);
+    if (f == NULL) return -1;
+    while (fgets(line, sizeof line, f) != NULL) {
+        if (strncmp(line, field, len) == 0 && line[len] == ':') {
+            kb = strtol(line + len + 1, NULL, 10);
+            break;
+        }
+    }
+    fclose(f);
+    return kb;
+}
+
+static void put_keys(const pmix_proc_t* me) {
+    for (int k = 0; k < NKEYS; ++k) {
+        char key[PMIX_MAX_KEYLEN + 1], text[80];
+        pmix_value_t v;
+        key_name(key, sizeof key, k);
+        value_text(text, sizeof text, me->rank, k);
+        PMIX_VALUE_LOAD(&v, text, PMIX_STRING);
+        pmix_status_t rc = PMIx_Put(PMIX_GLOBAL, key, &v);
+        PMIX_VALUE_DESTRUCT(&v);
+        if (rc != PMIX_SUCCESS) die("PMIx_Put", rc);
+    }
+}
+
+/* Gets every peer's keys `rounds` times; returns the per-call average in us. */
+static double get_peers(const pmix_proc_t* me, uint32_t nprocs, int rounds, bool pointer) {
+    pmix_info_t info;
+    bool yes = true;
+    PMIX_INFO_LOAD(&info, PMIX_GET_POINTER_VALUES, &yes, PMIX_BOOL);
+    long calls = 0;
+    double t0 = now_us();
+    for (int r = 0; r < rounds; ++r) {
+        for (uint32_t p = 0; p < nprocs; ++p) {
+            if (p == me->rank && nprocs > 1) continue;
+            pmix_proc_t peer;
+            PMIX_PROC_LOAD(&peer, me->nspace, p);
+            for (int k = 0; k < NKEYS; ++k) {
+                char key[PMIX_MAX_KEYLEN + 1], want[80];
+                pmix_value_t* val = NULL;
+                key_name(key, sizeof key, k);
+                pmix_status_t rc = PMIx_Get(&peer, key, pointer ? &info : NULL, pointer ? 1 : 0, &val);
+                if (rc != PMIX_SUCCESS) die("PMIx_Get (peer key)", rc);
+                value_text(want, sizeof want, p, k);
+                if (val->type != PMIX_STRING || strcmp(val->data.string, want) != 0) {
+                    fprintf(stderr, "bench-scenario: wrong value for %s of rank %u\n", key, p);
+                    exit(1);
+                }
+                if (!pointer) PMIX_VALUE_RELEASE(val); /* pointer mode: owned by the library */
+                ++calls;
+            }
+        }
+    }
+    double per = calls > 0 ? (now_us() - t0) / (double)calls : 0.0;
+    PMIX_INFO_DESTRUCT(&info);
+    return per;
+}
+
+static double get_job_key(const pmix_proc_t* me, uint32_t nprocs, int times) {
+    pmix_proc_t wild;
+    PMIX_PROC_LOAD(&wild, me->nspace, PMIX_RANK_WILDCARD);
+    double t0 = now_us();
+    for (int i = 0; i < times; ++i) {
+        pmix_value_t* val = NULL;
+        pmix_status_t rc = PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &val);
+        if (rc != PMIX_SUCCESS) die("PMIx_Get (PMIX_JOB_SIZE)", rc);
+        if (val->type != PMIX_UINT32 || val->data.uint32 != nprocs) {
+            fprintf(stderr, "bench-scenario: wrong PMIX_JOB_SIZE\n");
+            exit(1);
+        }
+        PMIX_VALUE_RELEASE(val);
+    }
+    return (now_us() - t0) / (double)times;
+}
+
+static uint32_t job_size(const pmix_proc_t* me) {
+    pmix_proc_t wild;
+    pmix_value_t* val = NULL;
+    PMIX_PROC_LOAD(&wild, me->nspace, PMIX_RANK_WILDCARD);
+    pmix_status_t rc = PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &val);
+    if (rc != PMIX_SUCCESS || val->type != PMIX_UINT32) die("PMIx_Get (PMIX_JOB_SIZE)", rc);
+    uint32_t n = val->data.uint32;
+    PMIX_VALUE_RELEASE(val);
+    return n;
+}
+
+int main(int argc, char** argv) {
+    int times = argc > 1 ? atoi(argv[1]) : 2000;
+    if (times <= 0) times = 2000;
+    pmix_proc_t me;
+    double t = now_us();
+    pmix_status_t rc = PMIx_Init(&me, NULL, 0);
+    double t_init = now_us() - t;
+    if (rc != PMIX_SUCCESS) die("PMIx_Init", rc);
+    uint32_t nprocs = job_size(&me);
+
+    t = now_us();
+    put_keys(&me);
+    double t_put = now_us() - t;
+    t = now_us();
+    if ((rc = PMIx_Commit()) != PMIX_SUCCESS) die("PMIx_Commit", rc);
+    double t_commit = now_us() - t;
+
+    pmix_info_t collect;
+    bool yes = true;
+    PMIX_INFO_LOAD(&collect, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+    t = now_us();
+    if ((rc = PMIx_Fence(NULL, 0, &collect, 1)) != PMIX_SUCCESS) die("PMIx_Fence (collect)", rc);
+    double t_fence = now_us() - t;
+    PMIX_INFO_DESTRUCT(&collect);
+
+    double t_job = get_job_key(&me, nprocs, times);
+    int rounds = nprocs > 0 ? (int)(4000 / (nprocs * NKEYS)) + 1 : 1;
+    double t_peer = get_peers(&me, nprocs, rounds, false);
+    double t_ptr = get_peers(&me, nprocs, 1, true);
+    long pss = smaps_kb("Pss"), rss = smaps_kb("Rss");
+
+    t = now_us();
+    if ((rc = PMIx_Fence(NULL, 0, NULL, 0)) != PMIX_SUCCESS) die("PMIx_Fence (barrier)", rc);
+    double t_barrier = now_us() - t;
+
+    t = now_us();
+    if ((rc = PMIx_Finalize(NULL, 0)) != PMIX_SUCCESS) die("PMIx_Finalize", rc);
+    double t_fin = now_us() - t;
+
+    printf("BENCH rank=%u nprocs=%u init=%.1f put=%.2f commit=%.1f fence=%.1f getjob=%.4f "
+           "getpeer=%.4f getptr=%.4f barrier=%.1f finalize=%.1f pss_kb=%ld rss_kb=%ld\n",
+           (unsigned)me.rank, (unsigned)nprocs, t_init, t_put, t_commit, t_fence, t_job, t_peer,
+           t_ptr, t_barrier, t_fin, pss, rss);
+    return 0;
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# bench/run.sh [run.py options]: builds the benchmark targets (release preset) and runs, side by side
+# with Debian's OpenPMIx 4.2.2 where a comparison exists:
+#   1. the end-to-end scenario (bench/e2e) for N = 2, 16, 64 (run.py options such as --n 2,8
+#      --reps 5 --quick are passed through), report + plot in bench/results/;
+#   2. the store micro benchmarks (bench-gds, Google Benchmark);
+#   3. the scale simulation (bench-scale: 1,000,000 processes over 10,000 nodes).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh release pmixrun pmixrun-openpmix bench-scenario bench-scenario-openpmix \
+  bench-scale bench-gds >/dev/null
+bin=build/release/bin
+out=bench/results
+mkdir -p "$out"
+stamp=$(date +%Y%m%d-%H%M%S)
+echo "== 1/3 end-to-end scenario (progress on stderr)" >&2
+python3 bench/e2e/run.py --bindir "$bin" --out "$out/e2e-$stamp.md" --png "$out/e2e-$stamp.png" "$@"
+echo
+echo "== 2/3 store micro benchmarks (bench-gds; /1 = shared memory, /0 = heap)"
+"$bin/bench-gds" --benchmark_min_time=0.2
+echo
+echo "== 3/3 scale simulation (bench-scale)"
+"$bin/bench-scale" 1000000 10000
+echo
+echo "report: $out/e2e-$stamp.md (+ .png when matplotlib is installed)"

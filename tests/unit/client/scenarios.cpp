@@ -7,7 +7,11 @@
 
 #include <pmix.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <atomic>
+#include <cstdlib>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -495,6 +499,59 @@ int forwarded_ops() {
 
 // Against the real server (test_e2e.cpp): every rank puts, commits, fences with data
 // collection, then reads every peer's key.
+// Write system calls this process made so far (/proc/self/io counts every thread).
+long write_syscalls() {
+    FILE* f = std::fopen("/proc/self/io", "r");
+    if (f == nullptr) return -1;
+    char line[128];
+    long n = -1;
+    while (std::fgets(line, sizeof line, f) != nullptr) {
+        if (std::strncmp(line, "syscw:", 6) == 0) n = std::atol(line + 6);
+    }
+    std::fclose(f);
+    return n;
+}
+
+// TEST_EXPECT_STORE=1: peer Gets are answered from the shared store (no request to the server,
+// so not a single write system call), and a pointer-mode value lives in read-only memory (a
+// forked child writing to it dies of SIGSEGV, this process is unharmed). =0: they go to the
+// server (at least one write per Get).
+int check_read_path(const pmix_proc_t& me, int n) {
+    const char* expect = std::getenv("TEST_EXPECT_STORE");
+    if (expect == nullptr) return 0;
+    pmix_proc_t peer = me;
+    peer.rank = static_cast<pmix_rank_t>((me.rank + 1) % static_cast<pmix_rank_t>(n));
+    const long before = write_syscalls();
+    for (int i = 0; i < 1000; ++i) {
+        pmix_value_t* got = nullptr;
+        CHECK_RC(PMIx_Get(&peer, "test.rank.key", nullptr, 0, &got), PMIX_SUCCESS);
+        PMIX_VALUE_RELEASE(got);
+    }
+    const long writes = write_syscalls() - before;
+    if (std::strcmp(expect, "1") != 0) {
+        CHECK(writes >= 1000);
+        return 0;
+    }
+    CHECK(writes == 0);
+    pmix_info_t ptr;
+    bool yes = true;
+    PMIX_INFO_LOAD(&ptr, PMIX_GET_POINTER_VALUES, &yes, PMIX_BOOL);
+    pmix_value_t* view = nullptr;
+    CHECK_RC(PMIx_Get(&peer, "test.rank.key", &ptr, 1, &view), PMIX_SUCCESS);
+    CHECK(view->type == PMIX_STRING && view->data.string == "value-of-" + std::to_string(peer.rank));
+    const pid_t child = ::fork();
+    if (child == 0) {
+        view->data.string[0] = 'X';  // read-only mapping: SIGSEGV here
+        ::_exit(0);
+    }
+    int status = 0;
+    CHECK(::waitpid(child, &status, 0) == child);
+    // SIGSEGV (or, under AddressSanitizer, its report and abort): the write never succeeds.
+    CHECK(!(WIFEXITED(status) && WEXITSTATUS(status) == 0));
+    CHECK(view->data.string == "value-of-" + std::to_string(peer.rank));  // still intact
+    return 0;
+}
+
 int exchange() {
     pmix_proc_t me{};
     CHECK_RC(PMIx_Init(&me, nullptr, 0), PMIX_SUCCESS);
@@ -519,6 +576,7 @@ int exchange() {
         CHECK(got->type == PMIX_STRING && got->data.string == "value-of-" + std::to_string(r));
         PMIX_VALUE_RELEASE(got);
     }
+    if (int rc = check_read_path(me, n); rc != 0) return rc;
     pmix_proc_t job = me;
     job.rank = PMIX_RANK_WILDCARD;
     pmix_value_t* size = nullptr;
@@ -535,6 +593,76 @@ int exchange() {
     return 0;
 }
 
+std::atomic<int> g_lost_from{-1};
+std::atomic<int> g_lost_affected{-1};
+
+void on_lost(size_t, pmix_status_t status, const pmix_proc_t* source, pmix_info_t info[],
+             size_t ninfo, pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc,
+             void* cbdata) {
+    if (status == PMIX_ERR_LOST_CONNECTION && source != nullptr) {
+        for (size_t i = 0; i < ninfo; ++i) {
+            if (std::strncmp(info[i].key, PMIX_EVENT_AFFECTED_PROC, PMIX_MAX_KEYLEN) == 0 &&
+                info[i].value.type == PMIX_PROC) {
+                g_lost_affected = static_cast<int>(info[i].value.data.proc->rank);
+            }
+        }
+        g_lost_from = static_cast<int>(source->rank);
+    }
+    if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, nullptr, nullptr, cbdata);
+}
+
+// Rank 1 leaves without PMIx_Finalize after a fence; rank 0, registered for
+// PMIX_ERR_LOST_CONNECTION, must hear about it from the server (source and affected proc = 1).
+int lost_peer() {
+    pmix_proc_t me{};
+    CHECK_RC(PMIx_Init(&me, nullptr, 0), PMIX_SUCCESS);
+    pmix_status_t code = PMIX_ERR_LOST_CONNECTION;
+    CHECK(PMIx_Register_event_handler(&code, 1, nullptr, 0, on_lost, nullptr, nullptr) >= 0);
+    CHECK_RC(PMIx_Fence(nullptr, 0, nullptr, 0), PMIX_SUCCESS);
+    if (me.rank == 1) ::_exit(0);  // no PMIx_Finalize: the server sees a lost client
+    for (int i = 0; i < 1000 && g_lost_from.load() < 0; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    CHECK(g_lost_from.load() == 1);
+    CHECK(g_lost_affected.load() == 1);
+    CHECK_RC(PMIx_Finalize(nullptr, 0), PMIX_SUCCESS);
+    return 0;
+}
+
+// Two jobs fencing together: every process of this namespace and of TEST_OTHER_NS (both
+// wildcards) fences with PMIX_COLLECT_DATA, then reads a key of rank 0 and 1 of the other job.
+int two_namespaces() {
+    pmix_proc_t me{};
+    CHECK_RC(PMIx_Init(&me, nullptr, 0), PMIX_SUCCESS);
+    const char* other = std::getenv("TEST_OTHER_NS");
+    CHECK(other != nullptr);
+    const std::string mine = std::string(me.nspace) + "/" + std::to_string(me.rank);
+    pmix_value_t v;
+    PMIX_VALUE_LOAD(&v, mine.c_str(), PMIX_STRING);
+    CHECK_RC(PMIx_Put(PMIX_GLOBAL, "test.two.key", &v), PMIX_SUCCESS);
+    PMIX_VALUE_DESTRUCT(&v);
+    CHECK_RC(PMIx_Commit(), PMIX_SUCCESS);
+    pmix_proc_t both[2];
+    PMIX_LOAD_PROCID(&both[0], me.nspace, PMIX_RANK_WILDCARD);
+    PMIX_LOAD_PROCID(&both[1], other, PMIX_RANK_WILDCARD);
+    pmix_info_t info;
+    bool yes = true;
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+    CHECK_RC(PMIx_Fence(both, 2, &info, 1), PMIX_SUCCESS);
+    PMIX_INFO_DESTRUCT(&info);
+    for (pmix_rank_t r = 0; r < 2; ++r) {
+        pmix_proc_t peer;
+        PMIX_LOAD_PROCID(&peer, other, r);
+        pmix_value_t* got = nullptr;
+        CHECK_RC(PMIx_Get(&peer, "test.two.key", nullptr, 0, &got), PMIX_SUCCESS);
+        CHECK(got->type == PMIX_STRING && got->data.string == std::string(other) + "/" + std::to_string(r));
+        PMIX_VALUE_RELEASE(got);
+    }
+    CHECK_RC(PMIx_Fence(both, 2, nullptr, 0), PMIX_SUCCESS);  // a data-less fence across both
+    CHECK_RC(PMIx_Finalize(nullptr, 0), PMIX_SUCCESS);
+    return 0;
+}
+
 const std::map<std::string, std::function<int()>>& table() {
     static const std::map<std::string, std::function<int()>> t = {
         {"lifecycle", lifecycle},     {"put_get", put_get},
@@ -542,7 +670,8 @@ const std::map<std::string, std::function<int()>>& table() {
         {"get_timeout", get_timeout}, {"bad_args", bad_args},
         {"publish_lookup", publish_lookup}, {"abort", abort_call},
         {"would_block", would_block}, {"forwarded_ops", forwarded_ops},
-        {"events", events}, {"exchange", exchange},
+        {"events", events}, {"exchange", exchange}, {"two_namespaces", two_namespaces},
+        {"lost_peer", lost_peer},
     };
     return t;
 }

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <filesystem>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -44,7 +45,12 @@ pmix_status_t host_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_
     return PMIX_SUCCESS;
 }
 
-char** build_env(const pmix_proc_t& p, int nprocs) {
+void free_env(char** env) {
+    for (char** e = env; e != nullptr && *e != nullptr; ++e) std::free(*e);
+    std::free(env);
+}
+
+char** build_env(const pmix_proc_t& p, int nprocs, const std::vector<std::string>& extra) {
     std::vector<std::string> keep;
     for (char** e = environ; *e != nullptr; ++e) {
         if (std::strncmp(*e, "PMIX_", 5) != 0) keep.emplace_back(*e);
@@ -53,13 +59,23 @@ char** build_env(const pmix_proc_t& p, int nprocs) {
     auto** env = static_cast<char**>(std::calloc(keep.size() + 1, sizeof(char*)));
     for (std::size_t i = 0; i < keep.size(); ++i) env[i] = ::strdup(keep[i].c_str());
     EXPECT_EQ(PMIx_server_setup_fork(&p, &env), PMIX_SUCCESS);  // appends (reallocs) env
+    if (extra.empty()) return env;
+    // Extra settings win over what setup_fork put there (e.g. a bogus store locator).
+    std::vector<std::string> all;
+    for (char** e = env; *e != nullptr; ++e) {
+        bool replaced = false;
+        for (const auto& x : extra) {
+            replaced = replaced || std::strncmp(*e, x.c_str(), x.find('=') + 1) == 0;
+        }
+        if (!replaced) all.emplace_back(*e);
+    }
+    all.insert(all.end(), extra.begin(), extra.end());
+    free_env(env);
+    env = static_cast<char**>(std::calloc(all.size() + 1, sizeof(char*)));
+    for (std::size_t i = 0; i < all.size(); ++i) env[i] = ::strdup(all[i].c_str());
     return env;
 }
 
-void free_env(char** env) {
-    for (char** e = env; e != nullptr && *e != nullptr; ++e) std::free(*e);
-    std::free(env);
-}
 
 int wait_child(pid_t pid) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
@@ -75,60 +91,153 @@ int wait_child(pid_t pid) {
     return -1;
 }
 
-TEST(ClientEndToEnd, ExchangeThroughTheRealServer) {
-    TempDir dir;
-    ASSERT_FALSE(dir.path().empty());
-    pmix_server_module_t module;
-    std::memset(&module, 0, sizeof module);
-    module.fence_nb = host_fence;
-    pmix_info_t info;
-    PMIX_INFO_LOAD(&info, PMIX_SERVER_TMPDIR, dir.path().c_str(), PMIX_STRING);
-    ASSERT_EQ(PMIx_server_init(&module, &info, 1), PMIX_SUCCESS);
-    PMIX_INFO_DESTRUCT(&info);
+// Shared-memory segments whose name starts with `prefix` (without the leading '/').
+int segments_named(const std::string& prefix) {
+    int n = 0;
+    for (const auto& e : std::filesystem::directory_iterator("/dev/shm")) {
+        n += e.path().filename().string().rfind(prefix, 0) == 0 ? 1 : 0;
+    }
+    return n;
+}
 
-    constexpr int kProcs = 4;
-    const char* ns = "e2e.job";
+// Unique segment names for this test process, so leftovers can be counted.
+struct ShmPrefix {
+    std::string name = "pmixtest-e2e-" + std::to_string(::getpid());
+    ShmPrefix() { ::setenv("PMIX_CPP_GDS_PREFIX", ("/" + name).c_str(), 1); }
+    ~ShmPrefix() { ::unsetenv("PMIX_CPP_GDS_PREFIX"); }
+};
+
+// The real server in this process, with a one-node host fence, in a private directory.
+struct Server {
+    TempDir dir;
+    Server() {
+        EXPECT_FALSE(dir.path().empty());
+        pmix_server_module_t module;
+        std::memset(&module, 0, sizeof module);
+        module.fence_nb = host_fence;
+        pmix_info_t info;
+        PMIX_INFO_LOAD(&info, PMIX_SERVER_TMPDIR, dir.path().c_str(), PMIX_STRING);
+        EXPECT_EQ(PMIx_server_init(&module, &info, 1), PMIX_SUCCESS);
+        PMIX_INFO_DESTRUCT(&info);
+    }
+    ~Server() {
+        EXPECT_EQ(PMIx_server_finalize(), PMIX_SUCCESS);
+        std::lock_guard lock(g_mu);
+        for (auto& t : g_threads) t.join();
+        g_threads.clear();
+    }
+};
+
+// Registers a one-node job of `n` processes.
+void register_job(const char* ns, int n) {
     char host[256] = {};
     ::gethostname(host, sizeof host - 1);
+    std::string ranks;
+    for (int r = 0; r < n; ++r) ranks += (r ? "," : "") + std::to_string(r);
     char* nmap = nullptr;
     char* pmap = nullptr;
     ASSERT_EQ(PMIx_generate_regex(host, &nmap), PMIX_SUCCESS);
-    ASSERT_EQ(PMIx_generate_ppn("0,1,2,3", &pmap), PMIX_SUCCESS);
+    ASSERT_EQ(PMIx_generate_ppn(ranks.c_str(), &pmap), PMIX_SUCCESS);
     pmix_info_t job[3];
-    std::uint32_t size = kProcs;
+    std::uint32_t size = static_cast<std::uint32_t>(n);
     PMIX_INFO_LOAD(&job[0], PMIX_NODE_MAP, nmap, PMIX_STRING);
     PMIX_INFO_LOAD(&job[1], PMIX_PROC_MAP, pmap, PMIX_STRING);
     PMIX_INFO_LOAD(&job[2], PMIX_JOB_SIZE, &size, PMIX_UINT32);
     std::free(nmap);
     std::free(pmap);
-    ASSERT_EQ(PMIx_server_register_nspace(ns, kProcs, job, 3, nullptr, nullptr), PMIX_SUCCESS);
+    ASSERT_EQ(PMIx_server_register_nspace(ns, n, job, 3, nullptr, nullptr), PMIX_SUCCESS);
     for (auto& j : job) PMIX_INFO_DESTRUCT(&j);
+}
 
+// Registers and starts one client process running `scenario`.
+pid_t start_client(const char* ns, pmix_rank_t rank, int nprocs,
+                   const std::vector<std::string>& extra, const char* scenario) {
+    pmix_proc_t p;
+    PMIX_LOAD_PROCID(&p, ns, rank);
+    EXPECT_EQ(PMIx_server_register_client(&p, ::getuid(), ::getgid(), nullptr, nullptr, nullptr),
+              PMIX_SUCCESS);
+    char** env = build_env(p, nprocs, extra);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        char self[] = "test_client";
+        char flag[] = "--scenario";
+        std::string name = scenario;
+        char* argv[] = {self, flag, name.data(), nullptr};
+        ::execve("/proc/self/exe", argv, env);
+        ::_exit(127);
+    }
+    free_env(env);
+    return pid;
+}
+
+void expect_all_succeed(const std::vector<pid_t>& kids) {
+    for (std::size_t i = 0; i < kids.size(); ++i) EXPECT_EQ(wait_child(kids[i]), 0) << "child " << i;
+}
+
+// The exchange scenario with 4 client processes. `child_env` is added to each child's
+// environment; `expect_store` is what the children check about their read path.
+void run_exchange(const std::vector<std::string>& child_env, bool expect_store) {
+    Server server;
+    constexpr int kProcs = 4;
+    register_job("e2e.job", kProcs);
+    std::vector<std::string> extra = child_env;
+    extra.push_back(std::string("TEST_EXPECT_STORE=") + (expect_store ? "1" : "0"));
     std::vector<pid_t> kids;
     for (int r = 0; r < kProcs; ++r) {
-        pmix_proc_t p;
-        PMIX_LOAD_PROCID(&p, ns, static_cast<pmix_rank_t>(r));
-        ASSERT_EQ(PMIx_server_register_client(&p, ::getuid(), ::getgid(), nullptr, nullptr, nullptr),
-                  PMIX_SUCCESS);
-        char** env = build_env(p, kProcs);
-        const pid_t pid = ::fork();
-        if (pid == 0) {
-            char self[] = "test_client";
-            char flag[] = "--scenario";
-            char name[] = "exchange";
-            char* argv[] = {self, flag, name, nullptr};
-            ::execve("/proc/self/exe", argv, env);
-            ::_exit(127);
-        }
-        free_env(env);
-        kids.push_back(pid);
+        kids.push_back(start_client("e2e.job", static_cast<pmix_rank_t>(r), kProcs, extra, "exchange"));
     }
-    for (int r = 0; r < kProcs; ++r) EXPECT_EQ(wait_child(kids[r]), 0) << "rank " << r;
+    expect_all_succeed(kids);
     EXPECT_GE(g_fences.load(), 1);
-    EXPECT_EQ(PMIx_server_finalize(), PMIX_SUCCESS);
-    std::lock_guard lock(g_mu);
-    for (auto& t : g_threads) t.join();
-    g_threads.clear();
+}
+
+TEST(ClientEndToEnd, ExchangeThroughTheRealServer) {
+    ShmPrefix shm;
+    run_exchange({}, true);
+    EXPECT_EQ(segments_named(shm.name), 0) << "server finalize must unlink every segment";
+}
+
+TEST(ClientEndToEnd, HeapStoreSendsEveryGetToTheServer) {
+    ShmPrefix shm;
+    ::setenv("PMIX_GDS_MODULE", "hash", 1);  // OpenPMIx's name for its in-process store
+    run_exchange({}, false);
+    ::unsetenv("PMIX_GDS_MODULE");
+    EXPECT_EQ(segments_named(shm.name), 0);
+}
+
+TEST(ClientEndToEnd, BogusStoreLocatorFallsBackToTheServer) {
+    ShmPrefix shm;
+    run_exchange({"PMIX_CPP_GDS_LOCATOR=/pmix-no-such-store-segment"}, false);
+    EXPECT_EQ(segments_named(shm.name), 0);
+}
+
+// Two namespaces of two processes each fence together (with and without data) and read each
+// other's keys: the fence spans both jobs' participants on this server.
+TEST(ClientEndToEnd, TwoNamespacesFenceTogether) {
+    ShmPrefix shm;
+    {
+        Server server;
+        const char* a = "two.job.a";
+        const char* b = "two.job.b";
+        register_job(a, 2);
+        register_job(b, 2);
+        std::vector<pid_t> kids;
+        for (pmix_rank_t r = 0; r < 2; ++r) {
+            kids.push_back(start_client(a, r, 2, {std::string("TEST_OTHER_NS=") + b}, "two_namespaces"));
+            kids.push_back(start_client(b, r, 2, {std::string("TEST_OTHER_NS=") + a}, "two_namespaces"));
+        }
+        expect_all_succeed(kids);
+    }
+    EXPECT_EQ(segments_named(shm.name), 0);
+}
+
+// A client that dies without PMIx_Finalize: the server raises PMIX_ERR_LOST_CONNECTION for the
+// other clients of its namespace that registered for it.
+TEST(ClientEndToEnd, DeadClientRaisesLostConnectionForItsPeers) {
+    Server server;
+    register_job("lost.job", 2);
+    std::vector<pid_t> kids;
+    for (pmix_rank_t r = 0; r < 2; ++r) kids.push_back(start_client("lost.job", r, 2, {}, "lost_peer"));
+    expect_all_succeed(kids);
 }
 
 }  // namespace

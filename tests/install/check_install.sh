@@ -10,6 +10,7 @@
 #   4. both run with LD_LIBRARY_PATH/LD_PRELOAD removed, from two working directories; each
 #      checks with dladdr() that the library it loaded is <prefix>/<libdir>/libpmix.so.2
 #   5. the installed pmix-selfcheck resolves the same library (through its $ORIGIN rpath)
+#   6. the installed pmixrun runs the installed putget example (both resolve that library)
 # Any failure prints the pkg-config output, the pc file, readelf -d, ldd and the loader's trace.
 #
 # Why these precautions: the rpath baked into pmix.pc must be the prefix the files land in
@@ -185,10 +186,35 @@ else
   echo "(not installed: examples/ absent)"
 fi
 
+step "installed pmixrun running an installed example"
+pmixrun_bin=$prefix/bin/pmixrun
+putget_bin=$prefix/share/pmix_cpp/examples/putget
+if [[ -x $pmixrun_bin && -x $putget_bin ]]; then
+  for exe in "$pmixrun_bin" "$putget_bin"; do
+    resolved=$(cd / && env -u LD_LIBRARY_PATH ldd "$exe" | awk '$1 == "libpmix.so.2" {print $3}')
+    echo "$(basename "$exe") resolves libpmix.so.2 to: ${resolved:-nothing}"
+    if [[ -z $resolved || $(readlink -f "$resolved") != "$expected_real" ]]; then
+      fail "installed $(basename "$exe") does not resolve the installed library"
+      diagnose "$exe"
+    fi
+  done
+  if out=$(cd / && env -u LD_LIBRARY_PATH TMPDIR="$work" timeout -s KILL 60 "$pmixrun_bin" -n 2 "$putget_bin" 2>&1); then
+    echo "$out"
+    [[ $(grep -c "putget: rank [01] checked 2 keys of 2/2 ranks" <<<"$out") -eq 2 ]] ||
+      fail "installed pmixrun/putget did not report both ranks"
+  else
+    echo "$out"
+    fail "installed pmixrun -n 2 putget failed"
+  fi
+  [[ -f $prefix/share/pmix_cpp/examples/putget.c ]] || fail "example sources not installed"
+else
+  echo "(not installed: launcher/ or examples/ absent)"
+fi
+
 echo
 if ((failed)); then
   echo "install_consumers: FAILED"
   exit 1
 fi
-echo "install_consumers: both consumers and pmix-selfcheck load $expected_real"
+echo "install_consumers: both consumers, pmix-selfcheck, pmixrun and putget load $expected_real"
 exit 0

@@ -12,8 +12,14 @@ namespace {
 
 Proc* find_proc(const pmix_proc_t* p) {
   Launcher& L = *g_launcher;
-  if (p == nullptr || L.nspace != p->nspace || p->rank >= L.procs.size()) return nullptr;
-  return &L.procs[p->rank];
+  if (p == nullptr) return nullptr;
+  if (L.nspace == p->nspace) {
+    return p->rank < static_cast<size_t>(L.opt.nprocs) ? &L.procs[p->rank] : nullptr;
+  }
+  for (Proc& pr : L.procs) {
+    if (pr.rank == p->rank && pr.nspace == p->nspace) return &pr;
+  }
+  return nullptr;
 }
 
 std::string proc_name(const pmix_proc_t& p) {
@@ -27,7 +33,7 @@ pmix_status_t client_connected(const pmix_proc_t* proc, void*, pmix_op_cbfunc_t 
     if (Proc* pr = find_proc(&p); pr != nullptr && !pr->connected) {
       pr->connected = true;
       pr->connected_at = Clock::now();
-      if (++L.nconnected == L.procs.size()) {
+      if (pr->job == 0 && ++L.nconnected == static_cast<size_t>(L.opt.nprocs)) {
         L.t.all_connected = pr->connected_at;
         L.t.have_connected = true;
       }
@@ -43,7 +49,7 @@ pmix_status_t client_finalized(const pmix_proc_t* proc, void*, pmix_op_cbfunc_t 
     Launcher& L = *g_launcher;
     if (Proc* pr = find_proc(&p); pr != nullptr && !pr->finalized) {
       pr->finalized = true;
-      if (++L.nfinalized == L.procs.size()) {
+      if (pr->job == 0 && ++L.nfinalized == static_cast<size_t>(L.opt.nprocs)) {
         L.t.all_finalized = Clock::now();
         L.t.have_finalized = true;
       }
@@ -74,8 +80,8 @@ void release_blob(void* cbdata) { std::free(cbdata); }
 bool any_dead(const pmix_proc_t* procs, size_t nprocs) {
   Launcher& L = *g_launcher;
   for (size_t i = 0; i < nprocs; ++i) {
-    if (L.nspace != procs[i].nspace) continue;
     for (const Proc& pr : L.procs) {
+      if (pr.nspace != procs[i].nspace) continue;
       bool hit = procs[i].rank == PMIX_RANK_WILDCARD || procs[i].rank == pr.rank;
       if (hit && pr.exited && !pr.finalized) return true;
     }
@@ -230,6 +236,38 @@ pmix_status_t unpublish(const pmix_proc_t* proc, char** keys, const pmix_info_t[
 }
 
 // The library delivers to local clients itself; a one-node host has nobody else to tell.
+// PMIx_Spawn: one application per call (several: PMIX_ERR_NOT_SUPPORTED); job-level directives
+// are ignored unless marked required. The new job runs on this node like the first one.
+pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], size_t ninfo,
+                       const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,
+                       void* cbdata) {
+  for (size_t i = 0; i < ninfo; ++i) {
+    if (PMIX_INFO_IS_REQUIRED(&job_info[i])) return PMIX_ERR_NOT_SUPPORTED;
+  }
+  if (apps == nullptr || napps == 0 || proc == nullptr || cbfunc == nullptr) return PMIX_ERR_BAD_PARAM;
+  if (napps > 1) return PMIX_ERR_NOT_SUPPORTED;
+  if (apps[0].cmd == nullptr && (apps[0].argv == nullptr || apps[0].argv[0] == nullptr)) {
+    return PMIX_ERR_BAD_PARAM;
+  }
+  AppSpec app;
+  if (apps[0].cmd != nullptr) app.argv.emplace_back(apps[0].cmd);
+  for (char** a = apps[0].argv; a != nullptr && *a != nullptr; ++a) {
+    if (a == apps[0].argv && apps[0].cmd != nullptr) continue;  // argv[0] names the command again
+    app.argv.emplace_back(*a);
+  }
+  for (char** e = apps[0].env; e != nullptr && *e != nullptr; ++e) app.env.emplace_back(*e);
+  app.nprocs = apps[0].maxprocs > 0 ? static_cast<size_t>(apps[0].maxprocs) : 1;
+  pmix_proc_t parent = *proc;
+  g_launcher->queue.post([parent, app, cbfunc, cbdata] {
+    std::string ns;
+    pmix_status_t rc = spawn_job(*g_launcher, parent, app, &ns);
+    pmix_nspace_t name;  // the callback takes a (non-const) pmix_nspace_t
+    PMIX_LOAD_NSPACE(name, rc == PMIX_SUCCESS ? ns.c_str() : nullptr);
+    cbfunc(rc, name, cbdata);
+  });
+  return PMIX_SUCCESS;
+}
+
 void release_notified(pmix_status_t, void* cbdata) {
   auto* holder = static_cast<std::pair<pmix_info_t*, size_t>*>(cbdata);
   if (holder->first != nullptr) PMIX_INFO_FREE(holder->first, holder->second);
@@ -287,7 +325,7 @@ pmix_status_t job_control(const pmix_proc_t*, const pmix_proc_t targets[], size_
     for (Proc& pr : L.procs) {
       bool hit = tg.empty();
       for (const pmix_proc_t& t : tg)
-        hit = hit || (L.nspace == t.nspace && (t.rank == PMIX_RANK_WILDCARD || t.rank == pr.rank));
+        hit = hit || (pr.nspace == t.nspace && (t.rank == PMIX_RANK_WILDCARD || t.rank == pr.rank));
       if (hit && !pr.exited && pr.pid > 0) ::kill(pr.pid, sig);
     }
     if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, cbdata, nullptr, nullptr);
@@ -298,9 +336,11 @@ pmix_status_t job_control(const pmix_proc_t*, const pmix_proc_t targets[], size_
 // Answers the keys the launcher itself knows; the rest are left for the library.
 bool answer(const char* key, pmix_info_t& out) {
   Launcher& L = *g_launcher;
-  uint32_t n = static_cast<uint32_t>(L.procs.size());
+  uint32_t n = static_cast<uint32_t>(L.opt.nprocs);
   if (std::strcmp(key, PMIX_QUERY_NAMESPACES) == 0) {
-    PMIx_Info_load(&out, key, L.nspace.c_str(), PMIX_STRING);
+    std::string all = L.nspace;  // comma-separated, as OpenPMIx answers
+    for (const std::string& ns : L.spawned_nspaces) all += "," + ns;
+    PMIx_Info_load(&out, key, all.c_str(), PMIX_STRING);
   } else if (std::strcmp(key, PMIX_JOB_SIZE) == 0 || std::strcmp(key, PMIX_UNIV_SIZE) == 0 ||
              std::strcmp(key, PMIX_MAX_PROCS) == 0) {
     PMIx_Info_load(&out, key, &n, PMIX_UINT32);
@@ -378,6 +418,7 @@ void fill_module(pmix_server_module_t& m) {
   m.lookup = lookup;
   m.unpublish = unpublish;
   m.notify_event = notify_event;
+  m.spawn = spawn_fn;
   m.query = query;
   m.log = log_fn;
   m.job_control = job_control;

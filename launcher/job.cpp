@@ -72,8 +72,12 @@ void set_nonblock_cloexec(int fd) {
 
 }  // namespace
 
-pmix_status_t register_job(Launcher& L) {
-  const size_t n = L.procs.size();
+namespace {
+
+// Registers namespace `ns` of `n` processes on this node (clients first, as Open MPI does; the
+// library must accept either order). `parent`: the process that spawned it, if any.
+pmix_status_t register_nspace(Launcher& L, const std::string& ns, size_t n,
+                              const pmix_proc_t* parent) {
   char* nodemap = nullptr;
   char* procmap = nullptr;
   std::string ranks = rank_list(n);
@@ -82,12 +86,12 @@ pmix_status_t register_job(Launcher& L) {
   if (PMIx_generate_regex(L.hostname.c_str(), &nodemap) != PMIX_SUCCESS) nodemap = strdup(L.hostname.c_str());
   if (PMIx_generate_ppn(ranks.c_str(), &procmap) != PMIX_SUCCESS) procmap = strdup(ranks.c_str());
 
-  const size_t njob = 16;
+  const size_t njob = parent != nullptr ? 18 : 16;
   pmix_info_t* info = nullptr;
   PMIX_INFO_CREATE(info, njob + n);
   uint32_t size = static_cast<uint32_t>(n), one = 1, zero = 0;
   pmix_rank_t lldr = 0;
-  load(info[0], PMIX_JOBID, L.nspace.c_str(), PMIX_STRING);
+  load(info[0], PMIX_JOBID, ns.c_str(), PMIX_STRING);
   load(info[1], PMIX_JOB_SIZE, &size, PMIX_UINT32);
   load(info[2], PMIX_UNIV_SIZE, &size, PMIX_UINT32);
   load(info[3], PMIX_MAX_PROCS, &size, PMIX_UINT32);
@@ -103,14 +107,18 @@ pmix_status_t register_job(Launcher& L) {
   load(info[13], PMIX_PROC_MAP, procmap, PMIX_STRING);
   load(info[14], PMIX_LOCAL_PEERS, ranks.c_str(), PMIX_STRING);
   load(info[15], PMIX_LOCALLDR, &lldr, PMIX_PROC_RANK);
+  if (parent != nullptr) {
+    bool yes = true;
+    load(info[16], PMIX_PARENT_ID, parent, PMIX_PROC);
+    load(info[17], PMIX_SPAWNED, &yes, PMIX_BOOL);
+  }
   std::free(nodemap);
   std::free(procmap);
   for (size_t r = 0; r < n; ++r) proc_data(info[njob + r], L, static_cast<pmix_rank_t>(r));
 
-  // Clients first, as Open MPI does; the library must accept either order.
   for (size_t r = 0; r < n; ++r) {
     pmix_proc_t p;
-    PMIX_PROC_LOAD(&p, L.nspace.c_str(), static_cast<pmix_rank_t>(r));
+    PMIX_PROC_LOAD(&p, ns.c_str(), static_cast<pmix_rank_t>(r));
     Waiter w;
     pmix_status_t rc = wait_op(
         PMIx_server_register_client(&p, ::geteuid(), ::getegid(), nullptr, Waiter::op_cb, &w), w);
@@ -120,14 +128,13 @@ pmix_status_t register_job(Launcher& L) {
     }
   }
   Waiter w;
-  pmix_status_t rc = wait_op(PMIx_server_register_nspace(L.nspace.c_str(), static_cast<int>(n), info,
+  pmix_status_t rc = wait_op(PMIx_server_register_nspace(ns.c_str(), static_cast<int>(n), info,
                                                          njob + n, Waiter::op_cb, &w), w);
   PMIX_INFO_FREE(info, njob + n);
   return rc;
 }
 
-bool spawn_all(Launcher& L, char** base_env) {
-  if (::pipe2(g_sigpipe, O_CLOEXEC | O_NONBLOCK) != 0) return false;
+void setup_signals() {
   struct sigaction sa{};
   sa.sa_handler = on_signal;
   sigemptyset(&sa.sa_mask);
@@ -135,51 +142,114 @@ bool spawn_all(Launcher& L, char** base_env) {
   ::sigaction(SIGCHLD, &sa, nullptr);
   ::sigaction(SIGINT, &sa, nullptr);
   ::sigaction(SIGTERM, &sa, nullptr);
-  std::vector<char*> argv;
-  for (std::string& a : L.opt.argv) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  for (Proc& pr : L.procs) {
-    char** env = nullptr;
-    for (char** e = base_env; *e != nullptr; ++e) {
-      pmix_status_t rc;
-      PMIX_ARGV_APPEND(rc, env, *e);
-      (void)rc;
-    }
-    pmix_proc_t p;
-    PMIX_PROC_LOAD(&p, L.nspace.c_str(), pr.rank);
-    auto t0 = Clock::now();
-    pmix_status_t rc = PMIx_server_setup_fork(&p, &env);
-    L.t.setup_fork += Clock::now() - t0;
-    if (rc != PMIX_SUCCESS) {
-      std::fprintf(stderr, "pmixrun: PMIx_server_setup_fork(rank %u) failed: %s\n", pr.rank,
-                   PMIx_Error_string(rc));
-      PMIX_ARGV_FREE(env);
-      return false;
-    }
-    int out[2], err[2];
-    if (::pipe(out) != 0 || ::pipe(err) != 0) return false;
-    pr.forked = Clock::now();
-    pid_t pid = ::fork();
-    if (pid == 0) {
-      ::setpgid(0, 0);
-      ::dup2(out[1], 1);
-      ::dup2(err[1], 2);
-      ::close(out[0]); ::close(out[1]); ::close(err[0]); ::close(err[1]);
-      ::signal(SIGCHLD, SIG_DFL); ::signal(SIGINT, SIG_DFL); ::signal(SIGTERM, SIG_DFL);
-      ::execvpe(argv[0], argv.data(), env);
-      std::fprintf(stderr, "pmixrun: cannot execute '%s': %s\n", argv[0], std::strerror(errno));
-      ::_exit(127);
-    }
-    L.t.fork += Clock::now() - pr.forked;
+}
+
+// setup_fork + fork/exec of one process with its output on two pipes.
+bool start_proc(Launcher& L, Proc& pr, std::vector<char*>& argv, char** base_env) {
+  char** env = nullptr;
+  for (char** e = base_env; *e != nullptr; ++e) {
+    pmix_status_t rc;
+    PMIX_ARGV_APPEND(rc, env, *e);
+    (void)rc;
+  }
+  pmix_proc_t p;
+  PMIX_PROC_LOAD(&p, pr.nspace.c_str(), pr.rank);
+  auto t0 = Clock::now();
+  pmix_status_t rc = PMIx_server_setup_fork(&p, &env);
+  if (pr.job == 0) L.t.setup_fork += Clock::now() - t0;
+  if (rc != PMIX_SUCCESS) {
+    std::fprintf(stderr, "pmixrun: PMIx_server_setup_fork(%s) failed: %s\n", proc_tag(pr).c_str(),
+                 PMIx_Error_string(rc));
     PMIX_ARGV_FREE(env);
-    ::close(out[1]);
-    ::close(err[1]);
-    if (pid < 0) { ::close(out[0]); ::close(err[0]); return false; }
-    pr.pid = pid;
-    pr.out.fd = out[0];
-    pr.err.fd = err[0];
-    set_nonblock_cloexec(out[0]);
-    set_nonblock_cloexec(err[0]);
+    return false;
+  }
+  int out[2], err[2];
+  if (::pipe(out) != 0 || ::pipe(err) != 0) return false;
+  pr.forked = Clock::now();
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    ::dup2(out[1], 1);
+    ::dup2(err[1], 2);
+    ::close(out[0]); ::close(out[1]); ::close(err[0]); ::close(err[1]);
+    ::signal(SIGCHLD, SIG_DFL); ::signal(SIGINT, SIG_DFL); ::signal(SIGTERM, SIG_DFL);
+    ::execvpe(argv[0], argv.data(), env);
+    std::fprintf(stderr, "pmixrun: cannot execute '%s': %s\n", argv[0], std::strerror(errno));
+    ::_exit(127);
+  }
+  if (pr.job == 0) L.t.fork += Clock::now() - pr.forked;
+  PMIX_ARGV_FREE(env);
+  ::close(out[1]);
+  ::close(err[1]);
+  if (pid < 0) { ::close(out[0]); ::close(err[0]); return false; }
+  pr.pid = pid;
+  pr.out.fd = out[0];
+  pr.err.fd = err[0];
+  set_nonblock_cloexec(out[0]);
+  set_nonblock_cloexec(err[0]);
+  return true;
+}
+
+std::vector<char*> c_strings(std::vector<std::string>& v) {
+  std::vector<char*> out;
+  for (std::string& s : v) out.push_back(s.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+}  // namespace
+
+std::string proc_tag(const Proc& pr) {
+  return pr.job == 0 ? std::to_string(pr.rank) : std::to_string(pr.job) + "." + std::to_string(pr.rank);
+}
+
+pmix_status_t register_job(Launcher& L) {
+  return register_nspace(L, L.nspace, static_cast<size_t>(L.opt.nprocs), nullptr);
+}
+
+pmix_status_t spawn_job(Launcher& L, const pmix_proc_t& parent, const AppSpec& app,
+                        std::string* nspace) {
+  if (L.failing) return PMIX_ERR_JOB_TERMINATED;
+  if (app.argv.empty() || app.nprocs == 0) return PMIX_ERR_BAD_PARAM;
+  const unsigned job = L.next_job++;
+  const std::string ns = L.nspace + "." + std::to_string(job);
+  const size_t first = L.procs.size();
+  for (size_t r = 0; r < app.nprocs; ++r) {
+    Proc& pr = L.procs.emplace_back();
+    pr.rank = static_cast<pmix_rank_t>(r);
+    pr.nspace = ns;
+    pr.job = job;
+  }
+  if (pmix_status_t rc = register_nspace(L, ns, app.nprocs, &parent); rc != PMIX_SUCCESS) {
+    L.procs.resize(first);
+    return rc;
+  }
+  L.spawned_nspaces.push_back(ns);
+  std::vector<std::string> env = L.child_env;
+  for (const std::string& x : app.env) {
+    const std::string name = x.substr(0, x.find('=') + 1);
+    std::erase_if(env, [&](const std::string& e) { return e.compare(0, name.size(), name) == 0; });
+    env.push_back(x);
+  }
+  std::vector<std::string> args = app.argv;
+  std::vector<char*> argv = c_strings(args);
+  std::vector<char*> envp = c_strings(env);
+  for (size_t i = first; i < L.procs.size(); ++i) {
+    if (!start_proc(L, L.procs[i], argv, envp.data())) {
+      L.fail(1, "could not start every process of spawned job " + ns + "; killing the job");
+      return PMIX_ERR_JOB_FAILED_TO_LAUNCH;
+    }
+  }
+  *nspace = ns;
+  return PMIX_SUCCESS;
+}
+
+bool spawn_all(Launcher& L, char** base_env) {
+  if (::pipe2(g_sigpipe, O_CLOEXEC | O_NONBLOCK) != 0) return false;
+  setup_signals();
+  std::vector<char*> argv = c_strings(L.opt.argv);
+  for (Proc& pr : L.procs) {
+    if (!start_proc(L, pr, argv, base_env)) return false;
   }
   return true;
 }
@@ -191,12 +261,12 @@ void kill_all(Launcher& L, int sig) {
 
 namespace {
 
-void emit(FILE* f, pmix_rank_t rank, const char* s, size_t n) {
-  std::fprintf(f, "[%u] %.*s\n", rank, static_cast<int>(n), s);
+void emit(FILE* f, const std::string& tag, const char* s, size_t n) {
+  std::fprintf(f, "[%s] %.*s\n", tag.c_str(), static_cast<int>(n), s);
 }
 
 // Forwards whole lines with a rank tag; a partial last line waits for more or for EOF.
-void pump(Stream& s, pmix_rank_t rank, FILE* f) {
+void pump(Stream& s, const std::string& rank, FILE* f) {
   char buf[65536];
   for (;;) {
     ssize_t n = ::read(s.fd, buf, sizeof buf);
@@ -235,10 +305,10 @@ void reap(Launcher& L) {
                                   strsignal(WTERMSIG(status)) + ")"
                             : "exited with status " + std::to_string(WEXITSTATUS(status));
       if (pr.exit_code != 0)
-        L.fail(pr.exit_code, "rank " + std::to_string(pr.rank) + " (pid " + std::to_string(pid) +
+        L.fail(pr.exit_code, "rank " + proc_tag(pr) + " (pid " + std::to_string(pid) +
                                  ") " + how + "; killing the job");
       else if (pr.connected && !pr.finalized)
-        L.fail(1, "rank " + std::to_string(pr.rank) + " (pid " + std::to_string(pid) + ") " + how +
+        L.fail(1, "rank " + proc_tag(pr) + " (pid " + std::to_string(pid) + ") " + how +
                       " without calling PMIx_Finalize; killing the job");
     }
   }
@@ -298,7 +368,7 @@ void run_loop(Launcher& L) {
     for (size_t i = 0; i < owners.size(); ++i) {
       if (fds[i + 2].revents == 0) continue;
       Stream* s = owners[i].first;
-      pump(*s, owners[i].second->rank, s == &owners[i].second->out ? stdout : stderr);
+      pump(*s, proc_tag(*owners[i].second), s == &owners[i].second->out ? stdout : stderr);
     }
     handle_signals(L);
     advance_kill(L, Clock::now());
@@ -317,12 +387,15 @@ pmix_status_t deregister_nspace_bounded(const char* ns, Waiter& w) {
 void deregister_job(Launcher& L) {
   for (Proc& pr : L.procs) {
     pmix_proc_t p;
-    PMIX_PROC_LOAD(&p, L.nspace.c_str(), pr.rank);
+    PMIX_PROC_LOAD(&p, pr.nspace.c_str(), pr.rank);
     PMIx_server_deregister_client(&p, nullptr, nullptr);
   }
   // Static: if the library never calls back, a late callback must still find a live object.
-  static Waiter w;
-  pmix_status_t rc = deregister_nspace_bounded(L.nspace.c_str(), w);
+  static std::deque<Waiter> waiters;
+  for (const std::string& ns : L.spawned_nspaces) {
+    (void)deregister_nspace_bounded(ns.c_str(), waiters.emplace_back());
+  }
+  pmix_status_t rc = deregister_nspace_bounded(L.nspace.c_str(), waiters.emplace_back());
   (void)rc;
   for (Proc& pr : L.procs) {
     if (pr.out.fd >= 0) ::close(pr.out.fd);

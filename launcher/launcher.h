@@ -66,6 +66,8 @@ struct Stream {
 
 struct Proc {
   pmix_rank_t rank = 0;
+  std::string nspace;
+  unsigned job = 0;  // 0: the job pmixrun started; k > 0: the k-th job spawned by PMIx_Spawn
   pid_t pid = -1;
   Stream out, err;
   bool connected = false, finalized = false, exited = false;
@@ -87,10 +89,22 @@ struct PendingLookup {
   void* cbdata;
 };
 
+// What PMIx_Spawn asked for (one application).
+struct AppSpec {
+  std::vector<std::string> argv;  // argv[0] is the command
+  std::vector<std::string> env;   // added to (and overriding) pmixrun's child environment
+  size_t nprocs = 1;
+};
+
 struct Launcher {
   Options opt;
   std::string nspace, hostname, tmpdir;
-  std::vector<Proc> procs;
+  // Every process: the first opt.nprocs are the main job; spawned jobs follow. A deque, so that
+  // references survive a spawn appending while the event loop holds them.
+  std::deque<Proc> procs;
+  std::vector<std::string> child_env;        // environment every child starts from
+  std::vector<std::string> spawned_nspaces;  // in spawn order
+  unsigned next_job = 1;
   WorkQueue queue;
   std::map<std::string, Published> store;
   std::vector<PendingLookup> lookups;
@@ -121,6 +135,11 @@ void clear_store();
 
 // job.cpp
 pmix_status_t register_job(Launcher& L);
+// Registers and starts a job for PMIx_Spawn; *nspace receives its namespace.
+pmix_status_t spawn_job(Launcher& L, const pmix_proc_t& parent, const AppSpec& app,
+                        std::string* nspace);
+// "[rank]" for the main job, "[job.rank]" for spawned ones (output tags and messages).
+std::string proc_tag(const Proc& pr);
 bool spawn_all(Launcher& L, char** base_env);
 void run_loop(Launcher& L);
 void deregister_job(Launcher& L);

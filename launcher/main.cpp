@@ -129,6 +129,7 @@ int run(Launcher& L) {
   ::gethostname(host, sizeof host - 1);
   L.hostname = host;
   L.nspace = "pmixrun." + std::to_string(::getpid());
+  for (Proc& pr : L.procs) pr.nspace = L.nspace;
   const char* base = std::getenv("TMPDIR");
   std::string tmpl = std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/pmixrun.XXXXXX";
   if (::mkdtemp(tmpl.data()) == nullptr) {
@@ -155,9 +156,9 @@ int run(Launcher& L) {
     if (rc != PMIX_SUCCESS) {
       std::fprintf(stderr, "pmixrun: registering the job failed: %s\n", PMIx_Error_string(rc));
     } else {
-      std::vector<std::string> env = child_env(L.opt);
+      L.child_env = child_env(L.opt);
       std::vector<char*> envp;
-      for (std::string& e : env) envp.push_back(e.data());
+      for (std::string& e : L.child_env) envp.push_back(e.data());
       envp.push_back(nullptr);
       bool ok = spawn_all(L, envp.data());
       L.t.forked = Clock::now();

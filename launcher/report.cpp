@@ -46,8 +46,9 @@ void print_report(const Launcher& L) {
     std::fprintf(stderr, "  fork->connect per rank (ms): min %.3f  median %.3f  max %.3f  (%zu ranks)\n",
                  lat.front(), lat[lat.size() / 2], lat.back(), lat.size());
   }
-  std::fprintf(stderr, "  connected %zu/%zu, finalized %zu/%zu\n", L.nconnected, L.procs.size(),
-               L.nfinalized, L.procs.size());
+  const size_t main_job = static_cast<size_t>(L.opt.nprocs);  // spawned jobs are not counted
+  std::fprintf(stderr, "  connected %zu/%zu, finalized %zu/%zu\n", L.nconnected, main_job,
+               L.nfinalized, main_job);
 }
 
 }  // namespace pmix::launcher

@@ -77,6 +77,11 @@ case $CASE in
     pmixrun -n "$N" "$(ex events)"
     expect_rc 0; expect_out "^\[0\] events: rank 0 ok (notified)"
     for ((r = 1; r < N; r++)); do expect_out "^\[$r\] events: rank $r ok (got code -3007 from rank 0"; done ;;
+  spawn_fence)
+    # the parents spawn 2 children; all fence over both namespaces and read each other's keys
+    pmixrun -n "$N" "$(ex spawn_fence)" 2
+    expect_rc 0; expect_each_rank "spawn_fence: parent rank [0-9]* ok (read child-0)"
+    for r in 0 1; do expect_out "^\[1\.$r\] spawn_fence: child rank $r ok (read parent-0)"; done ;;
   rogue)
     pmixrun -n "$N" "$(ex rogue)"
     expect_rc 0; expect_each_rank "rogue: rank [0-9]* ok (read $N peers"

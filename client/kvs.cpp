@@ -281,6 +281,9 @@ pmix_status_t get(const pmix_proc_t* proc, const char* key, const pmix_info_t* i
         return waited.status;
     }
     *value = waited.value->value;
+    if (waited.value->status == PMIX_SUCCESS && store_path::pointer_mode(info, ninfo)) {
+        store_path::retain_until_finalize(*value);  // the caller must not release it
+    }
     return waited.value->status;
 }
 

@@ -1,6 +1,7 @@
 // client/store_path.cpp - see store_path.h.
 #include "client/store_path.h"
 
+#include "data/value.h"
 #include "exec/log.h"
 #include "gds/store.h"
 
@@ -24,6 +25,7 @@ pmix_proc_t g_me{};  // written before g_fast is published, read after acquiring
 // PMIx_Finalize (the Standard gives the caller no way to release it). ~100 bytes per such Get.
 std::mutex g_views_mu;
 std::vector<std::unique_ptr<gds::ValueView>> g_views;
+std::vector<pmix_value_t*> g_retained;  // pointer-mode answers from the server
 
 bool is(const pmix_info_t& i, const char* key) {
     return std::strncmp(i.key, key, PMIX_MAX_KEYLEN) == 0;
@@ -106,6 +108,11 @@ void close() {
     {
         std::lock_guard lock(g_views_mu);
         g_views.clear();
+        for (pmix_value_t* v : g_retained) {
+            data::value_destruct(v);
+            std::free(v);
+        }
+        g_retained.clear();
     }
     g_reader.reset();
 }
@@ -140,6 +147,23 @@ pmix_status_t try_get(const pmix_proc_t* proc, const char* key, const pmix_info_
         return rc == PMIX_SUCCESS || rc == PMIX_ERR_NOMEM ? rc : PMIX_ERR_NOT_FOUND;
     } catch (...) {
         return PMIX_ERR_NOT_FOUND;
+    }
+}
+
+bool pointer_mode(const pmix_info_t* info, std::size_t ninfo) noexcept {
+    for (std::size_t i = 0; info != nullptr && i < ninfo; ++i) {
+        if (is(info[i], PMIX_GET_POINTER_VALUES)) return flag(info[i]);
+    }
+    return false;
+}
+
+void retain_until_finalize(pmix_value_t* value) noexcept {
+    if (value == nullptr) return;
+    try {
+        std::lock_guard lock(g_views_mu);
+        g_retained.push_back(value);
+    } catch (...) {
+        // Out of memory: the value stays allocated (a leak, never a dangling pointer).
     }
 }
 

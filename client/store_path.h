@@ -26,4 +26,11 @@ void close();
 pmix_status_t try_get(const pmix_proc_t* proc, const char* key, const pmix_info_t* info,
                       std::size_t ninfo, pmix_value_t** out) noexcept;
 
+// True when `info` asks for PMIX_GET_POINTER_VALUES.
+bool pointer_mode(const pmix_info_t* info, std::size_t ninfo) noexcept;
+
+// A pointer-mode answer that came from the server (a malloc'd copy): the caller must not release
+// it, so the library keeps it and releases it at PMIx_Finalize.
+void retain_until_finalize(pmix_value_t* value) noexcept;
+
 }  // namespace pmix::client::store_path

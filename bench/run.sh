@@ -13,8 +13,12 @@ bin=build/release/bin
 out=bench/results
 mkdir -p "$out"
 stamp=$(date +%Y%m%d-%H%M%S)
+# Debian's interpreter has python3-matplotlib (scripts/setup.sh installs it) for the PNG; a python3
+# earlier on PATH (pyenv, venv) may not.
+py=python3
+if [[ -x /usr/bin/python3 ]] && /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then py=/usr/bin/python3; fi
 echo "== 1/3 end-to-end scenario (progress on stderr)" >&2
-python3 bench/e2e/run.py --bindir "$bin" --out "$out/e2e-$stamp.md" --png "$out/e2e-$stamp.png" "$@"
+"$py" bench/e2e/run.py --bindir "$bin" --out "$out/e2e-$stamp.md" --png "$out/e2e-$stamp.png" "$@"
 echo
 echo "== 2/3 store micro benchmarks (bench-gds; /1 = shared memory, /0 = heap)"
 "$bin/bench-gds" --benchmark_min_time=0.2

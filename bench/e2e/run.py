@@ -18,6 +18,7 @@ import time
 
 PHASES = [  # (field, label, unit)
     ("init", "PMIx_Init", "us"),
+    ("sync", "Barrier after Init (absorbs launch skew)", "us"),
     ("put", "Put x4", "us"),
     ("commit", "Commit", "us"),
     ("fence", "Fence + collect (4 x 64 B)", "us"),
@@ -80,7 +81,10 @@ def plot(path, ns, results):
         print("run.py: matplotlib not available, no PNG", file=sys.stderr)
         return
     fields = [p for p in PHASES if p[2] == "us"]
-    fig, axes = plt.subplots(3, 3, figsize=(13, 10))
+    rows = (len(fields) + 2) // 3
+    fig, axes = plt.subplots(rows, 3, figsize=(13, 3.4 * rows))
+    for ax in list(axes.flat)[len(fields):]:
+        ax.set_visible(False)
     for ax, (field, label, _) in zip(axes.flat, fields):
         for lib, style in (("ours", "o-"), ("openpmix", "s--")):
             xs, ys = [], []

@@ -2,34 +2,50 @@
 // delivery of events the server sends (kEvent) or the client raises itself (a lost server
 // connection raises PMIX_ERR_LOST_CONNECTION).
 //
-// Simplification (documented in README.md): every matching handler is called, in registration
-// order, each with a completion callback that need not be called; the Standard's chain
-// semantics (a handler may stop the chain with PMIX_EVENT_ACTION_COMPLETE, ordering by
-// PMIX_EVENT_HDLR_FIRST/LAST/BEFORE/AFTER) are not implemented yet.
+// Delivery follows the Standard's chain: the handlers an event selects run one after the other
+// on the progress thread, each started by the previous one's completion callback; a handler that
+// completes with PMIX_EVENT_ACTION_COMPLETE ends the chain. Selection: handlers registered for the
+// code, then default handlers (none when the event carries PMIX_EVENT_NON_DEFAULT); a handler
+// registered with PMIX_EVENT_AFFECTED_PROC(S) only sees events whose affected processes overlap
+// its own. Order within each group: PMIX_EVENT_HDLR_FIRST, then the others (PMIX_EVENT_HDLR_PREPEND
+// ones before, newest first; the rest in registration order), then PMIX_EVENT_HDLR_LAST.
+// PMIX_EVENT_HDLR_BEFORE/AFTER are ignored (PMIX_ERR_NOT_SUPPORTED when marked required). A
+// handler that never calls its completion callback stops only its own event's chain.
 #include "client/client.h"
 #include "client/state.h"
 
+#include "data/value.h"
 #include "exec/completion.h"
 #include "exec/log.h"
 
 #include <algorithm>
 #include <cstring>
+#include <set>
+#include <tuple>
 #include <vector>
 
 namespace pmix::client {
 
 namespace {
 
+enum class Placement { first = 0, normal = 1, last = 2 };
+
 struct Handler {
-    std::size_t id;
+    std::size_t id = 0;
     std::vector<pmix_status_t> codes;  // empty: a default handler (every code)
-    pmix_notification_fn_t fn;
+    pmix_notification_fn_t fn = nullptr;
+    Placement placement = Placement::normal;
+    bool prepend = false;
+    std::vector<pmix_proc_t> affected;  // empty: any event
 };
+
+struct Chain;
 
 struct Registry {
     std::mutex mu;
     std::vector<Handler> handlers;
     std::size_t next_id = 1;
+    std::set<Chain*> chains;  // running chains (reachable, so a stuck handler is not a leak)
 };
 
 Registry& registry() {
@@ -37,36 +53,151 @@ Registry& registry() {
     return *r;
 }
 
-// Handlers called for `status`, in registration order: specific ones, then default ones.
-std::vector<Handler> matching(pmix_status_t status) {
-    Registry& r = registry();
-    std::lock_guard lock(r.mu);
-    std::vector<Handler> specific, fallback;
-    for (const Handler& h : r.handlers) {
-        if (h.codes.empty()) {
-            fallback.push_back(h);
-        } else if (std::find(h.codes.begin(), h.codes.end(), status) != h.codes.end()) {
-            specific.push_back(h);
-        }
-    }
-    specific.insert(specific.end(), fallback.begin(), fallback.end());
-    return specific;
+bool is(const pmix_info_t& i, const char* key) {
+    return std::strncmp(i.key, key, PMIX_MAX_KEYLEN) == 0;
 }
 
-void chain_done(pmix_status_t, pmix_info_t*, size_t, pmix_op_cbfunc_t cbfunc, void* thiscbdata,
-                void*) {
-    if (cbfunc != nullptr) {
-        cbfunc(PMIX_SUCCESS, thiscbdata);
+bool flag(const pmix_info_t& i) { return i.value.type != PMIX_BOOL || i.value.data.flag; }
+
+void add_procs(const pmix_value_t& v, std::vector<pmix_proc_t>* out) {
+    if (v.type == PMIX_PROC && v.data.proc != nullptr) {
+        out->push_back(*v.data.proc);
+    } else if (v.type == PMIX_DATA_ARRAY && v.data.darray != nullptr &&
+               v.data.darray->type == PMIX_PROC && v.data.darray->array != nullptr) {
+        const auto* p = static_cast<const pmix_proc_t*>(v.data.darray->array);
+        out->insert(out->end(), p, p + v.data.darray->size);
     }
+}
+
+// Registration directives; PMIX_ERR_NOT_SUPPORTED for a required one we do not implement.
+pmix_status_t parse_registration(const pmix_info_t* info, std::size_t ninfo, Handler* h) {
+    for (std::size_t i = 0; i < ninfo; ++i) {
+        const pmix_info_t& in = info[i];
+        if (is(in, PMIX_EVENT_HDLR_FIRST) && flag(in)) {
+            h->placement = Placement::first;
+        } else if (is(in, PMIX_EVENT_HDLR_LAST) && flag(in)) {
+            h->placement = Placement::last;
+        } else if (is(in, PMIX_EVENT_HDLR_PREPEND)) {
+            h->prepend = flag(in);
+        } else if (is(in, PMIX_EVENT_AFFECTED_PROC) || is(in, PMIX_EVENT_AFFECTED_PROCS)) {
+            add_procs(in.value, &h->affected);
+        } else if ((is(in, PMIX_EVENT_HDLR_BEFORE) || is(in, PMIX_EVENT_HDLR_AFTER)) &&
+                   PMIX_INFO_IS_REQUIRED(&in)) {
+            return PMIX_ERR_NOT_SUPPORTED;
+        }
+    }
+    return PMIX_SUCCESS;
+}
+
+bool same_or_wildcard(const pmix_proc_t& a, const pmix_proc_t& b) {
+    return std::strncmp(a.nspace, b.nspace, PMIX_MAX_NSLEN) == 0 &&
+           (a.rank == b.rank || a.rank == PMIX_RANK_WILDCARD || b.rank == PMIX_RANK_WILDCARD);
+}
+
+bool affects(const Handler& h, const pmix_info_t* info, std::size_t ninfo) {
+    if (h.affected.empty()) return true;
+    std::vector<pmix_proc_t> hit;
+    for (std::size_t i = 0; i < ninfo; ++i) {
+        if (is(info[i], PMIX_EVENT_AFFECTED_PROC) || is(info[i], PMIX_EVENT_AFFECTED_PROCS)) {
+            add_procs(info[i].value, &hit);
+        }
+    }
+    for (const auto& a : h.affected) {
+        for (const auto& b : hit) {
+            if (same_or_wildcard(a, b)) return true;
+        }
+    }
+    return false;
+}
+
+// The chain for one event, in order.
+std::vector<Handler> select_handlers(pmix_status_t status, const pmix_info_t* info,
+                                     std::size_t ninfo) {
+    bool non_default = false;
+    for (std::size_t i = 0; i < ninfo; ++i) non_default |= is(info[i], PMIX_EVENT_NON_DEFAULT) && flag(info[i]);
+    std::vector<Handler> out;
+    {
+        Registry& r = registry();
+        std::lock_guard lock(r.mu);
+        for (const Handler& h : r.handlers) {
+            const bool specific = std::find(h.codes.begin(), h.codes.end(), status) != h.codes.end();
+            if ((specific || (h.codes.empty() && !non_default)) && affects(h, info, ninfo)) {
+                out.push_back(h);
+            }
+        }
+    }
+    auto key = [](const Handler& h) {
+        const long order = h.prepend ? -static_cast<long>(h.id) : static_cast<long>(h.id);
+        return std::make_tuple(h.codes.empty(), static_cast<int>(h.placement), !h.prepend, order);
+    };
+    std::stable_sort(out.begin(), out.end(),
+                     [&](const Handler& a, const Handler& b) { return key(a) < key(b); });
+    return out;
+}
+
+struct Chain {
+    std::vector<Handler> handlers;
+    std::size_t next = 0;
+    pmix_status_t status = PMIX_SUCCESS;
+    pmix_proc_t source{};
+    std::vector<pmix_info_t> info;  // owned copies
+    Chain(std::vector<Handler> h, pmix_status_t st, const pmix_proc_t& src, const pmix_info_t* in,
+          std::size_t n)
+        : handlers(std::move(h)), status(st), source(src), info(n) {
+        for (std::size_t i = 0; i < n; ++i) data::info_xfer(&info[i], &in[i]);
+    }
+    ~Chain() {
+        for (auto& i : info) data::info_destruct(&i);
+    }
+};
+
+void finish(Chain* c) {
+    {
+        Registry& r = registry();
+        std::lock_guard lock(r.mu);
+        r.chains.erase(c);
+    }
+    delete c;
+}
+
+void step(Chain* c);
+
+// A handler's completion callback: the next handler runs (on the progress thread), unless this
+// one completed the event.
+void chain_next(pmix_status_t st, pmix_info_t*, size_t, pmix_op_cbfunc_t cbfunc, void* thiscbdata,
+                void* notification_cbdata) {
+    auto* c = static_cast<Chain*>(notification_cbdata);
+    if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, thiscbdata);
+    if (c == nullptr) return;
+    if (st == PMIX_EVENT_ACTION_COMPLETE || c->next >= c->handlers.size()) {
+        finish(c);
+        return;
+    }
+    if (post([c] { step(c); }) != PMIX_SUCCESS) step(c);  // finalized: finish here
+}
+
+void step(Chain* c) {
+    if (c->next >= c->handlers.size()) {
+        finish(c);
+        return;
+    }
+    const Handler h = c->handlers[c->next++];
+    exec::invoke_guarded("pmix event handler", [&] {
+        h.fn(h.id, c->status, &c->source, c->info.data(), c->info.size(), nullptr, 0, chain_next, c);
+    });
 }
 
 void deliver(pmix_status_t status, const pmix_proc_t& source, pmix_info_t* info,
              std::size_t ninfo) {
-    for (const Handler& h : matching(status)) {
-        exec::invoke_guarded("pmix event handler", [&] {
-            h.fn(h.id, status, &source, info, ninfo, nullptr, 0, chain_done, nullptr);
-        });
+    std::vector<Handler> handlers = select_handlers(status, info, ninfo);
+    if (handlers.empty()) return;
+    auto* c = new Chain(std::move(handlers), status, source, info, ninfo);
+    {
+        Registry& r = registry();
+        std::lock_guard lock(r.mu);
+        r.chains.insert(c);
     }
+    step(c);
 }
 
 }  // namespace
@@ -108,12 +239,17 @@ pmix_status_t register_event_handler(const pmix_status_t* codes, std::size_t nco
     proto::Writer w;
     w.statuses(codes, ncodes).infos(info, ninfo);
     if (w.status_code() != PMIX_SUCCESS) return w.status_code();
+    Handler handler;
+    handler.codes.assign(codes, codes + ncodes);
+    handler.fn = evhdlr;
+    if (pmix_status_t rc = parse_registration(info, ninfo, &handler); rc != PMIX_SUCCESS) return rc;
     std::size_t id = 0;
     {
         Registry& r = registry();
         std::lock_guard lock(r.mu);
         id = r.next_id++;
-        r.handlers.push_back(Handler{id, std::vector<pmix_status_t>(codes, codes + ncodes), evhdlr});
+        handler.id = id;
+        r.handlers.push_back(std::move(handler));
     }
     auto settle = [id](pmix_status_t st) {
         if (st != PMIX_SUCCESS) {  // the server refused: the handler is not registered

@@ -629,6 +629,88 @@ int lost_peer() {
     return 0;
 }
 
+constexpr pmix_status_t kChainCode = PMIX_EXTERNAL_ERR_BASE - 11;
+constexpr pmix_status_t kStopCode = PMIX_EXTERNAL_ERR_BASE - 12;
+std::mutex g_chain_mu;
+std::string g_chain;  // handler letters in call order
+
+template <char Letter, pmix_status_t Completion>
+void chain_handler(size_t, pmix_status_t, const pmix_proc_t*, pmix_info_t*, size_t,
+                   pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
+    {
+        std::lock_guard lock(g_chain_mu);
+        g_chain += Letter;
+    }
+    if (cbfunc != nullptr) cbfunc(Completion, nullptr, 0, nullptr, nullptr, cbdata);
+}
+
+std::string chain_so_far() {
+    std::lock_guard lock(g_chain_mu);
+    return g_chain;
+}
+
+bool wait_for_chain(const std::string& want) {
+    for (int i = 0; i < 1000 && chain_so_far() != want; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // nothing else may follow
+    return chain_so_far() == want;
+}
+
+pmix_status_t reg(pmix_status_t* code, pmix_notification_fn_t fn, const char* key = nullptr,
+                  const pmix_proc_t* affected = nullptr) {
+    pmix_info_t info;
+    bool yes = true;
+    if (key != nullptr && affected != nullptr) PMIX_INFO_LOAD(&info, key, affected, PMIX_PROC);
+    else if (key != nullptr) PMIX_INFO_LOAD(&info, key, &yes, PMIX_BOOL);
+    const pmix_status_t rc = PMIx_Register_event_handler(code, code != nullptr ? 1 : 0,
+                                                         key != nullptr ? &info : nullptr,
+                                                         key != nullptr ? 1 : 0, fn, nullptr, nullptr);
+    if (key != nullptr) PMIX_INFO_DESTRUCT(&info);
+    return rc;
+}
+
+// The Standard's handler chain on a real server. Rank 1 registers for kChainCode: A (plain),
+// B (PMIX_EVENT_HDLR_FIRST), C (PMIX_EVENT_HDLR_LAST), E (affected proc = rank 7, which the
+// event does not name), a default D; and for kStopCode: S completing with
+// PMIX_EVENT_ACTION_COMPLETE. Rank 0 notifies both codes with affected proc = rank 0.
+// Expected: "BACD" (specific in placement order, E filtered out, then default), then "S" only.
+int event_chain() {
+    pmix_proc_t me{};
+    CHECK_RC(PMIx_Init(&me, nullptr, 0), PMIX_SUCCESS);
+    if (me.rank == 1) {
+        pmix_status_t code = kChainCode, stop = kStopCode;
+        pmix_proc_t other = me;
+        other.rank = 7;
+        CHECK(reg(&code, chain_handler<'A', PMIX_SUCCESS>) >= 0);
+        CHECK(reg(&code, chain_handler<'B', PMIX_SUCCESS>, PMIX_EVENT_HDLR_FIRST) >= 0);
+        CHECK(reg(&code, chain_handler<'C', PMIX_SUCCESS>, PMIX_EVENT_HDLR_LAST) >= 0);
+        CHECK(reg(&code, chain_handler<'E', PMIX_SUCCESS>, PMIX_EVENT_AFFECTED_PROC, &other) >= 0);
+        CHECK(reg(nullptr, chain_handler<'D', PMIX_SUCCESS>) >= 0);
+        CHECK(reg(&stop, chain_handler<'S', PMIX_EVENT_ACTION_COMPLETE>) >= 0);
+    }
+    CHECK_RC(PMIx_Fence(nullptr, 0, nullptr, 0), PMIX_SUCCESS);
+    if (me.rank == 0) {
+        pmix_info_t affected;
+        PMIX_INFO_LOAD(&affected, PMIX_EVENT_AFFECTED_PROC, &me, PMIX_PROC);
+        CHECK_RC(PMIx_Notify_event(kChainCode, &me, PMIX_RANGE_NAMESPACE, &affected, 1, nullptr, nullptr),
+                 PMIX_SUCCESS);
+        PMIX_INFO_DESTRUCT(&affected);
+    } else {
+        CHECK(wait_for_chain("BACD"));
+    }
+    CHECK_RC(PMIx_Fence(nullptr, 0, nullptr, 0), PMIX_SUCCESS);
+    if (me.rank == 0) {
+        CHECK_RC(PMIx_Notify_event(kStopCode, &me, PMIX_RANGE_NAMESPACE, nullptr, 0, nullptr, nullptr),
+                 PMIX_SUCCESS);
+    } else {
+        CHECK(wait_for_chain("BACDS"));  // the default handler D does not run after S completed
+    }
+    CHECK_RC(PMIx_Fence(nullptr, 0, nullptr, 0), PMIX_SUCCESS);
+    CHECK_RC(PMIx_Finalize(nullptr, 0), PMIX_SUCCESS);
+    return 0;
+}
+
 // Two jobs fencing together: every process of this namespace and of TEST_OTHER_NS (both
 // wildcards) fences with PMIX_COLLECT_DATA, then reads a key of rank 0 and 1 of the other job.
 int two_namespaces() {
@@ -671,7 +753,7 @@ const std::map<std::string, std::function<int()>>& table() {
         {"publish_lookup", publish_lookup}, {"abort", abort_call},
         {"would_block", would_block}, {"forwarded_ops", forwarded_ops},
         {"events", events}, {"exchange", exchange}, {"two_namespaces", two_namespaces},
-        {"lost_peer", lost_peer},
+        {"lost_peer", lost_peer}, {"event_chain", event_chain},
     };
     return t;
 }

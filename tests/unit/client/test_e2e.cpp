@@ -230,6 +230,15 @@ TEST(ClientEndToEnd, TwoNamespacesFenceTogether) {
     EXPECT_EQ(segments_named(shm.name), 0);
 }
 
+// The event handler chain (ordering, affected-proc filter, default handlers, ACTION_COMPLETE).
+TEST(ClientEndToEnd, EventHandlerChainFollowsTheStandard) {
+    Server server;
+    register_job("chain.job", 2);
+    std::vector<pid_t> kids;
+    for (pmix_rank_t r = 0; r < 2; ++r) kids.push_back(start_client("chain.job", r, 2, {}, "event_chain"));
+    expect_all_succeed(kids);
+}
+
 // A client that dies without PMIx_Finalize: the server raises PMIX_ERR_LOST_CONNECTION for the
 // other clients of its namespace that registered for it.
 TEST(ClientEndToEnd, DeadClientRaisesLostConnectionForItsPeers) {

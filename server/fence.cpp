@@ -31,24 +31,11 @@ std::string signature(std::vector<pmix_proc_t> procs) {
     return s;
 }
 
-// The host's answer to fence_nb (any thread): copy, release, continue on the loop.
+// The host's answer to fence_nb (any thread).
 void fence_modex_done(pmix_status_t status, const char* data, size_t ndata, void* cbdata,
                       pmix_release_cbfunc_t release_fn, void* release_cbdata) {
-    const auto id = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(cbdata));
-    std::vector<std::uint8_t> copy;
-    if (data != nullptr && ndata > 0) {
-        copy.assign(reinterpret_cast<const std::uint8_t*>(data),
-                    reinterpret_cast<const std::uint8_t*>(data) + ndata);
-    }
-    if (release_fn != nullptr) {
-        release_fn(release_cbdata);
-    }
-    if (auto st = current()) {
-        State* s = st.get();
-        s->ex->post([s, id, status, copy = std::move(copy)] {
-            s->fence_complete(id, status, copy.data(), copy.size());
-        });
-    }
+    forward_modex_answer(&State::fence_complete, status, data, ndata, cbdata, release_fn,
+                         release_cbdata);
 }
 
 }  // namespace

@@ -248,9 +248,18 @@ void handle_get(State& s, const ProcKey& who, proto::Reader& r, wire::Connection
     conn.reply(f, w.take());
 }
 
-// The host's direct-modex answer (any thread): copy, release, continue on the loop.
+// The host's direct-modex answer (any thread).
 void dmodex_answer(pmix_status_t status, const char* data, size_t ndata, void* cbdata,
                    pmix_release_cbfunc_t release_fn, void* release_cbdata) {
+    forward_modex_answer(&State::direct_modex_done, status, data, ndata, cbdata, release_fn,
+                         release_cbdata);
+}
+
+}  // namespace
+
+void forward_modex_answer(ModexContinuation then, pmix_status_t status, const char* data,
+                          size_t ndata, void* cbdata, pmix_release_cbfunc_t release_fn,
+                          void* release_cbdata) {
     const auto id = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(cbdata));
     std::vector<std::uint8_t> copy;
     if (data != nullptr && ndata > 0) {
@@ -262,13 +271,11 @@ void dmodex_answer(pmix_status_t status, const char* data, size_t ndata, void* c
     }
     if (auto st = current()) {
         State* s = st.get();
-        s->ex->post([s, id, status, copy = std::move(copy)] {
-            s->direct_modex_done(id, status, copy.data(), copy.size());
+        s->ex->post([s, then, id, status, copy = std::move(copy)] {
+            (s->*then)(id, status, copy.data(), copy.size());
         });
     }
 }
-
-}  // namespace
 
 void State::wait_for_commit(const ProcKey& target, CommitWait wait, int timeout_seconds) {
     const std::uint64_t id = next_commit_wait++;

@@ -150,6 +150,15 @@ public:
 
 inline void slog(const std::string& message) { exec::log_line("pmix-server", message); }
 
+// A host's modex answer (fence_nb or direct_modex callback, any thread): copies the bytes,
+// releases the host's buffer and runs (state.*then)(id, status, bytes) on the server's loop;
+// `cbdata` carries the id. Dropped when the server is gone.
+using ModexContinuation = void (State::*)(std::uint64_t, pmix_status_t, const std::uint8_t*,
+                                          std::size_t);
+void forward_modex_answer(ModexContinuation then, pmix_status_t status, const char* data,
+                          size_t ndata, void* cbdata, pmix_release_cbfunc_t release_fn,
+                          void* release_cbdata);
+
 // The live state (nullptr when not initialised); shared so host callbacks arriving late can
 // tell that the server is gone.
 std::shared_ptr<State> current();

@@ -24,6 +24,7 @@ void ValueView::reset() noexcept {
     value_ = pmix_value_t{};
     value_.type = PMIX_UNDEF;
     array_ = pmix_data_array_t{};
+    source_ = nullptr;
     owned_ = false;
 }
 

@@ -138,6 +138,7 @@ pmix_status_t NamespaceView::record_value(Space space, std::uint32_t entity, std
     }
     out.scope = r.scope;
     out.generation = r.head.generation;
+    out.source = hit.bytes;
     out.stored = enc::Stored{static_cast<Encoding>(r.head.aux), r.type, r.size, r.payload, nullptr};
     if (out.stored.encoding == Encoding::scalar) {
         return r.size <= sizeof(r.payload) ? PMIX_SUCCESS : kErrCorrupt;
@@ -175,6 +176,7 @@ pmix_status_t NamespaceView::column_value(std::uint32_t rank, std::uint32_t key,
             std::memcpy(&bits, raw + at, c.elem_size);
             out.scope = c.scope;
             out.generation = c.head.generation;
+            out.source = raw + at;
             out.stored = enc::Stored{encoding, c.type, c.elem_size, bits, nullptr};
             return scalar ? PMIX_SUCCESS : blob(bits, out.stored);
         }

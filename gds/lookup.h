@@ -15,6 +15,7 @@ struct FoundValue {
     enc::Stored stored;
     std::uint8_t scope = 0;
     std::uint32_t generation = 0;
+    const void* source = nullptr;  // where the value lives in the mapping (ValueView::source)
 };
 
 class NamespaceView {

@@ -81,12 +81,18 @@ public:
 
     const pmix_value_t& value() const noexcept { return value_; }
     bool zero_copy() const noexcept { return !owned_; }
+    // Where the stored value lives in this reader's mapping. Stored values are never modified
+    // (a later put appends a new one), so two views with the same source hold the same value for
+    // as long as the namespace stays attached to the reader; clients use it to hand out one
+    // pmix_value_t per stored value in PMIX_GET_POINTER_VALUES mode. Null when empty.
+    const void* source() const noexcept { return source_; }
     void reset() noexcept;
 
 private:
     friend struct ViewAccess;  // the store fills views (encode.cpp)
     pmix_value_t value_;
     pmix_data_array_t array_;
+    const void* source_ = nullptr;
     bool owned_ = false;
 };
 

@@ -123,7 +123,14 @@ public:
         out.reset();
         FoundValue found;
         const pmix_status_t rc = lookup(nspace, entity, key, scopes, found);
-        return rc != PMIX_SUCCESS ? rc : enc::decode_view(found.stored, out);
+        if (rc != PMIX_SUCCESS) {
+            return rc;
+        }
+        const pmix_status_t drc = enc::decode_view(found.stored, out);
+        if (drc == PMIX_SUCCESS) {
+            ViewAccess::set_source(out, found.source);
+        }
+        return drc;
     }
 
     pmix_status_t visit(std::string_view nspace, const Entity& entity, const Visitor& visitor,

@@ -91,15 +91,24 @@ bool any_dead(const pmix_proc_t* procs, size_t nprocs) {
 
 // Single node: every participant is local, so the collective is complete as soon as the library
 // hands it up; the "concatenation of all nodes' blobs" is just our own blob.
+// While no process has exited, the answer is given right here on the server's thread (the
+// Standard lets the host call cbfunc before returning; both OpenPMIx and our library thread-shift
+// it): posting it to the loop and back cost two thread wake-ups per fence, measured at ~25 us
+// of a ~90 us PMIx_Fence with one process on 2 vCPUs. Once a process has exited, the loop checks
+// whether a participant died without finalizing.
 pmix_status_t fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t[], size_t,
                        char* data, size_t ndata, pmix_modex_cbfunc_t cbfunc, void* cbdata) {
-  std::vector<pmix_proc_t> parts(procs, procs + nprocs);
   char* copy = nullptr;
   if (ndata > 0) {
     copy = static_cast<char*>(std::malloc(ndata));
     if (copy == nullptr) return PMIX_ERR_NOMEM;
     std::memcpy(copy, data, ndata);
   }
+  if (g_launcher->undisturbed.load(std::memory_order_acquire)) {
+    cbfunc(PMIX_SUCCESS, copy, ndata, cbdata, release_blob, copy);
+    return PMIX_SUCCESS;
+  }
+  std::vector<pmix_proc_t> parts(procs, procs + nprocs);
   g_launcher->queue.post([parts, copy, ndata, cbfunc, cbdata] {
     if (any_dead(parts.data(), parts.size())) {
       std::free(copy);

@@ -295,6 +295,7 @@ void reap(Launcher& L) {
   while ((pid = ::waitpid(-1, &status, WNOHANG)) > 0) {
     for (Proc& pr : L.procs) {
       if (pr.pid != pid) continue;
+      L.undisturbed.store(false, std::memory_order_release);
       pr.exited = true;
       pr.exit_code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
       pr.counted = L.kill_stage == 0;

@@ -7,6 +7,7 @@
 
 #include <sys/types.h>
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <deque>
@@ -115,6 +116,9 @@ struct Launcher {
   int kill_stage = 0;  // 0 none, 1 SIGTERM sent, 2 SIGKILL sent
   Clock::time_point fail_at;
   size_t nconnected = 0, nfinalized = 0, nexited = 0;
+  // True until the first process exits or the job starts failing; read on the PMIx server's
+  // thread (fence_nb's fast path), written on the loop.
+  std::atomic<bool> undisturbed{true};
   struct Times {
     Clock::time_point start, server_init, registered, forked, all_connected, all_finalized,
         all_exited, done;

@@ -71,6 +71,7 @@ void Waiter::op_cb(pmix_status_t st, void* cbdata) { static_cast<Waiter*>(cbdata
 void Launcher::fail(int code, const std::string& why) {
   if (failing) return;
   failing = true;
+  undisturbed.store(false, std::memory_order_release);
   fail_code = code;
   fail_at = Clock::now();
   std::fprintf(stderr, "pmixrun: %s\n", why.c_str());

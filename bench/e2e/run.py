@@ -26,6 +26,7 @@ PHASES = [  # (field, label, unit)
     ("getpeer", "Get peer key (per call)", "us"),
     ("getptr", "Get peer key, PMIX_GET_POINTER_VALUES (per call)", "us"),
     ("barrier", "Barrier (fence, no data)", "us"),
+    ("fenceloop", "Put+Commit+Fence(data)+Get, steady state", "us"),
     ("finalize", "PMIx_Finalize", "us"),
     ("pss_kb", "Pss per process", "KiB"),
     ("rss_kb", "Rss per process", "KiB"),

@@ -6,10 +6,12 @@
  * after the other, so without it the first collective would mostly measure the wait for the
  * last rank to start; reported as "sync"); Put 4 keys (64-byte strings, PMIX_GLOBAL); Commit; Fence with
  * PMIX_COLLECT_DATA; Get a job-level key K times; Get every peer's 4 keys (copy, then with
- * PMIX_GET_POINTER_VALUES); Fence without data (barrier); Finalize. Every value read is checked
- * (a wrong value is an error exit, never a number). One line per rank on stdout:
+ * PMIX_GET_POINTER_VALUES, the same number of rounds); Fence without data (barrier); then the
+ * steady state of a collective with data: LOOPS times Put one 64-byte key, Commit, Fence with
+ * PMIX_COLLECT_DATA, and read the next rank's new key ("fenceloop", per iteration); Finalize.
+ * Every value read is checked (a wrong value is an error exit, never a number). One line per rank:
  *   BENCH rank=R nprocs=N init=us sync=us put=us commit=us fence=us getjob=us getpeer=us getptr=us
- *         barrier=us finalize=us pss_kb=K rss_kb=K
+ *         barrier=us fenceloop=us finalize=us pss_kb=K rss_kb=K
  * Per-call averages for the Gets. Pss/Rss from /proc/self/smaps_rollup after the Gets.
  * Usage: bench-scenario [K]   (job-key Gets, default 2000)
  */
@@ -22,6 +24,7 @@
 #include <time.h>
 
 #define NKEYS 4
+#define LOOPS 50
 
 static double now_us(void) {
     struct timespec t;
@@ -71,27 +74,34 @@ static void put_keys(const pmix_proc_t* me) {
     }
 }
 
-/* Gets every peer's keys `rounds` times; returns the per-call average in us. */
+/* Gets every peer's keys `rounds` times; returns the per-call average in us. Key names and
+ * expected values are formatted before the clock starts (snprintf costs more than a Get from
+ * a shared store); every value is still compared in the timed loop. */
 static double get_peers(const pmix_proc_t* me, uint32_t nprocs, int rounds, bool pointer) {
     pmix_info_t info;
     bool yes = true;
     PMIX_INFO_LOAD(&info, PMIX_GET_POINTER_VALUES, &yes, PMIX_BOOL);
+    char keys[NKEYS][PMIX_MAX_KEYLEN + 1];
+    char(*want)[NKEYS][80] = malloc(sizeof *want * (nprocs > 0 ? nprocs : 1));
+    pmix_proc_t* peers = malloc(sizeof *peers * (nprocs > 0 ? nprocs : 1));
+    if (want == NULL || peers == NULL) die("malloc", PMIX_ERR_NOMEM);
+    for (int k = 0; k < NKEYS; ++k) key_name(keys[k], sizeof keys[k], k);
+    for (uint32_t p = 0; p < nprocs; ++p) {
+        PMIX_PROC_LOAD(&peers[p], me->nspace, p);
+        for (int k = 0; k < NKEYS; ++k) value_text(want[p][k], sizeof want[p][k], p, k);
+    }
     long calls = 0;
     double t0 = now_us();
     for (int r = 0; r < rounds; ++r) {
         for (uint32_t p = 0; p < nprocs; ++p) {
             if (p == me->rank && nprocs > 1) continue;
-            pmix_proc_t peer;
-            PMIX_PROC_LOAD(&peer, me->nspace, p);
             for (int k = 0; k < NKEYS; ++k) {
-                char key[PMIX_MAX_KEYLEN + 1], want[80];
                 pmix_value_t* val = NULL;
-                key_name(key, sizeof key, k);
-                pmix_status_t rc = PMIx_Get(&peer, key, pointer ? &info : NULL, pointer ? 1 : 0, &val);
+                pmix_status_t rc =
+                    PMIx_Get(&peers[p], keys[k], pointer ? &info : NULL, pointer ? 1 : 0, &val);
                 if (rc != PMIX_SUCCESS) die("PMIx_Get (peer key)", rc);
-                value_text(want, sizeof want, p, k);
-                if (val->type != PMIX_STRING || strcmp(val->data.string, want) != 0) {
-                    fprintf(stderr, "bench-scenario: wrong value for %s of rank %u\n", key, p);
+                if (val->type != PMIX_STRING || strcmp(val->data.string, want[p][k]) != 0) {
+                    fprintf(stderr, "bench-scenario: wrong value for %s of rank %u\n", keys[k], p);
                     exit(1);
                 }
                 if (!pointer) PMIX_VALUE_RELEASE(val); /* pointer mode: owned by the library */
@@ -100,6 +110,8 @@ static double get_peers(const pmix_proc_t* me, uint32_t nprocs, int rounds, bool
         }
     }
     double per = calls > 0 ? (now_us() - t0) / (double)calls : 0.0;
+    free(want);
+    free(peers);
     PMIX_INFO_DESTRUCT(&info);
     return per;
 }
@@ -119,6 +131,38 @@ static double get_job_key(const pmix_proc_t* me, uint32_t nprocs, int times) {
         PMIX_VALUE_RELEASE(val);
     }
     return (now_us() - t0) / (double)times;
+}
+
+/* LOOPS x (Put a new key, Commit, Fence with data, Get the next rank's new key); us per loop. */
+static double fence_loop(const pmix_proc_t* me, uint32_t nprocs) {
+    pmix_info_t collect;
+    bool yes = true;
+    PMIX_INFO_LOAD(&collect, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+    pmix_proc_t next;
+    PMIX_PROC_LOAD(&next, me->nspace, (me->rank + 1) % (nprocs > 0 ? nprocs : 1));
+    double t0 = now_us();
+    for (int i = 0; i < LOOPS; ++i) {
+        char key[PMIX_MAX_KEYLEN + 1], text[80], want[80];
+        snprintf(key, sizeof key, "bench.loop.%d", i);
+        value_text(text, sizeof text, me->rank, 100 + i);
+        pmix_value_t v;
+        PMIX_VALUE_LOAD(&v, text, PMIX_STRING);
+        pmix_status_t rc = PMIx_Put(PMIX_GLOBAL, key, &v);
+        PMIX_VALUE_DESTRUCT(&v);
+        if (rc != PMIX_SUCCESS) die("PMIx_Put (loop)", rc);
+        if ((rc = PMIx_Commit()) != PMIX_SUCCESS) die("PMIx_Commit (loop)", rc);
+        if ((rc = PMIx_Fence(NULL, 0, &collect, 1)) != PMIX_SUCCESS) die("PMIx_Fence (loop)", rc);
+        pmix_value_t* got = NULL;
+        if ((rc = PMIx_Get(&next, key, NULL, 0, &got)) != PMIX_SUCCESS) die("PMIx_Get (loop)", rc);
+        value_text(want, sizeof want, next.rank, 100 + i);
+        if (got->type != PMIX_STRING || strcmp(got->data.string, want) != 0) {
+            fprintf(stderr, "bench-scenario: wrong value for %s of rank %u\n", key, next.rank);
+            exit(1);
+        }
+        PMIX_VALUE_RELEASE(got);
+    }
+    PMIX_INFO_DESTRUCT(&collect);
+    return (now_us() - t0) / LOOPS;
 }
 
 static uint32_t job_size(const pmix_proc_t* me) {
@@ -164,20 +208,21 @@ int main(int argc, char** argv) {
     double t_job = get_job_key(&me, nprocs, times);
     int rounds = nprocs > 0 ? (int)(4000 / (nprocs * NKEYS)) + 1 : 1;
     double t_peer = get_peers(&me, nprocs, rounds, false);
-    double t_ptr = get_peers(&me, nprocs, 1, true);
+    double t_ptr = get_peers(&me, nprocs, rounds, true);
     long pss = smaps_kb("Pss"), rss = smaps_kb("Rss");
 
     t = now_us();
     if ((rc = PMIx_Fence(NULL, 0, NULL, 0)) != PMIX_SUCCESS) die("PMIx_Fence (barrier)", rc);
     double t_barrier = now_us() - t;
+    double t_loop = fence_loop(&me, nprocs);
 
     t = now_us();
     if ((rc = PMIx_Finalize(NULL, 0)) != PMIX_SUCCESS) die("PMIx_Finalize", rc);
     double t_fin = now_us() - t;
 
     printf("BENCH rank=%u nprocs=%u init=%.1f sync=%.1f put=%.2f commit=%.1f fence=%.1f getjob=%.4f "
-           "getpeer=%.4f getptr=%.4f barrier=%.1f finalize=%.1f pss_kb=%ld rss_kb=%ld\n",
+           "getpeer=%.4f getptr=%.4f barrier=%.1f fenceloop=%.1f finalize=%.1f pss_kb=%ld rss_kb=%ld\n",
            (unsigned)me.rank, (unsigned)nprocs, t_init, t_sync, t_put, t_commit, t_fence, t_job, t_peer,
-           t_ptr, t_barrier, t_fin, pss, rss);
+           t_ptr, t_barrier, t_loop, t_fin, pss, rss);
     return 0;
 }

@@ -14,6 +14,7 @@
 #include <cstring>
 #include <string>
 #include <system_error>
+#include <utility>
 
 namespace pmix::exec {
 namespace {
@@ -139,8 +140,15 @@ bool Executor::post(Task task) {
     // Only the first post into an empty queue needs to wake the loop: the loop resets the
     // eventfd before it takes the queue, so a later post either lands in the batch it takes or
     // finds the queue empty again and wakes it.
+    // A post from the loop thread itself (a callback continuing on the loop, a host answering
+    // an upcall synchronously) needs no eventfd round trip: the loop polls without blocking and
+    // runs the queue after the events it finds.
     if (was_empty) {
-        wake();
+        if (on_loop_thread()) {
+            self_posted_ = true;
+        } else {
+            wake();
+        }
     }
     return true;
 }
@@ -151,9 +159,11 @@ void Executor::run() noexcept {
     epoll_event events[kMaxEventsPerWait];
     while (!stop_requested_.load(std::memory_order_acquire)) {
         rearm_timerfd();
-        int n = ::epoll_wait(epoll_.get(), events, kMaxEventsPerWait, -1);
+        const bool self_posted = std::exchange(self_posted_, false);
+        int n = ::epoll_wait(epoll_.get(), events, kMaxEventsPerWait, self_posted ? 0 : -1);
         if (n < 0) {
             if (errno == EINTR) {
+                self_posted_ = self_posted_ || self_posted;
                 continue;
             }
             log_errno("epoll_wait failed; the progress thread stops");
@@ -163,6 +173,9 @@ void Executor::run() noexcept {
         }
         for (int i = 0; i < n; ++i) {
             dispatch(events[i].data.u64, events[i].events);
+        }
+        if (self_posted) {
+            run_posted();
         }
         while (!retired_.empty()) {
             auto dead = std::move(retired_);
@@ -285,7 +298,11 @@ void Executor::rearm_timerfd() {
         timer_heap_.pop();
     }
     Clock::time_point next = timer_heap_.empty() ? Clock::time_point::max() : timer_heap_.top().when;
-    if (next == armed_for_) {
+    // Only ever move the arming earlier. When the earliest timer was cancelled (every request's
+    // timeout is, when its reply arrives) the old arming stays: it fires once, finds nothing due
+    // and re-arms then. That saves two timerfd_settime calls per request/reply round trip
+    // (measured: 2 of the 8 system calls a client made per PMIx_Fence).
+    if (next >= armed_for_) {
         return;
     }
     itimerspec spec{};  // all zero disarms

@@ -132,6 +132,7 @@ private:
     std::unordered_map<TimerId, Task> timers_;
     std::atomic<TimerId> next_timer_{1};
     Clock::time_point armed_for_ = Clock::time_point::max();
+    bool self_posted_ = false;  // the loop posted to itself: run the queue after this poll
 
     // stop() waits on this rather than a bare join so it can report a stuck callback.
     std::mutex exit_mutex_;

@@ -539,6 +539,16 @@ int check_read_path(const pmix_proc_t& me, int n) {
     pmix_value_t* view = nullptr;
     CHECK_RC(PMIx_Get(&peer, "test.rank.key", &ptr, 1, &view), PMIX_SUCCESS);
     CHECK(view->type == PMIX_STRING && view->data.string == "value-of-" + std::to_string(peer.rank));
+    // One pmix_value_t per stored value: asking again hands out the same one (memory does not
+    // grow with the number of pointer-mode Gets), and a different key gets a different one.
+    for (int i = 0; i < 100; ++i) {
+        pmix_value_t* again = nullptr;
+        CHECK_RC(PMIx_Get(&peer, "test.rank.key", &ptr, 1, &again), PMIX_SUCCESS);
+        CHECK(again == view);
+    }
+    pmix_value_t* size = nullptr;
+    CHECK_RC(PMIx_Get(nullptr, PMIX_JOB_SIZE, &ptr, 1, &size), PMIX_SUCCESS);
+    CHECK(size != view && size->type == PMIX_UINT32 && size->data.uint32 == static_cast<uint32_t>(n));
     const pid_t child = ::fork();
     if (child == 0) {
         view->data.string[0] = 'X';  // read-only mapping: SIGSEGV here

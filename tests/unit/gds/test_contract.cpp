@@ -87,6 +87,32 @@ TYPED_TEST(Contract, ViewsAreZeroCopyWherePossible) {
     EXPECT_EQ(this->get_string("job.view", Entity::proc(1), type_label(PMIX_STRING)), "replaced");
 }
 
+// A view names where its value is stored: the same stored value gives the same source every
+// time (clients hand out one pmix_value_t per source in pointer mode), a replaced value a new
+// one, a column-stored modex value its own.
+TYPED_TEST(Contract, ViewSourcesIdentifyStoredValues) {
+    ASSERT_EQ(this->writer().begin_namespace("job.source"), PMIX_SUCCESS);
+    this->put_string("job.source", Entity::proc(2), "k", "first");
+    this->put_string("job.source", Entity::proc(2), "other", "x");
+    ASSERT_EQ(this->writer().commit(), PMIX_SUCCESS);
+    ValueView a, b, other;
+    EXPECT_EQ(a.source(), nullptr);
+    ASSERT_EQ(this->reader().get_view("job.source", Entity::proc(2), "k", a), PMIX_SUCCESS);
+    ASSERT_EQ(this->reader().get_view("job.source", Entity::proc(2), "k", b), PMIX_SUCCESS);
+    ASSERT_EQ(this->reader().get_view("job.source", Entity::proc(2), "other", other),
+              PMIX_SUCCESS);
+    EXPECT_NE(a.source(), nullptr);
+    EXPECT_EQ(a.source(), b.source());
+    EXPECT_NE(a.source(), other.source());
+    this->put_string("job.source", Entity::proc(2), "k", "second");
+    ASSERT_EQ(this->writer().commit(), PMIX_SUCCESS);
+    ASSERT_EQ(this->reader().get_view("job.source", Entity::proc(2), "k", b), PMIX_SUCCESS);
+    EXPECT_NE(a.source(), b.source());
+    EXPECT_STREQ(b.value().data.string, "second");
+    b.reset();
+    EXPECT_EQ(b.source(), nullptr);
+}
+
 TYPED_TEST(Contract, NothingIsVisibleBeforeCommit) {
     ASSERT_EQ(this->writer().begin_namespace("job.commit"), PMIX_SUCCESS);
     this->put_u64("job.commit", Entity::job(), PMIX_JOB_SIZE, 4);

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <thread>
@@ -101,6 +102,36 @@ TEST(Executor, PostFromTheLoopRunsAfterTheCurrentClosure) {
     ASSERT_TRUE(drain(ex));
     ASSERT_TRUE(drain(ex));  // the nested post may land in the batch after the first drain
     EXPECT_EQ(order, (std::vector<int>{1, 2, 3}));
+}
+
+// Posts from the loop thread skip the eventfd: a chain of them must still run to the end on its
+// own (nothing else wakes the loop), from closures, timers and fd handlers alike, and a post
+// from another thread that lands behind them is not lost.
+TEST(Executor, PostsFromTheLoopRunWithoutAnyOtherWakeUp) {
+    Executor ex;
+    ASSERT_EQ(ex.start(), PMIX_SUCCESS);
+    pmix::exec::Completion<int> done;
+    std::atomic<int> hops{0};
+    std::function<void()> hop = [&] {
+        if (hops.fetch_add(1) + 1 == 10000) {
+            done.complete(hops.load());
+            return;
+        }
+        ex.post([&] { hop(); });
+    };
+    ASSERT_TRUE(ex.post([&] { hop(); }));
+    auto n = done.wait_for(std::chrono::seconds(10));
+    ASSERT_TRUE(n.has_value());
+    EXPECT_EQ(*n, 10000);
+    pmix::exec::Completion<bool> from_timer;
+    ex.run_after(std::chrono::milliseconds(1), [&] { ex.post([from_timer] { from_timer.complete(true); }); });
+    EXPECT_TRUE(from_timer.wait_for(std::chrono::seconds(10)).has_value());
+    pmix::exec::Completion<bool> mixed;
+    ASSERT_TRUE(ex.post([&] {
+        ex.post([] {});  // queued by the loop, no wake-up
+        std::thread([&] { ex.post([mixed] { mixed.complete(true); }); }).join();
+    }));
+    EXPECT_TRUE(mixed.wait_for(std::chrono::seconds(10)).has_value());
 }
 
 TEST(Executor, ExceptionsFromCallbacksAreContained) {

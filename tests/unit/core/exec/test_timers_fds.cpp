@@ -112,6 +112,34 @@ TEST_F(ExecutorTest, CancelFromAnotherThreadBeforeTheDeadline) {
     EXPECT_FALSE(fired.load());
 }
 
+// Cancelling the earliest timer leaves the timerfd armed for it (it fires once, finds nothing
+// due and re-arms): the later timer must still fire, no earlier than its own deadline.
+TEST_F(ExecutorTest, CancellingTheEarliestTimerKeepsTheLaterOnes) {
+    Completion<Clock::time_point> later;
+    const auto start = Clock::now();
+    const bool cancelled = on_loop([&] {
+        TimerId first = ex.run_after(5ms, [] { ADD_FAILURE() << "cancelled timer ran"; });
+        ex.run_after(40ms, [later] { later.complete(Clock::now()); });
+        return ex.cancel(first);
+    });
+    EXPECT_TRUE(cancelled);
+    auto when = later.wait_for(kWait);
+    ASSERT_TRUE(when.has_value());
+    EXPECT_GE(*when - start, 40ms);
+    // And a timer earlier than the standing arming re-arms the timerfd earlier.
+    Completion<Clock::time_point> soon;
+    const auto again = Clock::now();
+    on_loop([&] {
+        ex.run_after(10s, [] {});
+        ex.run_after(20ms, [soon] { soon.complete(Clock::now()); });
+        return true;
+    });
+    auto fired = soon.wait_for(kWait);
+    ASSERT_TRUE(fired.has_value());
+    EXPECT_GE(*fired - again, 20ms);
+    EXPECT_LT(*fired - again, 5s);
+}
+
 TEST_F(ExecutorTest, CancelAfterFiringReportsFalse) {
     Completion<TimerId> fired;
     TimerId id = ex.run_after(1ms, [] {});

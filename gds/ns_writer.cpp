@@ -67,8 +67,64 @@ pmix_status_t NamespaceWriter::stage_put(Space level, std::uint32_t entity,
     if (!host.empty()) {
         p.entity = host_id(host);
     }
+    if (level == Space::proc && extend_run(p.entity, p.key, scope, p.meta, p.offset)) {
+        return PMIX_SUCCESS;
+    }
     pending_.push_back(p);
     return PMIX_SUCCESS;
+}
+
+NamespaceWriter::Run& NamespaceWriter::run_of(std::uint32_t key) {
+    auto& slot = last_run_[key & 7u];
+    if (slot.second != nullptr && slot.first == key) {
+        return *slot.second;
+    }
+    Run& run = runs_[key];
+    slot = {key, &run};
+    return run;
+}
+
+// True when the put joined (or started) its key's run; false when it goes to pending_.
+bool NamespaceWriter::extend_run(std::uint32_t entity, std::uint32_t key, std::uint8_t scope,
+                                 const enc::Encoded& meta, std::size_t offset) {
+    Run& run = run_of(key);
+    if (run.broken) {
+        return false;
+    }
+    const bool scalar = meta.encoding == Encoding::scalar;
+    const RunElement elem{scalar ? meta.scalar : offset, meta.size};
+    if (run.elems.empty()) {
+        run.first = entity;
+        run.shape = meta;
+        run.scope = scope;
+        run.elems.push_back(elem);
+        return true;
+    }
+    const bool continues = entity == run.first + run.elems.size() && scope == run.scope &&
+                           meta.type == run.shape.type && meta.encoding == run.shape.encoding &&
+                           (!scalar || meta.size == run.shape.size);
+    if (continues) {
+        run.elems.push_back(elem);
+        return true;
+    }
+    run_to_pending(key, run);
+    run.broken = true;
+    return false;
+}
+
+// The run's puts as ordinary staged puts (they precede, in put order, whatever comes next).
+void NamespaceWriter::run_to_pending(std::uint32_t key, Run& run) {
+    const bool scalar = run.shape.encoding == Encoding::scalar;
+    pending_.reserve(pending_.size() + run.elems.size());
+    for (std::size_t i = 0; i < run.elems.size(); ++i) {
+        enc::Encoded meta = run.shape;
+        meta.size = run.elems[i].size;
+        meta.scalar = scalar ? run.elems[i].bits : 0;
+        pending_.push_back(Pending{Space::proc, run.scope,
+                                   run.first + static_cast<std::uint32_t>(i), key, meta,
+                                   scalar ? 0 : static_cast<std::size_t>(run.elems[i].bits)});
+    }
+    run.elems.clear();
 }
 
 pmix_status_t NamespaceWriter::write_names() {
@@ -95,9 +151,8 @@ pmix_status_t NamespaceWriter::write_names() {
     return PMIX_SUCCESS;
 }
 
-pmix_status_t NamespaceWriter::write_blob(const Pending& p, Ref& out) {
-    const std::byte* bytes = arena_.data() + p.offset;
-    const std::size_t size = p.meta.size;
+pmix_status_t NamespaceWriter::write_blob(std::size_t offset, std::size_t size, Ref& out) {
+    const std::byte* bytes = arena_.data() + offset;
     std::uint64_t h = 0;
     if (size <= kDedupMax) {
         h = keys::hash_string(0xb10b, {reinterpret_cast<const char*>(bytes), size});
@@ -128,7 +183,7 @@ pmix_status_t NamespaceWriter::write_value(const Pending& p, Newest& newest) {
     ValueRecord r{};
     r.payload = p.meta.scalar;
     if (p.meta.encoding != Encoding::scalar) {
-        const pmix_status_t rc = write_blob(p, r.payload);
+        const pmix_status_t rc = write_blob(p.offset, p.meta.size, r.payload);
         if (rc != PMIX_SUCCESS) {
             return rc;
         }
@@ -247,41 +302,67 @@ void NamespaceWriter::plan(std::vector<std::size_t>& records,
     std::sort(records.begin(), records.end());  // keep put order among records
 }
 
-pmix_status_t NamespaceWriter::write_column(const std::vector<std::size_t>& run) {
-    const Pending& first = pending_[run.front()];
-    const bool scalar = first.meta.encoding == Encoding::scalar;
-    const std::size_t elem = scalar ? first.meta.size : sizeof(Ref);
+template <class ElementAt>
+pmix_status_t NamespaceWriter::write_column_of(std::uint32_t key, std::uint32_t first,
+                                               std::size_t count, const enc::Encoded& shape,
+                                               std::uint8_t scope, ElementAt at) {
+    const bool scalar = shape.encoding == Encoding::scalar;
+    const std::size_t elem = scalar ? shape.size : sizeof(Ref);
     Ref ref = 0;
-    pmix_status_t rc = region_.allocate(sizeof(ColumnRecord) + elem * run.size(), ref);
-    for (std::size_t i = 0; rc == PMIX_SUCCESS && i < run.size(); ++i) {
-        const Pending& p = pending_[run[i]];
-        std::uint64_t bits = p.meta.scalar;
-        if (!scalar) {
-            rc = write_blob(p, bits);
-        }
+    pmix_status_t rc = region_.allocate(sizeof(ColumnRecord) + elem * count, ref);
+    for (std::size_t i = 0; rc == PMIX_SUCCESS && i < count; ++i) {
+        std::uint64_t bits = 0;
+        rc = at(i, bits);
         std::memcpy(region_.at(ref) + sizeof(ColumnRecord) + i * elem, &bits, elem);
     }
     if (rc != PMIX_SUCCESS) {
         return rc;
     }
-    const Probe probe = Probe::column(first.key);
+    const Probe probe = Probe::column(key);
     ColumnRecord c{};
     c.head = RecordHead{region_.find(probe), region_.next_generation(), Kind::column,
-                        static_cast<std::uint16_t>(first.meta.encoding)};
+                        static_cast<std::uint16_t>(shape.encoding)};
     c.next_column = region_.columns();
-    c.key = first.key;
-    c.first = first.entity;
-    c.count = static_cast<std::uint32_t>(run.size());
-    c.scope = first.scope;
+    c.key = key;
+    c.first = first;
+    c.count = static_cast<std::uint32_t>(count);
+    c.scope = scope;
     c.elem_size = static_cast<std::uint8_t>(elem);
-    c.type = first.meta.type;
+    c.type = shape.type;
     region_.write(ref, c);
     region_.stage(probe, ref);
     region_.set_columns(ref);
     return PMIX_SUCCESS;
 }
 
+pmix_status_t NamespaceWriter::write_column(const std::vector<std::size_t>& run) {
+    const Pending& first = pending_[run.front()];
+    const bool scalar = first.meta.encoding == Encoding::scalar;
+    return write_column_of(first.key, first.entity, run.size(), first.meta, first.scope,
+                           [&](std::size_t i, std::uint64_t& bits) {
+                               const Pending& p = pending_[run[i]];
+                               bits = p.meta.scalar;
+                               return scalar ? PMIX_SUCCESS : write_blob(p.offset, p.meta.size, bits);
+                           });
+}
+
+pmix_status_t NamespaceWriter::write_run_column(std::uint32_t key, const Run& run) {
+    const bool scalar = run.shape.encoding == Encoding::scalar;
+    return write_column_of(key, run.first, run.elems.size(), run.shape, run.scope,
+                           [&](std::size_t i, std::uint64_t& bits) {
+                               const RunElement& e = run.elems[i];
+                               bits = e.bits;
+                               return scalar ? PMIX_SUCCESS : write_blob(e.bits, e.size, bits);
+                           });
+}
+
 pmix_status_t NamespaceWriter::commit() {
+    // Runs too short for a column are written as records, through the same plan as other puts.
+    for (auto& [key, run] : runs_) {
+        if (!run.broken && !run.elems.empty() && run.elems.size() < kMinColumn) {
+            run_to_pending(key, run);
+        }
+    }
     std::vector<std::size_t> records;
     std::vector<std::vector<std::size_t>> columns;
     plan(records, columns);
@@ -296,8 +377,17 @@ pmix_status_t NamespaceWriter::commit() {
     for (std::size_t i = 0; rc == PMIX_SUCCESS && i < columns.size(); ++i) {
         rc = write_column(columns[i]);
     }
+    for (auto it = runs_.begin(); rc == PMIX_SUCCESS && it != runs_.end(); ++it) {
+        if (!it->second.broken && !it->second.elems.empty()) {
+            rc = write_run_column(it->first, it->second);
+        }
+    }
     pending_.clear();
     arena_.clear();
+    runs_.clear();
+    for (auto& slot : last_run_) {
+        slot = {0, nullptr};
+    }
     return rc != PMIX_SUCCESS ? rc : region_.publish();
 }
 

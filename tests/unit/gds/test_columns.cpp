@@ -98,6 +98,54 @@ TYPED_TEST(Columns, OverwriteOrderBetweenRecordsAndColumns) {
     }
 }
 
+// Puts that arrive in rank order form a run (written as a column at commit); a put that does not
+// continue the run (a repeat, a gap, a different type or scope, a lower rank) sends the key's
+// puts of this commit through the general path. Every case must read as if stored one by one,
+// the last put of a (rank, key) winning.
+TYPED_TEST(Columns, RunsBrokenInEveryWayStillReadAsPuts) {
+    auto& w = this->writer();
+    ASSERT_EQ(w.begin_namespace("job.col"), PMIX_SUCCESS);
+    std::map<std::pair<pmix_rank_t, std::string>, std::uint64_t> want;
+    auto put = [&](pmix_rank_t r, const std::string& key, std::uint64_t x) {
+        this->put_u64("job.col", Entity::proc(r), key, x);
+        want[{r, key}] = x;
+    };
+    for (pmix_rank_t r = 0; r < 100; ++r) put(r, "repeat", r);
+    put(50, "repeat", 5000);                          // a repeat inside the run
+    for (pmix_rank_t r = 100; r < 120; ++r) put(r, "repeat", r);  // and after it
+    for (pmix_rank_t r = 0; r < 40; ++r) put(r, "gap", r);
+    for (pmix_rank_t r = 60; r < 90; ++r) put(r, "gap", r);       // a gap
+    for (pmix_rank_t r = 90; r > 0; --r) put(r, "down", r * 3);    // descending ranks
+    for (pmix_rank_t r = 0; r < 5; ++r) put(r, "short", r + 7);    // too short for a column
+    for (pmix_rank_t r = 0; r < 50; ++r) put(r, "typed", r);
+    put_u16(w, 50, "typed", 77);  // a different type ends the run
+    for (pmix_rank_t r = 0; r < 30; ++r) put(r, "scoped", r);
+    Value m;
+    make_sample(PMIX_UINT64, 1, &m);
+    ASSERT_EQ(w.put_modex("job.col", 30, PMIX_LOCAL, "scoped", m.v), PMIX_SUCCESS);
+    ASSERT_EQ(w.commit(), PMIX_SUCCESS);
+    for (const auto& [where, x] : want) {
+        ASSERT_EQ(this->get_u64("job.col", Entity::proc(where.first), where.second), x)
+            << where.second << " of rank " << where.first;
+    }
+    EXPECT_EQ(get_u16(this->reader(), 50, "typed"), 77);
+    Value got;
+    ASSERT_EQ(this->reader().get("job.col", Entity::proc(30), "scoped", &got), PMIX_SUCCESS);
+    EXPECT_TRUE(same(got.v, m.v));
+    for (pmix_rank_t r : {40u, 59u}) {
+        Value none;
+        EXPECT_EQ(this->reader().get("job.col", Entity::proc(r), "gap", &none),
+                  PMIX_ERR_NOT_FOUND);
+    }
+    // A second commit: a new run over ranks that already have a column replaces it.
+    for (pmix_rank_t r = 0; r < 100; ++r) put(r, "repeat", r + 1000000);
+    ASSERT_EQ(w.commit(), PMIX_SUCCESS);
+    for (pmix_rank_t r = 0; r < 120; ++r) {
+        const std::uint64_t expect = want[{r, "repeat"}];
+        ASSERT_EQ(this->get_u64("job.col", Entity::proc(r), "repeat"), expect) << r;
+    }
+}
+
 TYPED_TEST(Columns, VisitSeesColumnAndRecordKeys) {
     auto& w = this->writer();
     ASSERT_EQ(w.begin_namespace("job.col"), PMIX_SUCCESS);

@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh release pmixrun pmixrun-openpmix bench-scenario bench-scenario-openpmix \
-  bench-scale bench-gds >/dev/null
+  bench-scale bench-gds bench-floor >/dev/null
 bin=build/release/bin
 out=bench/results
 mkdir -p "$out"

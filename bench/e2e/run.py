@@ -58,6 +58,17 @@ def fmt(x, unit):
     return f"{x:,.3f}" if x < 10 else f"{x:,.1f}"
 
 
+def socket_floor(bindir):
+    """One Unix-socket round trip between two processes (bench-floor), or None."""
+    exe = os.path.join(bindir, "bench-floor")
+    if not os.path.exists(exe):
+        return None
+    p = subprocess.run([exe], stdout=subprocess.PIPE, text=True, timeout=120,
+                       stdin=subprocess.DEVNULL)
+    m = re.search(r"roundtrip_us=([0-9.]+)", p.stdout)
+    return float(m.group(1)) if p.returncode == 0 and m else None
+
+
 def table(n, ours, ref):
     out = [f"### N = {n}", "",
            "| phase | unit | ours median | ours max | OpenPMIx median | OpenPMIx max | ratio |",
@@ -125,6 +136,7 @@ def main():
     libs = [("ours", "pmixrun", "bench-scenario")]
     if not args.ours_only:
         libs.append(("openpmix", "pmixrun-openpmix", "bench-scenario-openpmix"))
+    floor = socket_floor(args.bindir)
     results, failures = {}, []
     for n in ns:
         for rep in range(args.reps):
@@ -147,6 +159,10 @@ def main():
             f"{args.reps} repetition(s) per N and library; median and max across all ranks of all "
             "repetitions; ratio = OpenPMIx median / ours. Launchers: pmixrun (ours) and "
             "pmixrun-openpmix (same source, Debian's libpmix). Scenario: bench/e2e/scenario.c.", ""]
+    if floor is not None:
+        head += [f"Machine floor (bench-floor): one 64-byte round trip over a Unix socket between two "
+                 f"processes = {floor:.1f} us. Commit, every fence and every Get that asks the "
+                 "server cost at least one such round trip.", ""]
     body = [table(n, results.get(("ours", n)), results.get(("openpmix", n))) + "\n" for n in ns]
     if failures:
         body.append("### Failed runs\n\n" + "\n".join(f"- {f.splitlines()[0]}" for f in failures))

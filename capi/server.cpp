@@ -2,6 +2,7 @@
 // setup (pmix_server.h). Each shim checks its arguments and calls one pmix::server function.
 #include "shim_support.h"
 
+#include "client/client.h"
 #include "server/api.h"
 
 #include <pmix_server.h>
@@ -13,7 +14,12 @@ using pmix::capi::guarded;
 pmix_status_t PMIx_server_init(pmix_server_module_t* module, pmix_info_t info[], size_t ninfo) {
     return guarded([&] {
         if (ninfo > 0 && info == nullptr) return PMIX_ERR_BAD_PARAM;
-        return pmix::server::init(module, info, ninfo);
+        const pmix_status_t rc = pmix::server::init(module, info, ninfo);
+        if (rc == PMIX_SUCCESS) {
+            // Events meant for the host reach the handlers it registers (capi/client.cpp).
+            pmix::server::set_host_event_sink(&pmix::client::deliver_local_event);
+        }
+        return rc;
     });
 }
 

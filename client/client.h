@@ -87,5 +87,14 @@ pmix_status_t deregister_event_handler(std::size_t ref, pmix_op_cbfunc_t cbfunc,
 pmix_status_t notify_event(pmix_status_t status, const pmix_proc_t* source,
                            pmix_data_range_t range, const pmix_info_t* info, std::size_t ninfo,
                            pmix_op_cbfunc_t cbfunc, void* cbdata);
+// A host's own handlers: PMIx_Register_event_handler in a process where only the server library
+// runs (mpirun, orted, pmixrun). Same registration rules and chain, no server to tell; the server
+// hands such handlers the events meant for the host (capi/ wires deliver_local_event to it).
+pmix_status_t register_local_handler(const pmix_status_t* codes, std::size_t ncodes,
+                                     const pmix_info_t* info, std::size_t ninfo,
+                                     pmix_notification_fn_t evhdlr, std::size_t* ref);
+pmix_status_t deregister_local_handler(std::size_t ref);
+void deliver_local_event(pmix_status_t status, const pmix_proc_t& source, const pmix_info_t* info,
+                         std::size_t ninfo);
 
 }  // namespace pmix::client

@@ -227,6 +227,39 @@ void raise_lost_connection() {
     deliver(PMIX_ERR_LOST_CONNECTION, me, nullptr, 0);
 }
 
+pmix_status_t register_local_handler(const pmix_status_t* codes, std::size_t ncodes,
+                                     const pmix_info_t* info, std::size_t ninfo,
+                                     pmix_notification_fn_t evhdlr, std::size_t* ref) {
+    if (evhdlr == nullptr || ref == nullptr || (codes == nullptr && ncodes > 0) ||
+        (info == nullptr && ninfo > 0)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    Handler handler;
+    handler.codes.assign(codes, codes + ncodes);
+    handler.fn = evhdlr;
+    if (pmix_status_t rc = parse_registration(info, ninfo, &handler); rc != PMIX_SUCCESS) return rc;
+    Registry& r = registry();
+    std::lock_guard lock(r.mu);
+    handler.id = r.next_id++;
+    *ref = handler.id;
+    r.handlers.push_back(std::move(handler));
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t deregister_local_handler(std::size_t ref) {
+    Registry& r = registry();
+    std::lock_guard lock(r.mu);
+    const auto removed = std::erase_if(r.handlers, [ref](const Handler& h) { return h.id == ref; });
+    return removed > 0 ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND;
+}
+
+void deliver_local_event(pmix_status_t status, const pmix_proc_t& source, const pmix_info_t* info,
+                         std::size_t ninfo) {
+    // deliver() copies what it keeps; the chain runs here and continues on whichever thread
+    // calls each handler's completion callback (there is no client progress thread in a host).
+    deliver(status, source, const_cast<pmix_info_t*>(info), ninfo);
+}
+
 pmix_status_t register_event_handler(const pmix_status_t* codes, std::size_t ncodes,
                                      const pmix_info_t* info, std::size_t ninfo,
                                      pmix_notification_fn_t evhdlr,

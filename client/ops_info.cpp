@@ -217,7 +217,12 @@ pmix_status_t job_control(const pmix_proc_t* targets, std::size_t ntargets,
 pmix_status_t job_control_nb(const pmix_proc_t* targets, std::size_t ntargets,
                              const pmix_info_t* dirs, std::size_t ndirs,
                              pmix_info_cbfunc_t cbfunc, void* cbdata) {
-    if (cbfunc == nullptr) return initialized() ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
+    if (cbfunc == nullptr) {
+        // No callback: the request is sent and its outcome dropped, as OpenPMIx allows (Open MPI
+        // registers its cleanup directories this way).
+        return start_job_control(targets, ntargets, dirs, ndirs,
+                                 [](pmix_status_t, wire::Frame&&) {});
+    }
     return start_job_control(targets, ntargets, dirs, ndirs, info_cb_reply(false, cbfunc, cbdata));
 }
 

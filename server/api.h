@@ -33,6 +33,16 @@ pmix_status_t identity(pmix_proc_t* me);
 pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t* source, pmix_data_range_t range,
                            const pmix_info_t* info, size_t ninfo, pmix_op_cbfunc_t cbfunc,
                            void* cbdata);
+// The host process's own event handlers (PMIx_Register_event_handler in a server-only process):
+// capi installs the client library's local delivery here. The server hands it the events meant
+// for the host: PMIX_ERR_LOST_CONNECTION when a client dies without finalizing (source = that
+// client, as OpenPMIx does; Open MPI's mpirun/orted register a default handler for it) and the
+// host's own PMIx_Notify_event with PMIX_RANGE_PROC_LOCAL. Called on the server's thread.
+using HostEventSink = void (*)(pmix_status_t code, const pmix_proc_t& source,
+                               const pmix_info_t* info, size_t ninfo);
+void set_host_event_sink(HostEventSink sink) noexcept;
+// Runs `task` on the server's progress thread (PMIX_ERR_INIT when the server is not running).
+pmix_status_t post(void (*fn)(void*), void* arg);
 // Stores `value` as a per-proc key of `proc` (PMIx_Store_internal).
 pmix_status_t store_internal(const pmix_proc_t& proc, const char* key, const pmix_value_t& value);
 // Looks `key` up like a client's Get (without direct modex); key NULL: every key of the proc as

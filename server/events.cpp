@@ -17,8 +17,10 @@
 #include "server/state.h"
 
 #include "data/value.h"
+#include "exec/log.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 
@@ -173,6 +175,19 @@ void State::events_request(const ProcKey& who, Client& /*c*/, proto::Reader& r,
     reply_status(conn, frame, PMIX_SUCCESS);
 }
 
+namespace {
+std::atomic<HostEventSink> g_host_sink{nullptr};
+}  // namespace
+
+void set_host_event_sink(HostEventSink sink) noexcept { g_host_sink.store(sink); }
+
+void deliver_to_host(pmix_status_t code, const pmix_proc_t& source, const pmix_info_t* info,
+                     size_t ninfo) {
+    if (HostEventSink sink = g_host_sink.load(); sink != nullptr) {
+        exec::invoke_guarded("host event handler", [&] { sink(code, source, info, ninfo); });
+    }
+}
+
 void State::events_client_lost(const ProcKey& who) {
     auto it = clients.find(who);
     const bool died = it != clients.end() && !it->second.finalized && !finalizing;
@@ -189,6 +204,7 @@ void State::events_client_lost(const ProcKey& who) {
     ev.info = &affected;
     ev.ninfo = 1;
     deliver_event(ev);
+    deliver_to_host(ev.code, ev.source, &affected, 1);
     data::info_destruct(&affected);
 }
 

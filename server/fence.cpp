@@ -12,6 +12,7 @@
 #include "exec/log.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 namespace pmix::server {
@@ -176,15 +177,30 @@ void State::fence_request(const ProcKey& who, wire::Connection& conn, const wire
         fence_complete(f->id, PMIX_SUCCESS, nullptr, 0);
         return;
     }
+    // The host takes ownership of the contribution (a malloc'd buffer) when fence_nb accepts
+    // it, as with OpenPMIx: ORTE and PRRTE load it into their own buffers and free it later.
+    char* data = nullptr;
+    std::size_t ndata = 0;
     if (f->collect) {
-        f->blob = modex_blob({f->expected.begin(), f->expected.end()});
+        const std::vector<std::uint8_t> blob = modex_blob({f->expected.begin(), f->expected.end()});
+        if (!blob.empty()) {
+            data = static_cast<char*>(std::malloc(blob.size()));
+            if (data == nullptr) {
+                fence_complete(f->id, PMIX_ERR_NOMEM, nullptr, 0);
+                return;
+            }
+            std::memcpy(data, blob.data(), blob.size());
+            ndata = blob.size();
+        }
     }
     f->host_called = true;
     const std::uint64_t id = f->id;
     const pmix_status_t rc = module.fence_nb(
-        f->procs.data(), f->procs.size(), f->info.data(), f->info.size(),
-        reinterpret_cast<char*>(f->blob.data()), f->blob.size(), fence_modex_done,
-        reinterpret_cast<void*>(static_cast<std::uintptr_t>(id)));
+        f->procs.data(), f->procs.size(), f->info.data(), f->info.size(), data, ndata,
+        fence_modex_done, reinterpret_cast<void*>(static_cast<std::uintptr_t>(id)));
+    if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
+        std::free(data);  // refused: the host did not take it
+    }
     if (rc != PMIX_SUCCESS) {
         fence_complete(id, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc, nullptr, 0);
     }

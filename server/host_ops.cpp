@@ -203,10 +203,15 @@ pmix_status_t do_log(State& s, Client& c, proto::Reader& r, UpcallPtr u) {
     return PMIX_SUCCESS;
 }
 
-pmix_status_t do_job_control(State& s, proto::Reader& r, UpcallPtr u) {
+pmix_status_t do_job_control(State& s, Client& c, proto::Reader& r, UpcallPtr u) {
     r.procs(&u->procs);
     r.infos(&u->info);
     if (r.finish() != PMIX_SUCCESS) return PMIX_ERR_UNPACK_FAILURE;
+    if (s.take_cleanup_request(c, u->info.data(), u->info.size())) {
+        // Cleanup registrations stay in the library (cleanup.cpp); the status is the answer.
+        info_done(PMIX_SUCCESS, nullptr, 0, u.release(), nullptr, nullptr);
+        return PMIX_SUCCESS;
+    }
     if (s.module.job_control == nullptr) return PMIX_ERR_NOT_SUPPORTED;
     Upcall* raw = u.get();
     settle(s.module.job_control(&raw->proc, raw->procs.data(), raw->procs.size(),
@@ -251,7 +256,7 @@ pmix_status_t State::forward_to_host(Client& c, proto::Reader& r, wire::Connecti
         case Op::kDisconnect: return do_connect(*this, r, std::move(u), false);
         case Op::kQuery: return do_query(*this, r, std::move(u));
         case Op::kLog: return do_log(*this, c, r, std::move(u));
-        case Op::kJobControl: return do_job_control(*this, r, std::move(u));
+        case Op::kJobControl: return do_job_control(*this, c, r, std::move(u));
         case Op::kNotify: return do_notify(*this, r, std::move(u));
         default: return PMIX_ERR_NOT_SUPPORTED;  // unknown op: the connection stays open
     }

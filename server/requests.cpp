@@ -101,6 +101,7 @@ void State::on_closed(const ProcKey& who) {
     Client& c = it->second;
     c.conn.reset();
     c.lost = !c.finalized;
+    run_cleanups(c);
     fail_fences_of(who, PMIX_ERR_LOST_CONNECTION);
     answer_commit_waits(who);
     events_client_lost(who);

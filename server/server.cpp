@@ -440,6 +440,14 @@ pmix_status_t identity(pmix_proc_t* me) {
     return PMIX_SUCCESS;
 }
 
+pmix_status_t post(void (*fn)(void*), void* arg) {
+    auto st = current();
+    if (st == nullptr || fn == nullptr) {
+        return PMIX_ERR_INIT;
+    }
+    return st->ex->post([fn, arg] { fn(arg); }) ? PMIX_SUCCESS : PMIX_ERR_INIT;
+}
+
 pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t* source, pmix_data_range_t range,
                            const pmix_info_t* info, size_t ninfo, pmix_op_cbfunc_t cbfunc,
                            void* cbdata) {
@@ -471,7 +479,11 @@ pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t* source, pmix_d
         ev.range = range;
         ev.info = copy->data();
         ev.ninfo = copy->size();
-        s.deliver_event(ev);
+        if (range == PMIX_RANGE_PROC_LOCAL) {
+            deliver_to_host(code, src, ev.info, ev.ninfo);  // this process only: the host
+        } else {
+            s.deliver_event(ev);
+        }
         return PMIX_SUCCESS;
     };
     return run_op(*st, std::move(work), cbfunc, cbdata);

@@ -27,6 +27,12 @@ namespace pmix::server {
 
 using ProcKey = std::pair<std::string, pmix_rank_t>;
 
+// Paths a client asked the server to remove when it ends (cleanup.cpp).
+struct CleanupRequest {
+    std::vector<std::string> files, dirs, ignore;
+    bool recursive = false, empty_only = false, leave_topdir = false;
+};
+
 struct Client {
     pmix_proc_t proc{};
     uid_t uid = 0;
@@ -36,6 +42,7 @@ struct Client {
     bool finalized = false;
     bool lost = false;  // its connection closed before it finalized
     bool committed = false;  // has sent at least one commit
+    std::vector<CleanupRequest> cleanups;
 };
 
 
@@ -59,7 +66,6 @@ struct Fence {
     std::set<ProcKey> expected;          // local participants
     std::map<ProcKey, ReplyTo> arrived;
     proto::InfoArray info;             // the first arrival's directives, passed to the host
-    std::vector<std::uint8_t> blob;    // our contribution, valid until the host calls back
     bool collect = false;
     bool host_called = false;
     pmix_status_t failed = PMIX_SUCCESS;  // once set, arrivals are answered with it
@@ -121,6 +127,10 @@ public:
     // Sends `ev` to every local client its range and their registrations select; returns how
     // many got it. Also the path of PMIx_Notify_event called in the server process.
     std::size_t deliver_event(const Event& ev);
+    // Job_control cleanup registrations (cleanup.cpp): true when `info` held only cleanup
+    // directives and was recorded; run_cleanups removes the paths when the client ends.
+    bool take_cleanup_request(Client& c, const pmix_info_t* info, std::size_t ninfo);
+    void run_cleanups(Client& c);
 
     // Fence (fence.cpp).
     void fence_request(const ProcKey& who, wire::Connection& conn, const wire::Frame& frame);
@@ -162,6 +172,10 @@ void forward_modex_answer(ModexContinuation then, pmix_status_t status, const ch
 // The live state (nullptr when not initialised); shared so host callbacks arriving late can
 // tell that the server is gone.
 std::shared_ptr<State> current();
+
+// Hands an event to the host process's own handlers, if it registered any (api.h).
+void deliver_to_host(pmix_status_t code, const pmix_proc_t& source, const pmix_info_t* info,
+                     size_t ninfo);
 
 void reply_status(wire::Connection& conn, const wire::Frame& req, pmix_status_t status);
 void reply_status(const ReplyTo& to, pmix_status_t status);

@@ -7,6 +7,7 @@
 
 #include <pmix.h>
 
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -639,6 +640,36 @@ int lost_peer() {
     return 0;
 }
 
+// Job_control cleanup registrations (as Open MPI sends them: no callback): the server removes
+// the registered file and directory tree when this client ends; a file owned by another user is
+// never removed. TEST_CLEANUP_DIR is a scratch directory the host test checks afterwards.
+int cleanup() {
+    pmix_proc_t me{};
+    CHECK_RC(PMIx_Init(&me, nullptr, 0), PMIX_SUCCESS);
+    const char* base = std::getenv("TEST_CLEANUP_DIR");
+    CHECK(base != nullptr);
+    const std::string file = std::string(base) + "/segment";
+    const std::string foreign = std::string(base) + "/foreign";
+    const std::string dir = std::string(base) + "/session";
+    CHECK(::mkdir(dir.c_str(), 0700) == 0 && ::mkdir((dir + "/sub").c_str(), 0700) == 0);
+    for (const std::string& f : {file, foreign, dir + "/a", dir + "/sub/b"}) {
+        FILE* out = std::fopen(f.c_str(), "w");
+        CHECK(out != nullptr);
+        std::fclose(out);
+    }
+    CHECK(::chown(foreign.c_str(), 65534, 65534) == 0);
+    pmix_info_t dirs[3];
+    const std::string files = file + "," + foreign;
+    PMIX_INFO_LOAD(&dirs[0], PMIX_REGISTER_CLEANUP, files.c_str(), PMIX_STRING);
+    PMIX_INFO_LOAD(&dirs[1], PMIX_REGISTER_CLEANUP_DIR, dir.c_str(), PMIX_STRING);
+    bool yes = true;
+    PMIX_INFO_LOAD(&dirs[2], PMIX_CLEANUP_RECURSIVE, &yes, PMIX_BOOL);
+    CHECK_RC(PMIx_Job_control_nb(nullptr, 0, dirs, 3, nullptr, nullptr), PMIX_SUCCESS);
+    for (auto& d : dirs) PMIX_INFO_DESTRUCT(&d);
+    CHECK_RC(PMIx_Finalize(nullptr, 0), PMIX_SUCCESS);
+    return 0;
+}
+
 constexpr pmix_status_t kChainCode = PMIX_EXTERNAL_ERR_BASE - 11;
 constexpr pmix_status_t kStopCode = PMIX_EXTERNAL_ERR_BASE - 12;
 std::mutex g_chain_mu;
@@ -763,7 +794,7 @@ const std::map<std::string, std::function<int()>>& table() {
         {"publish_lookup", publish_lookup}, {"abort", abort_call},
         {"would_block", would_block}, {"forwarded_ops", forwarded_ops},
         {"events", events}, {"exchange", exchange}, {"two_namespaces", two_namespaces},
-        {"lost_peer", lost_peer}, {"event_chain", event_chain},
+        {"lost_peer", lost_peer}, {"event_chain", event_chain}, {"cleanup", cleanup},
     };
     return t;
 }

@@ -5,6 +5,7 @@
 // directory removed at the end.
 #include "fake_server.h"
 
+#include <pmix.h>
 #include <pmix_server.h>
 
 #include <gtest/gtest.h>
@@ -16,9 +17,11 @@
 #include <atomic>
 #include <filesystem>
 #include <chrono>
+#include <condition_variable>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -38,6 +41,7 @@ pmix_status_t host_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_
                          size_t ndata, pmix_modex_cbfunc_t cbfunc, void* cbdata) {
     ++g_fences;
     std::string blob(data, ndata);
+    std::free(data);  // the host owns the contribution (as with OpenPMIx)
     std::lock_guard lock(g_mu);
     g_threads.emplace_back([cbfunc, cbdata, blob = std::move(blob)] {
         cbfunc(PMIX_SUCCESS, blob.data(), blob.size(), cbdata, nullptr, nullptr);
@@ -247,6 +251,152 @@ TEST(ClientEndToEnd, DeadClientRaisesLostConnectionForItsPeers) {
     std::vector<pid_t> kids;
     for (pmix_rank_t r = 0; r < 2; ++r) kids.push_back(start_client("lost.job", r, 2, {}, "lost_peer"));
     expect_all_succeed(kids);
+}
+
+// The host's own handlers (a server-only process registering, as mpirun/orted do): the
+// registration callback comes, the host's PROC_LOCAL notifications reach them, and so does
+// PMIX_ERR_LOST_CONNECTION (source = the client) when a client dies without finalizing.
+// A value a callback delivers, waited for with a timeout.
+template <class T>
+struct Waiter {
+    std::mutex mu;
+    std::condition_variable cv;
+    std::optional<T> value;
+    void set(T v) {
+        std::lock_guard lock(mu);
+        value = std::move(v);
+        cv.notify_all();
+    }
+    std::optional<T> wait() {
+        std::unique_lock lock(mu);
+        cv.wait_for(lock, std::chrono::seconds(10), [&] { return value.has_value(); });
+        return value;
+    }
+};
+
+std::mutex g_host_mu;
+std::vector<std::pair<pmix_status_t, pmix_proc_t>> g_host_events;
+
+void host_handler(size_t, pmix_status_t status, const pmix_proc_t* source, pmix_info_t[], size_t,
+                  pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
+    {
+        std::lock_guard lock(g_host_mu);
+        g_host_events.emplace_back(status, source != nullptr ? *source : pmix_proc_t{});
+    }
+    if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, nullptr, nullptr, cbdata);
+}
+
+bool host_saw(pmix_status_t code, const char* ns, pmix_rank_t rank, int tries = 500) {
+    for (int i = 0; i < tries; ++i) {
+        {
+            std::lock_guard lock(g_host_mu);
+            for (const auto& [st, src] : g_host_events) {
+                if (st == code && (ns == nullptr || (std::strcmp(src.nspace, ns) == 0 && src.rank == rank))) {
+                    return true;
+                }
+            }
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+}
+
+TEST(ClientEndToEnd, HostHandlersSeeTheirOwnEventsAndLostClients) {
+    Server server;
+    Waiter<std::pair<pmix_status_t, std::size_t>> registered;
+    ASSERT_EQ(PMIx_Register_event_handler(
+                  nullptr, 0, nullptr, 0, host_handler,
+                  [](pmix_status_t st, size_t ref, void* cb) {
+                      static_cast<decltype(registered)*>(cb)->set({st, ref});
+                  },
+                  &registered),
+              PMIX_SUCCESS);
+    auto reg = registered.wait();
+    ASSERT_TRUE(reg.has_value()) << "registration callback never came";
+    EXPECT_EQ(reg->first, PMIX_SUCCESS);
+    const pmix_status_t own = PMIX_EXTERNAL_ERR_BASE - 21;
+    ASSERT_EQ(PMIx_Notify_event(own, nullptr, PMIX_RANGE_PROC_LOCAL, nullptr, 0, nullptr, nullptr),
+              PMIX_SUCCESS);
+    EXPECT_TRUE(host_saw(own, nullptr, 0));
+    register_job("hostlost.job", 2);
+    std::vector<pid_t> kids;
+    for (pmix_rank_t r = 0; r < 2; ++r) {
+        kids.push_back(start_client("hostlost.job", r, 2, {}, "lost_peer"));
+    }
+    expect_all_succeed(kids);
+    EXPECT_TRUE(host_saw(PMIX_ERR_LOST_CONNECTION, "hostlost.job", 1));
+    EXPECT_FALSE(host_saw(PMIX_ERR_LOST_CONNECTION, "hostlost.job", 0, 1)) << "rank 0 finalized";
+    Waiter<pmix_status_t> gone;
+    ASSERT_EQ(PMIx_Deregister_event_handler(
+                  reg->second, [](pmix_status_t st, void* cb) { static_cast<decltype(gone)*>(cb)->set(st); },
+                  &gone),
+              PMIX_SUCCESS);
+    auto g = gone.wait();
+    ASSERT_TRUE(g.has_value());
+    EXPECT_EQ(*g, PMIX_SUCCESS);
+    EXPECT_EQ(PMIx_Deregister_event_handler(reg->second, nullptr, nullptr), PMIX_ERR_NOT_FOUND);
+}
+
+// A host reads and stores its own data through the client API (Open MPI's mpirun stores its URI
+// with PMIx_Store_internal and reads its keys back, key = NULL included).
+TEST(ClientEndToEnd, HostGetsAndStoresThroughTheClientApi) {
+    Server server;
+    register_job("hostdata.job", 1);
+    pmix_proc_t daemon;
+    PMIX_LOAD_PROCID(&daemon, "hostdata.job", 0);
+    pmix_value_t uri;
+    PMIX_VALUE_LOAD(&uri, "tcp://10.0.0.1:1234", PMIX_STRING);
+    ASSERT_EQ(PMIx_Store_internal(&daemon, "opal.puri", &uri), PMIX_SUCCESS);
+    PMIX_VALUE_DESTRUCT(&uri);
+    EXPECT_EQ(PMIx_Store_internal(nullptr, "opal.puri", &uri), PMIX_ERR_BAD_PARAM);
+    pmix_value_t* got = nullptr;
+    ASSERT_EQ(PMIx_Get(&daemon, "opal.puri", nullptr, 0, &got), PMIX_SUCCESS);
+    ASSERT_EQ(got->type, PMIX_STRING);
+    EXPECT_STREQ(got->data.string, "tcp://10.0.0.1:1234");
+    PMIX_VALUE_RELEASE(got);
+    ASSERT_EQ(PMIx_Get(&daemon, nullptr, nullptr, 0, &got), PMIX_SUCCESS);  // every key of it
+    ASSERT_EQ(got->type, PMIX_DATA_ARRAY);
+    bool found = false;
+    const auto* infos = static_cast<const pmix_info_t*>(got->data.darray->array);
+    for (size_t i = 0; i < got->data.darray->size; ++i) {
+        found = found || std::strcmp(infos[i].key, "opal.puri") == 0;
+    }
+    EXPECT_TRUE(found);
+    PMIX_VALUE_RELEASE(got);
+    pmix_proc_t job;
+    PMIX_LOAD_PROCID(&job, "hostdata.job", PMIX_RANK_WILDCARD);
+    Waiter<std::uint32_t> size;
+    ASSERT_EQ(PMIx_Get_nb(&job, PMIX_JOB_SIZE, nullptr, 0,
+                          [](pmix_status_t st, pmix_value_t* v, void* cb) {
+                              static_cast<decltype(size)*>(cb)->set(
+                                  st == PMIX_SUCCESS && v->type == PMIX_UINT32 ? v->data.uint32 : 0);
+                          },
+                          &size),
+              PMIX_SUCCESS);
+    auto n = size.wait();
+    ASSERT_TRUE(n.has_value());
+    EXPECT_EQ(*n, 1u);
+    EXPECT_EQ(PMIx_Get(&daemon, "no.such.key", nullptr, 0, &got), PMIX_ERR_NOT_FOUND);
+}
+
+// Job_control cleanup registrations are carried out by the server library when the client ends.
+TEST(ClientEndToEnd, CleanupRegistrationsRemoveOnlyTheClientsOwnFiles) {
+    if (::geteuid() != 0) GTEST_SKIP() << "needs root to give a file to another user";
+    Server server;
+    TempDir scratch;
+    ASSERT_FALSE(scratch.path().empty());
+    register_job("cleanup.job", 1);
+    std::vector<pid_t> kids{start_client("cleanup.job", 0, 1,
+                                         {"TEST_CLEANUP_DIR=" + scratch.path()}, "cleanup")};
+    expect_all_succeed(kids);
+    namespace fs = std::filesystem;
+    bool gone = false;
+    for (int i = 0; i < 500 && !gone; ++i) {  // the server removes them when it sees the close
+        gone = !fs::exists(scratch.path() + "/segment") && !fs::exists(scratch.path() + "/session");
+        if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    EXPECT_TRUE(gone) << "registered file and directory tree are removed";
+    EXPECT_TRUE(fs::exists(scratch.path() + "/foreign")) << "another user's file is never removed";
 }
 
 }  // namespace

@@ -84,6 +84,7 @@ pmix_status_t host_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_
         g_fence_blob.assign(data, data + ndata);
     }
     all.insert(all.end(), data, data + ndata);
+    std::free(data);  // the host owns the contribution (as with OpenPMIx)
     std::lock_guard lock(g_fence_mutex);
     g_fence_threads.emplace_back([cbfunc, cbdata, all = std::move(all)] {
         cbfunc(PMIX_SUCCESS, reinterpret_cast<const char*>(all.data()), all.size(), cbdata,

@@ -4,11 +4,12 @@
 #   1. the end-to-end scenario (bench/e2e) for N = 2, 16, 64 (run.py options such as --n 2,8
 #      --reps 5 --quick are passed through), report + plot in bench/results/;
 #   2. the store micro benchmarks (bench-gds, Google Benchmark);
-#   3. the scale simulation (bench-scale: 1,000,000 processes over 10,000 nodes).
+#   3. the scale simulation (bench-scale: 1,000,000 processes over 10,000 nodes);
+#   4. Open MPI startup (mpirun -np 2..16) on our library vs OpenPMIx (bench/mpi/startup.py).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh release pmixrun pmixrun-openpmix bench-scenario bench-scenario-openpmix \
-  bench-scale bench-gds bench-floor >/dev/null
+  bench-scale bench-gds bench-floor bench-mpi-hello >/dev/null
 bin=build/release/bin
 out=bench/results
 mkdir -p "$out"
@@ -17,13 +18,17 @@ stamp=$(date +%Y%m%d-%H%M%S)
 # earlier on PATH (pyenv, venv) may not.
 py=python3
 if [[ -x /usr/bin/python3 ]] && /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then py=/usr/bin/python3; fi
-echo "== 1/3 end-to-end scenario (progress on stderr)" >&2
+echo "== 1/4 end-to-end scenario (progress on stderr)" >&2
 "$py" bench/e2e/run.py --bindir "$bin" --out "$out/e2e-$stamp.md" --png "$out/e2e-$stamp.png" "$@"
 echo
-echo "== 2/3 store micro benchmarks (bench-gds; /1 = shared memory, /0 = heap)"
+echo "== 2/4 store micro benchmarks (bench-gds; /1 = shared memory, /0 = heap)"
 "$bin/bench-gds" --benchmark_min_time=0.2
 echo
-echo "== 3/3 scale simulation (bench-scale)"
+echo "== 3/4 scale simulation (bench-scale)"
 "$bin/bench-scale" 1000000 10000
 echo
-echo "report: $out/e2e-$stamp.md (+ .png when matplotlib is installed)"
+echo "== 4/4 Open MPI startup, our library vs OpenPMIx (progress on stderr)"
+python3 bench/mpi/startup.py --program "$bin/bench-mpi-hello" --libdir build/release/lib \
+  --out "$out/mpi-startup-$stamp.md"
+echo
+echo "reports: $out/e2e-$stamp.md (+ .png when matplotlib is installed), $out/mpi-startup-$stamp.md"

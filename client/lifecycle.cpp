@@ -8,6 +8,7 @@
 #include "client/state.h"
 #include "client/store_path.h"
 
+#include "data/value.h"
 #include "exec/completion.h"
 #include "exec/log.h"
 #include "wire/dial.h"
@@ -16,7 +17,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace pmix::client {
 
@@ -127,6 +130,39 @@ void teardown() {
     }
 }
 
+bool is_model_key(const char* key) {
+    for (const char* k : {PMIX_PROGRAMMING_MODEL, PMIX_MODEL_LIBRARY_NAME,
+                          PMIX_MODEL_LIBRARY_VERSION, PMIX_THREADING_MODEL}) {
+        if (std::strncmp(key, k, PMIX_MAX_KEYLEN) == 0) return true;
+    }
+    return false;
+}
+
+// A PMIx_Init that declares a programming model (Open MPI's second PMIx_Init does) raises
+// PMIX_MODEL_DECLARED for this process's own handlers (range PROC_LOCAL, non-default), carrying
+// the declaration, as OpenPMIx does. Runs on the progress thread, like every event.
+void declare_model(const pmix_proc_t& me, const pmix_info_t* info, std::size_t ninfo) {
+    auto infos = std::make_shared<std::vector<pmix_info_t>>();
+    for (std::size_t i = 0; i < ninfo; ++i) {
+        if (!is_model_key(info[i].key)) continue;
+        infos->emplace_back();
+        data::info_xfer(&infos->back(), &info[i]);
+    }
+    if (infos->empty()) return;
+    infos->emplace_back();
+    bool yes = true;
+    std::memset(&infos->back(), 0, sizeof(pmix_info_t));
+    std::strncpy(infos->back().key, PMIX_EVENT_NON_DEFAULT, PMIX_MAX_KEYLEN);
+    data::value_load(&infos->back().value, &yes, PMIX_BOOL);
+    const pmix_status_t rc = post([me, infos] {
+        deliver_local_event(PMIX_MODEL_DECLARED, me, infos->data(), infos->size());
+        for (auto& i : *infos) data::info_destruct(&i);
+    });
+    if (rc != PMIX_SUCCESS) {
+        for (auto& i : *infos) data::info_destruct(&i);
+    }
+}
+
 }  // namespace
 
 pmix_status_t init(pmix_proc_t* proc, const pmix_info_t* info, std::size_t ninfo) {
@@ -138,6 +174,7 @@ pmix_status_t init(pmix_proc_t* proc, const pmix_info_t* info, std::size_t ninfo
     }
     std::lock_guard life(lifecycle_mutex());
     State& s = state();
+    pmix_proc_t me{};
     {
         std::lock_guard lock(s.mu);
         if (s.refs > 0) {
@@ -145,17 +182,25 @@ pmix_status_t init(pmix_proc_t* proc, const pmix_info_t* info, std::size_t ninfo
             if (proc != nullptr) {
                 *proc = s.me;
             }
-            return PMIX_SUCCESS;
+            me = s.me;
         }
+    }
+    if (me.nspace[0] != '\0') {  // a repeated PMIx_Init
+        declare_model(me, info, ninfo);
+        return PMIX_SUCCESS;
     }
     Identity id;
     if (!identity_from_env(&id)) {
         return PMIX_ERR_UNREACH;
     }
     pmix_status_t rc = connect_first(id, timeout_from(info, ninfo, kShortTimeout));
-    if (rc == PMIX_SUCCESS && proc != nullptr) {
-        std::lock_guard lock(s.mu);
-        *proc = s.me;
+    if (rc == PMIX_SUCCESS) {
+        {
+            std::lock_guard lock(s.mu);
+            me = s.me;
+        }
+        if (proc != nullptr) *proc = me;
+        declare_model(me, info, ninfo);
     }
     return rc;
 }

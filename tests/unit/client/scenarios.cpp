@@ -670,6 +670,60 @@ int cleanup() {
     return 0;
 }
 
+// A repeated PMIx_Init declaring a programming model (as Open MPI's second PMIx_Init does) raises
+// PMIX_MODEL_DECLARED for this process's handlers registered for it, carrying the declaration;
+// it is non-default, so a default handler does not see it; Init/Finalize stay reference counted.
+std::atomic<int> g_model_seen{0};
+std::atomic<int> g_model_default_seen{0};
+std::atomic<bool> g_model_is_mpi{false};
+
+void on_model(size_t, pmix_status_t status, const pmix_proc_t*, pmix_info_t info[], size_t ninfo,
+              pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
+    if (status == PMIX_MODEL_DECLARED) {
+        for (size_t i = 0; i < ninfo; ++i) {
+            if (std::strncmp(info[i].key, PMIX_PROGRAMMING_MODEL, PMIX_MAX_KEYLEN) == 0 &&
+                info[i].value.type == PMIX_STRING) {
+                g_model_is_mpi = std::strcmp(info[i].value.data.string, "MPI") == 0;
+            }
+        }
+        ++g_model_seen;
+    }
+    if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, nullptr, nullptr, cbdata);
+}
+
+void on_model_default(size_t, pmix_status_t status, const pmix_proc_t*, pmix_info_t*, size_t,
+                      pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc,
+                      void* cbdata) {
+    if (status == PMIX_MODEL_DECLARED) ++g_model_default_seen;
+    if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, nullptr, nullptr, cbdata);
+}
+
+int model_declared() {
+    pmix_proc_t me{};
+    CHECK_RC(PMIx_Init(&me, nullptr, 0), PMIX_SUCCESS);
+    pmix_status_t code = PMIX_MODEL_DECLARED;
+    CHECK(PMIx_Register_event_handler(&code, 1, nullptr, 0, on_model, nullptr, nullptr) >= 0);
+    CHECK(PMIx_Register_event_handler(nullptr, 0, nullptr, 0, on_model_default, nullptr, nullptr) >= 0);
+    pmix_info_t model[2];
+    PMIX_INFO_LOAD(&model[0], PMIX_PROGRAMMING_MODEL, "MPI", PMIX_STRING);
+    PMIX_INFO_LOAD(&model[1], PMIX_MODEL_LIBRARY_NAME, "TestMPI", PMIX_STRING);
+    pmix_proc_t again{};
+    CHECK_RC(PMIx_Init(&again, model, 2), PMIX_SUCCESS);
+    for (auto& m : model) PMIX_INFO_DESTRUCT(&m);
+    CHECK(again.rank == me.rank && std::strcmp(again.nspace, me.nspace) == 0);
+    for (int i = 0; i < 500 && g_model_seen.load() == 0; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    CHECK(g_model_seen.load() == 1);
+    CHECK(g_model_is_mpi.load());
+    CHECK(g_model_default_seen.load() == 0);
+    CHECK_RC(PMIx_Finalize(nullptr, 0), PMIX_SUCCESS);  // the second reference
+    CHECK(PMIx_Initialized());
+    CHECK_RC(PMIx_Finalize(nullptr, 0), PMIX_SUCCESS);
+    CHECK(!PMIx_Initialized());
+    return 0;
+}
+
 constexpr pmix_status_t kChainCode = PMIX_EXTERNAL_ERR_BASE - 11;
 constexpr pmix_status_t kStopCode = PMIX_EXTERNAL_ERR_BASE - 12;
 std::mutex g_chain_mu;
@@ -795,6 +849,7 @@ const std::map<std::string, std::function<int()>>& table() {
         {"would_block", would_block}, {"forwarded_ops", forwarded_ops},
         {"events", events}, {"exchange", exchange}, {"two_namespaces", two_namespaces},
         {"lost_peer", lost_peer}, {"event_chain", event_chain}, {"cleanup", cleanup},
+        {"model_declared", model_declared},
     };
     return t;
 }

@@ -253,6 +253,13 @@ TEST(ClientEndToEnd, DeadClientRaisesLostConnectionForItsPeers) {
     expect_all_succeed(kids);
 }
 
+TEST(ClientEndToEnd, RepeatedInitDeclaringAModelRaisesModelDeclared) {
+    Server server;
+    register_job("model.job", 1);
+    std::vector<pid_t> kids{start_client("model.job", 0, 1, {}, "model_declared")};
+    expect_all_succeed(kids);
+}
+
 // The host's own handlers (a server-only process registering, as mpirun/orted do): the
 // registration callback comes, the host's PROC_LOCAL notifications reach them, and so does
 // PMIX_ERR_LOST_CONNECTION (source = the client) when a client dies without finalizing.

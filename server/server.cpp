@@ -7,6 +7,7 @@
 #include "exec/completion.h"
 #include "exec/log.h"
 #include "wire/proto/message.h"
+#include "wire/unix_socket.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -73,6 +74,21 @@ pmix_status_t run_op(State& st, F&& work, pmix_op_cbfunc_t cbfunc, void* cbdata)
     return posted ? PMIX_SUCCESS : PMIX_ERR_INIT;
 }
 
+// A socket path must fit sun_path (107 bytes); hosts such as Open MPI nest their session
+// directories deep enough to exceed it (seen in CI: a 130-byte path). Clients find the
+// socket through PMIX_SERVER_URI, so it may live elsewhere: a private directory under /tmp,
+// removed with the session directory.
+pmix_status_t make_short_socket_dir(State& st) {
+    std::string templ = "/tmp/pmix-cpp." + std::to_string(getpid()) + ".XXXXXX";
+    if (mkdtemp(templ.data()) == nullptr) {
+        slog("cannot create a socket directory under /tmp: " + std::string(std::strerror(errno)));
+        return PMIX_ERR_FILE_OPEN_FAILURE;
+    }
+    st.socket_dir = templ;
+    st.socket_path = templ + "/server.sock";
+    return PMIX_SUCCESS;
+}
+
 pmix_status_t make_session_dir(State& st, const pmix_info_t* info, size_t ninfo) {
     std::string base;
     if (const pmix_info_t* t = find_info(info, ninfo, PMIX_SERVER_TMPDIR);
@@ -96,6 +112,9 @@ pmix_status_t make_session_dir(State& st, const pmix_info_t* info, size_t ninfo)
         return PMIX_ERR_FILE_OPEN_FAILURE;
     }
     st.socket_path = st.session_dir + "/server.sock";
+    if (st.socket_path.size() > wire::max_socket_path()) {
+        return make_short_socket_dir(st);
+    }
     return PMIX_SUCCESS;
 }
 
@@ -118,9 +137,12 @@ void set_identity(State& st, const pmix_info_t* info, size_t ninfo) {
 }
 
 void remove_session_dir(const State& st) {
+    std::error_code ec;
     if (!st.session_dir.empty()) {
-        std::error_code ec;
         std::filesystem::remove_all(st.session_dir, ec);
+    }
+    if (!st.socket_dir.empty()) {
+        std::filesystem::remove_all(st.socket_dir, ec);
     }
 }
 

@@ -92,6 +92,7 @@ public:
     pmix_rank_t rank = 0;
     std::string session_dir;
     std::string socket_path;
+    std::string socket_dir;  // set only when the socket could not fit below session_dir
     std::string tmpdir;  // parent of session_dir
     std::shared_ptr<wire::Listener> listener;
     bool finalizing = false;

@@ -28,16 +28,18 @@ trap cleanup EXIT
 run() {
   local lib=$1 out=$2
   shift 2
-  mkdir -p "$WORK/tmp.$lib"
+  local tmp="$WORK/tmp.ompi"
+  [ -z "$lib" ] || tmp="$WORK/tmp.ours"
+  mkdir -p "$tmp"
   ls /dev/shm | sort >"$WORK/shm.before"
-  env TMPDIR="$WORK/tmp.$lib" LD_LIBRARY_PATH="$lib" timeout -s KILL 120 \
+  env TMPDIR="$tmp" LD_LIBRARY_PATH="$lib" timeout -s KILL 120 \
     mpirun --allow-run-as-root --oversubscribe -x LD_LIBRARY_PATH -np "$NP" "$@" >"$out" 2>&1
   RC=$?
   ls /dev/shm | sort >"$WORK/shm.after"
   local extra
   extra=$(comm -13 "$WORK/shm.before" "$WORK/shm.after")
   [ -z "$extra" ] || fail "run with '${lib:-OpenPMIx}' left /dev/shm entries: $extra"
-  [ -z "$(ls -A "$WORK/tmp.$lib")" ] || fail "run with '${lib:-OpenPMIx}' left files: $(find "$WORK/tmp.$lib" | head -5)"
+  [ -z "$(ls -A "$tmp")" ] || fail "run with '${lib:-OpenPMIx}' left files: $(find "$tmp" | head -5)"
   echo "--- mpirun -np $NP $* (${lib:-OpenPMIx}) -> $RC"
   cat "$out"
 }

@@ -1,16 +1,24 @@
 """A python3-pmix server (PMIxServer) on our libpmix: registers a one-process job, forks a C client of ours
 (argv[1], e.g. examples/hello) with the environment setup_fork produced, and finalizes. Every step prints
-its status; the compat test checks them."""
-import os, subprocess, sys
+its status; the compat test checks them. The binding may run the connected/finalized upcalls on
+its own thread, in either order (seen in CI), so they are recorded and reported together."""
+import os, subprocess, sys, threading
 from pmix import *
 
-def connected(proc: dict):
-    print("connected", proc["rank"], flush=True)
+seen = {}
+both_seen = threading.Event()
+
+def record(what, proc):
+    seen[what] = proc["rank"]
+    if len(seen) == 2:
+        both_seen.set()
     return PMIX_SUCCESS
 
+def connected(proc: dict):
+    return record("connected", proc)
+
 def finalized(proc: dict):
-    print("finalized", proc["rank"], flush=True)
-    return PMIX_SUCCESS
+    return record("finalized", proc)
 
 srv = PMIxServer()
 rc = srv.init([], {'clientconnected': connected, 'clientfinalized': finalized})
@@ -26,4 +34,6 @@ env = os.environ.copy()
 print("setup_fork", srv.setup_fork({'nspace': "py.job", 'rank': 0}, env), flush=True)
 p = subprocess.run([sys.argv[1]], env=env, timeout=30)
 print("client exit", p.returncode, flush=True)
+both_seen.wait(10)
+print("upcalls", " ".join(f"{k} {seen[k]}" for k in ("connected", "finalized") if k in seen), flush=True)
 print("finalize", srv.finalize(), flush=True)

@@ -112,15 +112,17 @@ struct ShmPrefix {
 };
 
 // The real server in this process, with a one-node host fence, in a private directory.
+// `subdir` (created by the server) lets a test make the session directory's path long.
 struct Server {
     TempDir dir;
-    Server() {
+    explicit Server(const std::string& subdir = "") {
         EXPECT_FALSE(dir.path().empty());
         pmix_server_module_t module;
         std::memset(&module, 0, sizeof module);
         module.fence_nb = host_fence;
+        const std::string tmpdir = dir.path() + subdir;
         pmix_info_t info;
-        PMIX_INFO_LOAD(&info, PMIX_SERVER_TMPDIR, dir.path().c_str(), PMIX_STRING);
+        PMIX_INFO_LOAD(&info, PMIX_SERVER_TMPDIR, tmpdir.c_str(), PMIX_STRING);
         EXPECT_EQ(PMIx_server_init(&module, &info, 1), PMIX_SUCCESS);
         PMIX_INFO_DESTRUCT(&info);
     }
@@ -211,6 +213,34 @@ TEST(ClientEndToEnd, HeapStoreSendsEveryGetToTheServer) {
 TEST(ClientEndToEnd, BogusStoreLocatorFallsBackToTheServer) {
     ShmPrefix shm;
     run_exchange({"PMIX_CPP_GDS_LOCATOR=/pmix-no-such-store-segment"}, false);
+    EXPECT_EQ(segments_named(shm.name), 0);
+}
+
+// Directories created under /tmp by this process for sockets that did not fit sun_path.
+int socket_dirs_of_this_process() {
+    const std::string prefix = "pmix-cpp." + std::to_string(::getpid()) + ".";
+    int n = 0;
+    for (const auto& e : std::filesystem::directory_iterator("/tmp")) {
+        n += e.path().filename().string().rfind(prefix, 0) == 0 ? 1 : 0;
+    }
+    return n;
+}
+
+// Open MPI nests session directories deeply (CI met a 130-byte socket path): a TMPDIR too
+// long for a Unix socket path still serves clients, and nothing is left behind.
+TEST(ClientEndToEnd, TmpdirTooLongForASocketPathStillServes) {
+    ShmPrefix shm;
+    {
+        Server server("/" + std::string(60, 'd') + "/" + std::string(60, 'e'));
+        EXPECT_EQ(socket_dirs_of_this_process(), 1);
+        register_job("long.job", 2);
+        std::vector<pid_t> kids;
+        for (pmix_rank_t r = 0; r < 2; ++r) {
+            kids.push_back(start_client("long.job", r, 2, {"TEST_EXPECT_STORE=1"}, "exchange"));
+        }
+        expect_all_succeed(kids);
+    }
+    EXPECT_EQ(socket_dirs_of_this_process(), 0);
     EXPECT_EQ(segments_named(shm.name), 0);
 }
 

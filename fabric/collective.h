@@ -1,0 +1,73 @@
+// fabric/collective.h - one member's side of one allgather or barrier, as a state machine.
+//
+// No threads and no I/O here: start() and accept() return the packets to send, so the same code
+// runs over libfabric in the daemons and over the in-process hub in the unit tests (every group
+// size 1..64, packets delivered in random order). A packet may arrive rounds early (a fast peer
+// is already further on); it is kept until its round comes, so nothing depends on the order in
+// which the transport delivers.
+//
+// Rounds, for a group of P members, member i (its index in the sorted member list):
+//   bruck          round k (d = 2^k, k < ceil(log2 P)): send the blocks of members i .. i+m-1
+//                  (m = min(d, P-d), indices mod P) to i-d, receive those of i+d .. from i+d.
+//                  Every member receives every other block exactly once, in log2 rounds.
+//   ring           round s < P-1: send the block of member i-s to i+1, receive i-1-s from i-1.
+//   dissemination  round k: send an empty packet to i+d, receive one from i-d (a barrier).
+#pragma once
+
+#include "fabric/packet.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace pmix::fabric {
+
+struct Outgoing {
+    std::uint32_t to = 0;  // transport rank
+    Bytes bytes;
+};
+
+class Collective {
+public:
+    // `members`: transport ranks, sorted, without duplicates, containing `self`.
+    Collective(std::uint64_t id, Algorithm algorithm, std::vector<std::uint32_t> members,
+               std::uint32_t self, Bytes contribution);
+
+    std::uint64_t id() const noexcept { return id_; }
+    const std::vector<std::uint32_t>& members() const noexcept { return members_; }
+    bool done() const noexcept { return round_ >= rounds_; }
+
+    void start(std::vector<Outgoing>& out);
+    // False (with `why`) for a packet this member must not receive: wrong sender for its round,
+    // a round out of range, a repeated round, a malformed body. The collective is unchanged.
+    bool accept(const Packet& p, std::vector<Outgoing>& out, std::string& why);
+    // Each member's contribution, in member order (empty for a barrier). Only once done().
+    std::vector<Bytes> take_result();
+
+    static std::uint32_t rounds_for(Algorithm a, std::uint32_t group_size) noexcept;
+
+private:
+    std::uint32_t at(std::int64_t index) const noexcept;  // member index mod P
+    std::uint32_t send_peer(std::uint32_t round) const noexcept;
+    std::uint32_t recv_peer(std::uint32_t round) const noexcept;
+    std::vector<std::uint32_t> origins_sent(std::uint32_t round) const;
+    std::vector<std::uint32_t> origins_received(std::uint32_t round) const;
+    void send_round(std::uint32_t round, std::vector<Outgoing>& out);
+    bool parse(std::uint32_t round, std::span<const std::byte> body, std::vector<Block>& got,
+               std::string& why) const;
+    void advance(std::vector<Block> got, std::vector<Outgoing>& out);
+
+    std::uint64_t id_;
+    Algorithm algorithm_;
+    std::vector<std::uint32_t> members_;
+    std::uint32_t self_;
+    std::uint32_t index_ = 0;  // my position in members_
+    std::uint32_t rounds_ = 0;
+    std::uint32_t round_ = 0;  // the round whose packet I wait for
+    std::vector<std::optional<Block>> blocks_;
+    std::map<std::uint32_t, std::vector<Block>> early_;  // checked blocks of rounds after round_
+};
+
+}  // namespace pmix::fabric

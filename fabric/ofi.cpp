@@ -108,10 +108,14 @@ struct OfiTransport::Impl {
     std::set<std::uint32_t> lost;
     std::uint64_t next_seq = 0;
     std::atomic<bool> stop{false};
+    std::atomic<std::thread::id> progress_thread{};
+    std::chrono::steady_clock::time_point last_activity{};  // progress thread only
+    std::chrono::microseconds spin{0};
     std::thread thread;
 
-    // Progress thread only.
+    // Progress thread only (in_flight_sends mirrors sending.size() for drain()).
     std::map<Op*, std::unique_ptr<Op>> sending;
+    std::atomic<std::size_t> in_flight_sends{0};
     struct Partial {
         Bytes bytes;
         std::size_t received = 0;
@@ -134,7 +138,17 @@ struct OfiTransport::Impl {
         return !queue.empty();
     }
     void wait_for_work();
+    // Gives queued and posted sends up to 2 s to leave before the endpoint closes, so that a
+    // daemon's last packets (a finished collective's final round) reach its peers.
+    void drain() {
+        const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+        while (thread.joinable() && std::chrono::steady_clock::now() < give_up) {
+            if (!sends_pending() && in_flight_sends.load() == 0) return;
+            std::this_thread::sleep_for(std::chrono::microseconds(200));
+        }
+    }
     ~Impl() {
+        drain();
         stop = true;
         if (wake_fd >= 0) wake();
         if (thread.joinable()) thread.join();
@@ -153,8 +167,12 @@ bool OfiTransport::Impl::open_endpoint(std::string& error) {
     hints->caps = FI_MSG;
     hints->ep_attr->type = FI_EP_RDM;
     hints->fabric_attr->prov_name = strdup(prov.c_str());
-    // PLATFORM.md: rxm's defaults cost ~75 MiB per endpoint; these bring it to ~12 MiB.
+    // PLATFORM.md: rxm's defaults cost ~75 MiB per endpoint; a 16-deep receive queue brings it
+    // down. Buffers of 68 KiB keep a whole 64 KiB chunk on the eager path: with rxm's 4 KiB
+    // default, a fence of 4 KiB per node went through rendezvous and took 103 us instead of 17 us
+    // at D = 2 (361 instead of 1117 us at D = 8), for ~2 MiB more per endpoint (measured here).
     setenv("FI_OFI_RXM_BUFFER_SIZE", "4096", 0);
+    setenv("FI_OFI_RXM_EAGER_LIMIT", "69632", 0);
     setenv("FI_OFI_RXM_MSG_RX_SIZE", "16", 0);
     const bool is_shm = prov == "shm";
     const char* node = (is_shm || options.node.empty()) ? nullptr : options.node.c_str();
@@ -227,6 +245,7 @@ void OfiTransport::Impl::post_sends() {
         }
         Op* raw = op.get();
         sending.emplace(raw, std::move(op));
+        in_flight_sends = sending.size();
     }
 }
 
@@ -274,6 +293,7 @@ void OfiTransport::Impl::on_error() {
                                           fi_strerror(err.err));
         const std::uint32_t peer = op->peer;
         sending.erase(op);
+        in_flight_sends = sending.size();
         peer_failed(peer);
     } else if (!stop && err.err != FI_ECANCELED) {
         post_receive(op);
@@ -284,6 +304,10 @@ void OfiTransport::Impl::on_error() {
 // cq's wait fd once fi_trywait() says it is safe, else a 50 us nap (providers without a wait
 // fd, or sends held back by FI_EAGAIN that need the provider to make progress).
 void OfiTransport::Impl::wait_for_work() {
+    if (spin.count() > 0 && std::chrono::steady_clock::now() - last_activity < spin) {
+        std::this_thread::yield();
+        return;
+    }
     if (cq_fd < 0 || sends_pending()) {
         std::this_thread::sleep_for(std::chrono::microseconds(50));
         return;
@@ -297,6 +321,7 @@ void OfiTransport::Impl::wait_for_work() {
 }
 
 void OfiTransport::Impl::progress() {
+    progress_thread = std::this_thread::get_id();
     fi_cq_msg_entry entries[16];
     while (!stop) {
         post_sends();
@@ -309,10 +334,12 @@ void OfiTransport::Impl::progress() {
             wait_for_work();
             continue;
         }
+        last_activity = std::chrono::steady_clock::now();
         for (ssize_t i = 0; i < n; ++i) {
             auto* op = static_cast<Op*>(entries[i].op_context);
             if (op->is_send) {
                 sending.erase(op);
+                in_flight_sends = sending.size();
             } else {
                 on_receive(op, entries[i].len);
                 if (!stop) post_receive(op);
@@ -330,6 +357,9 @@ std::unique_ptr<OfiTransport> OfiTransport::open(const OfiOptions& options, std:
     if (impl->options.chunk_bytes == 0 || impl->options.receive_buffers == 0) {
         error = "chunk size and receive buffer count must be positive";
         return nullptr;
+    }
+    if (const char* e = std::getenv("PMIX_CPP_FABRIC_SPIN_US"); e != nullptr) {
+        impl->spin = std::chrono::microseconds(std::strtol(e, nullptr, 10));
     }
     if (!impl->open_endpoint(error)) return nullptr;
     return std::unique_ptr<OfiTransport>(new OfiTransport(std::move(impl)));
@@ -400,7 +430,9 @@ bool OfiTransport::send(std::uint32_t peer, Bytes bytes) {
             offset += piece;
         } while (offset < bytes.size());
     }
-    m.wake();
+    // The progress thread itself (a collective's next round sent from on_packet) posts the
+    // queue before it sleeps again; only other threads need to wake it.
+    if (std::this_thread::get_id() != m.progress_thread) m.wake();
     return true;
 }
 

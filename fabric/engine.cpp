@@ -48,7 +48,8 @@ pmix_status_t Engine::start(CollectiveSpec spec, Bytes contribution, CollectiveD
             for (const Bytes& b : kept) {
                 auto again = active_.find(spec.id);
                 if (again == active_.end()) break;
-                feed(again->second, b, fired);
+                std::string why;
+                if (auto p = decode_packet(b, why)) feed(again->second, *p, fired);  // checked on arrival
             }
         }
         if (auto again = active_.find(spec.id); again != active_.end() && again->second.collective->done()) {
@@ -59,15 +60,14 @@ pmix_status_t Engine::start(CollectiveSpec spec, Bytes contribution, CollectiveD
     return PMIX_SUCCESS;
 }
 
-// Hands one packet to its collective; completes it or fails it as the packet decides.
-void Engine::feed(Active& a, std::span<const std::byte> bytes, std::vector<Completion>& fired) {
+// Hands one decoded packet to its collective; completes it or drops the packet as it decides.
+void Engine::feed(Active& a, const Packet& p, std::vector<Completion>& fired) {
     std::string why;
-    auto p = decode_packet(bytes, why);
     std::vector<Outgoing> out;
     const std::uint64_t id = a.collective->id();
-    if (!p || !a.collective->accept(*p, out, why)) {
+    if (!a.collective->accept(p, out, why)) {
         ++dropped_;
-        log_drop(p ? p->header.from : ~0u, why);
+        log_drop(p.header.from, why);
         return;
     }
     send_all(out, id, fired);
@@ -91,7 +91,7 @@ void Engine::on_packet(std::uint32_t from, std::span<const std::byte> bytes) {
         std::lock_guard lock(mu_);
         const std::uint64_t id = p->header.collective;
         if (auto it = active_.find(id); it != active_.end()) {
-            feed(it->second, bytes, fired);
+            feed(it->second, *p, fired);
         } else if (finished_.count(id) == 0) {
             early_[id].emplace_back(bytes.begin(), bytes.end());
         }

@@ -67,7 +67,7 @@ private:
 
     void send_all(std::vector<Outgoing>& out, std::uint64_t id, std::vector<Completion>& fired);
     void finish(std::uint64_t id, pmix_status_t status, std::vector<Completion>& fired);
-    void feed(Active& a, std::span<const std::byte> bytes, std::vector<Completion>& fired);
+    void feed(Active& a, const Packet& p, std::vector<Completion>& fired);
     void remember_finished(std::uint64_t id);
     static void run(std::vector<Completion>& fired);
 

@@ -1,6 +1,8 @@
 // fabric/ofi.cpp - the libfabric RDM transport (see ofi.h).
 #include "fabric/ofi.h"
 
+#include "fabric/le.h"
+
 #include "exec/log.h"
 
 #include <rdma/fabric.h>
@@ -63,18 +65,6 @@ struct Op {
     Bytes bytes;
 };
 
-void put32(std::byte* at, std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) at[i] = static_cast<std::byte>((v >> (8 * i)) & 0xffu);
-}
-void put64(std::byte* at, std::uint64_t v) {
-    for (int i = 0; i < 8; ++i) at[i] = static_cast<std::byte>((v >> (8 * i)) & 0xffu);
-}
-std::uint64_t get_le(const std::byte* at, int n) {
-    std::uint64_t v = 0;
-    for (int i = 0; i < n; ++i) v |= static_cast<std::uint64_t>(std::to_integer<std::uint8_t>(at[i])) << (8 * i);
-    return v;
-}
-
 std::string fi_error(const char* what, long rc) {
     return std::string(what) + ": " + fi_strerror(static_cast<int>(-rc));
 }
@@ -109,8 +99,6 @@ struct OfiTransport::Impl {
     std::uint64_t next_seq = 0;
     std::atomic<bool> stop{false};
     std::atomic<std::thread::id> progress_thread{};
-    std::chrono::steady_clock::time_point last_activity{};  // progress thread only
-    std::chrono::microseconds spin{0};
     std::thread thread;
 
     // Progress thread only (in_flight_sends mirrors sending.size() for drain()).
@@ -251,15 +239,15 @@ void OfiTransport::Impl::post_sends() {
 
 void OfiTransport::Impl::on_receive(Op* op, std::size_t len) {
     const std::byte* b = op->bytes.data();
-    const auto total = get_le(b + 16, 4);
-    const auto offset = get_le(b + 20, 4);
-    const auto from = static_cast<std::uint32_t>(get_le(b + 4, 4));
+    const auto total = le::load<std::uint32_t>(b + 16);
+    const auto offset = le::load<std::uint32_t>(b + 20);
+    const auto from = le::load<std::uint32_t>(b + 4);
     const std::size_t piece = len >= kChunkHeader ? len - kChunkHeader : 0;
-    if (len < kChunkHeader || get_le(b, 4) != kChunkMagic || from >= peers.size() || offset + piece > total) {
+    if (len < kChunkHeader || le::load<std::uint32_t>(b) != kChunkMagic || from >= peers.size() || offset + piece > total) {
         exec::log_line("pmix-fabric", "dropped a malformed chunk of " + std::to_string(len) + " bytes");
         return;
     }
-    const std::pair<std::uint32_t, std::uint64_t> key{from, get_le(b + 8, 8)};
+    const std::pair<std::uint32_t, std::uint64_t> key{from, le::load<std::uint64_t>(b + 8)};
     if (piece == total) {  // the common case: a packet in one chunk, no reassembly
         if (receiver != nullptr) receiver->on_packet(from, std::span<const std::byte>(b + kChunkHeader, piece));
         return;
@@ -304,10 +292,6 @@ void OfiTransport::Impl::on_error() {
 // cq's wait fd once fi_trywait() says it is safe, else a 50 us nap (providers without a wait
 // fd, or sends held back by FI_EAGAIN that need the provider to make progress).
 void OfiTransport::Impl::wait_for_work() {
-    if (spin.count() > 0 && std::chrono::steady_clock::now() - last_activity < spin) {
-        std::this_thread::yield();
-        return;
-    }
     if (cq_fd < 0 || sends_pending()) {
         std::this_thread::sleep_for(std::chrono::microseconds(50));
         return;
@@ -334,7 +318,6 @@ void OfiTransport::Impl::progress() {
             wait_for_work();
             continue;
         }
-        last_activity = std::chrono::steady_clock::now();
         for (ssize_t i = 0; i < n; ++i) {
             auto* op = static_cast<Op*>(entries[i].op_context);
             if (op->is_send) {
@@ -357,9 +340,6 @@ std::unique_ptr<OfiTransport> OfiTransport::open(const OfiOptions& options, std:
     if (impl->options.chunk_bytes == 0 || impl->options.receive_buffers == 0) {
         error = "chunk size and receive buffer count must be positive";
         return nullptr;
-    }
-    if (const char* e = std::getenv("PMIX_CPP_FABRIC_SPIN_US"); e != nullptr) {
-        impl->spin = std::chrono::microseconds(std::strtol(e, nullptr, 10));
     }
     if (!impl->open_endpoint(error)) return nullptr;
     return std::unique_ptr<OfiTransport>(new OfiTransport(std::move(impl)));
@@ -420,11 +400,11 @@ bool OfiTransport::send(std::uint32_t peer, Bytes bytes) {
             op->peer = peer;
             op->bytes.resize(kChunkHeader + piece);
             std::byte* h = op->bytes.data();
-            put32(h, kChunkMagic);
-            put32(h + 4, m.rank);
-            put64(h + 8, seq);
-            put32(h + 16, static_cast<std::uint32_t>(bytes.size()));
-            put32(h + 20, static_cast<std::uint32_t>(offset));
+            le::store<std::uint32_t>(h, kChunkMagic);
+            le::store<std::uint32_t>(h + 4, m.rank);
+            le::store<std::uint64_t>(h + 8, seq);
+            le::store<std::uint32_t>(h + 16, static_cast<std::uint32_t>(bytes.size()));
+            le::store<std::uint32_t>(h + 20, static_cast<std::uint32_t>(offset));
             if (piece != 0) std::memcpy(h + kChunkHeader, bytes.data() + offset, piece);
             m.queue.push_back(std::move(op));
             offset += piece;

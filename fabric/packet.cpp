@@ -1,6 +1,8 @@
 // fabric/packet.cpp - packet and block-list encoding (see packet.h).
 #include "fabric/packet.h"
 
+#include "fabric/le.h"
+
 #include <cstring>
 
 namespace pmix::fabric {
@@ -8,18 +10,14 @@ namespace {
 
 template <class T>
 void put(Bytes& out, T v) {
-    for (std::size_t i = 0; i < sizeof(T); ++i) {
-        out.push_back(static_cast<std::byte>((static_cast<std::uint64_t>(v) >> (8 * i)) & 0xffu));
-    }
+    std::byte field[sizeof(T)];
+    le::store(field, v);
+    out.insert(out.end(), field, field + sizeof(T));
 }
 
 template <class T>
 T get(std::span<const std::byte> in, std::size_t at) {
-    std::uint64_t v = 0;
-    for (std::size_t i = 0; i < sizeof(T); ++i) {
-        v |= static_cast<std::uint64_t>(std::to_integer<std::uint8_t>(in[at + i])) << (8 * i);
-    }
-    return static_cast<T>(v);
+    return le::load<T>(in.data() + at);
 }
 
 bool known_algorithm(std::uint8_t a) {

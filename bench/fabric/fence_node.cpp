@@ -163,10 +163,6 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
-std::vector<double> repeat(Runner& r, int n, Algorithm alg, const std::vector<std::uint32_t>& m, std::size_t bytes) {
-    return r.series(n, alg, m, bytes);
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -185,17 +181,17 @@ int main(int argc, char** argv) {
     std::iota(all.begin(), all.end(), 0u);
 
     runner.phase(1);
-    repeat(runner, 200, Algorithm::dissemination, all, 0);  // warm-up: connections are made lazily
+    runner.series(200, Algorithm::dissemination, all, 0);  // warm-up: connections are made lazily
     double latency = 0, per_byte = 0;
     runner.phase(2);
     if (a.size >= 2 && a.rank < 2) {
         const std::vector<std::uint32_t> pair{0, 1};
-        latency = median(repeat(runner, a.iters, Algorithm::dissemination, pair, 0));
-        const double big = median(repeat(runner, a.iters / 4 + 1, Algorithm::bruck, pair, 65536));
+        latency = median(runner.series(a.iters, Algorithm::dissemination, pair, 0));
+        const double big = median(runner.series(a.iters / 4 + 1, Algorithm::bruck, pair, 65536));
         per_byte = std::max(0.0, (big - latency) / 65536.0);
     }
     runner.phase(3);
-    repeat(runner, 5, Algorithm::dissemination, all, 0);  // everyone waits for the pair
+    runner.series(5, Algorithm::dissemination, all, 0);  // everyone waits for the pair
     const double rounds = std::ceil(std::log2(std::max<std::uint32_t>(a.size, 1)));
     if (a.rank == 0) {
         std::printf("| D | provider | per node | algorithm | median (us) | max (us) | model (us) |\n");
@@ -208,17 +204,17 @@ int main(int argc, char** argv) {
                     what, median(t), *std::max_element(t.begin(), t.end()), model);
     };
     runner.phase(4);
-    report("barrier", 0, repeat(runner, a.iters, Algorithm::dissemination, all, 0));
+    report("barrier", 0, runner.series(a.iters, Algorithm::dissemination, all, 0));
     std::uint64_t next_phase = 5;
     for (std::size_t s : a.sizes) {
         runner.phase(next_phase++);
-        report("bruck allgather", s, repeat(runner, a.iters, Algorithm::bruck, all, s));
+        report("bruck allgather", s, runner.series(a.iters, Algorithm::bruck, all, s));
     }
     runner.phase(next_phase);
     if (a.rank == 0) {
         std::printf("\none-way latency (2-member barrier, median): %.1f us; per-byte cost %.4f us/B (%.0f MB/s)\n",
                     latency, per_byte, per_byte > 0 ? 1.0 / per_byte : 0.0);
     }
-    repeat(runner, 3, Algorithm::dissemination, all, 0);  // nobody leaves while others still send
+    runner.series(3, Algorithm::dissemination, all, 0);  // nobody leaves while others still send
     return 0;
 }

@@ -120,6 +120,14 @@ Fence& State::find_or_create_fence(const ProcKey& who, const std::vector<pmix_pr
                     f->expected.insert(key);
                 }
             }
+            // A whole-namespace fence waits for every local rank the host registered, not only
+            // those whose client registration came before the first arrival: a host that
+            // registers and forks one client at a time would otherwise complete the fence
+            // without its last ranks, which then wait forever in the next one (seen in CI).
+            auto ns = namespaces.find(ns_of(p));
+            if (p.rank == PMIX_RANK_WILDCARD && ns != namespaces.end() && ns->second.registered) {
+                for (pmix_rank_t r : ns->second.local_ranks) f->expected.insert({ns->first, r});
+            }
         }
         if (const pmix_info_t* t = info.find(PMIX_TIMEOUT); t != nullptr && t->value.type == PMIX_INT &&
                                                           t->value.data.integer > 0) {

@@ -196,6 +196,23 @@ void run_exchange(const std::vector<std::string>& child_env, bool expect_store) 
     EXPECT_GE(g_fences.load(), 1);
 }
 
+// A host that registers and forks its clients one at a time: the first ranks reach the fence
+// before the last one is even registered. The whole-namespace fence still waits for every
+// local rank of the job (CI once saw rank 3 left alone in the second fence).
+TEST(ClientEndToEnd, FenceWaitsForRanksRegisteredAfterItOpened) {
+    ShmPrefix shm;
+    Server server;
+    constexpr int kProcs = 4;
+    register_job("late.job", kProcs);
+    std::vector<pid_t> kids;
+    for (pmix_rank_t r = 0; r + 1 < kProcs; ++r) {
+        kids.push_back(start_client("late.job", r, kProcs, {"TEST_EXPECT_STORE=1"}, "exchange"));
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));  // ranks 0-2 are in the fence
+    kids.push_back(start_client("late.job", kProcs - 1, kProcs, {"TEST_EXPECT_STORE=1"}, "exchange"));
+    expect_all_succeed(kids);
+}
+
 TEST(ClientEndToEnd, ExchangeThroughTheRealServer) {
     ShmPrefix shm;
     run_exchange({}, true);

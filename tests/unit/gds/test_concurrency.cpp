@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <mutex>
 #include <random>
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -38,12 +39,15 @@ struct Failures {
 // before the counter's commit is there with its value; a peer's modex value is the newest one
 // for that peer (never older than one seen before).
 void reader_loop(pmix::gds::StoreReader& reader, const std::atomic<bool>& done, unsigned seed,
-                 Failures& failures, std::atomic<std::uint64_t>& reads) {
+                 Failures& failures, std::atomic<std::uint64_t>& reads, std::atomic<int>& started) {
+    started.fetch_add(1);
     std::mt19937_64 rng(seed);
     std::uint64_t last_counter = 0;
     std::vector<std::uint64_t> last_modex(kPeers, 0);
     std::uint64_t n = 0;
-    while (!done.load(std::memory_order_relaxed) && failures.count.load() == 0) {
+    // At least one pass each, however late the thread got a core (CI once saw the writer finish
+    // all its commits before any reader ran).
+    do {
         Value c;
         if (reader.get("job.conc", Entity::job(), "counter", &c) != PMIX_SUCCESS ||
             c.v.data.uint64 < last_counter) {
@@ -84,7 +88,7 @@ void reader_loop(pmix::gds::StoreReader& reader, const std::atomic<bool>& done, 
             return;
         }
         n += 3;
-    }
+    } while (!done.load(std::memory_order_relaxed) && failures.count.load() == 0);
     reads.fetch_add(n);
 }
 
@@ -101,10 +105,16 @@ TYPED_TEST(Concurrency, EightReadersWhileWriterAppends) {
     std::atomic<bool> done{false};
     std::atomic<std::uint64_t> reads{0};
     Failures failures;
+    std::atomic<int> started{0};
     std::vector<std::thread> threads;
     for (int t = 0; t < kThreads; ++t) {
         threads.emplace_back(reader_loop, std::ref(this->reader()), std::cref(done),
-                             static_cast<unsigned>(t + 1), std::ref(failures), std::ref(reads));
+                             static_cast<unsigned>(t + 1), std::ref(failures), std::ref(reads),
+                             std::ref(started));
+    }
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (started.load() < kThreads && std::chrono::steady_clock::now() < until) {
+        std::this_thread::yield();
     }
     for (std::uint64_t g = 1; g <= kCommits && failures.count.load() == 0; ++g) {
         this->put_u64("job.conc", Entity::job(), "k." + std::to_string(g), g * 3);

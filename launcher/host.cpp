@@ -13,8 +13,9 @@ namespace {
 Proc* find_proc(const pmix_proc_t* p) {
   Launcher& L = *g_launcher;
   if (p == nullptr) return nullptr;
-  if (L.nspace == p->nspace) {
-    return p->rank < static_cast<size_t>(L.opt.nprocs) ? &L.procs[p->rank] : nullptr;
+  if (L.nspace == p->nspace) {  // the main job: this node's ranks are procs[0..local_main)
+    pmix_rank_t first = L.first_local();
+    return p->rank >= first && p->rank - first < L.local_main() ? &L.procs[p->rank - first] : nullptr;
   }
   for (Proc& pr : L.procs) {
     if (pr.rank == p->rank && pr.nspace == p->nspace) return &pr;
@@ -33,7 +34,8 @@ pmix_status_t client_connected(const pmix_proc_t* proc, void*, pmix_op_cbfunc_t 
     if (Proc* pr = find_proc(&p); pr != nullptr && !pr->connected) {
       pr->connected = true;
       pr->connected_at = Clock::now();
-      if (pr->job == 0 && ++L.nconnected == static_cast<size_t>(L.opt.nprocs)) {
+      if (L.remote != nullptr && pr->job == 0) L.remote->connected(pr->rank);
+      if (pr->job == 0 && ++L.nconnected == L.local_main()) {
         L.t.all_connected = pr->connected_at;
         L.t.have_connected = true;
       }
@@ -49,7 +51,8 @@ pmix_status_t client_finalized(const pmix_proc_t* proc, void*, pmix_op_cbfunc_t 
     Launcher& L = *g_launcher;
     if (Proc* pr = find_proc(&p); pr != nullptr && !pr->finalized) {
       pr->finalized = true;
-      if (pr->job == 0 && ++L.nfinalized == static_cast<size_t>(L.opt.nprocs)) {
+      if (L.remote != nullptr && pr->job == 0) L.remote->finalized(pr->rank);
+      if (pr->job == 0 && ++L.nfinalized == L.local_main()) {
         L.t.all_finalized = Clock::now();
         L.t.have_finalized = true;
       }
@@ -98,8 +101,12 @@ bool any_dead(const pmix_proc_t* procs, size_t nprocs) {
 // it): posting it to the loop and back cost two thread wake-ups per fence, measured at ~25 us
 // of a ~90 us PMIx_Fence with one process on 2 vCPUs. Once a process has exited, the loop checks
 // whether a participant died without finalizing.
-pmix_status_t fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t[], size_t,
-                       char* data, size_t ndata, pmix_modex_cbfunc_t cbfunc, void* cbdata) {
+pmix_status_t fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                       size_t ninfo, char* data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
+                       void* cbdata) {
+  if (g_launcher->remote != nullptr) {  // pmixd: one collective across the nodes' daemons
+    return g_launcher->remote->fence(procs, nprocs, info, ninfo, data, ndata, cbfunc, cbdata);
+  }
   if (g_launcher->undisturbed.load(std::memory_order_acquire)) {
     cbfunc(PMIX_SUCCESS, data, ndata, cbdata, release_blob, data);
     return PMIX_SUCCESS;
@@ -117,8 +124,10 @@ pmix_status_t fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info
 }
 
 // One node: the library already has every local process's data, so the host has nothing to add.
-pmix_status_t direct_modex(const pmix_proc_t*, const pmix_info_t[], size_t, pmix_modex_cbfunc_t,
-                           void*) {
+// pmixd asks the daemon of the node the process runs on.
+pmix_status_t direct_modex(const pmix_proc_t* proc, const pmix_info_t[], size_t,
+                           pmix_modex_cbfunc_t cbfunc, void* cbdata) {
+  if (g_launcher->remote != nullptr) return g_launcher->remote->direct_modex(proc, cbfunc, cbdata);
   return PMIX_ERR_NOT_FOUND;
 }
 
@@ -296,6 +305,11 @@ pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t* source, pmix_d
   }
   g_launcher->queue.post([code, src, range, holder, cbfunc, cbdata] {
     pmix_status_t rc = PMIX_SUCCESS;
+    Remote* remote = g_launcher->remote;
+    if (remote != nullptr && range != PMIX_RANGE_RM && range != PMIX_RANGE_LOCAL &&
+        range != PMIX_RANGE_PROC_LOCAL) {
+      remote->notify(code, src, range, holder->first, holder->second);  // to the other nodes
+    }
     if (range != PMIX_RANGE_RM) {
       rc = PMIx_Notify_event(code, &src, range, holder->first, holder->second, release_notified,
                              holder);
@@ -419,14 +433,15 @@ void fill_module(pmix_server_module_t& m) {
   m.abort = abort_fn;
   m.fence_nb = fence_nb;
   m.direct_modex = direct_modex;
-  m.publish = publish;
-  m.lookup = lookup;
-  m.unpublish = unpublish;
   m.notify_event = notify_event;
-  m.spawn = spawn_fn;
   m.query = query;
   m.log = log_fn;
   m.job_control = job_control;
+  if (g_launcher->remote != nullptr) return;  // pmixd: no cross-node publish/lookup/spawn yet
+  m.publish = publish;
+  m.lookup = lookup;
+  m.unpublish = unpublish;
+  m.spawn = spawn_fn;
 }
 
 }  // namespace pmix::launcher

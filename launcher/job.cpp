@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -34,28 +35,29 @@ void load(pmix_info_t& i, const char* key, const void* v, pmix_data_type_t t) {
 }
 
 // One PMIX_PROC_DATA entry: the rank first, as Open MPI's hosts do.
-void proc_data(pmix_info_t& out, Launcher& L, pmix_rank_t r) {
+void proc_data(pmix_info_t& out, const Layout& lay, pmix_rank_t r) {
   pmix_data_array_t* da = nullptr;
   PMIX_DATA_ARRAY_CREATE(da, 8, PMIX_INFO);
   auto* in = static_cast<pmix_info_t*>(da->array);
-  uint16_t lr = static_cast<uint16_t>(r);
-  uint32_t zero = 0;
+  const size_t node = lay.node_of(r);
+  uint16_t lr = static_cast<uint16_t>(r - lay.first[node]);
+  uint32_t zero = 0, nodeid = static_cast<uint32_t>(node);
   load(in[0], PMIX_RANK, &r, PMIX_PROC_RANK);
   load(in[1], PMIX_GLOBAL_RANK, &r, PMIX_PROC_RANK);
   load(in[2], PMIX_APP_RANK, &r, PMIX_PROC_RANK);
   load(in[3], PMIX_LOCAL_RANK, &lr, PMIX_UINT16);
   load(in[4], PMIX_NODE_RANK, &lr, PMIX_UINT16);
   load(in[5], PMIX_APPNUM, &zero, PMIX_UINT32);
-  load(in[6], PMIX_NODEID, &zero, PMIX_UINT32);
-  load(in[7], PMIX_HOSTNAME, L.hostname.c_str(), PMIX_STRING);
+  load(in[6], PMIX_NODEID, &nodeid, PMIX_UINT32);
+  load(in[7], PMIX_HOSTNAME, lay.nodes[node].name.c_str(), PMIX_STRING);
   std::snprintf(out.key, sizeof out.key, "%s", PMIX_PROC_DATA);
   out.value.type = PMIX_DATA_ARRAY;
   out.value.data.darray = da;
 }
 
-std::string rank_list(size_t n) {
+std::string rank_list(uint32_t first, uint32_t n) {
   std::string s;
-  for (size_t i = 0; i < n; ++i) s += (i ? "," : "") + std::to_string(i);
+  for (uint32_t i = 0; i < n; ++i) s += (i ? "," : "") + std::to_string(first + i);
   return s;
 }
 
@@ -78,31 +80,47 @@ namespace {
 // library must accept either order). `parent`: the process that spawned it, if any.
 pmix_status_t register_nspace(Launcher& L, const std::string& ns, size_t n,
                               const pmix_proc_t* parent) {
+  // The main job spans the layout's nodes; a spawned job runs on this node only.
+  Layout lay;
+  if (ns == L.nspace) {
+    lay = L.layout;
+  } else {
+    lay.nodes = {{L.hostname, static_cast<int>(n)}};
+    lay.map(static_cast<uint32_t>(n));
+  }
+  std::string names, ppn;
+  for (size_t i = 0; i < lay.nodes.size(); ++i) {
+    names += (i ? "," : "") + lay.nodes[i].name;
+    ppn += (i ? ";" : "") + rank_list(lay.first[i], lay.count[i]);
+  }
+  const uint32_t nlocal = lay.count[lay.here];
+  const std::string ranks = rank_list(lay.first[lay.here], nlocal);
   char* nodemap = nullptr;
   char* procmap = nullptr;
-  std::string ranks = rank_list(n);
   // The maps must only be self-consistent with the same library's parser; fall back to the plain
-  // host name / rank list if the generator is not there.
-  if (PMIx_generate_regex(L.hostname.c_str(), &nodemap) != PMIX_SUCCESS) nodemap = strdup(L.hostname.c_str());
-  if (PMIx_generate_ppn(ranks.c_str(), &procmap) != PMIX_SUCCESS) procmap = strdup(ranks.c_str());
+  // host names / rank lists if the generator is not there.
+  if (PMIx_generate_regex(names.c_str(), &nodemap) != PMIX_SUCCESS) nodemap = strdup(names.c_str());
+  if (PMIx_generate_ppn(ppn.c_str(), &procmap) != PMIX_SUCCESS) procmap = strdup(ppn.c_str());
 
   const size_t njob = parent != nullptr ? 18 : 16;
   pmix_info_t* info = nullptr;
   PMIX_INFO_CREATE(info, njob + n);
   uint32_t size = static_cast<uint32_t>(n), one = 1, zero = 0;
-  pmix_rank_t lldr = 0;
+  uint32_t nnodes = static_cast<uint32_t>(lay.nodes.size()), nodeid = static_cast<uint32_t>(lay.here);
+  pmix_rank_t lldr = lay.first[lay.here];
+  (void)one;
   load(info[0], PMIX_JOBID, ns.c_str(), PMIX_STRING);
   load(info[1], PMIX_JOB_SIZE, &size, PMIX_UINT32);
   load(info[2], PMIX_UNIV_SIZE, &size, PMIX_UINT32);
   load(info[3], PMIX_MAX_PROCS, &size, PMIX_UINT32);
-  load(info[4], PMIX_LOCAL_SIZE, &size, PMIX_UINT32);
-  load(info[5], PMIX_NODE_SIZE, &size, PMIX_UINT32);
-  load(info[6], PMIX_NUM_NODES, &one, PMIX_UINT32);
+  load(info[4], PMIX_LOCAL_SIZE, &nlocal, PMIX_UINT32);
+  load(info[5], PMIX_NODE_SIZE, &nlocal, PMIX_UINT32);
+  load(info[6], PMIX_NUM_NODES, &nnodes, PMIX_UINT32);
   load(info[7], PMIX_JOB_NUM_APPS, &one, PMIX_UINT32);
   load(info[8], PMIX_APPNUM, &zero, PMIX_UINT32);
   load(info[9], PMIX_NPROC_OFFSET, &zero, PMIX_UINT32);
-  load(info[10], PMIX_NODEID, &zero, PMIX_UINT32);
-  load(info[11], PMIX_HOSTNAME, L.hostname.c_str(), PMIX_STRING);
+  load(info[10], PMIX_NODEID, &nodeid, PMIX_UINT32);
+  load(info[11], PMIX_HOSTNAME, lay.nodes[lay.here].name.c_str(), PMIX_STRING);
   load(info[12], PMIX_NODE_MAP, nodemap, PMIX_STRING);
   load(info[13], PMIX_PROC_MAP, procmap, PMIX_STRING);
   load(info[14], PMIX_LOCAL_PEERS, ranks.c_str(), PMIX_STRING);
@@ -114,9 +132,9 @@ pmix_status_t register_nspace(Launcher& L, const std::string& ns, size_t n,
   }
   std::free(nodemap);
   std::free(procmap);
-  for (size_t r = 0; r < n; ++r) proc_data(info[njob + r], L, static_cast<pmix_rank_t>(r));
+  for (size_t r = 0; r < n; ++r) proc_data(info[njob + r], lay, static_cast<pmix_rank_t>(r));
 
-  for (size_t r = 0; r < n; ++r) {
+  for (uint32_t r = lay.first[lay.here]; r < lay.first[lay.here] + nlocal; ++r) {
     pmix_proc_t p;
     PMIX_PROC_LOAD(&p, ns.c_str(), static_cast<pmix_rank_t>(r));
     Waiter w;
@@ -128,7 +146,7 @@ pmix_status_t register_nspace(Launcher& L, const std::string& ns, size_t n,
     }
   }
   Waiter w;
-  pmix_status_t rc = wait_op(PMIx_server_register_nspace(ns.c_str(), static_cast<int>(n), info,
+  pmix_status_t rc = wait_op(PMIx_server_register_nspace(ns.c_str(), static_cast<int>(nlocal), info,
                                                          njob + n, Waiter::op_cb, &w), w);
   PMIX_INFO_FREE(info, njob + n);
   return rc;
@@ -169,6 +187,7 @@ bool start_proc(Launcher& L, Proc& pr, std::vector<char*>& argv, char** base_env
   pid_t pid = ::fork();
   if (pid == 0) {
     ::setpgid(0, 0);
+    if (L.remote != nullptr) ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // pmixd gone: so are its ranks
     ::dup2(out[1], 1);
     ::dup2(err[1], 2);
     ::close(out[0]); ::close(out[1]); ::close(err[0]); ::close(err[1]);
@@ -262,6 +281,10 @@ void kill_all(Launcher& L, int sig) {
 namespace {
 
 void emit(FILE* f, const std::string& tag, const char* s, size_t n) {
+  if (Remote* remote = g_launcher->remote; remote != nullptr) {  // pmixd: the head prints it
+    remote->output(tag, f == stdout ? 1 : 2, s, n);
+    return;
+  }
   std::fprintf(f, "[%s] %.*s\n", tag.c_str(), static_cast<int>(n), s);
 }
 
@@ -349,11 +372,14 @@ void advance_kill(Launcher& L, Clock::time_point now) {
 }  // namespace
 
 void run_loop(Launcher& L) {
+  bool reported = false;
   for (;;) {
     std::vector<pollfd> fds;
     std::vector<std::pair<Stream*, Proc*>> owners;
     fds.push_back({g_sigpipe[0], POLLIN, 0});
     fds.push_back({L.queue.fd(), POLLIN, 0});
+    const int control = L.remote != nullptr ? L.remote->control_fd() : -1;
+    fds.push_back({control, POLLIN, 0});  // a negative fd is ignored by poll
     for (Proc& pr : L.procs) {
       for (Stream* s : {&pr.out, &pr.err}) {
         if (s->fd < 0) continue;
@@ -361,13 +387,20 @@ void run_loop(Launcher& L) {
         owners.emplace_back(s, &pr);
       }
     }
-    if (owners.empty() && L.nexited == L.procs.size()) break;
+    if (owners.empty() && L.nexited == L.procs.size()) {
+      if (L.remote == nullptr) break;
+      if (!reported) L.remote->job_done(L.final_exit_code());
+      reported = true;
+      if (L.quit) break;  // pmixd stays until the head says the whole job is over
+    }
     int timeout_ms = 100;  // coarse tick for the timeout and kill stages
     int rc = ::poll(fds.data(), fds.size(), timeout_ms);
     if (rc < 0 && errno != EINTR) break;
     if (fds[1].revents != 0) L.queue.drain();
+    if (fds[2].revents != 0) L.remote->on_control();
+    if (L.remote != nullptr) L.remote->tick();
     for (size_t i = 0; i < owners.size(); ++i) {
-      if (fds[i + 2].revents == 0) continue;
+      if (fds[i + 3].revents == 0) continue;
       Stream* s = owners[i].first;
       pump(*s, proc_tag(*owners[i].second), s == &owners[i].second->out ? stdout : stderr);
     }

@@ -1,5 +1,8 @@
-// pmixrun: the reference single-node host. Uses only the public PMIx headers and libpmix, so the same
-// sources build against our library (pmixrun) and Debian's OpenPMIx (pmixrun-openpmix).
+// pmixrun: the reference host. Uses only the public PMIx headers and libpmix, so the same sources
+// build against our library (pmixrun) and Debian's OpenPMIx (pmixrun-openpmix). On one node the
+// Launcher below is the whole host; across nodes (--host/--hostfile) pmixrun is the head
+// (head.cpp) and each node runs a daemon, pmixd, which is this same Launcher for its node's ranks
+// plus a Remote (daemon.cpp) that carries fences, direct modex, events and failures to the others.
 #pragma once
 
 #include <pmix.h>
@@ -27,6 +30,54 @@ struct Options {
   double timeout_s = 0;           // 0 = none
   bool report = false;
   std::vector<std::string> argv;  // program and its arguments
+  bool have_n = false;            // -n given (else, across nodes: every slot)
+  std::string hosts;              // --host a:2,b:2
+  std::string hostfile;           // --hostfile FILE
+  std::string launch_agent = "ssh";  // --launch-agent CMD (split at spaces; the node name follows)
+};
+
+// One node of the job and how many ranks it runs (block mapping: node 0 gets ranks 0..n0-1, ...).
+struct NodeSlot {
+  std::string name;
+  int slots = 1;
+};
+
+// Where every rank of the main job runs; one node (this host) for single-node pmixrun.
+struct Layout {
+  std::vector<NodeSlot> nodes;
+  std::vector<uint32_t> first, count;  // per node: first rank, number of ranks
+  size_t here = 0;                     // this process's node
+  // Block mapping of `nprocs` ranks over the nodes' slots; false if they do not fit.
+  bool map(uint32_t nprocs);
+  size_t node_of(pmix_rank_t r) const;  // nodes.size() if out of range
+};
+
+// Parses "a:2,b,c:4" (a name without a count has 1 slot) or a hostfile ("a slots=2", "a:2" or
+// "a" per line, '#' comments); appends to `out`. False with `why` set on a malformed entry.
+bool parse_host_list(const std::string& list, std::vector<NodeSlot>& out, std::string& why);
+bool parse_hostfile(const std::string& path, std::vector<NodeSlot>& out, std::string& why);
+
+// What a node daemon adds to the single-node host (daemon.cpp; nullptr in pmixrun itself).
+// fence/direct_modex are called on the PMIx server's thread, the rest on the launcher's loop.
+class Remote {
+ public:
+  virtual ~Remote() = default;
+  virtual pmix_status_t fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                              size_t ninfo, char* data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
+                              void* cbdata) = 0;
+  virtual pmix_status_t direct_modex(const pmix_proc_t* proc, pmix_modex_cbfunc_t cbfunc,
+                                     void* cbdata) = 0;
+  // A local client's event for processes beyond this node: the head hands it to the others.
+  virtual void notify(pmix_status_t code, const pmix_proc_t& source, pmix_data_range_t range,
+                      const pmix_info_t* info, size_t ninfo) = 0;
+  virtual void failed(int code, const std::string& why) = 0;  // a local failure, for the head
+  virtual void output(const std::string& tag, int stream, const char* s, size_t n) = 0;
+  virtual void connected(pmix_rank_t rank) = 0;
+  virtual void finalized(pmix_rank_t rank) = 0;
+  virtual int control_fd() const = 0;  // polled by run_loop; on_control() when readable
+  virtual void on_control() = 0;
+  virtual void tick() = 0;  // every loop turn (deadlines)
+  virtual void job_done(int code) = 0;  // every local process has ended
 };
 
 // Parses argv; on error prints the reason and usage to stderr and returns false (exit_code set).
@@ -100,6 +151,9 @@ struct AppSpec {
 struct Launcher {
   Options opt;
   std::string nspace, hostname, tmpdir;
+  Layout layout;
+  Remote* remote = nullptr;  // set in pmixd only
+  bool quit = false;         // pmixd: the head said the job is over
   // Every process: the first opt.nprocs are the main job; spawned jobs follow. A deque, so that
   // references survive a spawn appending while the event loop holds them.
   std::deque<Proc> procs;
@@ -128,6 +182,8 @@ struct Launcher {
 
   void fail(int code, const std::string& why);
   int final_exit_code() const;
+  size_t local_main() const { return layout.count[layout.here]; }  // main-job ranks on this node
+  pmix_rank_t first_local() const { return layout.first[layout.here]; }
 };
 
 extern Launcher* g_launcher;
@@ -149,7 +205,16 @@ void run_loop(Launcher& L);
 void deregister_job(Launcher& L);
 void kill_all(Launcher& L, int sig);
 
+// Deregisters, finalizes the server and removes the temporary directory (main.cpp).
+int serve_job(Launcher& L, const std::vector<std::string>& child_env,
+              const std::vector<std::pair<const char*, std::string>>& server_info);
+std::vector<std::string> child_env(const Options& o);
+bool program_exists(const std::string& prog);
+
 // report.cpp
 void print_report(const Launcher& L);
+
+// head.cpp: pmixrun across nodes (--host / --hostfile).
+int run_head(const Options& opt);
 
 }  // namespace pmix::launcher

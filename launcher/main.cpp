@@ -1,180 +1,29 @@
 // pmixrun: start a PMIx server, register one job, fork its ranks, forward their output and turn
-// their fates into one exit status. See README.md for the rules.
+// their fates into one exit status; across nodes, start a pmixd per node (head.cpp). See
+// README.md for the rules.
 #include "launcher.h"
 
-#include <sys/eventfd.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <climits>
 #include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <filesystem>
-
-extern char** environ;
 
 namespace pmix::launcher {
-
-Launcher* g_launcher = nullptr;
-
-WorkQueue::WorkQueue() : fd_(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC)) {}
-WorkQueue::~WorkQueue() { if (fd_ >= 0) ::close(fd_); }
-
-void WorkQueue::post(std::function<void()> fn) {
-  {
-    std::lock_guard lk(mu_);
-    items_.push_back(std::move(fn));
-  }
-  uint64_t one = 1;
-  ssize_t r = ::write(fd_, &one, sizeof one);
-  (void)r;
-}
-
-void WorkQueue::drain() {
-  uint64_t v;
-  ssize_t r = ::read(fd_, &v, sizeof v);
-  (void)r;
-  for (;;) {
-    std::function<void()> fn;
-    {
-      std::lock_guard lk(mu_);
-      if (items_.empty()) return;
-      fn = std::move(items_.front());
-      items_.pop_front();
-    }
-    fn();
-  }
-}
-
-void Waiter::done(pmix_status_t st) {
-  std::lock_guard lk(mu_);
-  status_ = st;
-  done_ = true;
-  cv_.notify_all();
-}
-
-pmix_status_t Waiter::wait() {
-  std::unique_lock lk(mu_);
-  cv_.wait(lk, [&] { return done_; });
-  return status_;
-}
-
-pmix_status_t Waiter::wait_for(std::chrono::milliseconds limit) {
-  std::unique_lock lk(mu_);
-  if (!cv_.wait_for(lk, limit, [&] { return done_; })) return PMIX_ERR_TIMEOUT;
-  return status_;
-}
-
-void Waiter::op_cb(pmix_status_t st, void* cbdata) { static_cast<Waiter*>(cbdata)->done(st); }
-
-void Launcher::fail(int code, const std::string& why) {
-  if (failing) return;
-  failing = true;
-  undisturbed.store(false, std::memory_order_release);
-  fail_code = code;
-  fail_at = Clock::now();
-  std::fprintf(stderr, "pmixrun: %s\n", why.c_str());
-  std::fflush(stderr);
-}
-
-int Launcher::final_exit_code() const {
-  if (timed_out) return 124;
-  // The worst status of the processes that ended on their own; the ones pmixrun killed do not
-  // count (their SIGTERM is our doing), but the failure that made us kill them does.
-  int worst = failing ? fail_code : 0;
-  for (const Proc& p : procs)
-    if (p.counted) worst = std::max(worst, p.exit_code);
-  return worst;
-}
-
 namespace {
-
-// Resolves the program like execvp would, so a missing program fails before anything starts.
-bool program_exists(const std::string& prog) {
-  if (prog.find('/') != std::string::npos) return ::access(prog.c_str(), X_OK) == 0;
-  const char* path = std::getenv("PATH");
-  std::string dirs = path != nullptr ? path : "/usr/bin:/bin";
-  size_t start = 0;
-  while (start <= dirs.size()) {
-    size_t end = dirs.find(':', start);
-    if (end == std::string::npos) end = dirs.size();
-    std::string d = dirs.substr(start, end - start);
-    std::string full = (d.empty() ? "." : d) + "/" + prog;
-    if (::access(full.c_str(), X_OK) == 0) return true;
-    start = end + 1;
-  }
-  return false;
-}
-
-// The environment every rank starts from: ours, plus -x VAR=value (a bare -x VAR is already in it).
-std::vector<std::string> child_env(const Options& o) {
-  std::vector<std::string> env;
-  for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
-  for (const std::string& x : o.env) {
-    size_t eq = x.find('=');
-    if (eq == std::string::npos) {
-      if (std::getenv(x.c_str()) == nullptr)
-        std::fprintf(stderr, "pmixrun: warning: -x %s: not set here, not passed\n", x.c_str());
-      continue;
-    }
-    std::string name = x.substr(0, eq + 1);
-    std::erase_if(env, [&](const std::string& e) { return e.compare(0, name.size(), name) == 0; });
-    env.push_back(x);
-  }
-  return env;
-}
 
 int run(Launcher& L) {
   char host[HOST_NAME_MAX + 1] = {};
   ::gethostname(host, sizeof host - 1);
   L.hostname = host;
   L.nspace = "pmixrun." + std::to_string(::getpid());
-  for (Proc& pr : L.procs) pr.nspace = L.nspace;
-  const char* base = std::getenv("TMPDIR");
-  std::string tmpl = std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/pmixrun.XXXXXX";
-  if (::mkdtemp(tmpl.data()) == nullptr) {
-    std::fprintf(stderr, "pmixrun: cannot create a temporary directory: %s\n", std::strerror(errno));
-    return 1;
+  L.layout.nodes = {{L.hostname, L.opt.nprocs}};
+  L.layout.map(static_cast<uint32_t>(L.opt.nprocs));
+  L.procs.resize(static_cast<size_t>(L.opt.nprocs));
+  for (size_t r = 0; r < L.procs.size(); ++r) {
+    L.procs[r].rank = static_cast<pmix_rank_t>(r);
+    L.procs[r].nspace = L.nspace;
   }
-  L.tmpdir = tmpl;
-
-  pmix_server_module_t module;
-  fill_module(module);
-  pmix_info_t* info = nullptr;
-  PMIX_INFO_CREATE(info, 2);
-  PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, L.tmpdir.c_str(), PMIX_STRING);
-  PMIx_Info_load(&info[1], PMIX_SYSTEM_TMPDIR, L.tmpdir.c_str(), PMIX_STRING);
-  pmix_status_t rc = PMIx_server_init(&module, info, 2);
-  PMIX_INFO_FREE(info, 2);
-  L.t.server_init = Clock::now();
-  int code = 1;
-  if (rc != PMIX_SUCCESS) {
-    std::fprintf(stderr, "pmixrun: PMIx_server_init failed: %s\n", PMIx_Error_string(rc));
-  } else {
-    rc = register_job(L);
-    L.t.registered = Clock::now();
-    if (rc != PMIX_SUCCESS) {
-      std::fprintf(stderr, "pmixrun: registering the job failed: %s\n", PMIx_Error_string(rc));
-    } else {
-      L.child_env = child_env(L.opt);
-      std::vector<char*> envp;
-      for (std::string& e : L.child_env) envp.push_back(e.data());
-      envp.push_back(nullptr);
-      bool ok = spawn_all(L, envp.data());
-      L.t.forked = Clock::now();
-      if (!ok) L.fail(1, "could not start every process; killing the job");
-      run_loop(L);
-      code = L.final_exit_code();
-    }
-    deregister_job(L);
-    clear_store();
-    PMIx_server_finalize();
-  }
-  L.t.done = Clock::now();
-  std::error_code ec;
-  std::filesystem::remove_all(L.tmpdir, ec);
-  return code;
+  return serve_job(L, child_env(L.opt), {});
 }
 
 }  // namespace
@@ -186,13 +35,12 @@ int main(int argc, char** argv) {
   L.t.start = Clock::now();
   int code = 0;
   if (!parse_options(argc, argv, L.opt, code)) return code;
+  if (!L.opt.hosts.empty() || !L.opt.hostfile.empty()) return run_head(L.opt);
   if (!program_exists(L.opt.argv[0])) {
     std::fprintf(stderr, "pmixrun: cannot find program '%s' (not found or not executable)\n",
                  L.opt.argv[0].c_str());
     return 127;
   }
-  L.procs.resize(static_cast<size_t>(L.opt.nprocs));
-  for (size_t r = 0; r < L.procs.size(); ++r) L.procs[r].rank = static_cast<pmix_rank_t>(r);
   g_launcher = &L;
   code = run(L);
   if (L.opt.report) print_report(L);

@@ -10,12 +10,16 @@ namespace {
 
 void usage(FILE* f) {
   std::fprintf(f,
-               "usage: pmixrun -n N [-x VAR[=value]]... [--timeout SECONDS] [--report] [--] "
+               "usage: pmixrun [-n N] [--host LIST | --hostfile FILE] [--launch-agent CMD] "
+               "[-x VAR[=value]]... [--timeout SECONDS] [--report] [--] "
                "program [args...]\n"
                "  -n, --np N        number of processes (1..4096)\n"
                "  -x VAR[=value]    pass VAR to the processes (its value here, or the one given)\n"
                "  --timeout S       kill the job after S seconds and exit with 124\n"
                "  --report          print a startup/wireup timing report to stderr at the end\n"
+               "  --host a:2,b:2    run across these nodes (name:slots; -n defaults to all slots)\n"
+               "  --hostfile FILE   the same from a file (\"name slots=N\" or \"name:N\" per line)\n"
+               "  --launch-agent C  how to start a node daemon: C NODE pmixd ... (default: ssh)\n"
                "  -h, --help        this text\n");
 }
 
@@ -78,10 +82,17 @@ bool parse_options(int argc, char** argv, Options& o, int& exit_code) {
       if (!parse_seconds(v, o.timeout_s)) return bad("bad timeout '%s'", v, exit_code);
     } else if (std::strcmp(a, "--report") == 0) {
       o.report = true;
+    } else if (std::strcmp(a, "--host") == 0 || std::strcmp(a, "--hostfile") == 0 ||
+               std::strcmp(a, "--launch-agent") == 0) {
+      const char* v = value(a);
+      if (v == nullptr || v[0] == '\0') return bad("%s needs a value", a, exit_code);
+      std::string& dst = a[2] == 'l' ? o.launch_agent : a[6] == 'f' ? o.hostfile : o.hosts;
+      dst = v;
     } else {
       return bad("unknown option '%s'", a, exit_code);
     }
   }
+  o.have_n = have_n;
   if (!have_n) o.nprocs = 1;
   if (i >= argc) return bad("no program given%s", "", exit_code);
   for (; i < argc; ++i) o.argv.emplace_back(argv[i]);

@@ -2,6 +2,7 @@
 # Simulated nodes on one machine: network namespaces joined by a bridge (PLATFORM.md).
 #   netns.sh create PREFIX D   -> namespaces PREFIXn0..n(D-1) with 198.18.0.1..D/24, bridge in PREFIXbr
 #   netns.sh destroy PREFIX    -> removes every namespace whose name starts with PREFIX
+#   netns.sh probe PREFIX      -> exit 0 if namespaces can be made here, else a SKIP line and 77
 # PREFIX must be short (interface names are at most 15 characters) and unique per run.
 set -euo pipefail
 cmd=${1:?create|destroy}
@@ -24,11 +25,18 @@ create)
     ip -n "$ns" link set "${prefix}v$i" up
   done
   ;;
+probe)
+  if ! err=$(ip netns add "${prefix}probe" 2>&1); then
+    echo "SKIP: cannot create network namespaces: $err"
+    exit 77
+  fi
+  ip netns del "${prefix}probe"
+  ;;
 destroy)
   for ns in $(ip netns list | awk '{print $1}' | grep "^${prefix}" || true); do
     ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null || true
     ip netns del "$ns"
   done
   ;;
-*) echo "usage: $0 create PREFIX D | destroy PREFIX" >&2; exit 2 ;;
+*) echo "usage: $0 create PREFIX D | destroy PREFIX | probe PREFIX" >&2; exit 2 ;;
 esac

@@ -119,6 +119,13 @@ pmix_status_t make_session_dir(State& st, const pmix_info_t* info, size_t ninfo)
 }
 
 void set_identity(State& st, const pmix_info_t* info, size_t ninfo) {
+    // A host that names its nodes itself (simulated nodes share one kernel host name) says which
+    // one this server is; the node map is matched against it.
+    const pmix_info_t* host = find_info(info, ninfo, PMIX_HOSTNAME);
+    if (host != nullptr && host->value.type == PMIX_STRING && host->value.data.string != nullptr &&
+        host->value.data.string[0] != '\0') {
+        st.hostname = host->value.data.string;
+    }
     const pmix_info_t* ns = find_info(info, ninfo, PMIX_SERVER_NSPACE);
     if (ns != nullptr && ns->value.type == PMIX_STRING && ns->value.data.string != nullptr) {
         st.nspace = ns->value.data.string;

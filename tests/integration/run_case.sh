@@ -101,6 +101,15 @@ case $CASE in
     pmixrun --timeout soon true; expect_rc 2; expect_err "bad timeout"
     pmixrun -x true; expect_rc 2
     pmixrun --help; expect_rc 0; expect_out "usage: pmixrun" ;;
+  hosts)  # multi-node options, refused before any daemon starts (or when none can start)
+    pmixrun --host a:0 true; expect_rc 2; expect_err "bad slot count"
+    pmixrun --host a,b,a true; expect_rc 2; expect_err "given twice"
+    pmixrun --host a:1,b:1 -n 3 true; expect_rc 2; expect_err "3 processes do not fit in the 2 slots"
+    pmixrun --hostfile "$WORK/no-such-hostfile" true; expect_rc 2; expect_err "cannot read hostfile"
+    printf 'a slots=2\nb bogus\n' >"$WORK/hostfile"
+    pmixrun --hostfile "$WORK/hostfile" true; expect_rc 2; expect_err "hostfile:2: unexpected 'bogus'"
+    pmixrun --host a:1 --launch-agent "$WORK/no-such-agent" true; expect_rc 1
+    expect_err "cannot run launch agent"; expect_err "the daemon of node a did not start" ;;
   missing)
     pmixrun -n 2 "$WORK/no-such-program"; expect_rc 127; expect_err "cannot find program"
     pmixrun -n 2 pmixrun-no-such-program-on-path; expect_rc 127 ;;

@@ -17,11 +17,7 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-if ! ip netns add "${prefix}probe" 2>"$work/err"; then
-  echo "SKIP: cannot create network namespaces: $(cat "$work/err")"
-  exit 77
-fi
-ip netns del "${prefix}probe"
+bash "$netns" probe "$prefix" || exit $?
 bash "$netns" create "$prefix" "$d" || { echo "FAIL: cannot build $d simulated nodes"; exit 1; }
 pids=()
 for ((r = 0; r < d; r++)); do

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# A PMIx job across D simulated nodes: pmixrun starts one pmixd per network namespace through
+# `ip netns exec` (the launch agent), exactly as it would through ssh on a cluster.
+#   pmixrun_netns.sh BINDIR CASE D SLOTS
+# CASE: putget | fence_nodata | fence_subset | dmodex | events | abort | killed | daemon_killed |
+#       hostfile. Every rank's output and pmixrun's exit status are checked; namespaces get a
+#       unique prefix and are always removed; no pmixd, rank or shared-memory segment may be
+#       left. Exit 77 (skipped) where network namespaces cannot be created.
+set -uo pipefail
+bin=$1 case=$2 d=$3 slots=$4
+here=$(cd "$(dirname "$0")" && pwd)
+netns="$here/../../scripts/netns.sh"
+prefix="pr$$"
+work=$(mktemp -d)
+export PMIX_CPP_GDS_PREFIX="/pmixmn-$$"
+export TMPDIR="$work/tmp"
+mkdir -p "$TMPDIR"
+cleanup() {
+  for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^$prefix"); do
+    ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
+  done
+  bash "$netns" destroy "$prefix"
+  rm -f /dev/shm/pmixmn-$$-* 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+bash "$netns" probe "$prefix" || exit $?
+bash "$netns" create "$prefix" "$d" || { echo "FAIL: cannot build $d simulated nodes"; exit 1; }
+hosts=""
+for ((i = 0; i < d; i++)); do hosts+="${hosts:+,}${prefix}n$i:$slots"; done
+n=$((d * slots))
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+run() {  # run EXPECTED_RC pmixrun-args...
+  local want=$1
+  shift
+  echo "+ pmixrun $*"
+  timeout -s KILL 90 "$bin/pmixrun" --launch-agent "ip netns exec" "$@" >"$work/out" 2>"$work/err"
+  rc=$?
+  cat "$work/out" "$work/err"
+  [ "$rc" -eq "$want" ] || fail "pmixrun exited $rc, expected $want"
+}
+count() { grep -c "$1" "$work/out" || true; }
+expect_lines() {  # expect_lines PATTERN N
+  local got
+  got=$(count "$1")
+  [ "$got" -eq "$2" ] || fail "$2 line(s) matching '$1' expected, got $got"
+}
+
+case $case in
+putget)
+  run 0 --host "$hosts" --report "$bin/putget"
+  expect_lines "checked 2 keys of $n/$n ranks" "$n"
+  grep -q "connected $n/$n, finalized $n/$n" "$work/err" || fail "report does not show $n/$n"
+  ;;
+fence_nodata)
+  run 0 --host "$hosts" "$bin/fence_wait" 0
+  expect_lines "fence returned SUCCESS" "$n"
+  ;;
+fence_subset)  # uneven: the last node gets one rank fewer
+  run 0 --host "$hosts" -n $((n - 1)) "$bin/fence_subset"
+  expect_lines "values OK" $((n - 1))
+  ;;
+dmodex)
+  run 0 --host "$hosts" "$bin/dmodex"
+  expect_lines "by direct modex: OK" "$n"
+  ;;
+events)
+  run 0 --host "$hosts" "$bin/events"
+  expect_lines "payload hello from rank 0" $((n - 1))  # raised on node 0, seen on every node
+  ;;
+hostfile)
+  for ((i = 0; i < d; i++)); do echo "${prefix}n$i slots=$slots  # node $i"; done >"$work/hosts"
+  run 0 --hostfile "$work/hosts" "$bin/putget"
+  expect_lines "checked 2 keys of $n/$n ranks" "$n"
+  ;;
+abort)
+  run 3 --host "$hosts" "$bin/abort"
+  grep -q "called PMIx_Abort(status 3" "$work/err" || fail "no abort message"
+  ;;
+killed)  # rank 1 dies while everyone else waits in a fence, on every node
+  run 137 --host "$hosts" "$bin/killed"
+  expect_lines "fence failed as expected" $((n - 1))
+  ;;
+daemon_killed)  # the last node's daemon is SIGKILLed while the other nodes wait in a fence
+  last=$((n - 1))
+  echo "+ pmixrun --host $hosts fence_wait 60 $last (pmixd of the last node killed after 2 s)"
+  start=$(date +%s)
+  timeout -s KILL 90 "$bin/pmixrun" --launch-agent "ip netns exec" --host "$hosts" \
+    "$bin/fence_wait" 60 "$last" >"$work/out" 2>"$work/err" &
+  pid=$!
+  sleep 2
+  for p in $(ip netns pids "${prefix}n$((d - 1))"); do
+    [ "$(cat /proc/"$p"/comm 2>/dev/null)" = pmixd ] && kill -9 "$p"
+  done
+  wait "$pid"
+  rc=$?
+  took=$(($(date +%s) - start))
+  cat "$work/out" "$work/err"
+  [ "$rc" -ne 0 ] || fail "pmixrun exited 0 although a daemon died"
+  [ "$took" -lt 30 ] || fail "the job took $took s to end"
+  grep -q "the daemon of node $((d - 1)) (${prefix}n$((d - 1))) died" "$work/err" || fail "no message naming the dead daemon"
+  expect_lines "fence returned LOST_CONNECTION" $(((d - 1) * slots))
+  rm -f /dev/shm/pmixmn-$$-*  # the killed daemon could not remove its segments
+  ;;
+*) echo "unknown case $case"; exit 2 ;;
+esac
+sleep 0.2
+left=$(pgrep -f "$bin/pmixd" | wc -l)
+[ "$left" -eq 0 ] || fail "$left pmixd process(es) left"
+shm_left=$(ls /dev/shm | grep -c "^pmixmn-$$-" || true)
+[ "$shm_left" -eq 0 ] || fail "$shm_left shared-memory segment(s) left"
+bash "$netns" destroy "$prefix"
+[ "$(ip netns list | grep -c "^$prefix")" -eq 0 ] || fail "namespaces left"
+[ "$fails" -eq 0 ] && echo "PASS: $case on $d simulated nodes x $slots slots"
+exit $((fails > 0))

@@ -65,6 +65,14 @@ class DaemonRemote final : public Remote {
   int control_fd() const override { return head_gone_ ? -1 : ch_.in_fd(); }
   void tick() override { net_.tick(); }
   void job_done(int code) override { ch_.send('D', {std::to_string(code)}); }
+  void signal_others(const std::vector<pmix_proc_t>& targets, int sig) override {
+    std::vector<std::string> f{std::to_string(sig)};
+    for (const pmix_proc_t& t : targets) {
+      f.emplace_back(t.nspace);
+      f.push_back(std::to_string(t.rank));
+    }
+    ch_.send('S', f);
+  }
 
   void on_control() override {
     std::vector<Message> msgs;
@@ -95,6 +103,15 @@ class DaemonRemote final : public Remote {
       case 'L': net_.lost(static_cast<uint32_t>(num(0))); break;
       case 'Q': L_.quit = true; break;
       case 'N': deliver_event(m); break;
+      case 'S': {  // another node's PMIx_Job_control: sig, then (nspace, rank) pairs
+        std::vector<pmix_proc_t> targets;
+        for (size_t i = 1; i + 1 < m.fields.size(); i += 2) {
+          pmix_proc_t& t = targets.emplace_back();
+          PMIX_LOAD_PROCID(&t, m.fields[i].c_str(), static_cast<pmix_rank_t>(std::atoll(m.fields[i + 1].c_str())));
+        }
+        if (num(0) > 0 && num(0) < 65) signal_local(L_, targets, static_cast<int>(num(0)));
+        break;
+      }
       default: std::fprintf(stderr, "pmixd: unexpected message '%c' from the head\n", m.type);
     }
   }

@@ -154,7 +154,8 @@ void handle(Head& h, Daemon& dm, const Message& m) {
       if (++h.nfinalized == static_cast<size_t>(h.opt.nprocs)) h.all_finalized = Clock::now();
       break;
     case 'E': fail(h, num(0), m.fields.size() > 1 ? m.fields[1] : "node " + dm.name + " failed"); break;
-    case 'N': send_all(h, 'N', m.fields, dm.index); break;
+    case 'N':  // an event, or a job-control signal: every other node applies it locally
+    case 'S': send_all(h, m.type, m.fields, dm.index); break;
     case 'D':
       dm.done = true;
       dm.code = num(0);

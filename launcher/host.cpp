@@ -320,6 +320,19 @@ pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t* source, pmix_d
   return PMIX_SUCCESS;
 }
 
+}  // namespace
+
+void signal_local(Launcher& L, const std::vector<pmix_proc_t>& targets, int sig) {
+  for (Proc& pr : L.procs) {
+    bool hit = targets.empty();
+    for (const pmix_proc_t& t : targets)
+      hit = hit || (pr.nspace == t.nspace && (t.rank == PMIX_RANK_WILDCARD || t.rank == pr.rank));
+    if (hit && !pr.exited && pr.pid > 0) ::kill(pr.pid, sig);
+  }
+}
+
+namespace {
+
 void release_infos(void* cbdata) {
   auto* holder = static_cast<std::pair<pmix_info_t*, size_t>*>(cbdata);
   PMIX_INFO_FREE(holder->first, holder->second);
@@ -340,13 +353,9 @@ pmix_status_t job_control(const pmix_proc_t*, const pmix_proc_t targets[], size_
   if (sig == 0) return PMIX_ERR_NOT_SUPPORTED;
   std::vector<pmix_proc_t> tg(targets, targets + ntargets);
   g_launcher->queue.post([tg, sig, cbfunc, cbdata] {
-    Launcher& L = *g_launcher;
-    for (Proc& pr : L.procs) {
-      bool hit = tg.empty();
-      for (const pmix_proc_t& t : tg)
-        hit = hit || (pr.nspace == t.nspace && (t.rank == PMIX_RANK_WILDCARD || t.rank == pr.rank));
-      if (hit && !pr.exited && pr.pid > 0) ::kill(pr.pid, sig);
-    }
+    signal_local(*g_launcher, tg, sig);
+    // pmixd: the targets may run anywhere; every other node's daemon applies it to its own.
+    if (g_launcher->remote != nullptr) g_launcher->remote->signal_others(tg, sig);
     if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, cbdata, nullptr, nullptr);
   });
   return PMIX_SUCCESS;

@@ -78,6 +78,8 @@ class Remote {
   virtual void on_control() = 0;
   virtual void tick() = 0;  // every loop turn (deadlines)
   virtual void job_done(int code) = 0;  // every local process has ended
+  // PMIx_Job_control's kill/terminate/signal: the other nodes apply it to their own ranks.
+  virtual void signal_others(const std::vector<pmix_proc_t>& targets, int sig) = 0;
 };
 
 // Parses argv; on error prints the reason and usage to stderr and returns false (exit_code set).
@@ -190,6 +192,8 @@ extern Launcher* g_launcher;
 
 // host.cpp
 void fill_module(pmix_server_module_t& m);
+// Sends `sig` to this node's processes among `targets` (all of them when empty).
+void signal_local(Launcher& L, const std::vector<pmix_proc_t>& targets, int sig);
 void fail_pending_lookups(pmix_status_t st);
 void clear_store();
 

@@ -3,7 +3,7 @@
 # `ip netns exec` (the launch agent), exactly as it would through ssh on a cluster.
 #   pmixrun_netns.sh BINDIR CASE D SLOTS
 # CASE: putget | fence_nodata | fence_subset | dmodex | events | abort | killed | daemon_killed |
-#       hostfile. Every rank's output and pmixrun's exit status are checked; namespaces get a
+#       hostfile | jobctl_kill. Every rank's output and pmixrun's exit status are checked; namespaces get a
 #       unique prefix and are always removed; no pmixd, rank or shared-memory segment may be
 #       left. Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -81,6 +81,13 @@ abort)
 killed)  # rank 1 dies while everyone else waits in a fence, on every node
   run 137 --host "$hosts" "$bin/killed"
   expect_lines "fence failed as expected" $((n - 1))
+  ;;
+jobctl_kill)  # rank 0 kills the last rank (another node) with PMIx_Job_control
+  start=$(date +%s)
+  run 137 --host "$hosts" "$bin/jobctl_kill"
+  grep -q "rank 0 asked to kill rank $((n - 1)): SUCCESS" "$work/out" || fail "no job-control answer"
+  grep -q "rank $((n - 1)) (pid [0-9]*) was killed by signal 9" "$work/err" || fail "last rank not killed"
+  [ $(($(date +%s) - start)) -lt 30 ] || fail "the kill took too long"
   ;;
 daemon_killed)  # the last node's daemon is SIGKILLed while the other nodes wait in a fence
   last=$((n - 1))

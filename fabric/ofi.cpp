@@ -5,6 +5,10 @@
 
 #include "exec/log.h"
 
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <net/if.h>
+#include <netinet/in.h>
 #include <rdma/fabric.h>
 #include <rdma/fi_cm.h>
 #include <rdma/fi_domain.h>
@@ -165,7 +169,8 @@ bool OfiTransport::Impl::open_endpoint(std::string& error) {
     const bool is_shm = prov == "shm";
     const char* node = (is_shm || options.node.empty()) ? nullptr : options.node.c_str();
     fi_info* found = nullptr;
-    int rc = fi_getinfo(FI_VERSION(1, 9), node, nullptr, node != nullptr ? FI_SOURCE : 0, hints.get(), &found);
+    const char* service = node != nullptr && !options.service.empty() ? options.service.c_str() : nullptr;
+    int rc = fi_getinfo(FI_VERSION(1, 9), node, service, node != nullptr ? FI_SOURCE : 0, hints.get(), &found);
     if (rc != 0 || found == nullptr) {
         error = "no libfabric provider '" + prov + "'" + (node ? std::string(" on ") + node : "") + ": " + fi_strerror(-rc);
         return false;
@@ -414,6 +419,23 @@ bool OfiTransport::send(std::uint32_t peer, Bytes bytes) {
     // queue before it sleeps again; only other threads need to wake it.
     if (std::this_thread::get_id() != m.progress_thread) m.wake();
     return true;
+}
+
+std::string default_node_address() {
+    if (const char* env = std::getenv("PMIX_CPP_FABRIC_NODE"); env != nullptr && *env != '\0') return env;
+    ifaddrs* all = nullptr;
+    std::string found = "127.0.0.1";
+    if (::getifaddrs(&all) != 0) return found;
+    for (ifaddrs* a = all; a != nullptr; a = a->ifa_next) {
+        if (a->ifa_addr == nullptr || a->ifa_addr->sa_family != AF_INET) continue;
+        if ((a->ifa_flags & IFF_UP) == 0 || (a->ifa_flags & IFF_LOOPBACK) != 0) continue;
+        char buf[INET_ADDRSTRLEN] = {};
+        ::inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(a->ifa_addr)->sin_addr, buf, sizeof buf);
+        found = buf;
+        break;
+    }
+    ::freeifaddrs(all);
+    return found;
 }
 
 }  // namespace pmix::fabric

@@ -26,12 +26,18 @@ struct OfiOptions {
     // The node address to open the endpoint on (FI_SOURCE), e.g. "127.0.0.1" or a namespace's
     // address; libfabric would otherwise pick eth0. Ignored for "shm", which must not get one.
     std::string node;
+    // The port to bind (with `node`), e.g. a pre-assigned instant-on endpoint's; empty: any.
+    std::string service;
     std::size_t chunk_bytes = 64 * 1024;
     std::size_t receive_buffers = 16;
 };
 
 // The provider OfiOptions would use: the option, else the environment, else "tcp;ofi_rxm".
 std::string ofi_provider(const OfiOptions& options);
+
+// The address a node's endpoints should use when nobody said: $PMIX_CPP_FABRIC_NODE, else this
+// host's first non-loopback IPv4 address (a network namespace's veth), else 127.0.0.1.
+std::string default_node_address();
 
 class OfiTransport final : public Transport {
 public:

@@ -178,7 +178,8 @@ Args parse_args(int argc, char** argv) {
   return a;
 }
 
-// The job message: nspace, nprocs, K, K x (name, count, address), argc, argv..., envc, env...
+// The job message: nspace, nprocs, K, K x (name, count, address), argc, argv..., envc, env...,
+// launch blob
 bool read_job(const Message& m, const Args& a, Launcher& L, std::vector<std::string>& addrs) {
   const auto& f = m.fields;
   size_t i = 0;
@@ -216,6 +217,9 @@ bool read_job(const Message& m, const Args& a, Launcher& L, std::vector<std::str
       list->push_back(*s);
     }
   }
+  const std::string* blob = next();  // PMIx_server_setup_application's result, for setup_local_support
+  if (blob == nullptr) return false;
+  L.launch_blob = *blob;
   return !L.opt.argv.empty();
 }
 
@@ -232,7 +236,7 @@ int main(int argc, char** argv) {
   std::string error;
   std::unique_ptr<NodeNet> net = NodeNet::open(args.fabric_node, error);
   if (!net) die("cannot open the fabric endpoint: " + error);
-  if (!ch.send('A', {net->address(), net->provider()})) die("the head is gone");
+  if (!ch.send('A', {net->address(), net->provider(), net->node_address()})) die("the head is gone");
   Launcher L;
   L.t.start = Clock::now();
   Message job;

@@ -17,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <sstream>
 
@@ -36,6 +37,7 @@ constexpr auto kFailGrace = std::chrono::seconds(15);          // after a failur
 struct Daemon {
   size_t index = 0;
   std::string name;
+  std::string ip;  // where its fabric endpoint listens (for the instant-on endpoint plugin)
   pid_t pid = -1;
   std::unique_ptr<Channel> ch;
   std::string address;
@@ -47,7 +49,8 @@ struct Daemon {
 struct Head {
   Options opt;
   Layout layout;
-  std::string nspace;
+  std::string nspace, tmpdir, launch_blob;
+  bool server_up = false;
   std::vector<Daemon> d;
   bool failing = false, timed_out = false;
   int fail_code = 0;
@@ -217,7 +220,10 @@ bool collect_addresses(Head& h) {
       std::vector<Message> msgs;
       const bool alive = h.d[i].ch->receive(msgs);
       for (const Message& m : msgs)
-        if (m.type == 'A' && !m.fields.empty()) h.d[i].address = m.fields[0];
+        if (m.type == 'A' && !m.fields.empty()) {
+          h.d[i].address = m.fields[0];
+          if (m.fields.size() > 2) h.d[i].ip = m.fields[2];
+        }
       if (!alive) h.d[i].gone = true;
     }
   }
@@ -242,7 +248,44 @@ std::vector<std::string> job_message(const Head& h) {
   }
   f.push_back(std::to_string(env.size()));
   f.insert(f.end(), env.begin(), env.end());
+  f.push_back(h.launch_blob);
   return f;
+}
+
+// The launcher's side of the fabric plugins: a PMIx server of our own (no clients) answers
+// PMIx_server_setup_application for the job, with every node's address for endpoint assignment.
+bool collect_launch_blob(Head& h) {
+  std::string addrs;
+  for (const Daemon& dm : h.d) addrs += (dm.index ? "," : "") + dm.ip;
+  for (const Daemon& dm : h.d) if (dm.ip.empty()) addrs.clear();
+  const pmix_status_t rc = setup_application(h.nspace, h.layout, addrs, h.launch_blob);
+  if (rc != PMIX_SUCCESS) {
+    std::fprintf(stderr, "pmixrun: PMIx_server_setup_application failed: %s\n", PMIx_Error_string(rc));
+    return false;
+  }
+  return true;
+}
+
+// A server with no clients in a private directory, for setup_application; finalized at the end.
+bool start_local_server(Head& h) {
+  const char* base = std::getenv("TMPDIR");
+  std::string tmpl = std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/pmixrun.XXXXXX";
+  if (::mkdtemp(tmpl.data()) == nullptr) return false;
+  h.tmpdir = tmpl;
+  pmix_server_module_t module;
+  std::memset(&module, 0, sizeof module);
+  pmix_info_t* info = nullptr;
+  PMIX_INFO_CREATE(info, 2);
+  PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, h.tmpdir.c_str(), PMIX_STRING);
+  PMIx_Info_load(&info[1], PMIX_SYSTEM_TMPDIR, h.tmpdir.c_str(), PMIX_STRING);
+  const pmix_status_t rc = PMIx_server_init(&module, info, 2);
+  PMIX_INFO_FREE(info, 2);
+  if (rc != PMIX_SUCCESS) {
+    std::fprintf(stderr, "pmixrun: PMIx_server_init failed: %s\n", PMIx_Error_string(rc));
+    return false;
+  }
+  h.server_up = true;
+  return true;
 }
 
 void run_job(Head& h) {
@@ -361,7 +404,7 @@ int run_head(const Options& opt) {
     }
   }
   int code = 1;
-  if (collect_addresses(h)) {
+  if (collect_addresses(h) && start_local_server(h) && collect_launch_blob(h)) {
     h.started = Clock::now();
     send_all(h, 'J', job_message(h));
     h.sent = Clock::now();
@@ -372,6 +415,11 @@ int run_head(const Options& opt) {
     for (Daemon& dm : h.d) if (dm.pid > 0) { ::kill(-dm.pid, SIGKILL); ::kill(dm.pid, SIGKILL); }
   }
   shut_down(h);
+  if (h.server_up) PMIx_server_finalize();
+  if (!h.tmpdir.empty()) {
+    std::error_code ec;
+    std::filesystem::remove_all(h.tmpdir, ec);
+  }
   h.end = Clock::now();
   if (opt.report) report(h, code);
   return code;

@@ -156,6 +156,7 @@ struct Launcher {
   Layout layout;
   Remote* remote = nullptr;  // set in pmixd only
   bool quit = false;         // pmixd: the head said the job is over
+  std::string launch_blob;   // setup_application's result (pmixd: from the head)
   // Every process: the first opt.nprocs are the main job; spawned jobs follow. A deque, so that
   // references survive a spawn appending while the event loop holds them.
   std::deque<Proc> procs;
@@ -214,6 +215,12 @@ int serve_job(Launcher& L, const std::vector<std::string>& child_env,
               const std::vector<std::pair<const char*, std::string>>& server_info);
 std::vector<std::string> child_env(const Options& o);
 bool program_exists(const std::string& prog);
+
+// app_setup.cpp: the fabric plugins' launch blob (packed info array) for a job laid out as `lay`;
+// `node_addrs`: the nodes' IPv4 addresses in layout order ("" if unknown).
+pmix_status_t setup_application(const std::string& nspace, const Layout& lay,
+                                const std::string& node_addrs, std::string& packed);
+pmix_status_t setup_local_support(const std::string& nspace, const std::string& packed);
 
 // report.cpp
 void print_report(const Launcher& L);

@@ -1,10 +1,6 @@
 // pmixd's fences and direct modex across nodes (node_net.h).
 #include "node_net.h"
 
-#include <arpa/inet.h>
-#include <ifaddrs.h>
-#include <net/if.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -39,23 +35,6 @@ uint64_t fnv1a(const std::string& s) {
   return h;
 }
 
-std::string first_ipv4() {
-  if (const char* env = std::getenv("PMIX_CPP_FABRIC_NODE"); env != nullptr && *env != '\0') return env;
-  ifaddrs* all = nullptr;
-  std::string found = "127.0.0.1";
-  if (::getifaddrs(&all) != 0) return found;
-  for (ifaddrs* a = all; a != nullptr; a = a->ifa_next) {
-    if (a->ifa_addr == nullptr || a->ifa_addr->sa_family != AF_INET) continue;
-    if ((a->ifa_flags & IFF_UP) == 0 || (a->ifa_flags & IFF_LOOPBACK) != 0) continue;
-    char buf[INET_ADDRSTRLEN] = {};
-    ::inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(a->ifa_addr)->sin_addr, buf, sizeof buf);
-    found = buf;
-    break;
-  }
-  ::freeifaddrs(all);
-  return found;
-}
-
 void free_blob(void* cbdata) { std::free(cbdata); }
 
 // Hands `n` bytes to a PMIx modex callback in a malloc'd copy the library releases.
@@ -80,8 +59,9 @@ struct DmodexServe {
 
 std::unique_ptr<NodeNet> NodeNet::open(const std::string& node_addr, std::string& error) {
   fabric::OfiOptions o;
-  o.node = node_addr.empty() ? first_ipv4() : node_addr;
+  o.node = node_addr.empty() ? fabric::default_node_address() : node_addr;
   std::unique_ptr<NodeNet> net(new NodeNet());
+  net->node_ = o.node;
   net->transport_ = fabric::OfiTransport::open(o, error);
   if (!net->transport_) return nullptr;
   return net;

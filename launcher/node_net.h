@@ -33,6 +33,7 @@ class NodeNet final : public fabric::Receiver {
 
   std::string address() const;  // opaque bytes for the head to hand to every daemon
   std::string provider() const;
+  const std::string& node_address() const { return node_; }  // the IPv4 address it opened on
   bool connect(const Layout& layout, const std::string& nspace,
                const std::vector<std::string>& addresses, std::string& error);
 
@@ -62,6 +63,7 @@ class NodeNet final : public fabric::Receiver {
   std::unique_ptr<fabric::Engine> engine_;
   Layout layout_;
   std::string nspace_;
+  std::string node_;
   std::mutex mu_;
   std::map<std::string, uint64_t> fences_run_;  // per participant signature
   std::map<uint64_t, DmodexWait> dmodex_;

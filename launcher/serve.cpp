@@ -173,11 +173,24 @@ int serve_job(Launcher& L, const std::vector<std::string>& env,
   if (rc != PMIX_SUCCESS) {
     L.fail(1, std::string("PMIx_server_init failed: ") + PMIx_Error_string(rc));
   } else {
-    rc = register_job(L);
-    L.t.registered = Clock::now();
+    // On one node this is also the launcher's node: collect the fabric plugins' launch blob here
+    // (across nodes the head did, and it came with the job).
+    if (L.remote == nullptr) rc = setup_application(L.nspace, L.layout, "", L.launch_blob);
     if (rc != PMIX_SUCCESS) {
-      L.fail(1, std::string("registering the job failed: ") + PMIx_Error_string(rc));
+      L.fail(1, std::string("PMIx_server_setup_application failed: ") + PMIx_Error_string(rc));
     } else {
+      rc = register_job(L);
+      if (rc == PMIX_SUCCESS) {
+        rc = setup_local_support(L.nspace, L.launch_blob);
+        if (rc != PMIX_SUCCESS) {
+          L.fail(1, std::string("PMIx_server_setup_local_support failed: ") + PMIx_Error_string(rc));
+        }
+      } else {
+        L.fail(1, std::string("registering the job failed: ") + PMIx_Error_string(rc));
+      }
+    }
+    L.t.registered = Clock::now();
+    if (rc == PMIX_SUCCESS) {
       L.child_env = env;
       std::vector<char*> envp;
       for (std::string& e : L.child_env) envp.push_back(e.data());

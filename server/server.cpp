@@ -1,6 +1,7 @@
 // server/server.cpp - lifecycle (init/finalize, session directory) and registration calls.
 #include "server/api.h"
 #include "server/publish.h"
+#include "server/setup_app.h"
 #include "server/state.h"
 
 #include "data/value.h"
@@ -301,6 +302,11 @@ pmix_status_t deregister_nspace(const char* nspace, pmix_op_cbfunc_t cbfunc, voi
     std::string name(nspace, strnlen(nspace, PMIX_MAX_NSLEN));
     auto work = [name](State& s) {
         s.namespaces.erase(name);
+        s.local_support.erase(name);
+        {
+            std::lock_guard lock(s.app_env_mu);
+            s.app_env.erase(name);
+        }
         s.store->delete_namespace(name);
         for (auto it = s.clients.begin(); it != s.clients.end();) {
             if (it->first.first == name) {
@@ -387,6 +393,15 @@ pmix_status_t setup_fork(const pmix_proc_t& proc, char*** env) {
             return rc;
         }
     }
+    // What the fabric plugins asked for in setup_local_support (e.g. forwarded variables).
+    {
+        std::lock_guard lock(st->app_env_mu);
+        if (auto it = st->app_env.find(ns); it != st->app_env.end()) {
+            for (const auto& [name, value] : it->second) {
+                if (pmix_status_t rc = set_env(name.c_str(), value, env); rc != PMIX_SUCCESS) return rc;
+            }
+        }
+    }
     // Where the client finds the shared store (empty for the heap store: nothing to map).
     if (const std::string locator = st->store->locator(); !locator.empty()) {
         return set_env("PMIX_CPP_GDS_LOCATOR", locator, env);
@@ -400,24 +415,38 @@ pmix_status_t setup_application(const char* nspace, const pmix_info_t* info, siz
     if (st == nullptr) {
         return PMIX_ERR_INIT;
     }
-    (void)nspace;
-    // First version: nothing to add from fabric plugins; hand the host a copy of its own info.
-    pmix_info_t* copy = nullptr;
-    if (ninfo > 0) {
-        copy = static_cast<pmix_info_t*>(std::calloc(ninfo, sizeof(pmix_info_t)));
-        if (copy == nullptr) {
-            return PMIX_ERR_NOMEM;
-        }
-        for (size_t i = 0; i < ninfo; ++i) {
-            data::info_xfer(&copy[i], &info[i]);
-        }
+    if (nspace == nullptr || (ninfo > 0 && info == nullptr)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    // Every fabric plugin's contribution, collected now: the caller's info is only valid during
+    // this call. The host ships the result opaquely to every node's setup_local_support.
+    std::vector<pmix_info_t> results;
+    std::string why;
+    if (pmix_status_t rc = collect_application_setup(nspace, info, ninfo, results, why);
+        rc != PMIX_SUCCESS) {
+        for (auto& i : results) data::info_destruct(&i);
+        slog("setup_application(" + std::string(nspace) + "): " + why);
+        return rc;
+    }
+    if (cbfunc == nullptr) {  // nobody to hand it to
+        for (auto& i : results) data::info_destruct(&i);
+        return PMIX_SUCCESS;
+    }
+    const size_t n = results.size();
+    pmix_info_t* copy = n > 0 ? static_cast<pmix_info_t*>(std::calloc(n, sizeof(pmix_info_t))) : nullptr;
+    if (n > 0 && copy == nullptr) {
+        for (auto& i : results) data::info_destruct(&i);
+        return PMIX_ERR_NOMEM;
+    }
+    for (size_t i = 0; i < n; ++i) {
+        std::memcpy(&copy[i], &results[i], sizeof(pmix_info_t));  // moves ownership
     }
     // The host hands the array back through the release callback when it is done with it.
     struct Held {
         pmix_info_t* info;
         size_t n;
     };
-    auto* held = new Held{copy, ninfo};
+    auto* held = new Held{copy, n};
     const bool posted = st->ex->post([cbfunc, cbdata, held] {
         cbfunc(PMIX_SUCCESS, held->info, held->n, cbdata,
                [](pmix_status_t, void* p) {
@@ -428,7 +457,7 @@ pmix_status_t setup_application(const char* nspace, const pmix_info_t* info, siz
                held);
     });
     if (!posted) {
-        proto::free_infos(copy, ninfo);
+        proto::free_infos(copy, n);
         delete held;
         return PMIX_ERR_INIT;
     }
@@ -441,6 +470,9 @@ pmix_status_t setup_local_support(const char* nspace, const pmix_info_t* info, s
     if (st == nullptr) {
         return PMIX_ERR_INIT;
     }
+    if (nspace == nullptr || (ninfo > 0 && info == nullptr)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
     std::vector<std::pair<std::string, Value>> kept;
     for (size_t i = 0; i < ninfo; ++i) {
         kept.emplace_back(std::string(info[i].key, strnlen(info[i].key, PMIX_MAX_KEYLEN)),
@@ -448,8 +480,9 @@ pmix_status_t setup_local_support(const char* nspace, const pmix_info_t* info, s
     }
     std::string name(nspace, strnlen(nspace, PMIX_MAX_NSLEN));
     auto work = [name, kept = std::move(kept)](State& s) mutable {
+        const pmix_status_t rc = install_local_support(s, name, kept);
         s.local_support[name] = std::move(kept);
-        return PMIX_SUCCESS;
+        return rc;
     };
     return run_op(*st, std::move(work), cbfunc, cbdata);
 }

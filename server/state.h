@@ -18,6 +18,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <set>
 #include <string>
 #include <utility>
@@ -102,6 +103,10 @@ public:
     std::map<std::uint64_t, Fence> fences;
     std::uint64_t next_fence = 1;
     std::map<std::string, std::vector<std::pair<std::string, Value>>> local_support;
+    // Environment the fabric plugins asked for, per namespace (setup_app.cpp). Read by setup_fork
+    // on the host's thread, hence its own lock.
+    std::mutex app_env_mu;
+    std::map<std::string, std::vector<std::pair<std::string, std::string>>> app_env;
     std::map<std::uint64_t, DmodexWait> dmodex_waits;
     std::uint64_t next_dmodex = 1;
     std::map<ProcKey, std::map<std::uint64_t, CommitWait>> commit_waits;

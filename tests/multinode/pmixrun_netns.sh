@@ -3,7 +3,7 @@
 # `ip netns exec` (the launch agent), exactly as it would through ssh on a cluster.
 #   pmixrun_netns.sh BINDIR CASE D SLOTS
 # CASE: putget | fence_nodata | fence_subset | dmodex | events | abort | killed | daemon_killed |
-#       hostfile | jobctl_kill. Every rank's output and pmixrun's exit status are checked; namespaces get a
+#       hostfile | jobctl_kill | envars | instanton. Every rank's output and pmixrun's exit status are checked; namespaces get a
 #       unique prefix and are always removed; no pmixd, rank or shared-memory segment may be
 #       left. Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -81,6 +81,24 @@ abort)
 killed)  # rank 1 dies while everyone else waits in a fence, on every node
   run 137 --host "$hosts" "$bin/killed"
   expect_lines "fence failed as expected" $((n - 1))
+  ;;
+envars)  # forwarded by setup_application's env plugin; the daemons themselves never have them
+  export PMIX_MCA_forward_envars="INST_FWD_*;^INST_FWD_SECRET" INST_FWD_A=forwarded INST_FWD_SECRET=no
+  echo "+ PMIX_MCA_forward_envars=$PMIX_MCA_forward_envars pmixrun (agent: env -u ... ip netns exec) envcheck"
+  timeout -s KILL 90 "$bin/pmixrun" --launch-agent "env -u INST_FWD_A -u INST_FWD_SECRET ip netns exec" \
+    --host "$hosts" "$bin/envcheck" INST_FWD_A INST_FWD_SECRET >"$work/out" 2>"$work/err"
+  rc=$?
+  cat "$work/out" "$work/err"
+  [ "$rc" -eq 1 ] || fail "envcheck should exit 1 (INST_FWD_SECRET unset), got $rc"
+  expect_lines "INST_FWD_A=forwarded" "$n"
+  expect_lines "INST_FWD_SECRET unset" "$n"
+  unset PMIX_MCA_forward_envars INST_FWD_A INST_FWD_SECRET
+  ;;
+instanton)  # pre-assigned endpoints (no fence) and the classic modex both wire every pair
+  for mode in preassigned modex; do
+    run 0 --host "$hosts" "$bin/bench-instanton" "$mode"
+    expect_lines "instanton: mode $mode ranks $n " 1
+  done
   ;;
 jobctl_kill)  # rank 0 kills the last rank (another node) with PMIx_Job_control
   start=$(date +%s)

@@ -518,7 +518,9 @@ TEST_F(LiveServer, ApplicationSetupAndBadParams) {
                   [](pmix_status_t s, pmix_info_t in[], size_t n, void* cb, pmix_op_cbfunc_t rel,
                      void* relcb) {
                       auto* c = static_cast<Ctx*>(cb);
-                      c->ok = s == PMIX_SUCCESS && n == 1 && std::strcmp(in[0].key, "fab.key") == 0;
+                      // No plugin has anything for a job without maps or envar patterns: the
+                      // host's own directives are not echoed back (tests/instanton covers blobs).
+                      c->ok = s == PMIX_SUCCESS && n == 0 && (n == 0 || in != nullptr);
                       if (rel != nullptr) rel(PMIX_SUCCESS, relcb);
                       c->done->store(true);
                   },

@@ -1,0 +1,159 @@
+// The server side of the fabric plugins: what setup_application collects on the launcher's node
+// and what setup_local_support installs on every node (setup_app.h).
+#include "server/setup_app.h"
+
+#include "server/publish.h"
+#include "server/state.h"
+
+#include "data/value.h"
+#include "fabric/plugins/plugin.h"
+#include "maps/node_regex.h"
+
+#include <cstring>
+
+extern char** environ;
+
+namespace pmix::server {
+namespace {
+
+bool key_is(const pmix_info_t& i, const char* key) { return std::strncmp(i.key, key, PMIX_MAX_KEYLEN) == 0; }
+
+// Directives setup_application understands (or passes through untouched); any other one marked
+// required is refused.
+bool known_directive(const pmix_info_t& i) {
+    static const char* const known[] = {
+        PMIX_SETUP_APP_ENVARS, PMIX_SETUP_APP_NONENVARS, PMIX_SETUP_APP_ALL, PMIX_NODE_MAP,
+        PMIX_PROC_MAP, PMIX_ALLOC_FABRIC, PMIX_ALLOC_FABRIC_ID, PMIX_ALLOC_FABRIC_SEC_KEY,
+        PMIX_ALLOC_FABRIC_TYPE, PMIX_ALLOC_FABRIC_PLANE, PMIX_ALLOC_FABRIC_ENDPTS,
+        PMIX_ALLOC_FABRIC_ENDPTS_NODE, PMIX_SESSION_INFO, PMIX_PROGRAMMING_MODEL,
+        PMIX_MODEL_LIBRARY_NAME, PMIX_MODEL_LIBRARY_VERSION, PMIX_PARENT_ID,
+        "pmix.cpp.fwd.envars", "pmix.cpp.node.addrs", "pmix.cpp.fab.port"};
+    for (const char* k : known) {
+        if (key_is(i, k)) return true;
+    }
+    return false;
+}
+
+bool flag(const pmix_info_t& i) { return i.value.type != PMIX_BOOL || i.value.data.flag; }
+
+// The job map from the two map strings; false if either is missing or malformed.
+bool parse_map(const char* nspace, const pmix_value_t* nodes, const pmix_value_t* procs,
+               fabric::JobMap& map) {
+    map.nspace = nspace;
+    if (nodes == nullptr || procs == nullptr || nodes->type != PMIX_STRING || procs->type != PMIX_STRING ||
+        nodes->data.string == nullptr || procs->data.string == nullptr) {
+        return false;
+    }
+    auto n = maps::parse_nodes(nodes->data.string);
+    auto p = maps::parse_ppn(procs->data.string);
+    if (!n.ok() || !p.ok() || n.value.size() != p.value.size()) return false;
+    map.nodes = std::move(n.value);
+    map.ranks = std::move(p.value);
+    return true;
+}
+
+}  // namespace
+
+pmix_status_t collect_application_setup(const char* nspace, const pmix_info_t* info, size_t ninfo,
+                                        std::vector<pmix_info_t>& out, std::string& why) {
+    bool envars = false, nonenvars = false, any = false;
+    const pmix_value_t* nodes = nullptr;
+    const pmix_value_t* procs = nullptr;
+    for (size_t i = 0; i < ninfo; ++i) {
+        if (!known_directive(info[i]) && PMIX_INFO_IS_REQUIRED(&info[i])) {
+            why = std::string("required directive '") + info[i].key + "' is not supported";
+            return PMIX_ERR_NOT_SUPPORTED;
+        }
+        if (key_is(info[i], PMIX_SETUP_APP_ENVARS)) { envars = envars || flag(info[i]); any = true; }
+        if (key_is(info[i], PMIX_SETUP_APP_NONENVARS)) { nonenvars = nonenvars || flag(info[i]); any = true; }
+        if (key_is(info[i], PMIX_SETUP_APP_ALL) && flag(info[i])) { envars = nonenvars = any = true; }
+        if (key_is(info[i], PMIX_NODE_MAP)) nodes = &info[i].value;
+        if (key_is(info[i], PMIX_PROC_MAP)) procs = &info[i].value;
+    }
+    if (!any) envars = nonenvars = true;  // none of the three: everything relevant
+    fabric::JobMap map;
+    if ((nodes != nullptr || procs != nullptr) && !parse_map(nspace, nodes, procs, map)) {
+        why = "PMIX_NODE_MAP / PMIX_PROC_MAP missing one of the two or malformed";
+        return PMIX_ERR_BAD_PARAM;
+    }
+    map.nspace = nspace;
+    const fabric::AppRequest req{map, info, ninfo, envars, nonenvars, environ};
+    for (fabric::Plugin* p : fabric::plugins()) {
+        fabric::Blob blob;
+        if (pmix_status_t rc = p->setup_application(req, blob, why); rc != PMIX_SUCCESS) {
+            why = std::string(p->name()) + ": " + why;
+            return rc;
+        }
+        if (blob.empty()) continue;
+        const std::string key = std::string(fabric::kBlobKeyPrefix) + std::string(p->name());
+        pmix_byte_object_t bo{reinterpret_cast<char*>(blob.data()), blob.size()};
+        data::info_load(&out.emplace_back(), key.c_str(), &bo, PMIX_BYTE_OBJECT);
+    }
+    for (const pmix_value_t* m : {nodes, procs}) {
+        if (m == nullptr) continue;
+        pmix_info_t& copy = out.emplace_back();
+        data::info_load(&copy, m == nodes ? PMIX_NODE_MAP : PMIX_PROC_MAP, m->data.string, PMIX_STRING);
+    }
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t install_local_support(State& s, const std::string& nspace,
+                                    const std::vector<std::pair<std::string, Value>>& info) {
+    const pmix_value_t* nodes = nullptr;
+    const pmix_value_t* procs = nullptr;
+    for (const auto& [k, v] : info) {
+        if (k == PMIX_NODE_MAP) nodes = &v.get();
+        if (k == PMIX_PROC_MAP) procs = &v.get();
+    }
+    Namespace& ns = s.namespaces[nspace];
+    if (nodes == nullptr || procs == nullptr) {  // the maps the host registered
+        auto n = ns.job.find(PMIX_NODE_MAP);
+        auto p = ns.job.find(PMIX_PROC_MAP);
+        nodes = n != ns.job.end() ? &n->second.get() : nullptr;
+        procs = p != ns.job.end() ? &p->second.get() : nullptr;
+    }
+    fabric::JobMap map;
+    const bool have_map = parse_map(nspace.c_str(), nodes, procs, map);
+    size_t here = 0;
+    while (here < map.nodes.size() && map.nodes[here] != s.hostname) ++here;
+    for (const auto& [key, value] : info) {
+        if (key.rfind(fabric::kBlobKeyPrefix, 0) != 0) continue;
+        const std::string name = key.substr(fabric::kBlobKeyPrefix.size());
+        fabric::Plugin* plugin = fabric::find_plugin(name);
+        const pmix_value_t& v = value.get();
+        if (plugin == nullptr) {
+            slog("setup_local_support: no fabric plugin '" + name + "' here");
+            return PMIX_ERR_NOT_SUPPORTED;
+        }
+        if (v.type != PMIX_BYTE_OBJECT) {
+            slog("setup_local_support: " + key + " is not a byte object");
+            return PMIX_ERR_BAD_PARAM;
+        }
+        fabric::LocalResult out;
+        std::string why;
+        const auto* bytes = reinterpret_cast<const std::byte*>(v.data.bo.bytes);
+        const fabric::LocalRequest req{map, here, {bytes, v.data.bo.size}};
+        if (pmix_status_t rc = plugin->setup_local(req, out, why); rc != PMIX_SUCCESS) {
+            slog("setup_local_support: plugin " + name + ": " + why);
+            return rc;
+        }
+        if (!out.proc.empty() && !have_map) {
+            slog("setup_local_support: plugin " + name + " needs the job's node and process maps");
+            return PMIX_ERR_BAD_PARAM;
+        }
+        {
+            std::lock_guard lock(s.app_env_mu);
+            auto& env = s.app_env[nspace];
+            env.insert(env.end(), out.env.begin(), out.env.end());
+        }
+        for (const auto& [rank, values] : out.proc) {
+            for (const auto& [k, owned] : values) {
+                ns.ranks[rank].insert_or_assign(k, Value(owned->value));
+                publish_value(*s.store, nspace, rank, k, owned->value);
+            }
+        }
+    }
+    return PMIX_SUCCESS;
+}
+
+}  // namespace pmix::server

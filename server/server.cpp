@@ -306,6 +306,7 @@ pmix_status_t deregister_nspace(const char* nspace, pmix_op_cbfunc_t cbfunc, voi
         {
             std::lock_guard lock(s.app_env_mu);
             s.app_env.erase(name);
+            std::erase_if(s.proc_env, [&](const auto& kv) { return kv.first.first == name; });
         }
         s.store->delete_namespace(name);
         for (auto it = s.clients.begin(); it != s.clients.end();) {
@@ -397,6 +398,11 @@ pmix_status_t setup_fork(const pmix_proc_t& proc, char*** env) {
     {
         std::lock_guard lock(st->app_env_mu);
         if (auto it = st->app_env.find(ns); it != st->app_env.end()) {
+            for (const auto& [name, value] : it->second) {
+                if (pmix_status_t rc = set_env(name.c_str(), value, env); rc != PMIX_SUCCESS) return rc;
+            }
+        }
+        if (auto it = st->proc_env.find({ns, proc.rank}); it != st->proc_env.end()) {
             for (const auto& [name, value] : it->second) {
                 if (pmix_status_t rc = set_env(name.c_str(), value, env); rc != PMIX_SUCCESS) return rc;
             }

@@ -145,6 +145,10 @@ pmix_status_t install_local_support(State& s, const std::string& nspace,
             std::lock_guard lock(s.app_env_mu);
             auto& env = s.app_env[nspace];
             env.insert(env.end(), out.env.begin(), out.env.end());
+            for (const auto& [rank, vars] : out.proc_env) {
+                auto& mine = s.proc_env[{nspace, rank}];
+                mine.insert(mine.end(), vars.begin(), vars.end());
+            }
         }
         for (const auto& [rank, values] : out.proc) {
             for (const auto& [k, owned] : values) {

@@ -107,6 +107,7 @@ public:
     // on the host's thread, hence its own lock.
     std::mutex app_env_mu;
     std::map<std::string, std::vector<std::pair<std::string, std::string>>> app_env;
+    std::map<ProcKey, std::vector<std::pair<std::string, std::string>>> proc_env;  // one process's
     std::map<std::uint64_t, DmodexWait> dmodex_waits;
     std::uint64_t next_dmodex = 1;
     std::map<ProcKey, std::map<std::uint64_t, CommitWait>> commit_waits;

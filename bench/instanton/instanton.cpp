@@ -99,6 +99,9 @@ int main(int argc, char** argv) {
         ::inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof ip);
         o.node = ip;
         o.service = std::to_string(ntohs(sa.sin_port));
+        // setup_fork told this process the same thing through its environment.
+        const char* env = std::getenv("PMIX_CPP_FABRIC_ENDPOINT");
+        if (env == nullptr || o.node + ":" + o.service != env) return fail(me, "PMIX_CPP_FABRIC_ENDPOINT differs from PMIX_FABRIC_ENDPT");
         t = pmix::fabric::OfiTransport::open(o, error);
         if (!t) return fail(me, "cannot open the assigned endpoint " + o.node + ":" + o.service + ": " + error);
         if (t->address() != addrs[me.rank]) return fail(me, "the endpoint's address differs from the assigned one");

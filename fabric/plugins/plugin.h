@@ -61,6 +61,8 @@ struct LocalRequest {
 
 struct LocalResult {
     std::vector<std::pair<std::string, std::string>> env;  // every local process: NAME, value
+    // One local process only (e.g. its NIC or its pre-assigned endpoint); applied after `env`.
+    std::map<pmix_rank_t, std::vector<std::pair<std::string, std::string>>> proc_env;
     // Any process of the job: key -> value, stored like registration data.
     std::map<pmix_rank_t, std::vector<std::pair<std::string, std::shared_ptr<OwnedValue>>>> proc;
 };

@@ -130,6 +130,10 @@ TEST(OfiTcpPlugin, AssignsEveryRankAnEndpointFromNodeAddressAndLocalRank) {
     std::string why;
     ASSERT_EQ(ofi->setup_local({map, 1, blob}, out, why), PMIX_SUCCESS) << why;
     ASSERT_EQ(out.proc.size(), 5u);  // every rank of the job, not only this node's
+    ASSERT_EQ(out.proc_env.size(), 2u);  // but only this node's ranks get their address as env
+    EXPECT_EQ(out.proc_env.at(4).at(0), std::make_pair(std::string("PMIX_CPP_FABRIC_ENDPOINT"),
+                                                        std::string("198.18.0.2:41001")));
+    EXPECT_EQ(out.proc_env.count(0), 0u);
     const struct { pmix_rank_t rank; const char* ip; int port; } want[] = {
         {0, "198.18.0.1", 41000}, {2, "198.18.0.1", 41002}, {3, "198.18.0.2", 41000}, {4, "198.18.0.2", 41001}};
     for (const auto& w : want) {

@@ -4,7 +4,8 @@
 // chosen before launch: process with local rank L on node N gets <address of N>:<base + L>. The
 // blob carries the base port and every node's address; each node's server then stores every
 // process's PMIX_FABRIC_ENDPT (one pmix_endpoint_t: uuid "ofi-tcp", osname "", endpt = the
-// 16-byte sockaddr_in that fi_getname would return). A process opens its endpoint on that address (FI_SOURCE) and can send to
+// 16-byte sockaddr_in that fi_getname would return), and each local process's own address in its
+// environment as PMIX_CPP_FABRIC_ENDPOINT=ip:port. A process opens its endpoint on that address (FI_SOURCE) and can send to
 // any peer whose PMIX_FABRIC_ENDPT it reads: no Put, no Commit, no Fence.
 //
 // Node addresses: "pmix.cpp.node.addrs" in setup_application's info (IPv4 addresses, ','-separated,
@@ -134,6 +135,12 @@ public:
                 sa.sin_port = htons(static_cast<std::uint16_t>(base + l));
                 sa.sin_addr.s_addr = addrs[node];
                 if (pmix_status_t rc = add_endpoint(out, ranks[l], sa); rc != PMIX_SUCCESS) return rc;
+                if (node == req.node) {  // where this node's process must open its endpoint
+                    char ip[INET_ADDRSTRLEN] = {};
+                    ::inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof ip);
+                    out.proc_env[ranks[l]].emplace_back("PMIX_CPP_FABRIC_ENDPOINT",
+                                                        std::string(ip) + ":" + std::to_string(base + l));
+                }
             }
         }
         return PMIX_SUCCESS;

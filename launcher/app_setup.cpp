@@ -73,8 +73,10 @@ pmix_status_t setup_application(const std::string& nspace, const Layout& lay,
   pmix_nspace_t ns;
   PMIX_LOAD_NSPACE(ns, nspace.c_str());
   pmix_status_t rc = PMIx_server_setup_application(ns, info, ninfo, app_cb, &r);
-  PMIX_INFO_FREE(info, ninfo);
   if (rc == PMIX_SUCCESS) rc = r.done.wait_for(std::chrono::duration_cast<std::chrono::milliseconds>(kSetupTimeout));
+  // OpenPMIx reads `info` on its own thread until it calls back (ASan caught it reading after the
+  // call returned), so it lives until then; after a timeout it is left to the library.
+  if (rc != PMIX_ERR_TIMEOUT) PMIX_INFO_FREE(info, ninfo);
   if (rc == PMIX_SUCCESS) packed = r.packed;
   return rc;
 }
@@ -112,7 +114,7 @@ pmix_status_t setup_local_support(const std::string& nspace, const std::string& 
   pmix_status_t rc = PMIx_server_setup_local_support(ns, info, ninfo, Waiter::op_cb, &w);
   if (rc == PMIX_SUCCESS) rc = w.wait_for(std::chrono::duration_cast<std::chrono::milliseconds>(kSetupTimeout));
   if (rc == PMIX_OPERATION_SUCCEEDED) rc = PMIX_SUCCESS;
-  if (info != nullptr) PMIX_INFO_FREE(info, ninfo);
+  if (info != nullptr && rc != PMIX_ERR_TIMEOUT) PMIX_INFO_FREE(info, ninfo);  // as above
   return rc;
 }
 

@@ -47,7 +47,10 @@ protected:
         PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, dir_.c_str(), PMIX_STRING);
         pmix_server_module_t module;
         std::memset(&module, 0, sizeof module);
-        ASSERT_EQ(PMIx_server_init(&module, info, 2), PMIX_SUCCESS);
+        const pmix_status_t rc = PMIx_server_init(&module, info, 2);
+        PMIX_INFO_DESTRUCT(&info[0]);
+        PMIX_INFO_DESTRUCT(&info[1]);
+        ASSERT_EQ(rc, PMIX_SUCCESS);
         char host[HOST_NAME_MAX + 1] = {};
         ::gethostname(host, sizeof host - 1);
         host_ = host;
@@ -56,7 +59,8 @@ protected:
         PMIx_server_finalize();
         std::filesystem::remove_all(dir_);
     }
-    // setup_application for `ns` with `extra` directives plus this host's maps (2 ranks).
+    // setup_application for `ns` with `extra` directives plus this host's maps (2 ranks). Takes
+    // ownership of `extra` (destructed here, after the callback: the library may read it until then).
     pmix_status_t collect(const char* ns, std::vector<pmix_info_t> extra, Blob& b) {
         pmix_info_t maps[2];
         PMIX_INFO_LOAD(&maps[0], PMIX_NODE_MAP, host_.c_str(), PMIX_STRING);
@@ -69,8 +73,7 @@ protected:
             b.cv.wait_for(lock, std::chrono::seconds(10), [&] { return b.done; });
             rc = b.done ? b.status : PMIX_ERR_TIMEOUT;
         }
-        PMIX_INFO_DESTRUCT(&maps[0]);
-        PMIX_INFO_DESTRUCT(&maps[1]);
+        for (auto& i : extra) PMIX_INFO_DESTRUCT(&i);  // includes the maps
         return rc;
     }
     void register_ns(const char* ns) {
@@ -123,18 +126,16 @@ TEST_F(SetupApp, UnknownRequiredDirectiveIsNotSupported) {
     PMIX_INFO_REQUIRED(&i);
     Blob b;
     EXPECT_EQ(collect("inst.req", {i}, b), PMIX_ERR_NOT_SUPPORTED);
-    PMIX_INFO_DESTRUCT(&i);
     pmix_info_t optional = str_info("pmix.no.such.directive", "x");  // not required: ignored
     Blob b2;
     EXPECT_EQ(collect("inst.req", {optional}, b2), PMIX_SUCCESS);
-    PMIX_INFO_DESTRUCT(&optional);
+    for (auto& r : b2.info) PMIX_INFO_DESTRUCT(&r);
 }
 
 TEST_F(SetupApp, MalformedPatternAndNullArguments) {
     pmix_info_t i = str_info("pmix.cpp.fwd.envars", "A*B");
     Blob b;
     EXPECT_EQ(collect("inst.bad", {i}, b), PMIX_ERR_BAD_PARAM);
-    PMIX_INFO_DESTRUCT(&i);
     EXPECT_EQ(PMIx_server_setup_application(nullptr, nullptr, 0, app_cb, &b), PMIX_ERR_BAD_PARAM);
     EXPECT_EQ(PMIx_server_setup_local_support(nullptr, nullptr, 0, nullptr, nullptr), PMIX_ERR_BAD_PARAM);
     EXPECT_EQ(PMIx_server_setup_local_support("inst.bad", nullptr, 2, nullptr, nullptr), PMIX_ERR_BAD_PARAM);

@@ -21,16 +21,7 @@ void app_cb(pmix_status_t status, pmix_info_t info[], size_t ninfo, void* provid
             pmix_op_cbfunc_t release, void* release_data) {
   auto* r = static_cast<AppResult*>(provided);
   pmix_status_t st = status;
-  if (st == PMIX_SUCCESS) {
-    pmix_data_buffer_t buf;
-    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
-    size_t n = ninfo;
-    st = PMIx_Data_pack(nullptr, &buf, &n, 1, PMIX_SIZE);
-    if (st == PMIX_SUCCESS && ninfo > 0)
-      st = PMIx_Data_pack(nullptr, &buf, info, static_cast<int32_t>(ninfo), PMIX_INFO);
-    if (st == PMIX_SUCCESS) r->packed.assign(buf.base_ptr, buf.bytes_used);
-    PMIX_DATA_BUFFER_DESTRUCT(&buf);
-  }
+  if (st == PMIX_SUCCESS) st = pack_infos(info, ninfo, r->packed);
   if (release != nullptr) release(PMIX_SUCCESS, release_data);
   r->done.done(st);
 }
@@ -49,6 +40,50 @@ std::string join(const Layout& lay, bool ranks) {
 }
 
 }  // namespace
+
+pmix_status_t pack_infos(const pmix_info_t* info, size_t ninfo, std::string& packed) {
+  pmix_data_buffer_t buf;
+  PMIX_DATA_BUFFER_CONSTRUCT(&buf);
+  size_t n = ninfo;
+  pmix_status_t st = PMIx_Data_pack(nullptr, &buf, &n, 1, PMIX_SIZE);
+  if (st == PMIX_SUCCESS && ninfo > 0)
+    st = PMIx_Data_pack(nullptr, &buf, const_cast<pmix_info_t*>(info), static_cast<int32_t>(ninfo), PMIX_INFO);
+  if (st == PMIX_SUCCESS) packed.assign(buf.base_ptr, buf.bytes_used);
+  PMIX_DATA_BUFFER_DESTRUCT(&buf);
+  return st;
+}
+
+pmix_status_t unpack_infos(const std::string& packed, pmix_info_t** out, size_t* nout) {
+  *out = nullptr;
+  *nout = 0;
+  if (packed.empty()) return PMIX_SUCCESS;
+  pmix_data_buffer_t buf;
+  PMIX_DATA_BUFFER_CONSTRUCT(&buf);
+  pmix_byte_object_t bo;
+  bo.size = packed.size();
+  bo.bytes = static_cast<char*>(std::malloc(bo.size));
+  if (bo.bytes == nullptr) return PMIX_ERR_NOMEM;
+  std::memcpy(bo.bytes, packed.data(), bo.size);
+  PMIx_Data_load(&buf, &bo);  // the buffer takes the bytes
+  size_t ninfo = 0;
+  int32_t one = 1;
+  pmix_status_t rc = PMIx_Data_unpack(nullptr, &buf, &ninfo, &one, PMIX_SIZE);
+  if (rc == PMIX_SUCCESS && ninfo > 4096) rc = PMIX_ERR_UNPACK_FAILURE;
+  pmix_info_t* info = nullptr;
+  if (rc == PMIX_SUCCESS && ninfo > 0) {
+    PMIX_INFO_CREATE(info, ninfo);
+    auto cnt = static_cast<int32_t>(ninfo);
+    rc = PMIx_Data_unpack(nullptr, &buf, info, &cnt, PMIX_INFO);
+  }
+  PMIX_DATA_BUFFER_DESTRUCT(&buf);
+  if (rc != PMIX_SUCCESS) {
+    if (info != nullptr) PMIX_INFO_FREE(info, ninfo);
+    return rc;
+  }
+  *out = info;
+  *nout = ninfo;
+  return PMIX_SUCCESS;
+}
 
 pmix_status_t setup_application(const std::string& nspace, const Layout& lay,
                                 const std::string& node_addrs, std::string& packed) {
@@ -84,29 +119,7 @@ pmix_status_t setup_application(const std::string& nspace, const Layout& lay,
 pmix_status_t setup_local_support(const std::string& nspace, const std::string& packed) {
   pmix_info_t* info = nullptr;
   size_t ninfo = 0;
-  if (!packed.empty()) {
-    pmix_data_buffer_t buf;
-    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
-    pmix_byte_object_t bo;
-    bo.size = packed.size();
-    bo.bytes = static_cast<char*>(std::malloc(bo.size));
-    if (bo.bytes == nullptr) return PMIX_ERR_NOMEM;
-    std::memcpy(bo.bytes, packed.data(), bo.size);
-    PMIx_Data_load(&buf, &bo);
-    int32_t one = 1;
-    pmix_status_t rc = PMIx_Data_unpack(nullptr, &buf, &ninfo, &one, PMIX_SIZE);
-    if (rc == PMIX_SUCCESS && (ninfo > 4096)) rc = PMIX_ERR_UNPACK_FAILURE;
-    if (rc == PMIX_SUCCESS && ninfo > 0) {
-      PMIX_INFO_CREATE(info, ninfo);
-      auto cnt = static_cast<int32_t>(ninfo);
-      rc = PMIx_Data_unpack(nullptr, &buf, info, &cnt, PMIX_INFO);
-    }
-    PMIX_DATA_BUFFER_DESTRUCT(&buf);
-    if (rc != PMIX_SUCCESS) {
-      if (info != nullptr) PMIX_INFO_FREE(info, ninfo);
-      return rc;
-    }
-  }
+  if (pmix_status_t rc = unpack_infos(packed, &info, &ninfo); rc != PMIX_SUCCESS) return rc;
   static std::deque<Waiter> waiters;
   Waiter& w = waiters.emplace_back();
   pmix_nspace_t ns;

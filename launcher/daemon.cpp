@@ -43,16 +43,10 @@ class DaemonRemote final : public Remote {
   }
   void notify(pmix_status_t code, const pmix_proc_t& source, pmix_data_range_t range,
               const pmix_info_t* info, size_t ninfo) override {
-    pmix_data_buffer_t buf;
-    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
     std::string packed;
-    if (ninfo > 0 && PMIx_Data_pack(nullptr, &buf, const_cast<pmix_info_t*>(info),
-                                    static_cast<int32_t>(ninfo), PMIX_INFO) == PMIX_SUCCESS) {
-      packed.assign(buf.base_ptr, buf.bytes_used);
-    }
-    PMIX_DATA_BUFFER_DESTRUCT(&buf);
+    if (pack_infos(info, ninfo, packed) != PMIX_SUCCESS) packed.clear();  // the event, without its info
     ch_.send('N', {std::to_string(code), source.nspace, std::to_string(source.rank),
-                   std::to_string(range), std::to_string(ninfo), packed});
+                   std::to_string(range), packed});
   }
   void failed(int code, const std::string& why) override {
     ch_.send('E', {std::to_string(code), why});
@@ -118,28 +112,12 @@ class DaemonRemote final : public Remote {
 
   // An event raised on another node: hand it to our server for its local clients.
   void deliver_event(const Message& m) {
-    if (m.fields.size() < 6) return;
+    if (m.fields.size() < 5) return;
     pmix_proc_t src;
     PMIX_LOAD_PROCID(&src, m.fields[1].c_str(), static_cast<pmix_rank_t>(std::atoll(m.fields[2].c_str())));
-    const size_t n = std::strtoul(m.fields[4].c_str(), nullptr, 10);
     auto* holder = new std::pair<pmix_info_t*, size_t>(nullptr, 0);
-    if (n > 0 && n < 4096 && !m.fields[5].empty()) {
-      pmix_data_buffer_t buf;
-      PMIX_DATA_BUFFER_CONSTRUCT(&buf);
-      pmix_byte_object_t bo;
-      bo.size = m.fields[5].size();
-      bo.bytes = static_cast<char*>(std::malloc(bo.size));
-      std::memcpy(bo.bytes, m.fields[5].data(), bo.size);
-      PMIx_Data_load(&buf, &bo);  // the buffer takes the bytes
-      PMIX_INFO_CREATE(holder->first, n);
-      holder->second = n;
-      auto cnt = static_cast<int32_t>(n);
-      if (PMIx_Data_unpack(nullptr, &buf, holder->first, &cnt, PMIX_INFO) != PMIX_SUCCESS) {
-        PMIX_INFO_FREE(holder->first, n);
-        holder->first = nullptr;
-        holder->second = 0;
-      }
-      PMIX_DATA_BUFFER_DESTRUCT(&buf);
+    if (unpack_infos(m.fields[4], &holder->first, &holder->second) != PMIX_SUCCESS) {
+      std::fprintf(stderr, "pmixd: an event from another node has undecodable info; delivered without\n");
     }
     auto release = [](pmix_status_t, void* cb) {
       auto* h = static_cast<std::pair<pmix_info_t*, size_t>*>(cb);

@@ -221,6 +221,10 @@ bool program_exists(const std::string& prog);
 pmix_status_t setup_application(const std::string& nspace, const Layout& lay,
                                 const std::string& node_addrs, std::string& packed);
 pmix_status_t setup_local_support(const std::string& nspace, const std::string& packed);
+// An info array as bytes (count, then the infos; PMIx_Data_pack) and back, for the head <-> daemon
+// messages. unpack_infos allocates *info (PMIX_INFO_FREE it); empty bytes are an empty array.
+pmix_status_t pack_infos(const pmix_info_t* info, size_t ninfo, std::string& packed);
+pmix_status_t unpack_infos(const std::string& packed, pmix_info_t** info, size_t* ninfo);
 
 // report.cpp
 void print_report(const Launcher& L);

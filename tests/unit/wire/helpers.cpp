@@ -191,9 +191,13 @@ wire::Verdict EchoServer::accept(const std::shared_ptr<wire::Connection>& conn,
     pmix_rank_t rank = peer.hello.rank;
     conn->on_message([this, rank](wire::Connection& c, wire::Frame&& f) {
         if (f.op == kOpEcho) {
+            // Counted before replying: a client holding its last reply may read the count at
+            // once, and counting after the reply raced with that read.
+            {
+                std::lock_guard lock(mutex_);
+                ++echoes_;
+            }
             c.reply(f, echo_reply_payload(rank, f.payload));
-            std::lock_guard lock(mutex_);
-            ++echoes_;
         }
     });
     conn->on_closed([this](const wire::CloseReason& r) {

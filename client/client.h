@@ -20,6 +20,16 @@ bool initialized() noexcept;
 pmix_status_t finalize(const pmix_info_t* info, std::size_t ninfo);
 pmix_status_t abort(int status, const char* msg, const pmix_proc_t* procs, std::size_t nprocs);
 
+// ---- tools (tool.cpp) ---------------------------------------------------------------------------
+pmix_status_t tool_init(pmix_proc_t* proc, const pmix_info_t* info, std::size_t ninfo);
+pmix_status_t tool_finalize();
+pmix_status_t tool_attach_to_server(pmix_proc_t* myproc, pmix_proc_t* server,
+                                    const pmix_info_t* info, std::size_t ninfo);
+pmix_status_t tool_get_servers(pmix_proc_t** servers, std::size_t* nservers);
+pmix_status_t tool_set_server(const pmix_proc_t* server, const pmix_info_t* info,
+                              std::size_t ninfo);
+pmix_status_t tool_disconnect(const pmix_proc_t* server);
+
 // ---- key/value exchange (kvs.cpp) --------------------------------------------------------------
 pmix_status_t put(pmix_scope_t scope, const char* key, const pmix_value_t* value);
 pmix_status_t commit();

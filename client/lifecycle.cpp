@@ -25,12 +25,6 @@ namespace pmix::client {
 
 namespace {
 
-// Init and Finalize are serialised with each other (they dial and tear down outside s.mu).
-std::mutex& lifecycle_mutex() {
-    static std::mutex* m = new std::mutex();
-    return *m;
-}
-
 struct Identity {
     std::string nspace;
     pmix_rank_t rank = PMIX_RANK_UNDEF;
@@ -106,30 +100,6 @@ pmix_status_t connect_first(const Identity& id, std::chrono::milliseconds timeou
     return PMIX_SUCCESS;
 }
 
-// Drops everything the instance holds. Called with the lifecycle mutex held, s.mu not held.
-void teardown() {
-    State& s = state();
-    std::shared_ptr<wire::Connection> conn;
-    std::unique_ptr<exec::Executor> ex;
-    {
-        std::lock_guard lock(s.mu);
-        s.refs = 0;
-        conn = std::move(s.conn);
-        ex = std::move(s.ex);
-        s.cache.clear();
-        s.uncommitted.clear();
-        s.me = pmix_proc_t{};
-    }
-    store_path::close();
-    if (conn) {
-        conn->close("finalized");
-    }
-    conn.reset();
-    if (ex) {
-        ex->stop();  // runs the posted close, drops the connection, joins
-    }
-}
-
 bool is_model_key(const char* key) {
     for (const char* k : {PMIX_PROGRAMMING_MODEL, PMIX_MODEL_LIBRARY_NAME,
                           PMIX_MODEL_LIBRARY_VERSION, PMIX_THREADING_MODEL}) {
@@ -164,6 +134,38 @@ void declare_model(const pmix_proc_t& me, const pmix_info_t* info, std::size_t n
 }
 
 }  // namespace
+
+// Init and Finalize are serialised with each other (they dial and tear down outside s.mu).
+std::mutex& lifecycle_mutex() {
+    static std::mutex* m = new std::mutex();
+    return *m;
+}
+
+// Drops everything the instance holds. Called with the lifecycle mutex held, s.mu not held.
+void teardown() {
+    State& s = state();
+    std::shared_ptr<wire::Connection> conn;
+    std::unique_ptr<exec::Executor> ex;
+    {
+        std::lock_guard lock(s.mu);
+        s.refs = 0;
+        conn = std::move(s.conn);
+        ex = std::move(s.ex);
+        s.cache.clear();
+        s.uncommitted.clear();
+        s.me = pmix_proc_t{};
+        s.tool = false;
+        s.servers.clear();
+    }
+    store_path::close();
+    if (conn) {
+        conn->close("finalized");
+    }
+    conn.reset();
+    if (ex) {
+        ex->stop();  // runs the posted close, drops the connection, joins
+    }
+}
 
 pmix_status_t init(pmix_proc_t* proc, const pmix_info_t* info, std::size_t ninfo) {
     if (info == nullptr && ninfo > 0) {

@@ -94,8 +94,11 @@ pmix_status_t request(proto::Op op, wire::Bytes payload, std::chrono::millisecon
     {
         State& s = state();
         std::lock_guard lock(s.mu);
-        if (s.refs == 0 || !s.conn) {
+        if (s.refs == 0) {
             return PMIX_ERR_INIT;
+        }
+        if (!s.conn) {
+            return PMIX_ERR_UNREACH;  // a tool without a (primary) server
         }
         conn = s.conn;
     }

@@ -41,17 +41,33 @@ struct Put {
     ValuePtr value;
 };
 
+// A server a tool is attached to (tool.cpp).
+struct ServerLink {
+    pmix_proc_t server{};
+    std::string uri;
+    std::shared_ptr<wire::Connection> conn;
+};
+
 struct State {
     std::mutex mu;
     int refs = 0;
     pmix_proc_t me{};
     std::unique_ptr<exec::Executor> ex;
-    std::shared_ptr<wire::Connection> conn;
+    std::shared_ptr<wire::Connection> conn;  // the (primary) server; null for an unattached tool
+    bool tool = false;                       // initialised by PMIx_tool_init
+    std::vector<ServerLink> servers;         // tools: primary first, then in attach order
     std::map<CacheKey, ValuePtr> cache;  // own puts, Store_internal, job-level answers
     std::vector<Put> uncommitted;        // puts since the last commit, in order
 };
 
 State& state();
+
+// Init and finalize, of clients and tools alike, are serialised with each other (they dial and
+// tear down outside s.mu).
+std::mutex& lifecycle_mutex();
+// Drops everything the instance holds: connections, progress thread, caches. Called with the
+// lifecycle mutex held, s.mu not held.
+void teardown();
 
 // How long a request may take when the caller gives no PMIX_TIMEOUT. Long (a fence waits for
 // the slowest process of the job) but finite: nothing in the client waits forever.

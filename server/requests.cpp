@@ -48,8 +48,11 @@ wire::Verdict State::accept(const std::shared_ptr<wire::Connection>& conn, const
     if (finalizing) {
         return {PMIX_ERR_INIT, "server is shutting down"};
     }
+    if (peer.hello.role == wire::Role::tool) {
+        return accept_tool(conn, peer);
+    }
     if (peer.hello.role != wire::Role::client) {
-        return {PMIX_ERR_NOT_SUPPORTED, "only clients are served (tools: not yet)"};
+        return {PMIX_ERR_NOT_SUPPORTED, "only clients and tools are served"};
     }
     ProcKey key{peer.hello.nspace, peer.hello.rank};
     auto it = clients.find(key);
@@ -385,6 +388,10 @@ void State::on_message(const ProcKey& who, wire::Connection& conn, wire::Frame&&
             if (r.finish() == PMIX_SUCCESS) {
                 c.finalized = true;
                 answer_commit_waits(who);
+                if (c.tool) {  // the host admitted it as a tool; client_finalized is for clients
+                    reply_status(conn, frame, PMIX_SUCCESS);
+                    return;
+                }
             }
             [[fallthrough]];
         default:

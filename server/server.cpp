@@ -3,6 +3,8 @@
 #include "server/publish.h"
 #include "server/setup_app.h"
 #include "server/state.h"
+#include "server/tools.h"
+#include "wire/rendezvous.h"
 
 #include "data/value.h"
 #include "exec/completion.h"
@@ -91,17 +93,10 @@ pmix_status_t make_short_socket_dir(State& st) {
 }
 
 pmix_status_t make_session_dir(State& st, const pmix_info_t* info, size_t ninfo) {
-    std::string base;
-    if (const pmix_info_t* t = find_info(info, ninfo, PMIX_SERVER_TMPDIR);
-        t != nullptr && t->value.type == PMIX_STRING && t->value.data.string != nullptr) {
-        base = t->value.data.string;
-    } else if (const char* e = std::getenv("PMIX_SERVER_TMPDIR"); e != nullptr && *e != '\0') {
-        base = e;
-    } else if (const char* t2 = std::getenv("TMPDIR"); t2 != nullptr && *t2 != '\0') {
-        base = t2;
-    } else {
-        base = "/tmp";
-    }
+    const pmix_info_t* t = find_info(info, ninfo, PMIX_SERVER_TMPDIR);
+    const std::string base = wire::pick_tmpdir(
+        t != nullptr && t->value.type == PMIX_STRING ? t->value.data.string : nullptr,
+        "PMIX_SERVER_TMPDIR");
     std::error_code ec;
     std::filesystem::create_directories(base, ec);  // hosts pass dirs they expect us to create
     st.tmpdir = base;
@@ -225,6 +220,13 @@ pmix_status_t init(const pmix_server_module_t* module, const pmix_info_t* info, 
         remove_session_dir(*st);
         return rc;
     }
+    if (pmix_status_t rc = start_tool_support(*st, info, ninfo); rc != PMIX_SUCCESS) {
+        st->listener->close();
+        st->ex->stop();
+        st->listener.reset();
+        remove_session_dir(*st);
+        return rc;
+    }
     g_state = std::move(st);
     return PMIX_SUCCESS;
 }
@@ -245,6 +247,7 @@ pmix_status_t finalize() {
         return PMIX_ERR_WOULD_BLOCK;
     }
     State* s = st.get();
+    stop_tool_support(*st);  // no tool finds us from now on
     st->ex->post([s] {
         s->finalizing = true;
         if (s->listener) {

@@ -43,6 +43,7 @@ struct Client {
     bool finalized = false;
     bool lost = false;  // its connection closed before it finalized
     bool committed = false;  // has sent at least one commit
+    bool tool = false;       // a tool admitted by the host's tool_connected (tools.cpp)
     std::vector<CleanupRequest> cleanups;
 };
 
@@ -82,6 +83,23 @@ struct DmodexWait {
     exec::TimerId timer = exec::kInvalidTimer;
 };
 
+// Tool support (tools.cpp): set at init from PMIX_SERVER_*_SUPPORT and friends.
+struct ToolSupport {
+    bool enabled = false;
+    std::string server_tmpdir, system_tmpdir;
+    std::vector<std::string> files;         // rendezvous files we wrote (removed at finalize)
+    std::vector<std::string> created_dirs;  // directories we made for them, outermost first
+};
+
+// A tool connection between its Hello and the host's verdict.
+struct ToolAsk {
+    std::weak_ptr<wire::Connection> conn;
+    wire::Frame request;  // op and tag only
+    wire::PeerCred cred;
+    proto::InfoArray info;  // handed to the host; valid until it answers
+    bool asked = false;
+};
+
 class State {
 public:
     // Members are destroyed bottom-up: the executor (declared first) goes last, after every
@@ -113,6 +131,9 @@ public:
     std::map<ProcKey, std::map<std::uint64_t, CommitWait>> commit_waits;
     std::uint64_t next_commit_wait = 1;
     EventRegistry events;
+    ToolSupport tools;
+    std::map<std::uint64_t, ToolAsk> tool_asks;
+    std::uint64_t next_tool_ask = 1;
     // The clients' read path (publish.h): shared memory unless PMIX_GDS_MODULE says otherwise.
     std::unique_ptr<gds::StoreWriter> store;
 
@@ -121,6 +142,11 @@ public:
     void on_message(const ProcKey& who, wire::Connection& conn, wire::Frame&& frame);
     void on_closed(const ProcKey& who);
     void shutdown_connections();
+    // Tools (tools.cpp): a Role::tool Hello, its kToolAttach, the host's answer, its departure.
+    wire::Verdict accept_tool(const std::shared_ptr<wire::Connection>& conn, const wire::Peer& peer);
+    void tool_attach(std::uint64_t ask, wire::Connection& conn, wire::Frame&& frame);
+    void tool_admitted(std::uint64_t ask, pmix_status_t status, const pmix_proc_t& proc);
+    void tool_gone(const ProcKey& who);
     // Ops answered by the host module (host_ops.cpp). PMIX_SUCCESS: the reply is taken care of;
     // PMIX_ERR_UNPACK_FAILURE: undecodable; else the status to reply with.
     pmix_status_t forward_to_host(Client& c, proto::Reader& r, wire::Connection& conn,

@@ -10,6 +10,8 @@
 #include <atomic>
 #include <cstring>
 
+#include <unistd.h>
+
 namespace {
 
 std::atomic<int> g_callbacks{0};
@@ -47,14 +49,20 @@ class NotYetSupported : public ::testing::Test {
     int cbdata = 0;
 };
 
-TEST_F(NotYetSupported, InitCallsReportNotSupportedAndLeaveOutputsAlone) {
+TEST_F(NotYetSupported, ToolInitWithNoServerToFindIsUnreachAndLeavesOutputsAlone) {
+    char dir[] = "/tmp/pmix-notool.XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);  // an empty server tmpdir: the default search finds nothing
+    pmix_info_t where;
+    PMIX_INFO_LOAD(&where, PMIX_SERVER_TMPDIR, dir, PMIX_STRING);
     pmix_proc_t proc;
     std::memset(&proc, 0xAB, sizeof(proc));
     pmix_proc_t untouched = proc;
+    EXPECT_EQ(PMIx_tool_init(&proc, &where, 1), PMIX_ERR_UNREACH);
     EXPECT_EQ(std::memcmp(&proc, &untouched, sizeof(proc)), 0);
-    EXPECT_EQ(PMIx_tool_init(&proc, a.info, 1), PMIX_ERR_NOT_SUPPORTED);
-    EXPECT_EQ(std::memcmp(&proc, &untouched, sizeof(proc)), 0);
-    EXPECT_EQ(PMIx_tool_init(nullptr, nullptr, 0), PMIX_ERR_NOT_SUPPORTED);
+    EXPECT_EQ(PMIx_tool_init(nullptr, nullptr, 1), PMIX_ERR_BAD_PARAM);
+    EXPECT_EQ(PMIx_tool_finalize(), PMIX_ERR_INIT);
+    PMIX_INFO_DESTRUCT(&where);
+    rmdir(dir);
 }
 
 TEST_F(NotYetSupported, FinalizeWithoutInitIsInitError) {

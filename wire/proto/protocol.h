@@ -49,6 +49,10 @@ enum class Op : std::uint32_t {
                           // rep: status, ninfo(SIZE), info(INFO[])
     kLog = 0x110,         // req: ndata, data(INFO[]), ndirs, directives(INFO[])  rep: status
     kJobControl = 0x111,  // req: ntargets, targets(PROC[]), ndirs, directives(INFO[]) rep: status
+    // A tool's first request after the Hello (Role::tool): the server asks its host's
+    // tool_connected hook, which assigns the tool's identity or refuses it. Nothing else is
+    // served on that connection before the answer.
+    kToolAttach = 0x112,  // req: ninfo, info(INFO[])   rep: status, proc(PROC) the tool's id
 };
 
 // Unknown ops get a reply with PMIX_ERR_NOT_SUPPORTED; the connection stays open.

@@ -1,0 +1,62 @@
+// capi/tool.cpp - the tool API (pmix_tool.h, plus the deprecated PMIx_tool_connect_to_server):
+// client/tool.cpp does the work.
+//
+// IO forwarding is not there yet: the IOF calls (declared in pmix_tool.h, used by clients and
+// servers too) answer PMIX_ERR_INIT before any init and PMIX_ERR_NOT_SUPPORTED after.
+#include "client/client.h"
+#include "server/api.h"
+
+#include <pmix_tool.h>
+
+namespace {
+pmix_status_t not_available() {
+    return (pmix::client::initialized() || pmix::server::initialized()) ? PMIX_ERR_NOT_SUPPORTED
+                                                                         : PMIX_ERR_INIT;
+}
+}  // namespace
+
+pmix_status_t PMIx_tool_init(pmix_proc_t* proc, pmix_info_t info[], size_t ninfo) {
+    return pmix::client::tool_init(proc, info, ninfo);
+}
+
+pmix_status_t PMIx_tool_finalize(void) {
+    return pmix::client::tool_finalize();
+}
+
+pmix_status_t PMIx_tool_disconnect(const pmix_proc_t* server) {
+    return pmix::client::tool_disconnect(server);
+}
+
+pmix_status_t PMIx_tool_attach_to_server(pmix_proc_t* myproc, pmix_proc_t* server,
+                                         pmix_info_t info[], size_t ninfo) {
+    return pmix::client::tool_attach_to_server(myproc, server, info, ninfo);
+}
+
+pmix_status_t PMIx_tool_get_servers(pmix_proc_t* servers[], size_t* nservers) {
+    return pmix::client::tool_get_servers(servers, nservers);
+}
+
+pmix_status_t PMIx_tool_set_server(const pmix_proc_t* server, pmix_info_t info[], size_t ninfo) {
+    return pmix::client::tool_set_server(server, info, ninfo);
+}
+
+// Deprecated (pmix_deprecated.h) in favour of PMIx_tool_attach_to_server.
+pmix_status_t PMIx_tool_connect_to_server(pmix_proc_t* myproc, pmix_info_t info[], size_t ninfo) {
+    pmix_proc_t server{};
+    return pmix::client::tool_attach_to_server(myproc, &server, info, ninfo);
+}
+
+pmix_status_t PMIx_IOF_pull(const pmix_proc_t[], size_t, const pmix_info_t[], size_t,
+                            pmix_iof_channel_t, pmix_iof_cbfunc_t, pmix_hdlr_reg_cbfunc_t,
+                            void*) {
+    return not_available();
+}
+
+pmix_status_t PMIx_IOF_deregister(size_t, const pmix_info_t[], size_t, pmix_op_cbfunc_t, void*) {
+    return not_available();
+}
+
+pmix_status_t PMIx_IOF_push(const pmix_proc_t[], size_t, pmix_byte_object_t*,
+                            const pmix_info_t[], size_t, pmix_op_cbfunc_t, void*) {
+    return not_available();
+}

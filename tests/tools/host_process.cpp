@@ -1,0 +1,136 @@
+// tests/tools/host_process.cpp - see host_process.h.
+#include "host_process.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+
+extern char** environ;
+
+namespace tooltest {
+
+HostProcess::HostProcess(std::vector<std::string> args) {
+    int in[2], out[2];
+    if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0) return;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    args.insert(args.begin(), TOOL_HOST_PATH);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    if (posix_spawn(&pid_, TOOL_HOST_PATH, &fa, nullptr, argv.data(), environ) != 0) pid_ = -1;
+    posix_spawn_file_actions_destroy(&fa);
+    close(in[0]);
+    close(out[1]);
+    in_ = in[1];
+    out_ = out[0];
+}
+
+HostProcess::~HostProcess() { stop(std::chrono::seconds(10)); }
+
+bool HostProcess::read_some(int timeout_ms) {
+    if (out_ < 0) return false;
+    pollfd p{out_, POLLIN, 0};
+    if (poll(&p, 1, timeout_ms) <= 0) return true;  // nothing yet
+    char buf[4096];
+    const ssize_t n = read(out_, buf, sizeof(buf));
+    if (n <= 0) {
+        close(out_);
+        out_ = -1;
+        return false;
+    }
+    pending_.append(buf, static_cast<std::size_t>(n));
+    for (auto nl = pending_.find('\n'); nl != std::string::npos; nl = pending_.find('\n')) {
+        lines_.push_back(pending_.substr(0, nl));
+        pending_.erase(0, nl + 1);
+    }
+    return true;
+}
+
+std::string HostProcess::wait_line(const std::string& prefix, std::chrono::seconds limit) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    for (;;) {
+        for (; scanned_ < lines_.size(); ++scanned_) {
+            if (lines_[scanned_].rfind(prefix, 0) == 0) return lines_[scanned_++];
+        }
+        if (std::chrono::steady_clock::now() >= deadline) return {};
+        if (!read_some(100)) {
+            if (scanned_ >= lines_.size()) return {};
+        }
+    }
+}
+
+bool HostProcess::wait_ready(std::chrono::seconds limit) {
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    for (;;) {
+        for (const auto& l : lines_) {
+            if (l.rfind("READY", 0) == 0) {
+                const auto at = l.find("nspace=");
+                nspace_ = l.substr(at + 7);
+                return true;
+            }
+            if (l.rfind("INIT FAILED", 0) == 0) return false;
+        }
+        if (std::chrono::steady_clock::now() >= deadline || !read_some(100)) return false;
+    }
+}
+
+int HostProcess::stop(std::chrono::seconds limit) {
+    if (in_ >= 0) {
+        close(in_);
+        in_ = -1;
+    }
+    if (pid_ <= 0) return -1;
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    int status = 0;
+    for (;;) {
+        read_some(50);
+        const pid_t r = waitpid(pid_, &status, WNOHANG);
+        if (r == pid_) break;
+        if (std::chrono::steady_clock::now() >= deadline) {
+            kill(pid_, SIGKILL);
+            waitpid(pid_, &status, 0);
+            pid_ = -1;
+            return -1;
+        }
+    }
+    while (read_some(0)) {
+        if (out_ < 0) break;
+        pollfd p{out_, POLLIN, 0};
+        if (poll(&p, 1, 0) <= 0) break;
+    }
+    pid_ = -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+ScratchDir::ScratchDir() {
+    char templ[] = "/tmp/pmix-tooltest.XXXXXX";
+    if (mkdtemp(templ) != nullptr) path_ = templ;
+}
+
+ScratchDir::~ScratchDir() {
+    std::error_code ec;
+    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
+}
+
+std::vector<std::string> ScratchDir::entries() const {
+    std::vector<std::string> out;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(path_, ec)) {
+        out.push_back(e.path().filename().string());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+}  // namespace tooltest

@@ -1,0 +1,331 @@
+// tests/tools/test_connect.cpp - PMIx_tool_init's connection chain and the rendezvous files,
+// against real tool_host servers (separate processes); this test process is the tool.
+#include "host_process.h"
+
+#include <pmix_tool.h>
+
+#include <gtest/gtest.h>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <functional>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+using tooltest::HostProcess;
+using tooltest::ScratchDir;
+
+std::string host_name() {
+    char buf[256] = {};
+    gethostname(buf, sizeof(buf) - 1);
+    return buf;
+}
+
+// An info list built for one call.
+struct Infos {
+    std::vector<pmix_info_t> v;
+    Infos& str(const char* key, const std::string& value) {
+        v.emplace_back();
+        PMIX_INFO_LOAD(&v.back(), key, value.c_str(), PMIX_STRING);
+        return *this;
+    }
+    Infos& flag(const char* key) {
+        v.emplace_back();
+        bool yes = true;
+        PMIX_INFO_LOAD(&v.back(), key, &yes, PMIX_BOOL);
+        return *this;
+    }
+    Infos& u32(const char* key, uint32_t value) {
+        v.emplace_back();
+        PMIX_INFO_LOAD(&v.back(), key, &value, PMIX_UINT32);
+        return *this;
+    }
+    Infos& pid(pid_t value) {
+        v.emplace_back();
+        PMIX_INFO_LOAD(&v.back(), PMIX_SERVER_PIDINFO, &value, PMIX_PID);
+        return *this;
+    }
+    ~Infos() {
+        for (auto& i : v) PMIX_INFO_DESTRUCT(&i);
+    }
+    pmix_info_t* data() { return v.empty() ? nullptr : v.data(); }
+    size_t size() const { return v.size(); }
+};
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+std::string ns_of(const pmix_proc_t& p) { return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN)); }
+
+class ToolConnect : public ::testing::Test {
+protected:
+    void TearDown() override {
+        if (inited) {
+            EXPECT_EQ(PMIx_tool_finalize(), PMIX_SUCCESS);
+        }
+    }
+    pmix_status_t init(Infos& i) {
+        pmix_status_t rc = PMIx_tool_init(&me, i.data(), i.size());
+        inited = rc == PMIX_SUCCESS;
+        return rc;
+    }
+    std::vector<pmix_proc_t> servers() {
+        pmix_proc_t* s = nullptr;
+        size_t n = 0;
+        EXPECT_EQ(PMIx_tool_get_servers(&s, &n), PMIX_SUCCESS);
+        std::vector<pmix_proc_t> out(s, s + n);
+        if (s != nullptr) PMIX_PROC_FREE(s, n);
+        return out;
+    }
+    ScratchDir dir;
+    pmix_proc_t me{};
+    bool inited = false;
+};
+
+TEST_F(ToolConnect, RendezvousFilesHaveTheStandardNamesOwnerOnlyModeAndGoAtFinalize) {
+    HostProcess host({"--tmpdir", dir.path(), "--session"});
+    ASSERT_TRUE(host.wait_ready());
+    const std::string h = host_name();
+    const std::string by_pid = dir.path() + "/pmix." + h + ".tool." + std::to_string(host.pid());
+    const std::string by_ns = dir.path() + "/pmix." + h + ".tool." + host.nspace();
+    const std::string session = dir.path() + "/pmix." + h + ".tool";
+    for (const auto& f : {by_pid, by_ns, session}) {
+        struct stat sb{};
+        ASSERT_EQ(stat(f.c_str(), &sb), 0) << f;
+        EXPECT_EQ(sb.st_mode & 0777, 0600u) << f;
+        EXPECT_EQ(sb.st_uid, geteuid());
+        const std::string text = read_file(f);
+        EXPECT_EQ(text.rfind(host.nspace() + ".0;unix:/", 0), 0u) << text;
+        EXPECT_NE(text.find("\n" + std::to_string(host.pid()) + "\n"), std::string::npos) << text;
+        EXPECT_NE(text.find("\n" + std::to_string(geteuid()) + ":" + std::to_string(getegid()) + "\n"),
+                  std::string::npos) << text;
+    }
+    EXPECT_EQ(host.stop(), 0);
+    for (const auto& f : {by_pid, by_ns, session}) EXPECT_NE(access(f.c_str(), F_OK), 0) << f;
+    EXPECT_TRUE(dir.entries().empty()) << "left behind: " << dir.entries().front();
+}
+
+TEST_F(ToolConnect, DefaultSearchFindsTheServerAndTheHostAssignsTheIdentity) {
+    HostProcess host({"--tmpdir", dir.path()});
+    ASSERT_TRUE(host.wait_ready());
+    Infos i;
+    i.str(PMIX_SERVER_TMPDIR, dir.path());
+    ASSERT_EQ(init(i), PMIX_SUCCESS);
+    EXPECT_EQ(ns_of(me), host.nspace() + ".tool.1");
+    EXPECT_EQ(me.rank, 0u);
+    auto told = host.wait_line("TOOL ");
+    EXPECT_EQ(told, "TOOL " + host.nspace() + ".tool.1:0 pid=" + std::to_string(getpid()) +
+                        " uid=" + std::to_string(geteuid()));
+    auto s = servers();
+    ASSERT_EQ(s.size(), 1u);
+    EXPECT_EQ(ns_of(s[0]), host.nspace());
+    EXPECT_EQ(s[0].rank, 0u);
+}
+
+TEST_F(ToolConnect, EachNamedWayReachesTheRightServer) {
+    HostProcess a({"--tmpdir", dir.path()}), b({"--tmpdir", dir.path()});
+    ASSERT_TRUE(a.wait_ready());
+    ASSERT_TRUE(b.wait_ready());
+    const std::string file_b = dir.path() + "/pmix." + host_name() + ".tool." + std::to_string(b.pid());
+    const std::string uri_b = read_file(file_b).substr(0, read_file(file_b).find('\n'));
+    std::vector<std::pair<std::string, std::function<void(Infos&)>>> ways = {
+        {"pidinfo", [&](Infos& i) { i.pid(b.pid()); }},
+        {"nspace", [&](Infos& i) { i.str(PMIX_SERVER_NSPACE, b.nspace()); }},
+        {"uri", [&](Infos& i) { i.str(PMIX_SERVER_URI, uri_b); }},
+        {"tcp uri as file:", [&](Infos& i) { i.str(PMIX_TCP_URI, "file:" + file_b); }},
+        {"attachment file", [&](Infos& i) { i.str(PMIX_TOOL_ATTACHMENT_FILE, file_b); }},
+    };
+    for (auto& [what, add] : ways) {
+        Infos i;
+        i.str(PMIX_SERVER_TMPDIR, dir.path());
+        add(i);
+        ASSERT_EQ(init(i), PMIX_SUCCESS) << what;
+        auto s = servers();
+        ASSERT_EQ(s.size(), 1u) << what;
+        EXPECT_EQ(ns_of(s[0]), b.nspace()) << what;
+        EXPECT_EQ(PMIx_tool_finalize(), PMIX_SUCCESS);
+        inited = false;
+    }
+}
+
+TEST_F(ToolConnect, NamedServersThatAreNotThereFailWithoutSearching) {
+    HostProcess host({"--tmpdir", dir.path()});
+    ASSERT_TRUE(host.wait_ready());
+    Infos by_pid, by_ns, by_file, both, tcp;
+    by_pid.str(PMIX_SERVER_TMPDIR, dir.path()).pid(1);  // init's pid serves no PMIx
+    by_ns.str(PMIX_SERVER_TMPDIR, dir.path()).str(PMIX_SERVER_NSPACE, "no-such-namespace");
+    by_file.str(PMIX_TOOL_ATTACHMENT_FILE, dir.path() + "/absent");
+    both.str(PMIX_SERVER_URI, "x.0;unix:/tmp/x").str(PMIX_TCP_URI, "tcp4://127.0.0.1:1");
+    tcp.str(PMIX_TCP_URI, "tcp4://127.0.0.1:1");
+    EXPECT_EQ(init(by_pid), PMIX_ERR_NOT_FOUND);
+    EXPECT_EQ(init(by_ns), PMIX_ERR_NOT_FOUND);
+    EXPECT_EQ(init(by_file), PMIX_ERR_NOT_FOUND);
+    EXPECT_EQ(init(both), PMIX_ERR_BAD_PARAM);
+    EXPECT_EQ(init(tcp), PMIX_ERR_NOT_SUPPORTED);
+    EXPECT_TRUE(host.wait_line("TOOL ", std::chrono::seconds(1)).empty()) << "a tool reached the host";
+}
+
+TEST_F(ToolConnect, RetriesWaitForAServerThatStartsLate) {
+    HostProcess host({"--tmpdir", dir.path(), "--delay", "2"});
+    Infos i;
+    i.str(PMIX_SERVER_TMPDIR, dir.path()).pid(host.pid()).u32(PMIX_CONNECT_MAX_RETRIES, 20)
+        .u32(PMIX_CONNECT_RETRY_DELAY, 1);
+    const auto t0 = std::chrono::steady_clock::now();
+    ASSERT_EQ(init(i), PMIX_SUCCESS);
+    EXPECT_GE(std::chrono::steady_clock::now() - t0, std::chrono::seconds(1));
+    ASSERT_TRUE(host.wait_ready());
+    EXPECT_EQ(ns_of(servers().at(0)), host.nspace());
+}
+
+TEST_F(ToolConnect, SystemServerDirectlyAndFirst) {
+    ScratchDir sys;
+    HostProcess system({"--tmpdir", dir.path(), "--systmp", sys.path(), "--system"});
+    HostProcess session({"--tmpdir", dir.path(), "--session"});
+    ASSERT_TRUE(system.wait_ready());
+    ASSERT_TRUE(session.wait_ready());
+    EXPECT_EQ(access((sys.path() + "/pmix.sys." + host_name()).c_str(), R_OK), 0);
+    Infos direct, first;
+    direct.str(PMIX_SERVER_TMPDIR, dir.path()).str(PMIX_SYSTEM_TMPDIR, sys.path()).flag(PMIX_CONNECT_TO_SYSTEM);
+    ASSERT_EQ(init(direct), PMIX_SUCCESS);
+    EXPECT_EQ(ns_of(servers().at(0)), system.nspace());
+    EXPECT_EQ(PMIx_tool_finalize(), PMIX_SUCCESS);
+    first.str(PMIX_SERVER_TMPDIR, dir.path()).str(PMIX_SYSTEM_TMPDIR, sys.path()).flag(PMIX_CONNECT_SYSTEM_FIRST);
+    ASSERT_EQ(init(first), PMIX_SUCCESS);
+    EXPECT_EQ(ns_of(servers().at(0)), system.nspace());
+    EXPECT_EQ(PMIx_tool_finalize(), PMIX_SUCCESS);
+    inited = false;
+    EXPECT_EQ(system.stop(), 0);
+    // No system server any more: SYSTEM_FIRST falls through to the search (the session server
+    // comes first), CONNECT_TO_SYSTEM fails.
+    ASSERT_EQ(init(first), PMIX_SUCCESS);
+    EXPECT_EQ(ns_of(servers().at(0)), session.nspace());
+    EXPECT_EQ(PMIx_tool_finalize(), PMIX_SUCCESS);
+    inited = false;
+    EXPECT_EQ(init(direct), PMIX_ERR_NOT_FOUND);
+}
+
+TEST_F(ToolConnect, StaleFilesOfDeadServersAreSkippedAndReplacedLiveOnesAreNot) {
+    pid_t dead = fork();
+    if (dead == 0) _exit(0);
+    waitpid(dead, nullptr, 0);
+    const std::string h = host_name();
+    const std::string stale = "gone.0;unix:/nonexistent/sock\n4.2.2\n" + std::to_string(dead) + "\n" +
+                              std::to_string(geteuid()) + ":" + std::to_string(getegid()) + "\n";
+    std::ofstream(dir.path() + "/pmix." + h + ".tool") << stale;          // a dead session server
+    std::ofstream(dir.path() + "/pmix." + h + ".tool.0000") << stale;     // sorts first in the search
+    HostProcess host({"--tmpdir", dir.path(), "--session"});
+    ASSERT_TRUE(host.wait_ready()) << "a stale session file must not stop a new server";
+    EXPECT_EQ(read_file(dir.path() + "/pmix." + h + ".tool").rfind(host.nspace(), 0), 0u);
+    HostProcess second({"--tmpdir", dir.path(), "--session"});
+    EXPECT_FALSE(second.wait_ready()) << "two live session servers on one node";
+    EXPECT_NE(second.stop(), 0);
+    Infos i;
+    i.str(PMIX_SERVER_TMPDIR, dir.path());
+    ASSERT_EQ(init(i), PMIX_SUCCESS);
+    EXPECT_EQ(ns_of(servers().at(0)), host.nspace());
+}
+
+TEST_F(ToolConnect, HostsWithoutTheHookOrWithoutToolSupportAdmitNoTool) {
+    HostProcess no_hook({"--tmpdir", dir.path(), "--no-hook"});
+    ASSERT_TRUE(no_hook.wait_ready());
+    Infos i;
+    i.str(PMIX_SERVER_TMPDIR, dir.path()).pid(no_hook.pid());
+    EXPECT_EQ(init(i), PMIX_ERR_NOT_SUPPORTED);
+    EXPECT_EQ(no_hook.stop(), 0);
+
+    HostProcess no_support({"--tmpdir", dir.path(), "--no-tool-support"});
+    ASSERT_TRUE(no_support.wait_ready());
+    for (const auto& e : dir.entries()) EXPECT_EQ(e.rfind("pmix." + host_name() + ".tool", 0), std::string::npos) << e;
+    Infos search;
+    search.str(PMIX_SERVER_TMPDIR, dir.path());
+    EXPECT_EQ(init(search), PMIX_ERR_UNREACH);
+}
+
+TEST_F(ToolConnect, OptionalAndDoNotConnect) {
+    Infos optional, alone;
+    optional.str(PMIX_SERVER_TMPDIR, dir.path()).flag(PMIX_TOOL_CONNECT_OPTIONAL);
+    ASSERT_EQ(init(optional), PMIX_SUCCESS);
+    EXPECT_TRUE(servers().empty());
+    EXPECT_EQ(ns_of(me), host_name() + ":" + std::to_string(getpid()));
+    pmix_query_t q;
+    PMIX_QUERY_CONSTRUCT(&q);
+    char* keys[] = {const_cast<char*>(PMIX_QUERY_NAMESPACES), nullptr};
+    q.keys = keys;
+    pmix_info_t* results = nullptr;
+    size_t n = 0;
+    EXPECT_EQ(PMIx_Query_info(&q, 1, &results, &n), PMIX_ERR_UNREACH);
+    q.keys = nullptr;
+    PMIX_QUERY_DESTRUCT(&q);
+    EXPECT_EQ(PMIx_tool_finalize(), PMIX_SUCCESS);
+    inited = false;
+
+    // Unconnected under a name of our choosing, then attached later under that same name.
+    HostProcess host({"--tmpdir", dir.path()});
+    ASSERT_TRUE(host.wait_ready());
+    alone.str(PMIX_SERVER_TMPDIR, dir.path()).flag(PMIX_TOOL_DO_NOT_CONNECT).str(PMIX_TOOL_NSPACE, "my-tool")
+        .u32(PMIX_TOOL_RANK, 3);
+    ASSERT_EQ(init(alone), PMIX_SUCCESS);
+    EXPECT_EQ(ns_of(me), "my-tool");
+    EXPECT_EQ(me.rank, 3u);
+    EXPECT_TRUE(servers().empty());
+    EXPECT_TRUE(host.wait_line("TOOL ", std::chrono::seconds(1)).empty());
+    Infos attach;
+    attach.str(PMIX_SERVER_TMPDIR, dir.path()).str(PMIX_SERVER_NSPACE, host.nspace());
+    pmix_proc_t myself, server;
+    ASSERT_EQ(PMIx_tool_attach_to_server(&myself, &server, attach.data(), attach.size()), PMIX_SUCCESS);
+    EXPECT_EQ(ns_of(myself), "my-tool");
+    EXPECT_EQ(myself.rank, 3u);
+    EXPECT_EQ(ns_of(server), host.nspace());
+    EXPECT_EQ(host.wait_line("TOOL "), "TOOL my-tool:3 pid=" + std::to_string(getpid()) + " uid=" +
+                                           std::to_string(geteuid()));
+}
+
+TEST_F(ToolConnect, SeveralServersOnePrimarySwitchDisconnectReconnect) {
+    HostProcess a({"--tmpdir", dir.path()}), b({"--tmpdir", dir.path()});
+    ASSERT_TRUE(a.wait_ready());
+    ASSERT_TRUE(b.wait_ready());
+    Infos to_a, to_b;
+    to_a.str(PMIX_SERVER_TMPDIR, dir.path()).str(PMIX_SERVER_NSPACE, a.nspace());
+    to_b.str(PMIX_SERVER_TMPDIR, dir.path()).str(PMIX_SERVER_NSPACE, b.nspace());
+    ASSERT_EQ(init(to_a), PMIX_SUCCESS);
+    pmix_proc_t myself, server;
+    ASSERT_EQ(PMIx_tool_attach_to_server(&myself, &server, to_b.data(), to_b.size()), PMIX_SUCCESS);
+    EXPECT_EQ(ns_of(server), b.nspace());
+    auto s = servers();
+    ASSERT_EQ(s.size(), 2u);
+    EXPECT_EQ(ns_of(s[0]), a.nspace()) << "the first server stays primary";
+    EXPECT_EQ(ns_of(s[1]), b.nspace());
+    // Attaching again to a server we have is a success that changes nothing.
+    ASSERT_EQ(PMIx_tool_attach_to_server(&myself, &server, to_b.data(), to_b.size()), PMIX_SUCCESS);
+    EXPECT_EQ(servers().size(), 2u);
+    ASSERT_EQ(PMIx_tool_set_server(&s[1], nullptr, 0), PMIX_SUCCESS);
+    EXPECT_EQ(ns_of(servers().at(0)), b.nspace());
+    // Dropping the primary leaves no primary: calls that need one are UNREACH.
+    ASSERT_EQ(PMIx_tool_disconnect(&s[1]), PMIX_SUCCESS);
+    EXPECT_EQ(servers().size(), 1u);
+    EXPECT_EQ(PMIx_tool_disconnect(&s[1]), PMIX_ERR_NOT_FOUND);
+    pmix_value_t* v = nullptr;
+    pmix_proc_t job;
+    const std::string job_ns = a.nspace() + ".job";  // the macro keeps the pointer past the full expression
+    PMIX_LOAD_PROCID(&job, job_ns.c_str(), PMIX_RANK_WILDCARD);
+    EXPECT_EQ(PMIx_Get(&job, PMIX_JOB_SIZE, nullptr, 0, &v), PMIX_ERR_UNREACH);
+    ASSERT_EQ(PMIx_tool_set_server(&s[0], nullptr, 0), PMIX_SUCCESS);
+    ASSERT_EQ(PMIx_Get(&job, PMIX_JOB_SIZE, nullptr, 0, &v), PMIX_SUCCESS);
+    EXPECT_EQ(v->data.uint32, 2u);
+    PMIX_VALUE_RELEASE(v);
+    // Reconnect to b as the primary.
+    to_b.flag(PMIX_PRIMARY_SERVER);
+    ASSERT_EQ(PMIx_tool_attach_to_server(&myself, &server, to_b.data(), to_b.size()), PMIX_SUCCESS);
+    EXPECT_EQ(ns_of(servers().at(0)), b.nspace());
+}
+
+}  // namespace

@@ -1,6 +1,7 @@
 // client/ops_info.cpp - Spawn, Query_info, Job_control (forwarded to the server's host) and
 // Resolve_peers / Resolve_nodes (answered from job-level data through Get).
 #include "client/client.h"
+#include "client/query_local.h"
 #include "client/state.h"
 
 #include "data/value.h"
@@ -12,6 +13,7 @@
 
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -75,7 +77,8 @@ InfoResult decode_infos(pmix_status_t st, const wire::Frame& f, bool with_infos)
     if (st != PMIX_SUCCESS) return out;
     proto::Reader r(f.payload);
     if (r.status(&out.status) != PMIX_SUCCESS) return {PMIX_ERR_UNPACK_FAILURE, nullptr, 0};
-    if (!with_infos || (out.status != PMIX_SUCCESS && out.status != PMIX_ERR_PARTIAL_SUCCESS)) {
+    if (!with_infos || (out.status != PMIX_SUCCESS && out.status != PMIX_ERR_PARTIAL_SUCCESS &&
+                        out.status != PMIX_QUERY_PARTIAL_SUCCESS)) {
         return out;
     }
     proto::InfoArray infos;
@@ -106,13 +109,39 @@ ReplyFn info_cb_reply(bool with_infos, pmix_info_cbfunc_t cbfunc, void* cbdata) 
     };
 }
 
+// Local keys (query_local.h) are answered here; the rest go to the server, and its reply is
+// merged with the local answers into one reply frame for `fn`.
 pmix_status_t start_query(pmix_query_t* queries, std::size_t n, ReplyFn fn) {
     if (!initialized()) return PMIX_ERR_INIT;
     if (queries == nullptr || n == 0) return PMIX_ERR_BAD_PARAM;
+    auto split = std::make_shared<SplitQueries>();
+    split_queries(queries, n, split.get());
+    if (split->remote.empty()) {
+        const pmix_status_t st = split->local.empty() ? PMIX_ERR_NOT_FOUND : PMIX_SUCCESS;
+        return post([split, st, fn = std::move(fn)]() mutable {
+            fn(PMIX_SUCCESS, query_reply_frame(st, split->local.data(), split->local.size()));
+        });
+    }
     proto::Writer w;
-    w.queries(queries, n);
+    w.queries(split->remote.data(), split->remote.size());
     if (w.status_code() != PMIX_SUCCESS) return w.status_code();
-    return request(proto::Op::kQuery, w.take(), kDefaultTimeout, std::move(fn));
+    if (split->local_asked == 0) {
+        return request(proto::Op::kQuery, w.take(), kDefaultTimeout, std::move(fn));
+    }
+    return request(proto::Op::kQuery, w.take(), kDefaultTimeout,
+                   [split, fn = std::move(fn)](pmix_status_t st, wire::Frame&& f) mutable {
+                       InfoResult remote = decode_infos(st, f, true);
+                       std::vector<pmix_info_t> all(remote.info, remote.info + remote.n);
+                       all.insert(all.end(), split->local.begin(), split->local.end());
+                       const bool any = !all.empty();
+                       const bool whole = (remote.status == PMIX_SUCCESS) &&
+                                          split->local.size() == split->local_asked;
+                       const pmix_status_t merged = !any ? remote.status
+                                                    : whole ? PMIX_SUCCESS
+                                                            : PMIX_QUERY_PARTIAL_SUCCESS;
+                       fn(PMIX_SUCCESS, query_reply_frame(merged, all.data(), all.size()));
+                       proto::free_infos(remote.info, remote.n);
+                   });
 }
 
 pmix_status_t start_job_control(const pmix_proc_t* targets, std::size_t ntargets,

@@ -333,11 +333,6 @@ void signal_local(Launcher& L, const std::vector<pmix_proc_t>& targets, int sig)
 
 namespace {
 
-void release_infos(void* cbdata) {
-  auto* holder = static_cast<std::pair<pmix_info_t*, size_t>*>(cbdata);
-  PMIX_INFO_FREE(holder->first, holder->second);
-  delete holder;
-}
 
 pmix_status_t job_control(const pmix_proc_t*, const pmix_proc_t targets[], size_t ntargets,
                           const pmix_info_t directives[], size_t ndirs, pmix_info_cbfunc_t cbfunc,
@@ -357,51 +352,6 @@ pmix_status_t job_control(const pmix_proc_t*, const pmix_proc_t targets[], size_
     // pmixd: the targets may run anywhere; every other node's daemon applies it to its own.
     if (g_launcher->remote != nullptr) g_launcher->remote->signal_others(tg, sig);
     if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, cbdata, nullptr, nullptr);
-  });
-  return PMIX_SUCCESS;
-}
-
-// Answers the keys the launcher itself knows; the rest are left for the library.
-bool answer(const char* key, pmix_info_t& out) {
-  Launcher& L = *g_launcher;
-  uint32_t n = static_cast<uint32_t>(L.opt.nprocs);
-  if (std::strcmp(key, PMIX_QUERY_NAMESPACES) == 0) {
-    std::string all = L.nspace;  // comma-separated, as OpenPMIx answers
-    for (const std::string& ns : L.spawned_nspaces) all += "," + ns;
-    PMIx_Info_load(&out, key, all.c_str(), PMIX_STRING);
-  } else if (std::strcmp(key, PMIX_JOB_SIZE) == 0 || std::strcmp(key, PMIX_UNIV_SIZE) == 0 ||
-             std::strcmp(key, PMIX_MAX_PROCS) == 0) {
-    PMIx_Info_load(&out, key, &n, PMIX_UINT32);
-  } else if (std::strcmp(key, PMIX_HOSTNAME) == 0) {
-    PMIx_Info_load(&out, key, L.hostname.c_str(), PMIX_STRING);
-  } else if (std::strcmp(key, PMIX_NUM_NODES) == 0) {
-    uint32_t one = 1;
-    PMIx_Info_load(&out, key, &one, PMIX_UINT32);
-  } else {
-    return false;
-  }
-  return true;
-}
-
-pmix_status_t query(pmix_proc_t*, pmix_query_t* queries, size_t nqueries, pmix_info_cbfunc_t cbfunc,
-                    void* cbdata) {
-  std::vector<std::string> keys;
-  for (size_t q = 0; q < nqueries; ++q)
-    for (size_t k = 0; queries[q].keys != nullptr && queries[q].keys[k] != nullptr; ++k)
-      keys.emplace_back(queries[q].keys[k]);
-  g_launcher->queue.post([keys, cbfunc, cbdata] {
-    pmix_info_t* out = nullptr;
-    PMIX_INFO_CREATE(out, keys.size());
-    size_t n = 0;
-    for (const std::string& k : keys) n += answer(k.c_str(), out[n]) ? 1 : 0;
-    pmix_status_t st = n == 0 ? PMIX_ERR_NOT_FOUND
-                       : n < keys.size() ? PMIX_QUERY_PARTIAL_SUCCESS : PMIX_SUCCESS;
-    if (n == 0) {
-      PMIX_INFO_FREE(out, keys.size());
-      cbfunc(st, nullptr, 0, cbdata, nullptr, nullptr);
-      return;
-    }
-    cbfunc(st, out, n, cbdata, release_infos, new std::pair<pmix_info_t*, size_t>(out, keys.size()));
   });
   return PMIX_SUCCESS;
 }
@@ -443,7 +393,8 @@ void fill_module(pmix_server_module_t& m) {
   m.fence_nb = fence_nb;
   m.direct_modex = direct_modex;
   m.notify_event = notify_event;
-  m.query = query;
+  m.query = host_query;
+  m.tool_connected = host_tool_connected;
   m.log = log_fn;
   m.job_control = job_control;
   if (g_launcher->remote != nullptr) return;  // pmixd: no cross-node publish/lookup/spawn yet

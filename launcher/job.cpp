@@ -202,6 +202,7 @@ bool start_proc(Launcher& L, Proc& pr, std::vector<char*>& argv, char** base_env
   ::close(err[1]);
   if (pid < 0) { ::close(out[0]); ::close(err[0]); return false; }
   pr.pid = pid;
+  pr.executable = argv[0];
   pr.out.fd = out[0];
   pr.err.fd = err[0];
   set_nonblock_cloexec(out[0]);

@@ -123,6 +123,7 @@ struct Proc {
   std::string nspace;
   unsigned job = 0;  // 0: the job pmixrun started; k > 0: the k-th job spawned by PMIx_Spawn
   pid_t pid = -1;
+  std::string executable;  // argv[0] as started (proc tables)
   Stream out, err;
   bool connected = false, finalized = false, exited = false;
   int exit_code = 0;  // 128+sig for signals
@@ -193,6 +194,12 @@ extern Launcher* g_launcher;
 
 // host.cpp
 void fill_module(pmix_server_module_t& m);
+// query.cpp: the host's query callback (namespaces, job status, proc tables, sizes) and tool
+// admission (tools of this user only, named "<nspace>.tool.<n>" unless they name themselves).
+pmix_status_t host_query(pmix_proc_t* requester, pmix_query_t* queries, size_t nqueries,
+                         pmix_info_cbfunc_t cbfunc, void* cbdata);
+void host_tool_connected(pmix_info_t* info, size_t ninfo, pmix_tool_connection_cbfunc_t cbfunc,
+                         void* cbdata);
 // Sends `sig` to this node's processes among `targets` (all of them when empty).
 void signal_local(Launcher& L, const std::vector<pmix_proc_t>& targets, int sig);
 void fail_pending_lookups(pmix_status_t st);

@@ -1,0 +1,64 @@
+// pmix-query: asks a running server (through its host) any PMIx_Query_info keys and prints the
+// answers, as "key = value" lines or as one JSON object. Public API only.
+//
+//   pmix-query [--pid P | --server-nspace NS | --uri U | --system] [--tmpdir DIR]
+//              [--nspace JOB] [--json] KEY...
+// KEY is an attribute string ("pmix.qry.ns") or its macro name (PMIX_QUERY_NAMESPACES).
+#include "cli_common.h"
+
+#include <cstdio>
+#include <cstring>
+
+namespace {
+
+// Accepts PMIX_QUERY_NAMESPACES-style names for the attributes the library knows.
+std::string key_of(const std::string& word) {
+    if (word.rfind("PMIX_", 0) != 0) return word;
+    const char* s = PMIx_Get_attribute_string(word.c_str());
+    return s != nullptr ? s : word;
+}
+
+int usage() {
+    std::fprintf(stderr, "usage: pmix-query [--pid P | --server-nspace NS | --uri U | --system] "
+                         "[--tmpdir DIR] [--nspace JOB] [--json] KEY...\n");
+    return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::vector<std::string> args(argv + 1, argv + argc);
+    pmixcli::Selector sel;
+    if (!pmixcli::take_selector(args, &sel)) return 2;
+    bool json = false;
+    std::string nspace;
+    std::vector<std::string> keys;
+    for (size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--json") json = true;
+        else if (args[i] == "--nspace" && i + 1 < args.size()) nspace = args[++i];
+        else if (args[i].rfind("--", 0) == 0) return usage();
+        else keys.push_back(key_of(args[i]));
+    }
+    if (keys.empty()) return usage();
+    pmix_proc_t me;
+    pmix_status_t rc = pmixcli::init_tool(sel, true, &me);
+    if (rc != PMIX_SUCCESS) {
+        std::fprintf(stderr, "pmix-query: cannot reach a server: %s\n", PMIx_Error_string(rc));
+        return 1;
+    }
+    pmix_info_t* res = nullptr;
+    size_t n = 0;
+    rc = pmixcli::query(keys, nspace, &res, &n);
+    if (json) {
+        std::printf("{\"status\":%s", pmixcli::json_string(PMIx_Error_string(rc)).c_str());
+        for (size_t i = 0; i < n; ++i)
+            std::printf(",%s:%s", pmixcli::json_string(res[i].key).c_str(), pmixcli::to_json(res[i].value).c_str());
+        std::printf("}\n");
+    } else {
+        for (size_t i = 0; i < n; ++i) std::printf("%s = %s\n", res[i].key, pmixcli::to_text(res[i].value).c_str());
+        if (rc != PMIX_SUCCESS) std::fprintf(stderr, "pmix-query: %s\n", PMIx_Error_string(rc));
+    }
+    if (res != nullptr) PMIX_INFO_FREE(res, n);
+    PMIx_tool_finalize();
+    return rc == PMIX_SUCCESS ? 0 : 1;
+}

@@ -2,7 +2,10 @@
 // finalize, abort, publish, lookup, unpublish, spawn, connect, disconnect, query, log,
 // job control, notify). Each decodes its payload, adds what the host expects from the library
 // (the caller's uid, the log source), calls the module and replies when the host answers.
+#include "server/local_answers.h"
 #include "server/state.h"
+
+#include "data/value.h"
 
 #include "wire/proto/message.h"
 
@@ -183,7 +186,14 @@ pmix_status_t do_query(State& s, proto::Reader& r, UpcallPtr u) {
     u->block_type = PMIX_QUERY;
     r.array(&u->block, &u->nblock, PMIX_QUERY);
     if (r.finish() != PMIX_SUCCESS) return PMIX_ERR_UNPACK_FAILURE;
-    if (s.module.query == nullptr) return PMIX_ERR_NOT_SUPPORTED;
+    if (s.module.query == nullptr) {  // no host to ask: what the library itself knows
+        std::vector<pmix_info_t> results;
+        const pmix_status_t st =
+            answer_query(s, static_cast<pmix_query_t*>(u->block), u->nblock, &results);
+        info_done(st, results.data(), results.size(), u.release(), nullptr, nullptr);
+        for (auto& i : results) data::info_destruct(&i);
+        return PMIX_SUCCESS;
+    }
     Upcall* raw = u.get();
     settle(s.module.query(&raw->proc, static_cast<pmix_query_t*>(raw->block), raw->nblock,
                           info_done, raw),
@@ -195,7 +205,11 @@ pmix_status_t do_log(State& s, Client& c, proto::Reader& r, UpcallPtr u) {
     r.infos(&u->info);
     r.infos(&u->info2);
     if (r.finish() != PMIX_SUCCESS) return PMIX_ERR_UNPACK_FAILURE;
-    if (s.module.log == nullptr) return PMIX_ERR_NOT_SUPPORTED;
+    if (s.module.log == nullptr) {  // no host channel: stdout, stderr and syslog from here
+        reply_status(u->to, write_log(c.proc, u->info.data(), u->info.size(), u->info2.data(),
+                                      u->info2.size()));
+        return PMIX_SUCCESS;
+    }
     u->info2.append(PMIX_LOG_SOURCE, &c.proc, PMIX_PROC);  // who asked, for the host
     Upcall* raw = u.release();  // log's upcall returns void: its callback always comes
     s.module.log(&raw->proc, raw->info.data(), raw->info.size(), raw->info2.data(),

@@ -68,6 +68,7 @@ wire::Verdict State::accept(const std::shared_ptr<wire::Connection>& conn, const
         return {PMIX_ERR_BAD_PARAM, "client is already connected"};
     }
     c.conn = conn;
+    c.pid = peer.cred.pid;
     c.finalized = false;
     c.lost = false;
     conn->on_message([this, key](wire::Connection& cn, wire::Frame&& f) {

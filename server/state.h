@@ -38,6 +38,7 @@ struct Client {
     pmix_proc_t proc{};
     uid_t uid = 0;
     gid_t gid = 0;
+    pid_t pid = 0;  // from SO_PEERCRED, once connected
     void* server_object = nullptr;
     std::shared_ptr<wire::Connection> conn;
     bool finalized = false;

@@ -227,6 +227,7 @@ void State::tool_admitted(std::uint64_t id, pmix_status_t status, const pmix_pro
     c.uid = ask.cred.uid;
     c.gid = ask.cred.gid;
     c.conn = conn;
+    c.pid = ask.cred.pid;
     c.tool = true;
     conn->on_message([this, key](wire::Connection& cn, wire::Frame&& f) { on_message(key, cn, std::move(f)); });
     std::weak_ptr<wire::Connection> weak = conn;

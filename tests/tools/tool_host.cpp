@@ -57,15 +57,23 @@ void tool_connected(pmix_info_t* info, size_t ninfo, pmix_tool_connection_cbfunc
     cbfunc(PMIX_SUCCESS, &proc, cbdata);
 }
 
+// Registers the job and its two (never started) processes, as a host does before forking.
 void register_job() {
     const std::string job = g_nspace + ".job";
-    std::vector<pmix_info_t> info(2);
+    std::vector<pmix_info_t> info(3);
     uint32_t size = 2;
     PMIX_INFO_LOAD(&info[0], PMIX_JOB_SIZE, &size, PMIX_UINT32);
     PMIX_INFO_LOAD(&info[1], PMIX_LOCAL_SIZE, &size, PMIX_UINT32);
+    PMIX_INFO_LOAD(&info[2], PMIX_LOCAL_PEERS, "0,1", PMIX_STRING);
     pmix_status_t rc = PMIx_server_register_nspace(job.c_str(), 2, info.data(), info.size(), nullptr, nullptr);
     if (rc != PMIX_SUCCESS) std::printf("REGISTER FAILED %d\n", rc);
     for (auto& i : info) PMIX_INFO_DESTRUCT(&i);
+    for (pmix_rank_t r = 0; r < 2; ++r) {
+        pmix_proc_t proc;
+        PMIX_LOAD_PROCID(&proc, job.c_str(), r);
+        rc = PMIx_server_register_client(&proc, geteuid(), getegid(), nullptr, nullptr, nullptr);
+        if (rc != PMIX_SUCCESS) std::printf("REGISTER CLIENT FAILED %d\n", rc);
+    }
 }
 
 void add_flag(std::vector<pmix_info_t>& info, const char* key) {

@@ -1,0 +1,218 @@
+// server/local_answers.cpp - see local_answers.h.
+#include "server/local_answers.h"
+
+#include "server/state.h"
+
+#include "data/value.h"
+
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <string>
+
+namespace pmix::server {
+
+namespace {
+
+bool is(const char* key, const char* name) { return std::strncmp(key, name, PMIX_MAX_KEYLEN) == 0; }
+
+const pmix_info_t* find(const pmix_info_t* info, std::size_t n, const char* key) {
+    for (std::size_t i = 0; info != nullptr && i < n; ++i) {
+        if (is(info[i].key, key)) return &info[i];
+    }
+    return nullptr;
+}
+
+void load(pmix_info_t* info, const char* key, const void* data, pmix_data_type_t type) {
+    std::memset(info, 0, sizeof(*info));
+    std::strncpy(info->key, key, PMIX_MAX_KEYLEN);
+    data::value_load(&info->value, data, type);
+}
+
+std::string hostname_of(const State& st, const Namespace& ns, pmix_rank_t rank) {
+    if (const pmix_value_t* h = lookup(ns, rank, PMIX_HOSTNAME);
+        h != nullptr && h->type == PMIX_STRING && h->data.string != nullptr) {
+        return h->data.string;
+    }
+    return ns.local_ranks.count(rank) != 0 ? st.hostname : std::string();
+}
+
+pmix_proc_state_t state_of(const Client* c) {
+    if (c == nullptr) return PMIX_PROC_STATE_UNDEF;
+    if (c->conn && !c->conn->closed()) return PMIX_PROC_STATE_CONNECTED;
+    if (c->finalized) return PMIX_PROC_STATE_TERMINATED;
+    if (c->lost) return PMIX_PROC_STATE_COMM_FAILED;
+    return PMIX_PROC_STATE_PREPPED;  // registered, not connected yet
+}
+
+// Every rank the registration or the clients name, in rank order.
+std::set<pmix_rank_t> ranks_of(const State& st, const Namespace& ns, bool local_only) {
+    std::set<pmix_rank_t> out(ns.local_ranks.begin(), ns.local_ranks.end());
+    if (!local_only) {
+        for (const auto& [r, keys] : ns.ranks) out.insert(r);
+    }
+    for (const auto& [key, c] : st.clients) {
+        if (key.first == ns.name && !c.tool) out.insert(key.second);
+    }
+    return out;
+}
+
+void proc_table(const State& st, const Namespace& ns, bool local_only,
+                std::vector<pmix_proc_info_t>* rows) {
+    for (pmix_rank_t r : ranks_of(st, ns, local_only)) {
+        pmix_proc_info_t row;
+        PMIX_PROC_INFO_CONSTRUCT(&row);
+        PMIX_LOAD_PROCID(&row.proc, ns.name.c_str(), r);
+        auto c = st.clients.find({ns.name, r});
+        const Client* client = c == st.clients.end() ? nullptr : &c->second;
+        const std::string host = hostname_of(st, ns, r);
+        row.hostname = host.empty() ? nullptr : strdup(host.c_str());
+        row.pid = client != nullptr ? client->pid : 0;
+        row.state = state_of(client);
+        rows->push_back(row);
+    }
+}
+
+const char* nspace_qualifier(const pmix_query_t& q) {
+    const pmix_info_t* ns = find(q.qualifiers, q.nqual, PMIX_NSPACE);
+    return ns != nullptr && ns->value.type == PMIX_STRING ? ns->value.data.string : nullptr;
+}
+
+bool answer_one(const State& st, const pmix_query_t& q, const char* key, pmix_info_t* out) {
+    if (is(key, PMIX_QUERY_NAMESPACES)) {
+        std::string all;
+        for (const auto& [name, ns] : st.namespaces) {
+            if (!ns.registered) continue;
+            all += (all.empty() ? "" : ",") + name;
+        }
+        load(out, key, all.c_str(), PMIX_STRING);
+        return true;
+    }
+    const bool local = is(key, PMIX_QUERY_LOCAL_PROC_TABLE);
+    if (!local && !is(key, PMIX_QUERY_PROC_TABLE)) return false;
+    const char* want = nspace_qualifier(q);
+    std::vector<pmix_proc_info_t> rows;
+    for (const auto& [name, ns] : st.namespaces) {
+        if (ns.registered && (want == nullptr || name == want)) proc_table(st, ns, local, &rows);
+    }
+    if (want != nullptr && st.namespaces.count(want) == 0) return false;
+    pmix_data_array_t darray{PMIX_PROC_INFO, rows.size(), rows.empty() ? nullptr : rows.data()};
+    load(out, key, &darray, PMIX_DATA_ARRAY);
+    for (auto& r : rows) PMIX_PROC_INFO_DESTRUCT(&r);
+    return true;
+}
+
+}  // namespace
+
+pmix_status_t answer_query(const State& st, const pmix_query_t* queries, std::size_t n,
+                           std::vector<pmix_info_t>* out) {
+    std::size_t asked = 0, answered = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t k = 0; queries[i].keys != nullptr && queries[i].keys[k] != nullptr; ++k) {
+            ++asked;
+            pmix_info_t info;
+            if (answer_one(st, queries[i], queries[i].keys[k], &info)) {
+                out->push_back(info);
+                ++answered;
+            }
+        }
+    }
+    if (answered == 0) return PMIX_ERR_NOT_SUPPORTED;
+    return answered == asked ? PMIX_SUCCESS : PMIX_QUERY_PARTIAL_SUCCESS;
+}
+
+// ---- log --------------------------------------------------------------------------------------
+
+namespace {
+
+bool flag(const pmix_info_t* info, std::size_t n, const char* key) {
+    const pmix_info_t* i = find(info, n, key);
+    return i != nullptr && (i->value.type == PMIX_UNDEF || (i->value.type == PMIX_BOOL && i->value.data.flag));
+}
+
+std::string text_of(const pmix_value_t& v) {
+    if (v.type == PMIX_STRING) return v.data.string != nullptr ? v.data.string : "";
+    std::string out;
+    if (data::print(out, nullptr, &v, PMIX_VALUE) != PMIX_SUCCESS) out = "(unprintable)";
+    return out;
+}
+
+// RFC 3164 datagram to the local syslog socket (what syslog(3) sends), so that the path can be
+// pointed elsewhere for tests and the outcome is known (syslog(3) reports nothing).
+bool send_syslog(int priority, const std::string& line) {
+    const char* path = std::getenv("PMIX_CPP_SYSLOG_SOCKET");
+    if (path == nullptr || *path == '\0') path = "/dev/log";
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    if (std::strlen(path) >= sizeof(addr.sun_path)) return false;
+    std::strncpy(addr.sun_path, path, sizeof(addr.sun_path) - 1);
+    const int fd = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return false;
+    const std::string msg = "<" + std::to_string(priority) + ">pmix[" + std::to_string(::getpid()) + "]: " + line;
+    const bool ok = ::sendto(fd, msg.data(), msg.size(), MSG_NOSIGNAL, reinterpret_cast<sockaddr*>(&addr),
+                             sizeof(addr)) == static_cast<ssize_t>(msg.size());
+    ::close(fd);
+    return ok;
+}
+
+std::string stamp(const pmix_info_t* dirs, std::size_t ndirs) {
+    std::time_t when = 0;
+    if (const pmix_info_t* t = find(dirs, ndirs, PMIX_LOG_TIMESTAMP); t != nullptr && t->value.type == PMIX_TIME) {
+        when = t->value.data.time;
+    } else if (flag(dirs, ndirs, PMIX_LOG_GENERATE_TIMESTAMP)) {
+        when = std::time(nullptr);
+    }
+    if (when == 0) return {};
+    char buf[64];
+    std::tm tm{};
+    ::localtime_r(&when, &tm);
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%S ", &tm);
+    return buf;
+}
+
+// One entry to its channel; false when the channel is not one the library serves.
+bool write_entry(const pmix_info_t& entry, const std::string& prefix, int priority) {
+    const std::string line = prefix + text_of(entry.value);
+    if (is(entry.key, PMIX_LOG_STDOUT) || is(entry.key, PMIX_LOG_STDERR)) {
+        FILE* stream = is(entry.key, PMIX_LOG_STDOUT) ? stdout : stderr;
+        std::fprintf(stream, "%s\n", line.c_str());
+        std::fflush(stream);
+        return true;
+    }
+    if (is(entry.key, PMIX_LOG_SYSLOG) || is(entry.key, PMIX_LOG_LOCAL_SYSLOG) ||
+        is(entry.key, PMIX_LOG_GLOBAL_SYSLOG)) {
+        return send_syslog(priority, line);
+    }
+    return false;
+}
+
+}  // namespace
+
+pmix_status_t write_log(const pmix_proc_t& source, const pmix_info_t* data, std::size_t ndata,
+                        const pmix_info_t* dirs, std::size_t ndirs) {
+    int priority = 8 /* LOG_USER */ | 6 /* LOG_INFO */;
+    if (const pmix_info_t* p = find(dirs, ndirs, PMIX_LOG_SYSLOG_PRI); p != nullptr && p->value.type == PMIX_INT) {
+        priority = 8 | (p->value.data.integer & 7);
+    }
+    std::string prefix = stamp(dirs, ndirs);
+    if (flag(dirs, ndirs, PMIX_LOG_TAG_OUTPUT)) {
+        prefix = "[" + std::string(source.nspace, strnlen(source.nspace, PMIX_MAX_NSLEN)) + "," +
+                 std::to_string(source.rank) + "] " + prefix;
+    }
+    const bool once = flag(dirs, ndirs, PMIX_LOG_ONCE);
+    std::size_t done = 0;
+    for (std::size_t i = 0; i < ndata; ++i) {
+        if (write_entry(data[i], prefix, priority)) {
+            ++done;
+            if (once) return PMIX_SUCCESS;  // the first channel that works is enough
+        }
+    }
+    if (done == 0) return PMIX_ERR_NOT_SUPPORTED;
+    return done == ndata ? PMIX_SUCCESS : PMIX_ERR_PARTIAL_SUCCESS;
+}
+
+}  // namespace pmix::server

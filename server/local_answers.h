@@ -1,0 +1,30 @@
+// server/local_answers.h - what the library answers itself when the host has no query or log
+// callback (pmix_server_module_t entries may all be NULL).
+#pragma once
+
+#include "wire/proto/message.h"
+
+#include <pmix_common.h>
+
+#include <vector>
+
+namespace pmix::server {
+
+class State;
+
+// PMIX_QUERY_NAMESPACES (the registered namespaces), PMIX_QUERY_PROC_TABLE and
+// PMIX_QUERY_LOCAL_PROC_TABLE (PMIX_NSPACE qualifier, default: every namespace; from the
+// registration and the clients' connections: host, pid, state). Appends one info per key it
+// can answer; returns SUCCESS, PMIX_QUERY_PARTIAL_SUCCESS or PMIX_ERR_NOT_SUPPORTED.
+pmix_status_t answer_query(const State& st, const pmix_query_t* queries, std::size_t n,
+                           std::vector<pmix_info_t>* out);
+
+// PMIX_LOG_STDOUT / PMIX_LOG_STDERR (this process's streams) and PMIX_LOG_SYSLOG /
+// PMIX_LOG_LOCAL_SYSLOG / PMIX_LOG_GLOBAL_SYSLOG (the local syslog socket, /dev/log, or
+// $PMIX_CPP_SYSLOG_SOCKET), with PMIX_LOG_ONCE, PMIX_LOG_SYSLOG_PRI, PMIX_LOG_TIMESTAMP,
+// PMIX_LOG_GENERATE_TIMESTAMP and PMIX_LOG_TAG_OUTPUT. SUCCESS when every entry went out,
+// PMIX_ERR_PARTIAL_SUCCESS when some did, PMIX_ERR_NOT_SUPPORTED when none could.
+pmix_status_t write_log(const pmix_proc_t& source, const pmix_info_t* data, std::size_t ndata,
+                        const pmix_info_t* dirs, std::size_t ndirs);
+
+}  // namespace pmix::server

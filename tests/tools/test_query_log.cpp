@@ -1,0 +1,196 @@
+// tests/tools/test_query_log.cpp - PMIx_Query_info and PMIx_Log from a tool, answered by the
+// library where the host (tool_host) has no query or log callback, and AVAIL_SERVERS answered in
+// the tool's own process.
+#include "host_process.h"
+
+#include <pmix_tool.h>
+
+#include <gtest/gtest.h>
+
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <set>
+
+namespace {
+
+using tooltest::HostProcess;
+using tooltest::ScratchDir;
+
+std::string ns_of(const pmix_proc_t& p) { return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN)); }
+
+// A query with its own storage.
+struct Query {
+    pmix_query_t q;
+    std::vector<char*> keys;
+    std::vector<pmix_info_t> quals;
+    Query(std::initializer_list<const char*> ks, const std::string& nspace = "", const std::string& tmpdir = "") {
+        PMIX_QUERY_CONSTRUCT(&q);
+        for (const char* k : ks) keys.push_back(const_cast<char*>(k));
+        keys.push_back(nullptr);
+        q.keys = keys.data();
+        if (!nspace.empty()) {
+            quals.emplace_back();
+            PMIX_INFO_LOAD(&quals.back(), PMIX_NSPACE, nspace.c_str(), PMIX_STRING);
+        }
+        if (!tmpdir.empty()) {
+            quals.emplace_back();
+            PMIX_INFO_LOAD(&quals.back(), PMIX_SERVER_TMPDIR, tmpdir.c_str(), PMIX_STRING);
+        }
+        q.qualifiers = quals.empty() ? nullptr : quals.data();
+        q.nqual = quals.size();
+    }
+    ~Query() {
+        for (auto& i : quals) PMIX_INFO_DESTRUCT(&i);
+    }
+};
+
+struct Results {
+    pmix_info_t* info = nullptr;
+    size_t n = 0;
+    ~Results() {
+        if (info != nullptr) PMIX_INFO_FREE(info, n);
+    }
+    const pmix_info_t* find(const char* key) const {
+        for (size_t i = 0; i < n; ++i)
+            if (PMIX_CHECK_KEY(&info[i], key)) return &info[i];
+        return nullptr;
+    }
+};
+
+class ToolQueryLog : public ::testing::Test {
+protected:
+    void SetUp() override {
+        host = std::make_unique<HostProcess>(std::vector<std::string>{"--tmpdir", dir.path()});
+        ASSERT_TRUE(host->wait_ready());
+        pmix_info_t where;
+        PMIX_INFO_LOAD(&where, PMIX_SERVER_TMPDIR, dir.path().c_str(), PMIX_STRING);
+        ASSERT_EQ(PMIx_tool_init(&me, &where, 1), PMIX_SUCCESS);
+        PMIX_INFO_DESTRUCT(&where);
+        inited = true;
+    }
+    void TearDown() override {
+        if (inited) {
+            EXPECT_EQ(PMIx_tool_finalize(), PMIX_SUCCESS);
+        }
+    }
+    pmix_status_t log(std::vector<std::pair<const char*, std::string>> data,
+                      std::vector<const char*> flags = {}) {
+        std::vector<pmix_info_t> d(data.size()), f(flags.size());
+        for (size_t i = 0; i < data.size(); ++i) PMIX_INFO_LOAD(&d[i], data[i].first, data[i].second.c_str(), PMIX_STRING);
+        bool yes = true;
+        for (size_t i = 0; i < flags.size(); ++i) PMIX_INFO_LOAD(&f[i], flags[i], &yes, PMIX_BOOL);
+        pmix_status_t rc = PMIx_Log(d.data(), d.size(), f.empty() ? nullptr : f.data(), f.size());
+        for (auto& i : d) PMIX_INFO_DESTRUCT(&i);
+        for (auto& i : f) PMIX_INFO_DESTRUCT(&i);
+        return rc;
+    }
+    ScratchDir dir;
+    std::unique_ptr<HostProcess> host;
+    pmix_proc_t me{};
+    bool inited = false;
+};
+
+TEST_F(ToolQueryLog, NamespacesAndProcTablesFromTheRegistration) {
+    const std::string job = host->nspace() + ".job";
+    Query q({PMIX_QUERY_NAMESPACES});
+    Results r;
+    ASSERT_EQ(PMIx_Query_info(&q.q, 1, &r.info, &r.n), PMIX_SUCCESS);
+    ASSERT_NE(r.find(PMIX_QUERY_NAMESPACES), nullptr);
+    EXPECT_STREQ(r.find(PMIX_QUERY_NAMESPACES)->value.data.string, job.c_str());
+    for (const char* key : {PMIX_QUERY_PROC_TABLE, PMIX_QUERY_LOCAL_PROC_TABLE}) {
+        Query t({key}, job);
+        Results tr;
+        ASSERT_EQ(PMIx_Query_info(&t.q, 1, &tr.info, &tr.n), PMIX_SUCCESS) << key;
+        const pmix_info_t* table = tr.find(key);
+        ASSERT_NE(table, nullptr) << key;
+        ASSERT_EQ(table->value.type, PMIX_DATA_ARRAY);
+        ASSERT_EQ(table->value.data.darray->type, PMIX_PROC_INFO);
+        ASSERT_EQ(table->value.data.darray->size, 2u);
+        auto* rows = static_cast<pmix_proc_info_t*>(table->value.data.darray->array);
+        for (pmix_rank_t i = 0; i < 2; ++i) {
+            EXPECT_EQ(ns_of(rows[i].proc), job);
+            EXPECT_EQ(rows[i].proc.rank, i);
+            EXPECT_EQ(rows[i].state, PMIX_PROC_STATE_PREPPED) << "registered, never started";
+            EXPECT_EQ(rows[i].pid, 0);
+        }
+    }
+    Query unknown({PMIX_QUERY_PROC_TABLE}, "no-such-job");
+    Results ur;
+    EXPECT_NE(PMIx_Query_info(&unknown.q, 1, &ur.info, &ur.n), PMIX_SUCCESS);
+}
+
+TEST_F(ToolQueryLog, AvailableServersAreAnsweredInTheToolAndMergedWithServerAnswers) {
+    HostProcess second({"--tmpdir", dir.path()});
+    ASSERT_TRUE(second.wait_ready());
+    Query q({PMIX_QUERY_AVAIL_SERVERS, PMIX_QUERY_NAMESPACES}, "", dir.path());
+    Results r;
+    ASSERT_EQ(PMIx_Query_info(&q.q, 1, &r.info, &r.n), PMIX_SUCCESS);
+    ASSERT_NE(r.find(PMIX_QUERY_NAMESPACES), nullptr);
+    const pmix_info_t* avail = r.find(PMIX_QUERY_AVAIL_SERVERS);
+    ASSERT_NE(avail, nullptr);
+    ASSERT_EQ(avail->value.type, PMIX_DATA_ARRAY);
+    std::set<std::string> seen;
+    auto* servers = static_cast<pmix_info_t*>(avail->value.data.darray->array);
+    for (size_t i = 0; i < avail->value.data.darray->size; ++i) {
+        ASSERT_TRUE(PMIX_CHECK_KEY(&servers[i], PMIX_SERVER_INFO_ARRAY));
+        auto* fields = static_cast<pmix_info_t*>(servers[i].value.data.darray->array);
+        for (size_t k = 0; k < servers[i].value.data.darray->size; ++k)
+            if (PMIX_CHECK_KEY(&fields[k], PMIX_SERVER_NSPACE)) seen.insert(fields[k].value.data.string);
+    }
+    EXPECT_EQ(seen, (std::set<std::string>{host->nspace(), second.nspace()}));
+}
+
+TEST_F(ToolQueryLog, LogToStdoutOnceTaggedAndUnsupportedChannels) {
+    ASSERT_EQ(log({{PMIX_LOG_STDOUT, "plain line"}}), PMIX_SUCCESS);
+    EXPECT_EQ(host->wait_line("plain line"), "plain line");
+    ASSERT_EQ(log({{PMIX_LOG_STDOUT, "first"}, {PMIX_LOG_STDOUT, "second"}}, {PMIX_LOG_ONCE}), PMIX_SUCCESS);
+    EXPECT_EQ(host->wait_line("first"), "first");
+    ASSERT_EQ(log({{PMIX_LOG_STDOUT, "tagged"}}, {PMIX_LOG_TAG_OUTPUT}), PMIX_SUCCESS);
+    EXPECT_EQ(host->wait_line("["), "[" + ns_of(me) + ",0] tagged");
+    EXPECT_EQ(log({{PMIX_LOG_EMAIL, "nobody reads this"}}), PMIX_ERR_NOT_SUPPORTED);
+    EXPECT_EQ(log({{PMIX_LOG_STDOUT, "half"}, {PMIX_LOG_EMAIL, "x"}}), PMIX_ERR_PARTIAL_SUCCESS);
+    EXPECT_EQ(host->wait_line("half"), "half");
+    EXPECT_TRUE(host->wait_line("second", std::chrono::seconds(1)).empty()) << "PMIX_LOG_ONCE logged twice";
+}
+
+TEST(ToolLogSyslog, SyslogEntriesReachTheSyslogSocket) {
+    ScratchDir dir;
+    const std::string path = dir.path() + "/log.sock";
+    int fd = socket(AF_UNIX, SOCK_DGRAM, 0);
+    ASSERT_GE(fd, 0);
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    std::strncpy(addr.sun_path, path.c_str(), sizeof(addr.sun_path) - 1);
+    ASSERT_EQ(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)), 0);
+    setenv("PMIX_CPP_SYSLOG_SOCKET", path.c_str(), 1);  // inherited by the host
+    HostProcess host({"--tmpdir", dir.path()});
+    unsetenv("PMIX_CPP_SYSLOG_SOCKET");
+    ASSERT_TRUE(host.wait_ready());
+    pmix_info_t where;
+    PMIX_INFO_LOAD(&where, PMIX_SERVER_TMPDIR, dir.path().c_str(), PMIX_STRING);
+    pmix_proc_t me;
+    ASSERT_EQ(PMIx_tool_init(&me, &where, 1), PMIX_SUCCESS);
+    PMIX_INFO_DESTRUCT(&where);
+    pmix_info_t entry, pri;
+    PMIX_INFO_LOAD(&entry, PMIX_LOG_SYSLOG, "to syslog", PMIX_STRING);
+    int err = 3;  // LOG_ERR
+    PMIX_INFO_LOAD(&pri, PMIX_LOG_SYSLOG_PRI, &err, PMIX_INT);
+    EXPECT_EQ(PMIx_Log(&entry, 1, &pri, 1), PMIX_SUCCESS);
+    char buf[512] = {};
+    timeval tv{5, 0};
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+    const ssize_t got = recv(fd, buf, sizeof(buf) - 1, 0);
+    ASSERT_GT(got, 0);
+    const std::string msg(buf, static_cast<size_t>(got));
+    EXPECT_EQ(msg.rfind("<11>", 0), 0u) << msg;  // LOG_USER | LOG_ERR
+    EXPECT_NE(msg.find("to syslog"), std::string::npos) << msg;
+    PMIX_INFO_DESTRUCT(&entry);
+    PMIX_INFO_DESTRUCT(&pri);
+    EXPECT_EQ(PMIx_tool_finalize(), PMIX_SUCCESS);
+    close(fd);
+}
+
+}  // namespace

@@ -24,6 +24,7 @@ HostProcess::HostProcess(std::vector<std::string> args) {
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_adddup2(&fa, in[0], 0);
     posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 2);  // PMIX_LOG_STDERR lands here too
     args.insert(args.begin(), TOOL_HOST_PATH);
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <grp.h>
+#include <pwd.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -326,6 +328,59 @@ TEST_F(ToolConnect, SeveralServersOnePrimarySwitchDisconnectReconnect) {
     to_b.flag(PMIX_PRIMARY_SERVER);
     ASSERT_EQ(PMIx_tool_attach_to_server(&myself, &server, to_b.data(), to_b.size()), PMIX_SUCCESS);
     EXPECT_EQ(ns_of(servers().at(0)), b.nspace());
+}
+
+// A second Unix user (created on first use; CI runs as root) for the cross-user cases.
+bool other_user(uid_t* uid, gid_t* gid) {
+    passwd* pw = getpwnam("pmixtooltest");
+    if (pw == nullptr && geteuid() == 0) {
+        if (std::system("useradd --system --no-create-home --shell /usr/sbin/nologin pmixtooltest "
+                        ">/dev/null 2>&1") != 0) return false;
+        pw = getpwnam("pmixtooltest");
+    }
+    if (pw == nullptr) return false;
+    *uid = pw->pw_uid;
+    *gid = pw->pw_gid;
+    return true;
+}
+
+// PMIx_tool_init in a child running as uid/gid; returns its status (or a code < -1000).
+pmix_status_t init_as(uid_t uid, gid_t gid, Infos& info) {
+    pid_t child = fork();
+    if (child == 0) {
+        if (setgroups(0, nullptr) != 0 || setgid(gid) != 0 || setuid(uid) != 0) _exit(250);
+        pmix_proc_t me;
+        const pmix_status_t rc = PMIx_tool_init(&me, info.data(), info.size());
+        if (rc == PMIX_SUCCESS) PMIx_tool_finalize();
+        _exit(static_cast<unsigned char>(-rc));
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) == 250) return -1001;
+    return -static_cast<pmix_status_t>(WEXITSTATUS(status));
+}
+
+TEST_F(ToolConnect, ToolsOfAnotherUserCannotReadTheFilesNorReachTheSocket) {
+    uid_t uid = 0;
+    gid_t gid = 0;
+    if (!other_user(&uid, &gid) || geteuid() != 0) {
+        GTEST_SKIP() << "needs root to create and become a second user";
+    }
+    chmod(dir.path().c_str(), 0755);  // the directory is open; the files and the socket are not
+    HostProcess host({"--tmpdir", dir.path()});
+    ASSERT_TRUE(host.wait_ready());
+    const std::string file = dir.path() + "/pmix." + host_name() + ".tool." + std::to_string(host.pid());
+    Infos by_pid, by_uri;
+    by_pid.str(PMIX_SERVER_TMPDIR, dir.path()).pid(host.pid());
+    EXPECT_EQ(init_as(uid, gid, by_pid), PMIX_ERR_NO_PERMISSIONS) << "read a 0600 rendezvous file";
+    // Even knowing the URI, the socket is in the server's 0700 session directory.
+    by_uri.str(PMIX_SERVER_URI, read_file(file).substr(0, read_file(file).find('\n')));
+    EXPECT_NE(init_as(uid, gid, by_uri), PMIX_SUCCESS) << "connected to another user's server";
+    EXPECT_TRUE(host.wait_line("TOOL ", std::chrono::seconds(1)).empty()) << "the host admitted another user's tool";
+    // The owner still gets in.
+    Infos mine;
+    mine.str(PMIX_SERVER_TMPDIR, dir.path()).pid(host.pid());
+    ASSERT_EQ(init(mine), PMIX_SUCCESS);
 }
 
 }  // namespace

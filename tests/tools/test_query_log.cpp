@@ -146,6 +146,8 @@ TEST_F(ToolQueryLog, AvailableServersAreAnsweredInTheToolAndMergedWithServerAnsw
 TEST_F(ToolQueryLog, LogToStdoutOnceTaggedAndUnsupportedChannels) {
     ASSERT_EQ(log({{PMIX_LOG_STDOUT, "plain line"}}), PMIX_SUCCESS);
     EXPECT_EQ(host->wait_line("plain line"), "plain line");
+    ASSERT_EQ(log({{PMIX_LOG_STDERR, "error line"}}), PMIX_SUCCESS);
+    EXPECT_EQ(host->wait_line("error line"), "error line");
     ASSERT_EQ(log({{PMIX_LOG_STDOUT, "first"}, {PMIX_LOG_STDOUT, "second"}}, {PMIX_LOG_ONCE}), PMIX_SUCCESS);
     EXPECT_EQ(host->wait_line("first"), "first");
     ASSERT_EQ(log({{PMIX_LOG_STDOUT, "tagged"}}, {PMIX_LOG_TAG_OUTPUT}), PMIX_SUCCESS);

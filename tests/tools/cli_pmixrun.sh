@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# tests/tools/cli_pmixrun.sh BIN_DIR TARGET CYCLES_BIN CASE - tools against a running pmixrun.
+# tests/tools/cli_pmixrun.sh BIN_DIR TARGET CYCLES_BIN CASE [RSS_BOUND_KIB] - tools against a
+# running pmixrun.
 #   cli:    pmix-servers / pmix-ps / pmix-query (text and JSON) see the job, its processes
 #           (pid, state, exit code of a finished rank) and its namespace; everything the
 #           launcher and its library wrote is gone after the job.
@@ -7,7 +8,7 @@
 #           the tool's descriptors and memory measured (tool_cycles).
 # Runs in a private TMPDIR (the rendezvous files go there), under a deadline; kills the job on exit.
 set -euo pipefail
-BIN=$1 TARGET=$2 CYCLES=$3 CASE=$4
+BIN=$1 TARGET=$2 CYCLES=$3 CASE=$4 RSS_BOUND_KIB=${5:-4096}
 export TMPDIR=$(mktemp -d /tmp/pmix-clitest.XXXXXX)
 GO=$TMPDIR/go
 JOB_PID=
@@ -34,7 +35,7 @@ grep -q "\"pid\":$JOB_PID" "$TMPDIR/servers.json" || fail "pmix-servers never li
 echo "pmix-servers:"; "$BIN/pmix-servers"
 
 if [[ $CASE == cycles ]]; then
-  "$CYCLES" --pid "$JOB_PID" --cycles 1000
+  "$CYCLES" --pid "$JOB_PID" --cycles 1000 --max-rss-growth-kib "$RSS_BOUND_KIB"
   touch "$GO"; wait "$JOB_PID" || fail "the job failed: $(cat "$TMPDIR/job.out")"
   JOB_PID=
   exit 0

@@ -97,8 +97,9 @@ pmix_status_t make_session_dir(State& st, const pmix_info_t* info, size_t ninfo)
     const std::string base = wire::pick_tmpdir(
         t != nullptr && t->value.type == PMIX_STRING ? t->value.data.string : nullptr,
         "PMIX_SERVER_TMPDIR");
-    std::error_code ec;
-    std::filesystem::create_directories(base, ec);  // hosts pass dirs they expect us to create
+    // Hosts pass directories they expect us to create; only the missing levels are made, and
+    // only those are removed at finalize (when nothing else was put in them meanwhile).
+    wire::make_dirs(base, &st.created_tmpdirs);
     st.tmpdir = base;
     st.session_dir = base + "/pmix-cpp." + st.hostname + "." + std::to_string(getpid());
     if (mkdir(st.session_dir.c_str(), 0700) != 0) {
@@ -147,6 +148,9 @@ void remove_session_dir(const State& st) {
     if (!st.socket_dir.empty()) {
         std::filesystem::remove_all(st.socket_dir, ec);
     }
+    for (auto it = st.created_tmpdirs.rbegin(); it != st.created_tmpdirs.rend(); ++it) {
+        ::rmdir(it->c_str());
+    }
 }
 
 // Sets NAME=value in a malloc'd, NULL-terminated environment array (replacing an old entry).
@@ -169,6 +173,28 @@ pmix_status_t set_env(const char* name, const std::string& value, char*** env) {
     grown[n] = strdup(entry.c_str());
     grown[n + 1] = nullptr;
     return grown[n] == nullptr ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+}
+
+// Clients may PMIx_Get their session directories (../shared/seeds, "Session Directories"). The
+// host's values win; where it gave none, the server's own: its tmpdir (PMIX_SERVER_TMPDIR, and
+// PMIX_TMPDIR, which hosts usually equate with it) and the system tmpdir. PMIX_NSDIR and
+// PMIX_PROCDIR exist only when the host gives them: the library creates no directory for clients.
+std::string system_tmpdir(const State& st) {
+    return st.tools.system_tmpdir.empty() ? wire::pick_tmpdir(nullptr, "PMIX_SYSTEM_TMPDIR")
+                                          : st.tools.system_tmpdir;
+}
+
+void add_session_directories(Namespace& ns, const State& st) {
+    const std::string system = system_tmpdir(st);
+    for (const auto& [key, dir] : {std::pair<const char*, std::string>{PMIX_SERVER_TMPDIR, st.tmpdir},
+                                   {PMIX_TMPDIR, st.tmpdir},
+                                   {PMIX_SYSTEM_TMPDIR, system}}) {
+        if (dir.empty() || ns.job.count(key) != 0) continue;
+        pmix_value_t v;
+        v.type = PMIX_STRING;
+        v.data.string = const_cast<char*>(dir.c_str());
+        ns.job.emplace(key, Value(v));
+    }
 }
 
 pmix_status_t open_listener(State& st) {
@@ -284,6 +310,7 @@ pmix_status_t register_nspace(const char* nspace, int nlocalprocs, const pmix_in
     if (pmix_status_t rc = parse_registration(*ns, info, ninfo, st->hostname); rc != PMIX_SUCCESS) {
         return rc;
     }
+    add_session_directories(*ns, *st);
     auto work = [ns](State& s) {
         Namespace& dst = s.namespaces[ns->name];
         auto modex = std::move(dst.modex);
@@ -386,8 +413,8 @@ pmix_status_t setup_fork(const pmix_proc_t& proc, char*** env) {
         {"PMIX_SERVER_URI2", uri},
         {"PMIX_SERVER_URI21", uri},
         {"PMIX_CPP_SERVER_SOCKET", st->socket_path},
-        {"PMIX_SERVER_TMPDIR", st->session_dir},
-        {"PMIX_SYSTEM_TMPDIR", st->tmpdir},
+        {"PMIX_SERVER_TMPDIR", st->tmpdir},  // where our tool rendezvous files are, as OpenPMIx
+        {"PMIX_SYSTEM_TMPDIR", system_tmpdir(*st)},
         {"PMIX_SECURITY_MODE", "native"},
         {"PMIX_HOSTNAME", st->hostname},
         {"PMIX_VERSION", "4.2.2"},

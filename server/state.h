@@ -114,6 +114,7 @@ public:
     std::string socket_path;
     std::string socket_dir;  // set only when the socket could not fit below session_dir
     std::string tmpdir;  // parent of session_dir
+    std::vector<std::string> created_tmpdirs;  // levels of tmpdir we had to make (removed if empty)
     std::shared_ptr<wire::Listener> listener;
     bool finalizing = false;
 

@@ -32,7 +32,8 @@ bool parse_u64(const std::string& s, unsigned long long max, unsigned long long*
     return true;
 }
 
-// Creates every missing directory of `dir` (0700), recording the ones it made, outermost first.
+}  // namespace
+
 bool make_dirs(const std::string& dir, std::vector<std::string>* created) {
     if (dir.empty()) return true;
     struct stat sb {};
@@ -45,6 +46,8 @@ bool make_dirs(const std::string& dir, std::vector<std::string>* created) {
     if (created != nullptr) created->push_back(dir);
     return true;
 }
+
+namespace {
 
 std::string parent_of(const std::string& path) {
     const auto slash = path.find_last_of('/');

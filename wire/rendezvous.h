@@ -64,6 +64,10 @@ Result<bool> write_rendezvous(const std::string& path, const Rendezvous& r,
 // Removes `path` if it still names this process's server (pid matches).
 void remove_rendezvous(const std::string& path);
 
+// Creates every missing directory of `dir` (mode 0700), appending the ones it made, outermost
+// first, to `created` (may be null). False when a level cannot be made or is not a directory.
+bool make_dirs(const std::string& dir, std::vector<std::string>* created);
+
 // True when a process with this pid exists (kill 0: EPERM counts as alive).
 bool pid_alive(std::int32_t pid) noexcept;
 

@@ -5,7 +5,7 @@
 // then finalizes and says DONE. Every admission or refusal is printed (TOOL ... / REFUSED ...)
 // so tests can check what the host was told.
 //
-// Options: --tmpdir D  --systmp D  --nspace NS  --system  --session  --scheduler
+// Options: --tmpdir D  --systmp D  --nspace NS  --nsdir D  --system  --session  --scheduler
 //          --no-tool-support  --no-hook  --launcher-file F  --delay SECONDS
 #include <pmix_server.h>
 
@@ -21,7 +21,7 @@
 namespace {
 
 std::atomic<int> g_tools{0};
-std::string g_nspace;
+std::string g_nspace, g_nsdir;
 
 const pmix_info_t* find(const pmix_info_t* info, size_t n, const char* key) {
     for (size_t i = 0; i < n; ++i) {
@@ -65,6 +65,12 @@ void register_job() {
     PMIX_INFO_LOAD(&info[0], PMIX_JOB_SIZE, &size, PMIX_UINT32);
     PMIX_INFO_LOAD(&info[1], PMIX_LOCAL_SIZE, &size, PMIX_UINT32);
     PMIX_INFO_LOAD(&info[2], PMIX_LOCAL_PEERS, "0,1", PMIX_STRING);
+    if (!g_nsdir.empty()) {  // a host that names the job's directory and cleans it itself
+        info.resize(5);
+        PMIX_INFO_LOAD(&info[3], PMIX_NSDIR, g_nsdir.c_str(), PMIX_STRING);
+        bool yes = true;
+        PMIX_INFO_LOAD(&info[4], PMIX_TDIR_RMCLEAN, &yes, PMIX_BOOL);
+    }
     pmix_status_t rc = PMIx_server_register_nspace(job.c_str(), 2, info.data(), info.size(), nullptr, nullptr);
     if (rc != PMIX_SUCCESS) std::printf("REGISTER FAILED %d\n", rc);
     for (auto& i : info) PMIX_INFO_DESTRUCT(&i);
@@ -99,6 +105,7 @@ int main(int argc, char** argv) {
         if (a == "--tmpdir") { add_string(info, PMIX_SERVER_TMPDIR, next); ++i; }
         else if (a == "--systmp") { add_string(info, PMIX_SYSTEM_TMPDIR, next); ++i; }
         else if (a == "--nspace") { g_nspace = next; ++i; }
+        else if (a == "--nsdir") { g_nsdir = next; ++i; }
         else if (a == "--launcher-file") { add_string(info, PMIX_LAUNCHER_RENDEZVOUS_FILE, next); ++i; }
         else if (a == "--delay") { sleep(static_cast<unsigned>(std::atoi(next))); ++i; }
         else if (a == "--system") add_flag(info, PMIX_SERVER_SYSTEM_SUPPORT);

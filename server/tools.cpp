@@ -65,6 +65,9 @@ std::string launcher_file(const pmix_info_t* info, size_t ninfo) {
     return {};
 }
 
+// How long a tool may take between its Hello and its attach request.
+constexpr std::chrono::seconds kAttachDeadline{10};
+
 // Not in OpenPMIx 4.2.2's headers (it came with 6.0, FEATURES.md X5); accepted by its string.
 constexpr char kServerSysController[] = "pmix.srv.ctrlr";
 
@@ -129,6 +132,14 @@ wire::Verdict State::accept_tool(const std::shared_ptr<wire::Connection>& conn,
     conn->on_message([this, id](wire::Connection& c, wire::Frame&& f) {
         tool_attach(id, c, std::move(f));
     });
+    // A tool that never asks is not kept: the Hello alone admits nobody.
+    std::weak_ptr<wire::Connection> weak = conn;
+    ex->run_after(kAttachDeadline, [this, id, weak] {
+        auto it = tool_asks.find(id);
+        if (it == tool_asks.end() || it->second.asked) return;
+        tool_asks.erase(it);
+        if (auto c = weak.lock()) c->close("no tool attach request in time", wire::CloseKind::timeout);
+    });
     conn->on_closed([this, id](const wire::CloseReason&) {
         auto it = tool_asks.find(id);
         if (it != tool_asks.end() && !it->second.asked) tool_asks.erase(it);
@@ -166,9 +177,10 @@ void State::tool_attach(std::uint64_t id, wire::Connection& conn, wire::Frame&& 
     auto it = tool_asks.find(id);
     if (it == tool_asks.end() || it->second.asked ||
         frame.op != static_cast<std::uint32_t>(proto::Op::kToolAttach)) {
+        // Forget it first: close() runs the on_closed handler, which looks the ask up too.
+        if (it != tool_asks.end() && !it->second.asked) tool_asks.erase(it);
         conn.close("a tool must send one attach request before anything else",
                    wire::CloseKind::bad_frame);
-        if (it != tool_asks.end() && !it->second.asked) tool_asks.erase(it);
         return;
     }
     ToolAsk& ask = it->second;

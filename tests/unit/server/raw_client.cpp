@@ -40,7 +40,7 @@ pmix_status_t status_of(Client& c, Op op, pmix::proto::Writer& w) {
     return rd.status(&st) == PMIX_SUCCESS ? st : PMIX_ERR_UNPACK_FAILURE;
 }
 
-int connect(Client& c) {
+int connect(Client& c, pmix::wire::Role role) {
     const char* path = std::getenv("PMIX_CPP_SERVER_SOCKET");
     const char* ns = std::getenv("PMIX_NAMESPACE");
     const char* rank = std::getenv("PMIX_RANK");
@@ -49,8 +49,9 @@ int connect(Client& c) {
     c.rank = static_cast<pmix_rank_t>(std::atoi(rank));
     if (c.ex.start() != PMIX_SUCCESS) return 3;
     auto d = pmix::wire::dial(c.ex, path,
-                              pmix::wire::Hello::for_this_process(c.ns, c.rank,
-                                                                  pmix::wire::Role::client));
+                              pmix::wire::Hello::for_this_process(
+                                  role == pmix::wire::Role::tool ? std::string() : c.ns,
+                                  role == pmix::wire::Role::tool ? PMIX_RANK_UNDEF : c.rank, role));
     if (d.status != PMIX_SUCCESS) {
         std::fprintf(stderr, "dial failed: %s\n", d.error.c_str());
         return 4;
@@ -231,12 +232,42 @@ int garbage(Client& c) {
     return r.status == PMIX_ERR_LOST_CONNECTION ? 0 : 30;
 }
 
+// Tools that break the attach protocol: any request before kToolAttach, or an attach whose
+// payload does not decode, closes the connection (the transport reports it lost).
+int tool_rogue(Client& c, bool bad_attach) {
+    const std::uint8_t junk[] = {0x01, 0x02, 0x03};
+    const Op op = bad_attach ? Op::kToolAttach : Op::kQuery;
+    auto r = c.conn->call(static_cast<std::uint32_t>(op),
+                          pmix::wire::Bytes(std::begin(junk), std::end(junk)), kTimeout);
+    return r.status == PMIX_ERR_LOST_CONNECTION ? 0 : 50;
+}
+
+// A well-formed attach: the host's hook names the tool; then one query is served.
+int tool_attach(Client& c) {
+    pmix::proto::Writer w;
+    w.infos(nullptr, 0);
+    auto r = call(c, Op::kToolAttach, w);
+    if (!r.ok()) return 60;
+    pmix::proto::Reader rd(r.value.payload);
+    pmix_status_t st = PMIX_ERROR;
+    pmix_proc_t me{};
+    rd.status(&st);
+    rd.proc(&me);
+    if (rd.finish() != PMIX_SUCCESS || st != PMIX_SUCCESS) return 61;
+    if (std::string(me.nspace) != "tool-by-host" || me.rank != 7) return 62;
+    pmix::proto::Writer fin;
+    return status_of(c, Op::kFinalize, fin) == PMIX_SUCCESS ? 0 : 63;
+}
+
 }  // namespace
 
 int run_raw_client(const char* scenario) {
     Client c;
-    if (int rc = connect(c); rc != 0) return rc;
     const std::string s = scenario;
+    const bool tool = s.rfind("tool-", 0) == 0;
+    if (int rc = connect(c, tool ? pmix::wire::Role::tool : pmix::wire::Role::client); rc != 0) {
+        return rc;
+    }
     int rc = 99;
     if (s == "exchange") {
         rc = exchange(c);
@@ -254,6 +285,12 @@ int run_raw_client(const char* scenario) {
         rc = wait_peer(c);
     } else if (s == "garbage") {
         rc = garbage(c);
+    } else if (s == "tool-early-request") {
+        rc = tool_rogue(c, false);
+    } else if (s == "tool-bad-attach") {
+        rc = tool_rogue(c, true);
+    } else if (s == "tool-attach") {
+        rc = tool_attach(c);
     }
     if (c.conn) c.conn->close();
     c.ex.stop();

@@ -173,11 +173,14 @@ protected:
         fs::remove_all(tmp_, ec);
     }
 
-    void start() {
-        pmix_info_t info;
-        PMIX_INFO_LOAD(&info, PMIX_SERVER_TMPDIR, tmp_.c_str(), PMIX_STRING);
-        ASSERT_EQ(PMIx_server_init(&module_, &info, 1), PMIX_SUCCESS);
-        PMIX_INFO_DESTRUCT(&info);
+    void start(bool tools = false) {
+        pmix_info_t info[2];
+        PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, tmp_.c_str(), PMIX_STRING);
+        bool yes = true;
+        PMIX_INFO_LOAD(&info[1], PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
+        ASSERT_EQ(PMIx_server_init(&module_, info, tools ? 2 : 1), PMIX_SUCCESS);
+        PMIX_INFO_DESTRUCT(&info[0]);
+        PMIX_INFO_DESTRUCT(&info[1]);
         up_ = true;
     }
 
@@ -468,6 +471,29 @@ TEST_F(LiveServer, RogueClientIsClosedOthersCarryOn) {
     const pid_t rogue = spawn("rogue", 0, "garbage");
     run_exchange("job-e", 2);
     EXPECT_EQ(wait_child(rogue), 0);
+}
+
+// The tool side of the same rule: a tool that sends anything before its attach request, or an
+// attach that does not decode, loses its connection; a proper tool next to them is admitted (the
+// host's hook names it) and the clients' exchange is unaffected.
+TEST_F(LiveServer, RogueToolsAreClosedOthersCarryOn) {
+    module_.tool_connected = [](pmix_info_t*, size_t, pmix_tool_connection_cbfunc_t cbfunc, void* cbdata) {
+        pmix_proc_t p;
+        PMIX_LOAD_PROCID(&p, "tool-by-host", 7);
+        cbfunc(PMIX_SUCCESS, &p, cbdata);
+    };
+    start(true);
+    register_job("job-t", 2);
+    register_client("tools", 0);
+    register_client("tools", 1);
+    register_client("tools", 2);
+    const pid_t early = spawn("tools", 0, "tool-early-request");
+    const pid_t bad = spawn("tools", 1, "tool-bad-attach");
+    const pid_t good = spawn("tools", 2, "tool-attach");
+    run_exchange("job-t", 2);
+    EXPECT_EQ(wait_child(early), 0);
+    EXPECT_EQ(wait_child(bad), 0);
+    EXPECT_EQ(wait_child(good), 0);
 }
 
 TEST_F(LiveServer, UnregisteredClientIsRefused) {

@@ -116,10 +116,14 @@ void State::on_closed(const ProcKey& who) {
 }
 
 void State::shutdown_connections() {
+    // Closing runs each connection's on_closed, and a tool's removes its entry from `clients`:
+    // collect first, close after.
+    std::vector<std::shared_ptr<wire::Connection>> open;
     for (auto& [key, c] : clients) {
-        if (c.conn) {
-            c.conn->close("server finalizing");
-        }
+        if (c.conn) open.push_back(c.conn);
+    }
+    for (auto& conn : open) {
+        conn->close("server finalizing");
     }
     for (auto& [id, f] : fences) {
         if (f.timer != exec::kInvalidTimer) ex->cancel(f.timer);

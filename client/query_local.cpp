@@ -1,6 +1,7 @@
 // client/query_local.cpp - see query_local.h.
 #include "client/query_local.h"
 
+#include "client/attr_support.h"
 #include "client/tool_chain.h"
 #include "data/value.h"
 #include "wire/proto/message.h"
@@ -80,10 +81,11 @@ bool avail_servers(const pmix_query_t& q, pmix_info_t* out) {
 }  // namespace
 
 bool answered_locally(const char* key) {
-    return key != nullptr && is(key, PMIX_QUERY_AVAIL_SERVERS);
+    return key != nullptr && (is(key, PMIX_QUERY_AVAIL_SERVERS) || is(key, PMIX_QUERY_ATTRIBUTE_SUPPORT));
 }
 
 bool answer_locally(const pmix_query_t& q, const char* key, pmix_info_t* out) {
+    if (is(key, PMIX_QUERY_ATTRIBUTE_SUPPORT)) return answer_attribute_support(q, out);
     return is(key, PMIX_QUERY_AVAIL_SERVERS) && avail_servers(q, out);
 }
 

@@ -1,6 +1,7 @@
 // client/query_local.h - PMIx_Query keys this library answers itself, in the caller's process,
 // with or without a server (as OpenPMIx does): PMIX_QUERY_AVAIL_SERVERS, from the rendezvous
-// files this process can read. Everything else goes to the server and its host.
+// files this process can read, and PMIX_QUERY_ATTRIBUTE_SUPPORT (attr_support.h). Everything
+// else goes to the server and its host.
 #pragma once
 
 #include "wire/connection.h"

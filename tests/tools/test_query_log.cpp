@@ -195,4 +195,95 @@ TEST(ToolLogSyslog, SyslogEntriesReachTheSyslogSocket) {
     close(fd);
 }
 
+// PMIX_QUERY_ATTRIBUTE_SUPPORT is answered in the caller's process: no server needed.
+struct AttrQuery {
+    pmix_query_t q;
+    char* keys[2] = {const_cast<char*>(PMIX_QUERY_ATTRIBUTE_SUPPORT), nullptr};
+    pmix_info_t qual;
+    AttrQuery(const char* level, const char* functions) {
+        PMIX_QUERY_CONSTRUCT(&q);
+        q.keys = keys;
+        PMIX_INFO_LOAD(&qual, level, functions, PMIX_STRING);
+        q.qualifiers = &qual;
+        q.nqual = 1;
+    }
+    ~AttrQuery() { PMIX_INFO_DESTRUCT(&qual); }
+};
+
+// The entries (function -> attributes, or level -> function list) of one answer.
+const pmix_info_t* entry(const Results& r, const char* key, size_t* n = nullptr) {
+    const pmix_info_t* top = r.find(PMIX_QUERY_ATTRIBUTE_SUPPORT);
+    if (top == nullptr || top->value.type != PMIX_DATA_ARRAY) return nullptr;
+    auto* items = static_cast<pmix_info_t*>(top->value.data.darray->array);
+    for (size_t i = 0; i < top->value.data.darray->size; ++i) {
+        if (PMIX_CHECK_KEY(&items[i], key)) {
+            if (n != nullptr && items[i].value.type == PMIX_DATA_ARRAY) *n = items[i].value.data.darray->size;
+            return &items[i];
+        }
+    }
+    return nullptr;
+}
+
+TEST(ToolAttributeSupport, FunctionsAndTheirAttributesWithoutAServer) {
+    pmix_info_t alone;
+    bool yes = true;
+    PMIX_INFO_LOAD(&alone, PMIX_TOOL_DO_NOT_CONNECT, &yes, PMIX_BOOL);
+    pmix_proc_t me;
+    ASSERT_EQ(PMIx_tool_init(&me, &alone, 1), PMIX_SUCCESS);
+    PMIX_INFO_DESTRUCT(&alone);
+    {
+        AttrQuery q(PMIX_CLIENT_ATTRIBUTES, "PMIx_Get,PMIx_Fence");
+        Results r;
+        ASSERT_EQ(PMIx_Query_info(&q.q, 1, &r.info, &r.n), PMIX_SUCCESS);
+        size_t n = 0;
+        const pmix_info_t* get = entry(r, "PMIx_Get", &n);
+        ASSERT_NE(get, nullptr);
+        ASSERT_EQ(get->value.data.darray->type, PMIX_REGATTR);
+        auto* attrs = static_cast<pmix_regattr_t*>(get->value.data.darray->array);
+        bool timeout = false;
+        for (size_t i = 0; i < n; ++i) {
+            if (std::string(attrs[i].name) == "PMIX_TIMEOUT") {
+                timeout = true;
+                EXPECT_STREQ(attrs[i].string, PMIX_TIMEOUT);
+                EXPECT_EQ(attrs[i].type, PMIX_INT);
+            }
+        }
+        EXPECT_TRUE(timeout);
+        EXPECT_NE(entry(r, "PMIx_Fence"), nullptr);
+        EXPECT_EQ(entry(r, "PMIx_Init"), nullptr) << "only the functions asked for";
+    }
+    {
+        AttrQuery q(PMIX_TOOL_FUNCTIONS, "");
+        Results r;
+        ASSERT_EQ(PMIx_Query_info(&q.q, 1, &r.info, &r.n), PMIX_SUCCESS);
+        const pmix_info_t* fns = entry(r, PMIX_TOOL_FUNCTIONS);
+        ASSERT_NE(fns, nullptr);
+        EXPECT_NE(std::string(fns->value.data.string).find("PMIx_tool_init"), std::string::npos);
+    }
+    {
+        AttrQuery q("pmix.setup.env", "PMIx_tool_set_server");  // the Standard's PMIX_TOOL_ATTRIBUTES
+        Results r;
+        ASSERT_EQ(PMIx_Query_info(&q.q, 1, &r.info, &r.n), PMIX_SUCCESS);
+        EXPECT_NE(entry(r, "PMIx_tool_set_server"), nullptr);
+    }
+    // Every listed attribute is a real one: its key string comes from the dictionary.
+    for (const char* level : {PMIX_CLIENT_ATTRIBUTES, PMIX_SERVER_ATTRIBUTES, PMIX_TOOL_ATTRIBUTES}) {
+        AttrQuery q(level, "all");
+        Results r;
+        ASSERT_EQ(PMIx_Query_info(&q.q, 1, &r.info, &r.n), PMIX_SUCCESS) << level;
+        const pmix_info_t* top = r.find(PMIX_QUERY_ATTRIBUTE_SUPPORT);
+        auto* fns = static_cast<pmix_info_t*>(top->value.data.darray->array);
+        for (size_t f = 0; f < top->value.data.darray->size; ++f) {
+            auto* attrs = static_cast<pmix_regattr_t*>(fns[f].value.data.darray->array);
+            for (size_t a = 0; a < fns[f].value.data.darray->size; ++a) {
+                EXPECT_NE(attrs[a].string[0], '\0') << fns[f].key << ": " << attrs[a].name << " is unknown";
+            }
+        }
+    }
+    AttrQuery host(PMIX_HOST_ATTRIBUTES, "all");
+    Results none;
+    EXPECT_EQ(PMIx_Query_info(&host.q, 1, &none.info, &none.n), PMIX_ERR_NOT_FOUND);
+    EXPECT_EQ(PMIx_tool_finalize(), PMIX_SUCCESS);
+}
+
 }  // namespace

@@ -1,0 +1,153 @@
+// client/attr_support.cpp - see attr_support.h. The tables list what the code really acts on;
+// tests check every name against the attribute dictionary.
+#include "client/attr_support.h"
+
+#include "data/value.h"
+#include "text/text.h"
+
+#include <cstring>
+#include <sstream>
+
+namespace pmix::client {
+
+namespace {
+
+// The Standard's spelling of PMIX_TOOL_ATTRIBUTES; OpenPMIx's ("pmix.tool.attrs", our header's)
+// works too (FEATURES.md X2).
+constexpr char kStdToolAttributes[] = "pmix.setup.env";
+
+const std::vector<FunctionAttributes> kClient = {
+    {"PMIx_Init", {"PMIX_TIMEOUT", "PMIX_PROGRAMMING_MODEL", "PMIX_MODEL_LIBRARY_NAME",
+                   "PMIX_MODEL_LIBRARY_VERSION", "PMIX_THREADING_MODEL"}},
+    {"PMIx_Finalize", {"PMIX_TIMEOUT"}},
+    {"PMIx_Get", {"PMIX_OPTIONAL", "PMIX_IMMEDIATE", "PMIX_TIMEOUT", "PMIX_GET_REFRESH_CACHE",
+                  "PMIX_GET_POINTER_VALUES"}},
+    {"PMIx_Fence", {"PMIX_COLLECT_DATA", "PMIX_TIMEOUT"}},
+    {"PMIx_Register_event_handler",
+     {"PMIX_EVENT_HDLR_FIRST", "PMIX_EVENT_HDLR_LAST", "PMIX_EVENT_HDLR_PREPEND",
+      "PMIX_EVENT_AFFECTED_PROC", "PMIX_EVENT_AFFECTED_PROCS"}},
+    {"PMIx_Notify_event", {"PMIX_EVENT_NON_DEFAULT", "PMIX_EVENT_AFFECTED_PROC",
+                           "PMIX_EVENT_AFFECTED_PROCS"}},
+    {"PMIx_Spawn", {"PMIX_TIMEOUT"}},
+    {"PMIx_Job_control",
+     {"PMIX_TIMEOUT", "PMIX_REGISTER_CLEANUP", "PMIX_REGISTER_CLEANUP_DIR",
+      "PMIX_CLEANUP_RECURSIVE", "PMIX_CLEANUP_EMPTY", "PMIX_CLEANUP_IGNORE",
+      "PMIX_CLEANUP_LEAVE_TOPDIR"}},
+    {"PMIx_Log", {"PMIX_LOG_STDOUT", "PMIX_LOG_STDERR", "PMIX_LOG_SYSLOG", "PMIX_LOG_LOCAL_SYSLOG",
+                  "PMIX_LOG_GLOBAL_SYSLOG", "PMIX_LOG_SYSLOG_PRI", "PMIX_LOG_ONCE",
+                  "PMIX_LOG_TIMESTAMP", "PMIX_LOG_GENERATE_TIMESTAMP", "PMIX_LOG_TAG_OUTPUT"}},
+    {"PMIx_Query_info", {"PMIX_QUERY_NAMESPACES", "PMIX_QUERY_PROC_TABLE",
+                         "PMIX_QUERY_LOCAL_PROC_TABLE", "PMIX_QUERY_AVAIL_SERVERS",
+                         "PMIX_QUERY_ATTRIBUTE_SUPPORT"}},
+};
+
+const std::vector<FunctionAttributes> kTool = {
+    {"PMIx_tool_init",
+     {"PMIX_TOOL_NSPACE", "PMIX_TOOL_RANK", "PMIX_TOOL_ATTACHMENT_FILE", "PMIX_SERVER_URI",
+      "PMIX_TCP_URI", "PMIX_SERVER_PIDINFO", "PMIX_SERVER_NSPACE", "PMIX_CONNECT_TO_SYSTEM",
+      "PMIX_CONNECT_SYSTEM_FIRST", "PMIX_CONNECT_MAX_RETRIES", "PMIX_CONNECT_RETRY_DELAY",
+      "PMIX_TOOL_CONNECT_OPTIONAL", "PMIX_TOOL_DO_NOT_CONNECT", "PMIX_SERVER_TMPDIR",
+      "PMIX_SYSTEM_TMPDIR", "PMIX_SERVER_HOSTNAME", "PMIX_HOSTNAME"}},
+    {"PMIx_tool_attach_to_server",
+     {"PMIX_PRIMARY_SERVER", "PMIX_TOOL_ATTACHMENT_FILE", "PMIX_SERVER_URI", "PMIX_TCP_URI",
+      "PMIX_SERVER_PIDINFO", "PMIX_SERVER_NSPACE", "PMIX_CONNECT_TO_SYSTEM",
+      "PMIX_CONNECT_SYSTEM_FIRST", "PMIX_CONNECT_MAX_RETRIES", "PMIX_CONNECT_RETRY_DELAY",
+      "PMIX_SERVER_TMPDIR", "PMIX_SYSTEM_TMPDIR"}},
+    {"PMIx_tool_set_server", {"PMIX_WAIT_FOR_CONNECTION", "PMIX_TIMEOUT"}},
+};
+
+const std::vector<FunctionAttributes> kServer = {
+    {"PMIx_server_init",
+     {"PMIX_SERVER_TOOL_SUPPORT", "PMIX_SERVER_SYSTEM_SUPPORT", "PMIX_SERVER_SESSION_SUPPORT",
+      "PMIX_SERVER_SCHEDULER", "PMIX_SERVER_TMPDIR", "PMIX_SYSTEM_TMPDIR", "PMIX_SERVER_NSPACE",
+      "PMIX_SERVER_RANK", "PMIX_HOSTNAME", "PMIX_LAUNCHER_RENDEZVOUS_FILE"}},
+    {"PMIx_server_register_nspace",
+     {"PMIX_JOB_SIZE", "PMIX_MAX_PROCS", "PMIX_NODE_MAP", "PMIX_PROC_MAP", "PMIX_PROC_DATA",
+      "PMIX_APP_INFO_ARRAY", "PMIX_NODE_INFO_ARRAY", "PMIX_LOCAL_PEERS", "PMIX_LOCAL_SIZE",
+      "PMIX_NPROC_OFFSET", "PMIX_JOB_NUM_APPS", "PMIX_SERVER_TMPDIR", "PMIX_SYSTEM_TMPDIR",
+      "PMIX_TMPDIR", "PMIX_NSDIR", "PMIX_TDIR_RMCLEAN"}},
+    {"PMIx_server_setup_application",
+     {"PMIX_SETUP_APP_ENVARS", "PMIX_SETUP_APP_NONENVARS", "PMIX_SETUP_APP_ALL"}},
+};
+
+bool is(const char* key, const char* name) { return std::strncmp(key, name, PMIX_MAX_KEYLEN) == 0; }
+
+void load(pmix_info_t* info, const char* key, const void* data, pmix_data_type_t type) {
+    std::memset(info, 0, sizeof(*info));
+    std::strncpy(info->key, key, PMIX_MAX_KEYLEN);
+    data::value_load(&info->value, data, type);
+}
+
+bool wanted(const std::string& list, const char* function) {
+    std::stringstream in(list);
+    for (std::string f; std::getline(in, f, ',');) {
+        if (f == "all" || f == function) return true;
+    }
+    return false;
+}
+
+// One info per requested function of `level`: key = function, value = its pmix_regattr_t array.
+void attributes_of(AttrLevel level, const std::string& functions, std::vector<pmix_info_t>* out) {
+    for (const auto& fa : supported_attributes(level)) {
+        if (!wanted(functions, fa.function)) continue;
+        std::vector<pmix_regattr_t> attrs(fa.attributes.size());
+        for (std::size_t i = 0; i < attrs.size(); ++i) {
+            const text::AttributeInfo* a = text::find_attribute_by_name(fa.attributes[i]);
+            attrs[i].name = const_cast<char*>(fa.attributes[i]);
+            std::strncpy(attrs[i].string, a != nullptr ? a->string : "", PMIX_MAX_KEYLEN);
+            attrs[i].type = a != nullptr ? a->type : PMIX_UNDEF;
+            attrs[i].description = nullptr;
+        }
+        pmix_data_array_t darray{PMIX_REGATTR, attrs.size(), attrs.data()};
+        out->emplace_back();
+        load(&out->back(), fa.function, &darray, PMIX_DATA_ARRAY);  // deep copy
+    }
+}
+
+void functions_of(AttrLevel level, const char* key, std::vector<pmix_info_t>* out) {
+    std::string names;
+    for (const auto& fa : supported_attributes(level)) names += (names.empty() ? "" : ",") + std::string(fa.function);
+    out->emplace_back();
+    load(&out->back(), key, names.c_str(), PMIX_STRING);
+}
+
+}  // namespace
+
+const std::vector<FunctionAttributes>& supported_attributes(AttrLevel level) {
+    switch (level) {
+        case AttrLevel::server: return kServer;
+        case AttrLevel::tool: return kTool;
+        case AttrLevel::client: break;
+    }
+    return kClient;
+}
+
+bool answer_attribute_support(const pmix_query_t& q, pmix_info_t* out) {
+    std::vector<pmix_info_t> parts;
+    if (q.qualifiers == nullptr || q.nqual == 0) {
+        functions_of(AttrLevel::client, PMIX_CLIENT_FUNCTIONS, &parts);
+        functions_of(AttrLevel::server, PMIX_SERVER_FUNCTIONS, &parts);
+        functions_of(AttrLevel::tool, PMIX_TOOL_FUNCTIONS, &parts);
+    }
+    for (std::size_t i = 0; q.qualifiers != nullptr && i < q.nqual; ++i) {
+        const pmix_info_t& qual = q.qualifiers[i];
+        const std::string list = qual.value.type == PMIX_STRING && qual.value.data.string != nullptr
+                                     ? qual.value.data.string : "all";
+        if (is(qual.key, PMIX_CLIENT_ATTRIBUTES)) attributes_of(AttrLevel::client, list, &parts);
+        else if (is(qual.key, PMIX_SERVER_ATTRIBUTES)) attributes_of(AttrLevel::server, list, &parts);
+        else if (is(qual.key, PMIX_TOOL_ATTRIBUTES) || is(qual.key, kStdToolAttributes)) {
+            attributes_of(AttrLevel::tool, list, &parts);
+        } else if (is(qual.key, PMIX_CLIENT_FUNCTIONS)) functions_of(AttrLevel::client, qual.key, &parts);
+        else if (is(qual.key, PMIX_SERVER_FUNCTIONS)) functions_of(AttrLevel::server, qual.key, &parts);
+        else if (is(qual.key, PMIX_TOOL_FUNCTIONS)) functions_of(AttrLevel::tool, qual.key, &parts);
+        // PMIX_HOST_ATTRIBUTES / PMIX_HOST_FUNCTIONS: no host has registered any (there is no
+        // PMIx_Register_attributes yet), so there is nothing to say for them.
+    }
+    if (parts.empty()) return false;
+    pmix_data_array_t darray{PMIX_INFO, parts.size(), parts.data()};
+    load(out, PMIX_QUERY_ATTRIBUTE_SUPPORT, &darray, PMIX_DATA_ARRAY);
+    for (auto& p : parts) data::info_destruct(&p);
+    return true;
+}
+
+}  // namespace pmix::client

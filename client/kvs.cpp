@@ -21,12 +21,8 @@ namespace pmix::client {
 namespace {
 
 bool has_flag(const pmix_info_t* info, std::size_t ninfo, const char* key) {
-    for (std::size_t i = 0; info != nullptr && i < ninfo; ++i) {
-        if (std::strncmp(info[i].key, key, PMIX_MAX_KEYLEN) == 0) {
-            return info[i].value.type != PMIX_BOOL || info[i].value.data.flag;
-        }
-    }
-    return false;
+    const pmix_info_t* i = data::find_info(info, ninfo, key);
+    return i != nullptr && (i->value.type != PMIX_BOOL || i->value.data.flag);
 }
 
 CacheKey cache_key(const pmix_proc_t& p, const char* key) {

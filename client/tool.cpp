@@ -16,6 +16,8 @@
 #include "client/state.h"
 #include "client/tool_chain.h"
 
+#include "data/value.h"
+
 #include "exec/completion.h"
 #include "exec/log.h"
 #include "wire/dial.h"
@@ -259,13 +261,7 @@ pmix_status_t tool_attach_to_server(pmix_proc_t* myproc, pmix_proc_t* server,
     if (!initialized()) return PMIX_ERR_INIT;
     auto plan = plan_connection(info, ninfo);
     if (!plan.ok()) return plan.status;
-    bool primary = false;
-    for (std::size_t i = 0; i < ninfo; ++i) {
-        if (std::strncmp(info[i].key, PMIX_PRIMARY_SERVER, PMIX_MAX_KEYLEN) == 0) {
-            primary = info[i].value.type == PMIX_UNDEF ||
-                      (info[i].value.type == PMIX_BOOL && info[i].value.data.flag);
-        }
-    }
+    const bool primary = data::info_true(info, ninfo, PMIX_PRIMARY_SERVER);
     std::lock_guard life(lifecycle_mutex());
     pmix_proc_t found{};
     pmix_status_t rc = attach_by_plan(plan.value, info, ninfo, primary, &found);
@@ -313,15 +309,8 @@ pmix_status_t tool_set_server(const pmix_proc_t* server, const pmix_info_t* info
     if (server == nullptr || (info == nullptr && ninfo > 0)) return PMIX_ERR_BAD_PARAM;
     if (exec::on_progress_thread()) return PMIX_ERR_WOULD_BLOCK;
     if (!initialized()) return PMIX_ERR_INIT;
-    bool wait = false;
-    std::chrono::milliseconds limit{0};
-    for (std::size_t i = 0; i < ninfo; ++i) {
-        if (std::strncmp(info[i].key, PMIX_WAIT_FOR_CONNECTION, PMIX_MAX_KEYLEN) == 0) {
-            wait = info[i].value.type == PMIX_UNDEF ||
-                   (info[i].value.type == PMIX_BOOL && info[i].value.data.flag);
-        }
-    }
-    limit = timeout_from(info, ninfo, std::chrono::milliseconds(0));
+    const bool wait = data::info_true(info, ninfo, PMIX_WAIT_FOR_CONNECTION);
+    const std::chrono::milliseconds limit = timeout_from(info, ninfo, std::chrono::milliseconds(0));
     State& s = state();
     const auto deadline = std::chrono::steady_clock::now() + limit;
     for (;;) {

@@ -1,6 +1,8 @@
 // client/tool_chain.cpp - see tool_chain.h.
 #include "client/tool_chain.h"
 
+#include "data/value.h"
+
 #include <unistd.h>
 
 #include <cstring>
@@ -11,17 +13,10 @@ namespace {
 
 using PlanResult = wire::Result<Plan>;
 
-const pmix_info_t* find(const pmix_info_t* info, std::size_t n, const char* key) {
-    for (std::size_t i = 0; info != nullptr && i < n; ++i) {
-        if (std::strncmp(info[i].key, key, PMIX_MAX_KEYLEN) == 0) return &info[i];
-    }
-    return nullptr;
-}
+using data::info_true;
 
-bool flag(const pmix_info_t* info, std::size_t n, const char* key) {
-    const pmix_info_t* i = find(info, n, key);
-    return i != nullptr &&
-           (i->value.type == PMIX_UNDEF || (i->value.type == PMIX_BOOL && i->value.data.flag));
+const pmix_info_t* find(const pmix_info_t* info, std::size_t n, const char* key) {
+    return data::find_info(info, n, key);
 }
 
 // A string attribute: nullptr when absent; `bad` set when present but not a usable string.
@@ -112,8 +107,8 @@ PlanResult plan_connection(const pmix_info_t* info, std::size_t n) {
         return PlanResult::failure(rc, why);
     }
     read_retries(info, n, &plan);
-    plan.optional = flag(info, n, PMIX_TOOL_CONNECT_OPTIONAL);
-    plan.do_not_connect = flag(info, n, PMIX_TOOL_DO_NOT_CONNECT);
+    plan.optional = info_true(info, n, PMIX_TOOL_CONNECT_OPTIONAL);
+    plan.do_not_connect = info_true(info, n, PMIX_TOOL_DO_NOT_CONNECT);
     bool bad = false;
     const char* host = text(info, n, PMIX_SERVER_HOSTNAME, &bad);
     if (host == nullptr) host = text(info, n, PMIX_HOSTNAME, &bad);
@@ -148,12 +143,12 @@ PlanResult plan_connection(const pmix_info_t* info, std::size_t n) {
         plan.targets.push_back({Target::Kind::file, wire::tool_file_by_nspace(server_dir, h, ns), {}});
         return PlanResult::success(std::move(plan));
     }
-    if (flag(info, n, PMIX_CONNECT_TO_SYSTEM)) {
+    if (info_true(info, n, PMIX_CONNECT_TO_SYSTEM)) {
         plan.targets.push_back({Target::Kind::file, wire::system_file(system_dir, h), {}});
         return PlanResult::success(std::move(plan));
     }
     plan.retry = false;  // the search step never waits (FEATURES.md A24)
-    if (flag(info, n, PMIX_CONNECT_SYSTEM_FIRST)) {
+    if (info_true(info, n, PMIX_CONNECT_SYSTEM_FIRST)) {
         plan.targets.push_back({Target::Kind::file, wire::system_file(system_dir, h), {}});
     }
     plan.targets.push_back({Target::Kind::search, server_dir, h});

@@ -20,12 +20,7 @@ namespace {
 
 bool is(const char* key, const char* name) { return std::strncmp(key, name, PMIX_MAX_KEYLEN) == 0; }
 
-const pmix_info_t* find(const pmix_info_t* info, std::size_t n, const char* key) {
-    for (std::size_t i = 0; info != nullptr && i < n; ++i) {
-        if (is(info[i].key, key)) return &info[i];
-    }
-    return nullptr;
-}
+using data::find_info;
 
 void load(pmix_info_t* info, const char* key, const void* data, pmix_data_type_t type) {
     std::memset(info, 0, sizeof(*info));
@@ -78,7 +73,7 @@ void proc_table(const State& st, const Namespace& ns, bool local_only,
 }
 
 const char* nspace_qualifier(const pmix_query_t& q) {
-    const pmix_info_t* ns = find(q.qualifiers, q.nqual, PMIX_NSPACE);
+    const pmix_info_t* ns = find_info(q.qualifiers, q.nqual, PMIX_NSPACE);
     return ns != nullptr && ns->value.type == PMIX_STRING ? ns->value.data.string : nullptr;
 }
 
@@ -129,10 +124,6 @@ pmix_status_t answer_query(const State& st, const pmix_query_t* queries, std::si
 
 namespace {
 
-bool flag(const pmix_info_t* info, std::size_t n, const char* key) {
-    const pmix_info_t* i = find(info, n, key);
-    return i != nullptr && (i->value.type == PMIX_UNDEF || (i->value.type == PMIX_BOOL && i->value.data.flag));
-}
 
 std::string text_of(const pmix_value_t& v) {
     if (v.type == PMIX_STRING) return v.data.string != nullptr ? v.data.string : "";
@@ -161,9 +152,9 @@ bool send_syslog(int priority, const std::string& line) {
 
 std::string stamp(const pmix_info_t* dirs, std::size_t ndirs) {
     std::time_t when = 0;
-    if (const pmix_info_t* t = find(dirs, ndirs, PMIX_LOG_TIMESTAMP); t != nullptr && t->value.type == PMIX_TIME) {
+    if (const pmix_info_t* t = find_info(dirs, ndirs, PMIX_LOG_TIMESTAMP); t != nullptr && t->value.type == PMIX_TIME) {
         when = t->value.data.time;
-    } else if (flag(dirs, ndirs, PMIX_LOG_GENERATE_TIMESTAMP)) {
+    } else if (data::info_true(dirs, ndirs, PMIX_LOG_GENERATE_TIMESTAMP)) {
         when = std::time(nullptr);
     }
     if (when == 0) return {};
@@ -195,15 +186,15 @@ bool write_entry(const pmix_info_t& entry, const std::string& prefix, int priori
 pmix_status_t write_log(const pmix_proc_t& source, const pmix_info_t* data, std::size_t ndata,
                         const pmix_info_t* dirs, std::size_t ndirs) {
     int priority = 8 /* LOG_USER */ | 6 /* LOG_INFO */;
-    if (const pmix_info_t* p = find(dirs, ndirs, PMIX_LOG_SYSLOG_PRI); p != nullptr && p->value.type == PMIX_INT) {
+    if (const pmix_info_t* p = find_info(dirs, ndirs, PMIX_LOG_SYSLOG_PRI); p != nullptr && p->value.type == PMIX_INT) {
         priority = 8 | (p->value.data.integer & 7);
     }
     std::string prefix = stamp(dirs, ndirs);
-    if (flag(dirs, ndirs, PMIX_LOG_TAG_OUTPUT)) {
+    if (data::info_true(dirs, ndirs, PMIX_LOG_TAG_OUTPUT)) {
         prefix = "[" + std::string(source.nspace, strnlen(source.nspace, PMIX_MAX_NSLEN)) + "," +
                  std::to_string(source.rank) + "] " + prefix;
     }
-    const bool once = flag(dirs, ndirs, PMIX_LOG_ONCE);
+    const bool once = data::info_true(dirs, ndirs, PMIX_LOG_ONCE);
     std::size_t done = 0;
     for (std::size_t i = 0; i < ndata; ++i) {
         if (write_entry(data[i], prefix, priority)) {

@@ -30,14 +30,7 @@ std::shared_ptr<State> g_state;  // guarded by g_mutex
 
 constexpr auto kSyncTimeout = std::chrono::seconds(30);
 
-const pmix_info_t* find_info(const pmix_info_t* info, size_t n, const char* key) {
-    for (size_t i = 0; i < n && info != nullptr; ++i) {
-        if (std::strncmp(info[i].key, key, PMIX_MAX_KEYLEN) == 0) {
-            return &info[i];
-        }
-    }
-    return nullptr;
-}
+using data::find_info;
 
 std::string this_host() {
     char buf[256] = {};

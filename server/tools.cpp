@@ -21,23 +21,10 @@ namespace pmix::server {
 
 namespace {
 
-const pmix_info_t* find(const pmix_info_t* info, size_t n, const char* key) {
-    for (size_t i = 0; info != nullptr && i < n; ++i) {
-        if (std::strncmp(info[i].key, key, PMIX_MAX_KEYLEN) == 0) return &info[i];
-    }
-    return nullptr;
-}
-
-// A boolean directive: true when present with a true bool, or with no value (OpenPMIx and Open
-// MPI pass flags as PMIX_UNDEF).
-bool flag(const pmix_info_t* info, size_t n, const char* key) {
-    const pmix_info_t* i = find(info, n, key);
-    if (i == nullptr) return false;
-    return i->value.type == PMIX_UNDEF || (i->value.type == PMIX_BOOL && i->value.data.flag);
-}
+using data::info_true;
 
 const char* string_of(const pmix_info_t* info, size_t n, const char* key) {
-    const pmix_info_t* i = find(info, n, key);
+    const pmix_info_t* i = data::find_info(info, n, key);
     return i != nullptr && i->value.type == PMIX_STRING ? i->value.data.string : nullptr;
 }
 
@@ -74,11 +61,11 @@ constexpr char kServerSysController[] = "pmix.srv.ctrlr";
 }  // namespace
 
 pmix_status_t start_tool_support(State& st, const pmix_info_t* info, size_t ninfo) {
-    const bool system = flag(info, ninfo, PMIX_SERVER_SYSTEM_SUPPORT);
-    const bool session = flag(info, ninfo, PMIX_SERVER_SESSION_SUPPORT);
-    const bool sched = flag(info, ninfo, PMIX_SERVER_SCHEDULER);
-    const bool ctrlr = flag(info, ninfo, kServerSysController);
-    st.tools.enabled = system || session || sched || ctrlr || flag(info, ninfo, PMIX_SERVER_TOOL_SUPPORT);
+    const bool system = info_true(info, ninfo, PMIX_SERVER_SYSTEM_SUPPORT);
+    const bool session = info_true(info, ninfo, PMIX_SERVER_SESSION_SUPPORT);
+    const bool sched = info_true(info, ninfo, PMIX_SERVER_SCHEDULER);
+    const bool ctrlr = info_true(info, ninfo, kServerSysController);
+    st.tools.enabled = system || session || sched || ctrlr || info_true(info, ninfo, PMIX_SERVER_TOOL_SUPPORT);
     if (!st.tools.enabled) return PMIX_SUCCESS;
     st.tools.server_tmpdir = st.tmpdir;
     st.tools.system_tmpdir =

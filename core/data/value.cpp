@@ -160,6 +160,19 @@ pmix_status_t value_adopt(pmix_value_t* value, void* element, pmix_data_type_t t
     return PMIX_SUCCESS;
 }
 
+const pmix_info_t* find_info(const pmix_info_t* info, std::size_t n, const char* key) noexcept {
+    for (std::size_t i = 0; info != nullptr && key != nullptr && i < n; ++i) {
+        if (std::strncmp(info[i].key, key, PMIX_MAX_KEYLEN) == 0) return &info[i];
+    }
+    return nullptr;
+}
+
+bool info_true(const pmix_info_t* info, std::size_t n, const char* key) noexcept {
+    const pmix_info_t* i = find_info(info, n, key);
+    return i != nullptr &&
+           (i->value.type == PMIX_UNDEF || (i->value.type == PMIX_BOOL && i->value.data.flag));
+}
+
 pmix_status_t info_load(pmix_info_t* info, const char* key, const void* data,
                         pmix_data_type_t type) noexcept {
     if (info == nullptr || key == nullptr) {

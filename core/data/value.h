@@ -40,6 +40,11 @@ pmix_status_t info_load(pmix_info_t* info, const char* key, const void* data,
                         pmix_data_type_t type) noexcept;
 pmix_status_t info_xfer(pmix_info_t* dst, const pmix_info_t* src) noexcept;
 void info_destruct(pmix_info_t* info) noexcept;
+// The first of n infos whose key is `key`; NULL when none (or `info` is NULL).
+const pmix_info_t* find_info(const pmix_info_t* info, std::size_t n, const char* key) noexcept;
+// OpenPMIx's PMIX_INFO_TRUE for the info named `key`: present with no value (PMIX_UNDEF, how Open
+// MPI passes flags) or with a true bool.
+bool info_true(const pmix_info_t* info, std::size_t n, const char* key) noexcept;
 
 // pmix_data_array_t: allocate `count` zeroed elements of `type` / release everything it owns.
 pmix_status_t data_array_init(pmix_data_array_t* array, std::size_t count,

@@ -12,6 +12,31 @@
 namespace pmix::data::test {
 namespace {
 
+// find_info: first match by key, NULL for none or a NULL array; info_true: OpenPMIx's
+// PMIX_INFO_TRUE (no value counts as set, a false bool or a non-bool value does not).
+TEST(InfoFind, FirstMatchAndBooleanDirectives) {
+    pmix_info_t info[5];
+    bool yes = true, no = false;
+    int three = 3;
+    ASSERT_EQ(info_load(&info[0], "pmix.a", &yes, PMIX_BOOL), PMIX_SUCCESS);
+    ASSERT_EQ(info_load(&info[1], "pmix.b", &no, PMIX_BOOL), PMIX_SUCCESS);
+    ASSERT_EQ(info_load(&info[2], "pmix.c", nullptr, PMIX_UNDEF), PMIX_SUCCESS);
+    ASSERT_EQ(info_load(&info[3], "pmix.d", &three, PMIX_INT), PMIX_SUCCESS);
+    ASSERT_EQ(info_load(&info[4], "pmix.a", &no, PMIX_BOOL), PMIX_SUCCESS);
+    EXPECT_EQ(find_info(info, 5, "pmix.a"), &info[0]);
+    EXPECT_EQ(find_info(info, 5, "pmix.d"), &info[3]);
+    EXPECT_EQ(find_info(info, 5, "pmix.none"), nullptr);
+    EXPECT_EQ(find_info(info, 3, "pmix.d"), nullptr) << "only the first n are searched";
+    EXPECT_EQ(find_info(nullptr, 5, "pmix.a"), nullptr);
+    EXPECT_EQ(find_info(info, 5, nullptr), nullptr);
+    EXPECT_TRUE(info_true(info, 5, "pmix.a"));
+    EXPECT_FALSE(info_true(info, 5, "pmix.b"));
+    EXPECT_TRUE(info_true(info, 5, "pmix.c"));
+    EXPECT_FALSE(info_true(info, 5, "pmix.d"));
+    EXPECT_FALSE(info_true(info, 5, "pmix.none"));
+    for (auto& i : info) info_destruct(&i);
+}
+
 TEST(InfoLoad, CopiesKeyAndValueAndClearsFlags) {
     pmix_info_t info;
     std::memset(&info, 0xff, sizeof(info));  // garbage, as a caller's stack would hold

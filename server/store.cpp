@@ -121,14 +121,19 @@ std::string join_ranks(const std::vector<pmix_rank_t>& r) {
     return s;
 }
 
-// The local node of a map: the one named like this host; a one-node map is local anyway.
-std::size_t local_node(const std::vector<std::string>& nodes, const std::string& hostname) {
+// The local node of a map: the one named like this host; a one-node map is local anyway unless
+// the host said no process of the job runs here (nlocalprocs 0). Open MPI registers every job
+// on every daemon, so a job spawned onto another node arrives here as a one-node map of that
+// node; taking it for local made this server wait for commits that never come here instead of
+// asking the host for the data (MPI_Comm_spawn across two nodes failed "Unreachable").
+std::size_t local_node(const std::vector<std::string>& nodes, const std::string& hostname,
+                       int nlocalprocs) {
     for (std::size_t i = 0; i < nodes.size(); ++i) {
         if (nodes[i] == hostname) {
             return i;
         }
     }
-    return nodes.size() == 1 ? 0 : nodes.size();
+    return nodes.size() == 1 && nlocalprocs != 0 ? 0 : nodes.size();
 }
 
 // Derives per-proc and job keys from PMIX_NODE_MAP/PMIX_PROC_MAP when the host did not give them.
@@ -144,7 +149,7 @@ pmix_status_t derive_from_maps(Namespace& ns, const std::string& hostname) {
     if (!nodes.ok() || !ppn.ok() || nodes.value.size() != ppn.value.size()) {
         return PMIX_ERR_BAD_PARAM;
     }
-    const std::size_t here = local_node(nodes.value, hostname);
+    const std::size_t here = local_node(nodes.value, hostname, ns.nlocalprocs);
     std::uint32_t nprocs = 0;
     for (std::size_t n = 0; n < nodes.value.size(); ++n) {
         const auto& ranks = ppn.value[n];

@@ -144,6 +144,28 @@ TEST(Registration, MapsOnlyDerivesPerProcKeys) {
     EXPECT_EQ(ns.local_ranks, (std::set<pmix_rank_t>{1, 3}));
 }
 
+// A job mapped onto one node whose name is not this host's: local when the host says it has
+// local procs (a host naming its node differently from gethostname), not local when it says it
+// has none. Open MPI registers a job spawned onto another node on every daemon that way; taking
+// it for local made Gets of its ranks wait here instead of going to the host (direct modex).
+TEST(Registration, OneNodeMapIsLocalOnlyWithLocalProcs) {
+    Infos job;
+    job.add(PMIX_NODE_MAP, "pmix[198.18.0.2]", PMIX_STRING);
+    job.add(PMIX_PROC_MAP, "pmix[0,1]", PMIX_STRING);
+    Namespace elsewhere;
+    elsewhere.nlocalprocs = 0;
+    ASSERT_EQ(pmix::server::parse_registration(elsewhere, job.v.data(), job.v.size(), "node0"),
+              PMIX_SUCCESS);
+    EXPECT_TRUE(elsewhere.local_ranks.empty());
+    EXPECT_EQ(pmix::server::lookup(elsewhere, PMIX_RANK_WILDCARD, PMIX_LOCAL_PEERS), nullptr);
+    EXPECT_EQ(str(elsewhere, 1, PMIX_HOSTNAME), "198.18.0.2");
+    Namespace here;
+    here.nlocalprocs = 2;
+    ASSERT_EQ(pmix::server::parse_registration(here, job.v.data(), job.v.size(), "node1"), PMIX_SUCCESS);
+    EXPECT_EQ(here.local_ranks, (std::set<pmix_rank_t>{0, 1}));
+    EXPECT_EQ(str(here, PMIX_RANK_WILDCARD, PMIX_LOCAL_PEERS), "0,1");
+}
+
 TEST(Registration, LocalPeersWithoutMaps) {
     Infos job;
     job.add(PMIX_LOCAL_PEERS, "4,7", PMIX_STRING);

@@ -21,6 +21,7 @@
 #include "exec/completion.h"
 #include "exec/log.h"
 #include "wire/dial.h"
+#include "wire/tcp_socket.h"
 #include "wire/rendezvous.h"
 
 #include <unistd.h>
@@ -80,6 +81,7 @@ Attached attach_one(exec::Executor& ex, const wire::Rendezvous& server, const Id
         }
     };
     auto hello = wire::Hello::for_this_process(want.nspace, want.rank, wire::Role::tool);
+    if (wire::is_tcp_uri(server.socket)) hello.secret = server.secret;  // a remote server
     wire::Dialed d = wire::dial(ex, server.socket, std::move(hello), std::move(opts));
     Attached out;
     if (d.status != PMIX_SUCCESS) {

@@ -2,6 +2,9 @@
 #include "client/tool_chain.h"
 
 #include "data/value.h"
+#include "wire/tcp_socket.h"
+
+#include <dirent.h>
 
 #include <unistd.h>
 
@@ -45,18 +48,48 @@ bool unsigned_of(const pmix_info_t* i, unsigned long long* out) {
     }
 }
 
-// A URI attribute: "file:<path>" reads the URI from a rendezvous file; tcp is not ours.
-PlanResult uri_target(const char* uri, Plan plan) {
+// A URI attribute: "file:<path>" reads the URI from a rendezvous file; a tcp4:// URI is
+// dialled with the secret from a rendezvous file in `dirs`.
+PlanResult uri_target(const char* uri, Plan plan, std::vector<std::string> dirs) {
     static constexpr char kFile[] = "file:";
     if (std::strncmp(uri, kFile, sizeof(kFile) - 1) == 0) {
-        plan.targets.push_back({Target::Kind::file, uri + sizeof(kFile) - 1, {}});
-    } else if (std::strncmp(uri, "tcp", 3) == 0) {
-        return PlanResult::failure(PMIX_ERR_NOT_SUPPORTED,
-                                   std::string("tools reach servers over Unix sockets; not ") + uri);
+        plan.targets.push_back({Target::Kind::file, uri + sizeof(kFile) - 1, {}, {}});
     } else {
-        plan.targets.push_back({Target::Kind::uri, uri, {}});
+        plan.targets.push_back({Target::Kind::uri, uri, {}, std::move(dirs)});
     }
     return PlanResult::success(std::move(plan));
+}
+
+bool same_tcp_address(const std::string& a, const std::string& b) {
+    auto x = wire::parse_tcp_uri(a), y = wire::parse_tcp_uri(b);
+    return x.ok() && y.ok() && x.value.ip == y.value.ip && x.value.port == y.value.port;
+}
+
+// The rendezvous file in `dirs` of the server listening on `tcp`, to dial it with its secret.
+wire::Result<wire::Rendezvous> server_with_secret(const std::string& tcp,
+                                                  const std::vector<std::string>& dirs) {
+    for (const auto& dir : dirs) {
+        DIR* d = ::opendir(dir.c_str());
+        if (d == nullptr) continue;
+        std::vector<std::string> names;
+        while (const dirent* e = ::readdir(d)) {
+            const std::string name = e->d_name;
+            if (name.rfind("pmix.", 0) == 0 && name.find(".tmp.") == std::string::npos) names.push_back(name);
+        }
+        ::closedir(d);
+        for (const auto& name : names) {
+            auto r = wire::read_rendezvous(dir + "/" + name);
+            if (!r.ok() || r.value.tcp_uri.empty()) continue;
+            auto t = wire::parse_uri(r.value.tcp_uri);
+            if (t.ok() && same_tcp_address(t.value.socket, tcp)) {
+                r.value.socket = t.value.socket;
+                return r;
+            }
+        }
+    }
+    return wire::Result<wire::Rendezvous>::failure(
+        PMIX_ERR_NO_PERMISSIONS, "no readable rendezvous file gives the secret of " + tcp +
+                                     "; give the server's rendezvous file with PMIX_TOOL_ATTACHMENT_FILE");
 }
 
 pmix_status_t read_identity(const pmix_info_t* info, std::size_t n, Plan* plan, std::string* why) {
@@ -127,31 +160,33 @@ PlanResult plan_connection(const pmix_info_t* info, std::size_t n) {
     }
     plan.retry = true;  // steps 1-5 name a server that may still be starting
     if (attach != nullptr) {
-        plan.targets.push_back({Target::Kind::file, attach, {}});
+        plan.targets.push_back({Target::Kind::file, attach, {}, {}});
         return PlanResult::success(std::move(plan));
     }
-    if (uri != nullptr || tcp != nullptr) return uri_target(uri != nullptr ? uri : tcp, std::move(plan));
+    if (uri != nullptr || tcp != nullptr) {
+        return uri_target(uri != nullptr ? uri : tcp, std::move(plan), {server_dir, system_dir});
+    }
     if (const pmix_info_t* p = find(info, n, PMIX_SERVER_PIDINFO); p != nullptr) {
         unsigned long long pid = 0;
         if (!unsigned_of(p, &pid) || pid == 0 || pid > 0x7fffffff) {
             return PlanResult::failure(PMIX_ERR_BAD_PARAM, "PMIX_SERVER_PIDINFO must be a pid");
         }
-        plan.targets.push_back({Target::Kind::file, wire::tool_file_by_pid(server_dir, h, static_cast<std::int32_t>(pid)), {}});
+        plan.targets.push_back({Target::Kind::file, wire::tool_file_by_pid(server_dir, h, static_cast<std::int32_t>(pid)), {}, {}});
         return PlanResult::success(std::move(plan));
     }
     if (ns != nullptr) {
-        plan.targets.push_back({Target::Kind::file, wire::tool_file_by_nspace(server_dir, h, ns), {}});
+        plan.targets.push_back({Target::Kind::file, wire::tool_file_by_nspace(server_dir, h, ns), {}, {}});
         return PlanResult::success(std::move(plan));
     }
     if (info_true(info, n, PMIX_CONNECT_TO_SYSTEM)) {
-        plan.targets.push_back({Target::Kind::file, wire::system_file(system_dir, h), {}});
+        plan.targets.push_back({Target::Kind::file, wire::system_file(system_dir, h), {}, {}});
         return PlanResult::success(std::move(plan));
     }
     plan.retry = false;  // the search step never waits (FEATURES.md A24)
     if (info_true(info, n, PMIX_CONNECT_SYSTEM_FIRST)) {
-        plan.targets.push_back({Target::Kind::file, wire::system_file(system_dir, h), {}});
+        plan.targets.push_back({Target::Kind::file, wire::system_file(system_dir, h), {}, {}});
     }
-    plan.targets.push_back({Target::Kind::search, server_dir, h});
+    plan.targets.push_back({Target::Kind::search, server_dir, h, {}});
     return PlanResult::success(std::move(plan));
 }
 
@@ -163,16 +198,30 @@ std::vector<Target> expand_targets(const std::vector<Target>& targets) {
             continue;
         }
         for (auto& f : wire::tool_files_in(t.where, t.host)) {
-            out.push_back({Target::Kind::file, std::move(f), {}});
+            out.push_back({Target::Kind::file, std::move(f), {}, {}});
         }
     }
     return out;
 }
 
 wire::Result<wire::Rendezvous> resolve_target(const Target& t) {
-    if (t.kind == Target::Kind::uri) return wire::parse_uri(t.where);
+    if (t.kind == Target::Kind::uri) {
+        auto r = wire::parse_uri(t.where);
+        if (!r.ok() || !wire::is_tcp_uri(r.value.socket)) return r;
+        return server_with_secret(r.value.socket, t.secret_dirs);
+    }
     auto r = wire::read_rendezvous(t.where);
-    if (r.ok() && !wire::pid_alive(r.value.pid)) {
+    if (!r.ok()) return r;
+    const bool elsewhere = !r.value.host.empty() && r.value.host != local_host_name();
+    if (elsewhere && !r.value.tcp_uri.empty()) {
+        // Another host's server: its Unix socket (even if a shared file system shows it) is
+        // not ours to reach, nor is its pid ours to check.
+        auto tcp = wire::parse_uri(r.value.tcp_uri);
+        if (!tcp.ok()) return wire::Result<wire::Rendezvous>::failure(tcp.status, tcp.error);
+        r.value.socket = tcp.value.socket;
+        return r;
+    }
+    if (!wire::pid_alive(r.value.pid)) {
         return wire::Result<wire::Rendezvous>::failure(
             PMIX_ERR_UNREACH, t.where + " is stale: its server (pid " +
                                   std::to_string(r.value.pid) + ") is gone");

@@ -22,6 +22,8 @@ struct Target {
     enum class Kind { file, uri, search } kind = Kind::file;
     std::string where;  // a rendezvous file, a URI, or the directory to search
     std::string host;   // for search: the host name in the file names
+    // For a tcp4:// URI: the directories whose rendezvous files may hold that server's secret.
+    std::vector<std::string> secret_dirs;
 };
 
 struct Plan {
@@ -36,13 +38,16 @@ struct Plan {
 };
 
 // PMIX_ERR_BAD_PARAM for contradictions (PMIX_SERVER_URI with PMIX_TCP_URI, values of the wrong
-// type or too long); PMIX_ERR_NOT_SUPPORTED for a tcp:// URI (tools connect over Unix sockets).
+// type or too long).
 wire::Result<Plan> plan_connection(const pmix_info_t* info, std::size_t ninfo);
 
 // The targets to try now (a search target becomes the rendezvous files present at this moment).
 std::vector<Target> expand_targets(const std::vector<Target>& targets);
 
-// Reads a file target / parses a URI target.
+// Reads a file target / parses a URI target. The result's `socket` is what to dial: the Unix
+// socket, or the server's tcp4:// URI (with `secret` set) when the URI given was one or the
+// file is another host's server that listens on TCP. A tcp4:// URI needs its secret from a
+// rendezvous file readable here (PMIX_ERR_NO_PERMISSIONS when there is none).
 wire::Result<wire::Rendezvous> resolve_target(const Target& t);
 
 // This machine's host name as the rendezvous file names carry it.

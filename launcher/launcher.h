@@ -34,6 +34,7 @@ struct Options {
   std::string hosts;              // --host a:2,b:2
   std::string hostfile;           // --hostfile FILE
   std::string launch_agent = "ssh";  // --launch-agent CMD (split at spaces; the node name follows)
+  bool remote_tools = false;      // --remote-tools: PMIX_SERVER_REMOTE_CONNECTIONS (TCP, secret)
 };
 
 // One node of the job and how many ranks it runs (block mapping: node 0 gets ranks 0..n0-1, ...).

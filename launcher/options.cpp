@@ -11,12 +11,14 @@ namespace {
 void usage(FILE* f) {
   std::fprintf(f,
                "usage: pmixrun [-n N] [--host LIST | --hostfile FILE] [--launch-agent CMD] "
-               "[-x VAR[=value]]... [--timeout SECONDS] [--report] [--] "
+               "[-x VAR[=value]]... [--timeout SECONDS] [--report] [--remote-tools] [--] "
                "program [args...]\n"
                "  -n, --np N        number of processes (1..4096)\n"
                "  -x VAR[=value]    pass VAR to the processes (its value here, or the one given)\n"
                "  --timeout S       kill the job after S seconds and exit with 124\n"
                "  --report          print a startup/wireup timing report to stderr at the end\n"
+               "  --remote-tools    also let tools of other hosts in over TCP (they need the\n"
+               "                    secret in this server's rendezvous file: pmix-ps --file F)\n"
                "  --host a:2,b:2    run across these nodes (name:slots; -n defaults to all slots)\n"
                "  --hostfile FILE   the same from a file (\"name slots=N\" or \"name:N\" per line)\n"
                "  --launch-agent C  how to start a node daemon: C NODE pmixd ... (default: ssh)\n"
@@ -82,6 +84,8 @@ bool parse_options(int argc, char** argv, Options& o, int& exit_code) {
       if (!parse_seconds(v, o.timeout_s)) return bad("bad timeout '%s'", v, exit_code);
     } else if (std::strcmp(a, "--report") == 0) {
       o.report = true;
+    } else if (std::strcmp(a, "--remote-tools") == 0) {
+      o.remote_tools = true;
     } else if (std::strcmp(a, "--host") == 0 || std::strcmp(a, "--hostfile") == 0 ||
                std::strcmp(a, "--launch-agent") == 0) {
       const char* v = value(a);

@@ -162,13 +162,16 @@ int serve_job(Launcher& L, const std::vector<std::string>& env,
   // Tools find us through rendezvous files in the library's default server tmpdir
   // ($PMIX_SERVER_TMPDIR, $TMPDIR, ... /tmp), where pmix-ps and friends look by default; the
   // library's session directory goes there too and is removed at finalize.
-  const size_t ninfo = 1 + server_info.size();
+  // --remote-tools adds a TCP listener for tools on other hosts (they need the secret from
+  // our rendezvous file, see README "Tools").
+  const size_t ninfo = 2 + server_info.size();
   pmix_info_t* info = nullptr;
   PMIX_INFO_CREATE(info, ninfo);
   bool yes = true;
   PMIx_Info_load(&info[0], PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
+  PMIx_Info_load(&info[1], PMIX_SERVER_REMOTE_CONNECTIONS, &L.opt.remote_tools, PMIX_BOOL);
   for (size_t i = 0; i < server_info.size(); ++i)
-    PMIx_Info_load(&info[1 + i], server_info[i].first, server_info[i].second.c_str(), PMIX_STRING);
+    PMIx_Info_load(&info[2 + i], server_info[i].first, server_info[i].second.c_str(), PMIX_STRING);
   pmix_status_t rc = PMIx_server_init(&module, info, ninfo);
   PMIX_INFO_FREE(info, ninfo);
   L.t.server_init = Clock::now();

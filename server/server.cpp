@@ -243,6 +243,7 @@ pmix_status_t init(const pmix_server_module_t* module, const pmix_info_t* info, 
         st->listener->close();
         st->ex->stop();
         st->listener.reset();
+        st->tools.tcp.reset();
         remove_session_dir(*st);
         return rc;
     }
@@ -277,6 +278,7 @@ pmix_status_t finalize() {
     st->ex->stop();
     // The loop is gone: drop connections (they refer to the executor) before the executor.
     st->listener.reset();
+    st->tools.tcp.reset();
     st->clients.clear();
     st->fences.clear();
     st->store.reset();  // unlinks every shared-memory segment; mapped clients keep their copy

@@ -90,6 +90,10 @@ struct ToolSupport {
     std::string server_tmpdir, system_tmpdir;
     std::vector<std::string> files;         // rendezvous files we wrote (removed at finalize)
     std::vector<std::string> created_dirs;  // directories we made for them, outermost first
+    // PMIX_SERVER_REMOTE_CONNECTIONS: a TCP listener for remote tools, admitted by this secret
+    // (written only into the owner-only rendezvous files).
+    std::shared_ptr<wire::Listener> tcp;
+    std::string secret;
 };
 
 // A tool connection between its Hello and the host's verdict.

@@ -1,7 +1,9 @@
 // server/tools.cpp - tool support: rendezvous files (wire/rendezvous.h) and tool connections.
 //
 // A tool dials the same socket as clients with a Role::tool Hello (its pid/uid/gid checked
-// against SO_PEERCRED by the listener), then sends kToolAttach with its init info. The host's
+// against SO_PEERCRED by the listener), then sends kToolAttach with its init info. With
+// PMIX_SERVER_REMOTE_CONNECTIONS a TCP listener serves tools of other hosts too: they prove
+// themselves with the secret from the rendezvous file, and count as the server's own user. The host's
 // tool_connected hook sees that info plus the kernel-checked PMIX_USERID / PMIX_GRPID /
 // PMIX_PROC_PID and decides: it assigns the tool's namespace and rank or refuses. A host
 // without the hook gets no tools at all (FEATURES.md J1). An admitted tool is served like a
@@ -12,6 +14,7 @@
 
 #include "data/value.h"
 #include "wire/rendezvous.h"
+#include "wire/tcp_socket.h"
 
 #include <unistd.h>
 
@@ -58,6 +61,39 @@ constexpr std::chrono::seconds kAttachDeadline{10};
 // Not in OpenPMIx 4.2.2's headers (it came with 6.0, FEATURES.md X5); accepted by its string.
 constexpr char kServerSysController[] = "pmix.srv.ctrlr";
 
+// PMIX_TCP_IPV4_PORT, else any free port.
+std::uint16_t tcp_port(const pmix_info_t* info, size_t ninfo) {
+    const pmix_info_t* p = data::find_info(info, ninfo, PMIX_TCP_IPV4_PORT);
+    if (p == nullptr) return 0;
+    long v = -1;
+    if (p->value.type == PMIX_INT) v = p->value.data.integer;
+    if (p->value.type == PMIX_UINT16) v = p->value.data.uint16;
+    if (p->value.type == PMIX_UINT32) v = p->value.data.uint32;
+    return v > 0 && v < 65536 ? static_cast<std::uint16_t>(v) : 0;
+}
+
+// Opens the TCP listener for remote tools; fills the rendezvous record's TCP URI and secret.
+pmix_status_t open_remote_listener(State& st, const pmix_info_t* info, size_t ninfo,
+                                   wire::Rendezvous& r) {
+    st.tools.secret = wire::make_secret();
+    if (st.tools.secret.empty()) {
+        slog("no random secret for remote tools (getrandom failed)");
+        return PMIX_ERR_OUT_OF_RESOURCE;
+    }
+    State* s = &st;
+    auto l = wire::Listener::open_tcp(
+        *st.ex, "0.0.0.0", tcp_port(info, ninfo), st.tools.secret,
+        [s](const std::shared_ptr<wire::Connection>& c, const wire::Peer& p) { return s->accept(c, p); });
+    if (!l.ok()) {
+        slog("cannot listen for remote tools: " + l.error);
+        return l.status;
+    }
+    st.tools.tcp = std::move(l.value);
+    r.tcp_uri = st.nspace + "." + std::to_string(st.rank) + ";" + st.tools.tcp->path();
+    r.secret = st.tools.secret;
+    return PMIX_SUCCESS;
+}
+
 }  // namespace
 
 pmix_status_t start_tool_support(State& st, const pmix_info_t* info, size_t ninfo) {
@@ -75,6 +111,12 @@ pmix_status_t start_tool_support(State& st, const pmix_info_t* info, size_t ninf
     r.pid = static_cast<std::int32_t>(::getpid());
     r.uid = static_cast<std::uint32_t>(::geteuid());
     r.gid = static_cast<std::uint32_t>(::getegid());
+    r.host = st.hostname;
+    if (info_true(info, ninfo, PMIX_SERVER_REMOTE_CONNECTIONS)) {
+        if (pmix_status_t rc = open_remote_listener(st, info, ninfo, r); rc != PMIX_SUCCESS) {
+            return rc;
+        }
+    }
     const std::string& dir = st.tools.server_tmpdir;
     const std::string& sys = st.tools.system_tmpdir;
     std::vector<std::string> paths = {wire::tool_file_by_pid(dir, st.hostname, r.pid),
@@ -94,6 +136,7 @@ pmix_status_t start_tool_support(State& st, const pmix_info_t* info, size_t ninf
 }
 
 void stop_tool_support(State& st) {
+    if (st.tools.tcp) st.tools.tcp->close();  // any thread; the object goes after the loop stops
     for (const auto& f : st.tools.files) wire::remove_rendezvous(f);
     st.tools.files.clear();
     // Innermost first; a directory somebody else filled in the meantime stays.

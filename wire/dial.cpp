@@ -3,6 +3,7 @@
 
 #include "exec/completion.h"
 #include "exec/log.h"
+#include "wire/tcp_socket.h"
 #include "wire/unix_socket.h"
 
 namespace pmix::wire {
@@ -100,7 +101,32 @@ void handshake(const State& st, exec::UniqueFd fd) {
     }
 }
 
+// A TCP connect in progress is checked this often until the deadline: dials are rare (remote
+// tools attaching), so a short poll is simpler than another watch on the loop.
+void await_tcp(const State& st, exec::UniqueFd fd) {
+    auto done = tcp_connect_finished(fd.get());
+    if (done.ok()) {
+        return handshake(st, std::move(fd));
+    }
+    if (done.status != PMIX_ERR_WOULD_BLOCK) {
+        return st->finish(Dialed{done.status, done.error + " (" + st->path + ")", {}, {}});
+    }
+    if (Clock::now() + kBacklogRetry >= st->deadline) {
+        return st->finish(Dialed{PMIX_ERR_TIMEOUT, "no TCP connection to " + st->path, {}, {}});
+    }
+    auto held = std::make_shared<exec::UniqueFd>(std::move(fd));
+    st->ex.run_after(kBacklogRetry, [st, held] { await_tcp(st, std::move(*held)); });
+}
+
 void attempt(const State& st) {
+    if (is_tcp_uri(st->path)) {
+        auto to = parse_tcp_uri(st->path);
+        auto fd = to.ok() ? connect_tcp(to.value) : Result<exec::UniqueFd>::failure(to.status, to.error);
+        if (!fd.ok()) {
+            return st->finish(Dialed{fd.status, fd.error, {}, {}});
+        }
+        return await_tcp(st, std::move(fd.value));
+    }
     auto fd = connect_unix(st->path);
     if (fd.status == PMIX_ERR_WOULD_BLOCK) {
         if (Clock::now() + kBacklogRetry >= st->deadline) {

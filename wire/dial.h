@@ -1,5 +1,7 @@
 // wire/dial.h - the connecting side: socket connect + Hello handshake, with one deadline.
 //
+// `path` is a Unix socket path, or a "tcp4://a.b.c.d:port" URI (remote tools; the Hello must then
+// carry the server's secret, tcp_socket.h).
 // dial_async() is the operation; dial() is dial_async() plus a wait (and so returns
 // PMIX_ERR_WOULD_BLOCK on a progress thread instead of deadlocking it).
 #pragma once

@@ -13,7 +13,7 @@
 namespace pmix::wire {
 namespace {
 
-constexpr std::size_t kHelloFixed = 22;  // everything before the namespace bytes
+constexpr std::size_t kHelloFixed = 24;  // everything but the namespace and secret bytes
 constexpr std::size_t kReplyFixed = 14;  // everything before the reason bytes
 
 // Bounds-checked cursor over a payload: every read says whether the bytes were there.
@@ -89,7 +89,7 @@ Hello Hello::for_this_process(std::string nspace, pmix_rank_t rank, Role role) {
 
 Bytes encode(const Hello& hello) {
     Bytes out;
-    out.reserve(kHelloFixed + hello.nspace.size());
+    out.reserve(kHelloFixed + hello.nspace.size() + hello.secret.size());
     put16(out, hello.version);
     out.push_back(static_cast<std::uint8_t>(hello.role));
     out.push_back(0);
@@ -103,6 +103,9 @@ Bytes encode(const Hello& hello) {
     out.insert(out.end(), hello.nspace.begin(),
                hello.nspace.begin() + static_cast<std::ptrdiff_t>(
                                           std::min<std::size_t>(hello.nspace.size(), 0xFFFF)));
+    const std::size_t ns = std::min<std::size_t>(hello.secret.size(), 0xFFFF);
+    put16(out, static_cast<std::uint16_t>(ns));
+    out.insert(out.end(), hello.secret.begin(), hello.secret.begin() + static_cast<std::ptrdiff_t>(ns));
     return out;
 }
 
@@ -139,9 +142,12 @@ Result<Hello> decode_hello(std::span<const std::uint8_t> payload) {
                                                        " bytes exceeds PMIX_MAX_NSLEN (" +
                                                        std::to_string(PMIX_MAX_NSLEN) + ")");
     }
-    if (!in.text(len, h.nspace) || in.left() != 0) {
+    std::uint16_t secret_len = 0;
+    if (!in.text(len, h.nspace) || !in.u16(secret_len) || secret_len > kMaxSecretLength ||
+        !in.text(secret_len, h.secret) || in.left() != 0) {
         return R::failure(PMIX_ERR_UNPACK_FAILURE,
-                          "hello namespace length " + std::to_string(len) + " does not match the " +
+                          "hello namespace length " + std::to_string(len) + " and secret length " +
+                              std::to_string(secret_len) + " do not match the " +
                               std::to_string(payload.size()) + "-byte payload");
     }
     if (h.nspace.find('\0') != std::string::npos) {

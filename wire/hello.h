@@ -8,7 +8,9 @@
 //
 // Payload layouts (little-endian, exact length: trailing bytes are an error):
 //   Hello:      u16 version, u8 role, u8 zero, u32 rank, i32 pid, u32 uid, u32 gid,
-//               u16 nspace length (<= PMIX_MAX_NSLEN, no NUL bytes), nspace bytes
+//               u16 nspace length (<= PMIX_MAX_NSLEN, no NUL bytes), nspace bytes,
+//               u16 secret length (<= kMaxSecretLength), secret bytes (empty over Unix sockets;
+//               a remote tool's proof that it read the server's rendezvous file, tcp_socket.h)
 //   HelloReply: i32 status, u16 version, u16 zero, i32 server pid,
 //               u16 reason length (<= kMaxReasonLength), reason bytes
 #pragma once
@@ -30,6 +32,7 @@ enum class Role : std::uint8_t { client = 1, tool = 2, server = 3 };
 const char* to_string(Role r) noexcept;
 
 inline constexpr std::size_t kMaxReasonLength = 1024;
+inline constexpr std::size_t kMaxSecretLength = 256;
 
 struct Hello {
     std::string nspace;  // may be empty for tools (the server assigns one)
@@ -39,6 +42,7 @@ struct Hello {
     std::uint32_t gid = 0;
     Role role = Role::client;
     std::uint16_t version = kProtocolVersion;
+    std::string secret;  // TCP only
 
     // A Hello carrying this process's pid and effective uid/gid.
     static Hello for_this_process(std::string nspace, pmix_rank_t rank, Role role);

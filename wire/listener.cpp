@@ -2,6 +2,10 @@
 #include "wire/listener.h"
 
 #include "exec/log.h"
+#include "wire/tcp_socket.h"
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
 
 #include <sys/epoll.h>
 #include <sys/socket.h>
@@ -43,24 +47,57 @@ void release(exec::Executor& ex, Leftovers& left) noexcept {
     left.handshakes.clear();
 }
 
+std::string remote_address(int fd) {
+    sockaddr_in a{};
+    socklen_t len = sizeof a;
+    if (::getpeername(fd, reinterpret_cast<sockaddr*>(&a), &len) != 0 || a.sin_family != AF_INET) {
+        return "?";
+    }
+    char buf[INET_ADDRSTRLEN] = {};
+    ::inet_ntop(AF_INET, &a.sin_addr, buf, sizeof buf);
+    return std::string(buf) + ":" + std::to_string(ntohs(a.sin_port));
+}
+
 }  // namespace
 
 Result<std::shared_ptr<Listener>> Listener::open(exec::Executor& ex, const std::string& path,
                                                  AcceptHandler on_accept,
                                                  ListenerOptions options) {
+    if (!ex.running()) {
+        return Result<std::shared_ptr<Listener>>::failure(PMIX_ERR_INIT, "the executor is not running");
+    }
+    return start(ex, listen_unix(path, options.backlog), {}, std::move(on_accept), options);
+}
+
+Result<std::shared_ptr<Listener>> Listener::open_tcp(exec::Executor& ex, const std::string& bind_ip,
+                                                     std::uint16_t port, std::string secret,
+                                                     AcceptHandler on_accept,
+                                                     ListenerOptions options) {
     using R = Result<std::shared_ptr<Listener>>;
-    if (!on_accept) {
-        return R::failure(PMIX_ERR_BAD_PARAM, "an accept handler is required");
+    if (secret.size() < 16 || secret.size() > kMaxSecretLength) {
+        return R::failure(PMIX_ERR_BAD_PARAM, "a TCP listener needs a secret of 16 to 256 bytes");
     }
     if (!ex.running()) {
         return R::failure(PMIX_ERR_INIT, "the executor is not running");
     }
-    auto sock = listen_unix(path, options.backlog);
+    return start(ex, listen_tcp(bind_ip, port, options.backlog), std::move(secret),
+                 std::move(on_accept), options);
+}
+
+Result<std::shared_ptr<Listener>> Listener::start(exec::Executor& ex, Result<ListeningSocket> sock,
+                                                  std::string secret, AcceptHandler on_accept,
+                                                  ListenerOptions options) {
+    using R = Result<std::shared_ptr<Listener>>;
+    if (!on_accept) {
+        remove_listening_files(sock.value);
+        return R::failure(PMIX_ERR_BAD_PARAM, "an accept handler is required");
+    }
     if (!sock.ok()) {
         return R::failure(sock.status, sock.error);
     }
     std::shared_ptr<Listener> self(
         new Listener(ex, std::move(sock.value), std::move(on_accept), options));
+    self->secret_ = std::move(secret);
     if (ex.on_loop_thread()) {
         self->begin();
     } else if (!ex.post([self] { self->begin(); })) {
@@ -237,23 +274,55 @@ void Listener::decide(Connection& conn, const std::shared_ptr<Connection>& owner
     if (!hello.ok()) {
         return refuse(conn, frame, hello.status, hello.error);
     }
-    auto cred = peer_credentials(conn.native_handle());
-    if (!cred.ok()) {
-        return refuse(conn, frame, cred.status, cred.error);
-    }
-    if (std::string why = check_hello(hello.value, cred.value); !why.empty()) {
-        return refuse(conn, frame, hello_refusal_status(hello.value, cred.value), why);
+    auto peer = identify(conn, std::move(hello.value));
+    if (!peer.ok()) {
+        return refuse(conn, frame, peer.status, peer.error);
     }
     conn.on_message(nullptr);  // the owner installs its own in the accept handler
     Verdict verdict{PMIX_ERROR, "the accept handler failed"};
-    exec::invoke_guarded("accept handler",
-                         [&] { verdict = on_accept_(owner, Peer{hello.value, cred.value}); });
+    exec::invoke_guarded("accept handler", [&] { verdict = on_accept_(owner, peer.value); });
     if (verdict.status != PMIX_SUCCESS) {
         return refuse(conn, frame, verdict.status, verdict.reason);
     }
     accepted_.fetch_add(1);
     HelloReply ok{PMIX_SUCCESS, kProtocolVersion, static_cast<std::int32_t>(::getpid()), {}};
     conn.reply(frame, encode(ok));
+}
+
+// Who the peer is: the kernel's word on a Unix socket, the secret's on TCP.
+Result<Peer> Listener::identify(Connection& conn, Hello hello) const {
+    using R = Result<Peer>;
+    Peer peer;
+    if (!sock_.tcp) {
+        auto cred = peer_credentials(conn.native_handle());
+        if (!cred.ok()) return R::failure(cred.status, cred.error);
+        if (std::string why = check_hello(hello, cred.value); !why.empty()) {
+            return R::failure(hello_refusal_status(hello, cred.value), why);
+        }
+        peer.cred = cred.value;
+        peer.hello = std::move(hello);
+        return R::success(std::move(peer));
+    }
+    if (hello.version != kProtocolVersion) {
+        return R::failure(PMIX_ERR_NOT_SUPPORTED,
+                          "peer speaks protocol version " + std::to_string(hello.version));
+    }
+    if (hello.role != Role::tool) {
+        return R::failure(PMIX_ERR_NOT_SUPPORTED, "only tools connect over TCP");
+    }
+    if (!secrets_equal(hello.secret, secret_)) {
+        return R::failure(PMIX_ERR_NO_PERMISSIONS,
+                          hello.secret.empty() ? "no secret: a remote tool must read it from the "
+                                                 "server's rendezvous file"
+                                               : "wrong secret");
+    }
+    peer.remote = true;
+    peer.address = remote_address(conn.native_handle());
+    peer.cred = PeerCred{hello.pid, static_cast<std::uint32_t>(::geteuid()),
+                         static_cast<std::uint32_t>(::getegid())};
+    peer.hello = std::move(hello);
+    peer.hello.secret.clear();  // nobody past this point needs it
+    return R::success(std::move(peer));
 }
 
 void Listener::refuse(Connection& conn, const Frame& hello_frame, pmix_status_t status,

@@ -37,6 +37,11 @@ struct ListenerOptions {
 struct Peer {
     Hello hello;
     PeerCred cred;
+    // A TCP peer (open_tcp): no kernel credentials exist, the Hello's secret matched instead,
+    // and `cred` holds the pid the peer claims with this server's own uid/gid - the identity
+    // the secret proves (only the owner can read the rendezvous file holding it).
+    bool remote = false;
+    std::string address;  // "a.b.c.d:port" of a remote peer
 };
 
 struct Verdict {
@@ -59,6 +64,12 @@ public:
     static Result<std::shared_ptr<Listener>> open(exec::Executor& ex, const std::string& path,
                                                   AcceptHandler on_accept,
                                                   ListenerOptions options = {});
+    // A TCP listener for remote tools (tcp_socket.h): only Role::tool Hellos carrying `secret`
+    // are admitted; path() is the URI to dial.
+    static Result<std::shared_ptr<Listener>> open_tcp(exec::Executor& ex, const std::string& bind_ip,
+                                                      std::uint16_t port, std::string secret,
+                                                      AcceptHandler on_accept,
+                                                      ListenerOptions options = {});
     ~Listener();
     Listener(const Listener&) = delete;
     Listener& operator=(const Listener&) = delete;
@@ -78,6 +89,10 @@ private:
 
     Listener(exec::Executor& ex, ListeningSocket sock, AcceptHandler on_accept,
              ListenerOptions options);
+    static Result<std::shared_ptr<Listener>> start(exec::Executor& ex, Result<ListeningSocket> sock,
+                                                   std::string secret, AcceptHandler on_accept,
+                                                   ListenerOptions options);
+    Result<Peer> identify(Connection& conn, Hello hello) const;
     void begin();
     void on_acceptable();
     void pause_accepting();
@@ -94,6 +109,7 @@ private:
     // Loop-thread state (after open() returns).
     ListeningSocket sock_;
     AcceptHandler on_accept_;
+    std::string secret_;  // TCP listeners only
     exec::WatchId watch_ = exec::kInvalidWatch;
     std::unordered_map<std::uint64_t, Handshake> handshakes_;
     std::uint64_t next_handshake_ = 1;

@@ -1,5 +1,6 @@
 // wire/rendezvous.cpp - see rendezvous.h.
 #include "wire/rendezvous.h"
+#include "wire/tcp_socket.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -61,10 +62,20 @@ std::string make_uri(const std::string& nspace, pmix_rank_t rank, const std::str
 }
 
 Result<Rendezvous> parse_uri(const std::string& uri) {
-    const auto semi = uri.find(kScheme);
+    if (is_tcp_uri(uri)) {  // bare: the server's identity comes with its answer
+        auto a = parse_tcp_uri(uri);
+        if (!a.ok()) return Result<Rendezvous>::failure(a.status, a.error);
+        Rendezvous r;
+        r.uri = uri;
+        r.socket = uri;
+        return Result<Rendezvous>::success(std::move(r));
+    }
+    const auto tcp_at = uri.find(";tcp");
+    const bool tcp = tcp_at != std::string::npos && is_tcp_uri(uri.substr(tcp_at + 1));
+    const auto semi = tcp ? tcp_at : uri.find(kScheme);
     if (semi == std::string::npos) {
-        return Result<Rendezvous>::failure(PMIX_ERR_BAD_PARAM,
-                                           "not a '<nspace>.<rank>;unix:<path>' URI: " + uri);
+        return Result<Rendezvous>::failure(
+            PMIX_ERR_BAD_PARAM, "not a '<nspace>.<rank>;unix:<path>' or '...;tcp4://<ip>:<port>' URI: " + uri);
     }
     const std::string who = uri.substr(0, semi);
     const auto dot = who.find_last_of('.');
@@ -77,6 +88,12 @@ Result<Rendezvous> parse_uri(const std::string& uri) {
     r.uri = uri;
     r.nspace = who.substr(0, dot);
     r.rank = static_cast<pmix_rank_t>(rank);
+    if (tcp) {
+        r.socket = uri.substr(semi + 1);
+        auto a = parse_tcp_uri(r.socket);
+        if (!a.ok()) return Result<Rendezvous>::failure(a.status, a.error);
+        return Result<Rendezvous>::success(std::move(r));
+    }
     r.socket = uri.substr(semi + sizeof(kScheme) - 1);
     if (r.socket.empty() || r.socket[0] != '/') {
         return Result<Rendezvous>::failure(PMIX_ERR_BAD_PARAM, "the socket path must be absolute: " + uri);
@@ -94,6 +111,8 @@ std::string format_rendezvous(const Rendezvous& r) {
         << '\n'
         << r.pid << '\n'
         << r.uid << ':' << r.gid << '\n';
+    if (!r.host.empty()) out << "host:" << r.host << '\n';
+    if (!r.tcp_uri.empty()) out << "tcp:" << r.tcp_uri << '\n' << "secret:" << r.secret << '\n';
     return out.str();
 }
 
@@ -119,6 +138,22 @@ Result<Rendezvous> parse_rendezvous(const std::string& text) {
     r.pid = static_cast<std::int32_t>(p);
     r.uid = static_cast<std::uint32_t>(uid);
     r.gid = static_cast<std::uint32_t>(gid);
+    for (std::string line; std::getline(in, line);) {
+        const auto colon = line.find(':');
+        const std::string name = line.substr(0, colon), value = colon == std::string::npos ? "" : line.substr(colon + 1);
+        if (name == "host") r.host = value;
+        if (name == "secret") r.secret = value;
+        if (name == "tcp") {
+            auto t = parse_uri(value);
+            if (!t.ok() || !is_tcp_uri(t.value.socket)) {
+                return R::failure(PMIX_ERR_BAD_PARAM, "bad tcp line in rendezvous file: " + value);
+            }
+            r.tcp_uri = value;
+        }
+    }
+    if (!r.tcp_uri.empty() && r.secret.empty()) {
+        return R::failure(PMIX_ERR_BAD_PARAM, "rendezvous file gives a tcp URI without its secret");
+    }
     return R::success(std::move(r));
 }
 

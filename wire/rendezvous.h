@@ -16,6 +16,10 @@
 //   <PMIx version>                          e.g. 4.2.2
 //   <pid>                                   the server's process id
 //   <uid>:<gid>                             the server's effective ids
+// and, after those, optional "name:value" lines (readers skip names they do not know):
+//   host:<host name>                        the server's host
+//   tcp:<nspace>.<rank>;tcp4://<ip>:<port>  its TCP listener (PMIX_SERVER_REMOTE_CONNECTIONS)
+//   secret:<32 hex digits>                  what a tool must present to be let in over TCP
 // Files are written 0600 (the owner alone may read: the first gate, before the host's own
 // tool_connected decision), atomically (written aside, then renamed into place).
 #pragma once
@@ -40,10 +44,14 @@ struct Rendezvous {
     std::string version;
     std::int32_t pid = 0;
     std::uint32_t uid = 0, gid = 0;
+    std::string host;     // optional
+    std::string tcp_uri;  // optional: "<nspace>.<rank>;tcp4://<ip>:<port>"
+    std::string secret;   // with tcp_uri
 };
 
 // "<nspace>.<rank>;unix:<path>" -> nspace, rank, socket. The namespace may itself hold dots:
-// the rank is what follows the last dot before ';'.
+// the rank is what follows the last dot before ';'. "<nspace>.<rank>;tcp4://<ip>:<port>" and a
+// bare "tcp4://<ip>:<port>" (nspace empty) give `socket` = the tcp4:// URI, for wire::dial.
 Result<Rendezvous> parse_uri(const std::string& uri);
 std::string make_uri(const std::string& nspace, pmix_rank_t rank, const std::string& socket);
 

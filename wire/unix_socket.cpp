@@ -143,7 +143,7 @@ Listen listen_unix(const std::string& path, int backlog) {
 }
 
 void remove_listening_files(const ListeningSocket& sock) noexcept {
-    if (sock.path.empty()) {
+    if (sock.path.empty() || sock.tcp) {
         return;
     }
     struct stat st {};

@@ -31,6 +31,7 @@ struct ListeningSocket {
     ino_t ino = 0;
     timespec ctime{};
     bool created_dir = false;
+    bool tcp = false;  // a TCP listener (tcp_socket.h): `path` is its URI, no file to remove
 };
 
 // Errors: PMIX_ERR_BAD_PARAM (path too long/relative/no directory part), PMIX_ERR_NO_PERMISSIONS

@@ -13,7 +13,8 @@ bool take_selector(std::vector<std::string>& args, Selector* sel) {
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         const bool has_value = i + 1 < args.size();
-        if ((a == "--pid" || a == "--server-nspace" || a == "--uri" || a == "--tmpdir") && !has_value) {
+        if ((a == "--pid" || a == "--server-nspace" || a == "--uri" || a == "--tmpdir" || a == "--file") &&
+            !has_value) {
             std::fprintf(stderr, "%s needs a value\n", a.c_str());
             return false;
         }
@@ -30,6 +31,8 @@ bool take_selector(std::vector<std::string>& args, Selector* sel) {
             sel->uri = args[++i];
         } else if (a == "--tmpdir") {
             sel->tmpdir = args[++i];
+        } else if (a == "--file") {
+            sel->file = args[++i];
         } else if (a == "--system") {
             sel->system = true;
         } else {
@@ -68,6 +71,8 @@ pmix_status_t init_tool(const Selector& sel, bool connect, pmix_proc_t* me) {
     }
     if (!connect) {
         info.flag(PMIX_TOOL_DO_NOT_CONNECT);
+    } else if (!sel.file.empty()) {
+        info.str(PMIX_TOOL_ATTACHMENT_FILE, sel.file);
     } else if (sel.pid > 0) {
         info.v.emplace_back();
         pid_t pid = static_cast<pid_t>(sel.pid);

@@ -12,9 +12,9 @@ namespace pmixcli {
 // --pid P | --server-nspace NS | --uri U | --system | --tmpdir D  (consumed from args)
 struct Selector {
     long pid = 0;
-    std::string server_nspace, uri, tmpdir;
+    std::string server_nspace, uri, tmpdir, file;  // file: a rendezvous file (PMIX_TOOL_ATTACHMENT_FILE)
     bool system = false;
-    bool any() const { return pid > 0 || !server_nspace.empty() || !uri.empty() || system; }
+    bool any() const { return pid > 0 || !server_nspace.empty() || !uri.empty() || !file.empty() || system; }
 };
 
 // Removes the selector options from `args`; false (with a message) on a malformed one.

@@ -2,7 +2,7 @@
 // rendezvous files show, or the one selected), from their hosts' answers to
 // PMIX_QUERY_NAMESPACES and PMIX_QUERY_PROC_TABLE. Public API only.
 //
-//   pmix-ps [--pid P | --server-nspace NS | --uri U | --system] [--tmpdir DIR] [--json]
+//   pmix-ps [--pid P | --server-nspace NS | --uri U | --file F | --system] [--tmpdir DIR] [--json]
 #include "cli_common.h"
 
 #include <cstdio>
@@ -67,7 +67,7 @@ int main(int argc, char** argv) {
     bool json = false;
     for (const auto& a : args) {
         if (a == "--json") json = true;
-        else { std::fprintf(stderr, "usage: pmix-ps [--pid P | --server-nspace NS | --uri U | --system] [--tmpdir DIR] [--json]\n"); return 2; }
+        else { std::fprintf(stderr, "usage: pmix-ps [--pid P | --server-nspace NS | --uri U | --file F | --system] [--tmpdir DIR] [--json]\n"); return 2; }
     }
     pmix_proc_t me;
     bool first_json = true, any = false;

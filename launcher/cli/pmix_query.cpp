@@ -1,7 +1,7 @@
 // pmix-query: asks a running server (through its host) any PMIx_Query_info keys and prints the
 // answers, as "key = value" lines or as one JSON object. Public API only.
 //
-//   pmix-query [--pid P | --server-nspace NS | --uri U | --system] [--tmpdir DIR]
+//   pmix-query [--pid P | --server-nspace NS | --uri U | --file F | --system] [--tmpdir DIR]
 //              [--nspace JOB] [--json] KEY...
 // KEY is an attribute string ("pmix.qry.ns") or its macro name (PMIX_QUERY_NAMESPACES).
 #include "cli_common.h"
@@ -19,7 +19,7 @@ std::string key_of(const std::string& word) {
 }
 
 int usage() {
-    std::fprintf(stderr, "usage: pmix-query [--pid P | --server-nspace NS | --uri U | --system] "
+    std::fprintf(stderr, "usage: pmix-query [--pid P | --server-nspace NS | --uri U | --file F | --system] "
                          "[--tmpdir DIR] [--nspace JOB] [--json] KEY...\n");
     return 2;
 }

@@ -1,7 +1,11 @@
 // tests/tools/host_process.cpp - see host_process.h.
 #include "host_process.h"
 
+#include <pmix_tool.h>
+
 #include <dirent.h>
+#include <grp.h>
+#include <pwd.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -10,6 +14,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <cstdlib>
 #include <filesystem>
 
@@ -132,6 +138,48 @@ std::vector<std::string> ScratchDir::entries() const {
     }
     std::sort(out.begin(), out.end());
     return out;
+}
+
+std::string host_name() {
+    char buf[256] = {};
+    gethostname(buf, sizeof(buf) - 1);
+    return buf;
+}
+
+std::string read_file(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+bool other_user(uid_t* uid, gid_t* gid) {
+    passwd* pw = getpwnam("pmixtooltest");
+    if (pw == nullptr && geteuid() == 0) {
+        if (std::system("useradd --system --no-create-home --shell /usr/sbin/nologin pmixtooltest "
+                        ">/dev/null 2>&1") != 0) return false;
+        pw = getpwnam("pmixtooltest");
+    }
+    if (pw == nullptr) return false;
+    *uid = pw->pw_uid;
+    *gid = pw->pw_gid;
+    return true;
+}
+
+// PMIx_tool_init in a child running as uid/gid; returns its status (or a code < -1000).
+pmix_status_t init_as(uid_t uid, gid_t gid, Infos& info) {
+    pid_t child = fork();
+    if (child == 0) {
+        if (setgroups(0, nullptr) != 0 || setgid(gid) != 0 || setuid(uid) != 0) _exit(250);
+        pmix_proc_t me;
+        const pmix_status_t rc = PMIx_tool_init(&me, info.data(), info.size());
+        if (rc == PMIX_SUCCESS) PMIx_tool_finalize();
+        _exit(static_cast<unsigned char>(-rc));
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    if (!WIFEXITED(status) || WEXITSTATUS(status) == 250) return -1001;
+    return -static_cast<pmix_status_t>(WEXITSTATUS(status));
 }
 
 }  // namespace tooltest

@@ -2,6 +2,8 @@
 // it prints (stdout and stderr, one pipe), stop (stdin closed, then SIGKILL after a deadline). Nothing outlives the object.
 #pragma once
 
+#include <pmix_common.h>
+
 #include <sys/types.h>
 
 #include <chrono>
@@ -48,5 +50,47 @@ public:
 private:
     std::string path_;
 };
+
+// An info list built for one call.
+struct Infos {
+    std::vector<pmix_info_t> v;
+    Infos& str(const char* key, const std::string& value) {
+        v.emplace_back();
+        PMIX_INFO_LOAD(&v.back(), key, value.c_str(), PMIX_STRING);
+        return *this;
+    }
+    Infos& flag(const char* key) {
+        v.emplace_back();
+        bool yes = true;
+        PMIX_INFO_LOAD(&v.back(), key, &yes, PMIX_BOOL);
+        return *this;
+    }
+    Infos& u32(const char* key, uint32_t value) {
+        v.emplace_back();
+        PMIX_INFO_LOAD(&v.back(), key, &value, PMIX_UINT32);
+        return *this;
+    }
+    Infos& pid(pid_t value) {
+        v.emplace_back();
+        PMIX_INFO_LOAD(&v.back(), PMIX_SERVER_PIDINFO, &value, PMIX_PID);
+        return *this;
+    }
+    ~Infos() {
+        for (auto& i : v) PMIX_INFO_DESTRUCT(&i);
+    }
+    pmix_info_t* data() { return v.empty() ? nullptr : v.data(); }
+    size_t size() const { return v.size(); }
+};
+
+// This machine's host name; a whole file as a string (empty if unreadable).
+std::string host_name();
+std::string read_file(const std::string& path);
+
+// A second Unix user "pmixtooltest" (created on first use when root; CI runs as root).
+bool other_user(uid_t* uid, gid_t* gid);
+
+// PMIx_tool_init in a forked child running as uid/gid; returns its status (or < -1000 when the
+// child could not become that user or died).
+pmix_status_t init_as(uid_t uid, gid_t gid, Infos& info);
 
 }  // namespace tooltest

@@ -6,7 +6,7 @@
 // so tests can check what the host was told.
 //
 // Options: --tmpdir D  --systmp D  --nspace NS  --nsdir D  --system  --session  --scheduler
-//          --no-tool-support  --no-hook  --launcher-file F  --delay SECONDS
+//          --no-tool-support  --no-hook  --launcher-file F  --delay SECONDS  --remote
 #include <pmix_server.h>
 
 #include <unistd.h>
@@ -111,6 +111,7 @@ int main(int argc, char** argv) {
         else if (a == "--system") add_flag(info, PMIX_SERVER_SYSTEM_SUPPORT);
         else if (a == "--session") add_flag(info, PMIX_SERVER_SESSION_SUPPORT);
         else if (a == "--scheduler") add_flag(info, PMIX_SERVER_SCHEDULER);
+        else if (a == "--remote") add_flag(info, PMIX_SERVER_REMOTE_CONNECTIONS);
         else if (a == "--no-tool-support") tool_support = false;
         else if (a == "--no-hook") hook = false;
         else { std::fprintf(stderr, "tool_host: unknown option %s\n", a.c_str()); return 2; }

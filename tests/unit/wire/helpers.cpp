@@ -166,6 +166,22 @@ EchoServer::EchoServer(const std::string& path, wire::ListenerOptions options) {
     listener_ = std::move(l.value);
 }
 
+EchoServer::EchoServer(Tcp tcp, wire::ListenerOptions options) {
+    if (ex_.start() != PMIX_SUCCESS) {
+        error_ = "executor did not start";
+        return;
+    }
+    auto l = wire::Listener::open_tcp(
+        ex_, "127.0.0.1", 0, std::move(tcp.secret),
+        [this](const std::shared_ptr<wire::Connection>& c, const wire::Peer& p) { return accept(c, p); },
+        options);
+    if (!l.ok()) {
+        error_ = l.error;
+        return;
+    }
+    listener_ = std::move(l.value);
+}
+
 EchoServer::~EchoServer() {
     listener_.reset();
     ex_.stop();  // destroys the remaining connections (their on_closed still runs)

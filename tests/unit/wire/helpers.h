@@ -61,6 +61,11 @@ wire::Bytes echo_reply_payload(pmix_rank_t rank, const wire::Bytes& request);
 class EchoServer {
 public:
     explicit EchoServer(const std::string& path, wire::ListenerOptions options = {});
+    // A TCP listener on 127.0.0.1 (any port; listener().path() is its URI) admitting `secret`.
+    struct Tcp {
+        std::string secret;
+    };
+    explicit EchoServer(Tcp tcp, wire::ListenerOptions options = {});
     ~EchoServer();
 
     bool ok() const { return listener_ != nullptr; }

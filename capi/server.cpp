@@ -3,6 +3,7 @@
 #include "shim_support.h"
 
 #include "client/client.h"
+#include "data/attr_support.h"
 #include "server/api.h"
 
 #include <pmix_server.h>
@@ -74,6 +75,15 @@ pmix_status_t PMIx_server_setup_fork(const pmix_proc_t* proc, char*** env) {
     return guarded([&] {
         if (proc == nullptr || env == nullptr) return PMIX_ERR_BAD_PARAM;
         return pmix::server::setup_fork(*proc, env);
+    });
+}
+
+// The host says which attributes it supports for a function; PMIX_QUERY_ATTRIBUTE_SUPPORT with
+// PMIX_HOST_ATTRIBUTES / PMIX_HOST_FUNCTIONS answers from these (data/attr_support.h).
+pmix_status_t PMIx_Register_attributes(char* function, char* attrs[]) {
+    return guarded([&] {
+        if (!pmix::server::initialized()) return PMIX_ERR_INIT;
+        return pmix::data::register_host_attributes(function, attrs);
     });
 }
 

@@ -51,8 +51,3 @@ pmix_status_t PMIx_server_delete_process_set(char*) {
     return not_available();
 }
 
-// The host registers which attributes it supports for a function; this feeds query answers that
-// exist only once the server runs.
-pmix_status_t PMIx_Register_attributes(char*, char*[]) {
-    return not_available();
-}

@@ -1,7 +1,8 @@
 // client/query_local.cpp - see query_local.h.
 #include "client/query_local.h"
 
-#include "client/attr_support.h"
+#include "data/attr_support.h"
+#include "client/state.h"
 #include "client/tool_chain.h"
 #include "data/value.h"
 #include "wire/proto/message.h"
@@ -80,12 +81,26 @@ bool avail_servers(const pmix_query_t& q, pmix_info_t* out) {
 
 }  // namespace
 
-bool answered_locally(const char* key) {
-    return key != nullptr && (is(key, PMIX_QUERY_AVAIL_SERVERS) || is(key, PMIX_QUERY_ATTRIBUTE_SUPPORT));
+namespace {
+
+// The host level of PMIX_QUERY_ATTRIBUTE_SUPPORT lives in the server process (the host registered
+// it there); a connected client or tool asks the server, which answers every level of that query.
+bool server_answers(const pmix_query_t& q, const char* key) {
+    if (!is(key, PMIX_QUERY_ATTRIBUTE_SUPPORT) || !data::asks_host_level(q)) return false;
+    State& s = state();
+    std::lock_guard lock(s.mu);
+    return s.conn && !s.conn->closed();
+}
+
+}  // namespace
+
+bool answered_locally(const pmix_query_t& q, const char* key) {
+    return key != nullptr && (is(key, PMIX_QUERY_AVAIL_SERVERS) || is(key, PMIX_QUERY_ATTRIBUTE_SUPPORT)) &&
+           !server_answers(q, key);
 }
 
 bool answer_locally(const pmix_query_t& q, const char* key, pmix_info_t* out) {
-    if (is(key, PMIX_QUERY_ATTRIBUTE_SUPPORT)) return answer_attribute_support(q, out);
+    if (is(key, PMIX_QUERY_ATTRIBUTE_SUPPORT)) return data::answer_attribute_support(q, out);
     return is(key, PMIX_QUERY_AVAIL_SERVERS) && avail_servers(q, out);
 }
 
@@ -98,7 +113,7 @@ void split_queries(const pmix_query_t* queries, std::size_t n, SplitQueries* out
         std::vector<char*> remote_keys;
         for (std::size_t k = 0; queries[i].keys != nullptr && queries[i].keys[k] != nullptr; ++k) {
             char* key = queries[i].keys[k];
-            if (!answered_locally(key)) {
+            if (!answered_locally(queries[i], key)) {
                 remote_keys.push_back(key);
                 continue;
             }

@@ -1,7 +1,7 @@
 // client/query_local.h - PMIx_Query keys this library answers itself, in the caller's process,
 // with or without a server (as OpenPMIx does): PMIX_QUERY_AVAIL_SERVERS, from the rendezvous
-// files this process can read, and PMIX_QUERY_ATTRIBUTE_SUPPORT (attr_support.h). Everything
-// else goes to the server and its host.
+// files this process can read, and PMIX_QUERY_ATTRIBUTE_SUPPORT (data/attr_support.h; its host
+// level goes to the server when there is one). Everything else goes to the server and its host.
 #pragma once
 
 #include "wire/connection.h"
@@ -12,7 +12,7 @@
 
 namespace pmix::client {
 
-bool answered_locally(const char* key);
+bool answered_locally(const pmix_query_t& q, const char* key);
 
 // One result info for `key` of `q` (a key answered_locally accepts); false if there is nothing
 // to say (e.g. no server found).

@@ -5,6 +5,7 @@
 #include "server/local_answers.h"
 #include "server/state.h"
 
+#include "data/attr_support.h"
 #include "data/value.h"
 
 #include "wire/proto/message.h"
@@ -39,7 +40,16 @@ struct Upcall {
     std::size_t nblock = 0;
     pmix_data_type_t block_type = PMIX_UNDEF;
     std::string msg;
-    ~Upcall() { proto::free_array(block, nblock, block_type); }
+    // Queries: what the library answered itself (PMIX_QUERY_ATTRIBUTE_SUPPORT) and the rest,
+    // borrowing the keys of `block`, for the host.
+    std::vector<pmix_info_t> own;
+    std::size_t own_asked = 0;
+    std::vector<pmix_query_t> for_host;
+    std::vector<std::vector<char*>> for_host_keys;
+    ~Upcall() {
+        proto::free_array(block, nblock, block_type);
+        for (auto& i : own) data::info_destruct(&i);
+    }
     void build_keys() {
         key_ptrs.clear();
         for (auto& k : keys) key_ptrs.push_back(k.data());
@@ -83,10 +93,16 @@ void info_done(pmix_status_t status, pmix_info_t* info, size_t ninfo, void* cbda
                pmix_release_cbfunc_t release_fn, void* release_cbdata) {
     std::unique_ptr<Upcall> u(static_cast<Upcall*>(cbdata));
     if (auto c = u->to.conn.lock()) {
+        std::vector<pmix_info_t> all(info, info == nullptr ? info : info + ninfo);
+        if (u->own_asked > 0) {  // the host's answers and the library's own, in one reply
+            all.insert(all.end(), u->own.begin(), u->own.end());
+            const bool whole = status == PMIX_SUCCESS && u->own.size() == u->own_asked;
+            status = all.empty() ? status : whole ? PMIX_SUCCESS : PMIX_QUERY_PARTIAL_SUCCESS;
+        }
         proto::Writer w;
         w.status(status);
         if (u->to.request.op == static_cast<std::uint32_t>(Op::kQuery)) {
-            w.infos(info, info == nullptr ? 0 : ninfo);
+            w.infos(all.data(), all.size());
         }
         c->reply(u->to.request, w.take());
     }
@@ -182,21 +198,51 @@ pmix_status_t do_connect(State& s, proto::Reader& r, UpcallPtr u, bool connect) 
     return PMIX_SUCCESS;
 }
 
+// PMIX_QUERY_ATTRIBUTE_SUPPORT is the library's own (its host level was registered in this
+// process): answered here into u->own; every other key is kept in u->for_host.
+void split_own_answers(Upcall& u) {
+    auto* qs = static_cast<pmix_query_t*>(u.block);
+    for (std::size_t i = 0; i < u.nblock; ++i) {
+        std::vector<char*> rest;
+        for (std::size_t k = 0; qs[i].keys != nullptr && qs[i].keys[k] != nullptr; ++k) {
+            if (std::strncmp(qs[i].keys[k], PMIX_QUERY_ATTRIBUTE_SUPPORT, PMIX_MAX_KEYLEN) != 0) {
+                rest.push_back(qs[i].keys[k]);
+                continue;
+            }
+            ++u.own_asked;
+            pmix_info_t answer;
+            if (data::answer_attribute_support(qs[i], &answer)) u.own.push_back(answer);
+        }
+        if (rest.empty()) continue;
+        rest.push_back(nullptr);
+        u.for_host_keys.push_back(std::move(rest));
+        u.for_host.push_back(qs[i]);
+        u.for_host.back().keys = u.for_host_keys.back().data();
+    }
+}
+
 pmix_status_t do_query(State& s, proto::Reader& r, UpcallPtr u) {
     u->block_type = PMIX_QUERY;
     r.array(&u->block, &u->nblock, PMIX_QUERY);
     if (r.finish() != PMIX_SUCCESS) return PMIX_ERR_UNPACK_FAILURE;
+    split_own_answers(*u);
+    if (u->own_asked == 0) {  // nothing of ours: the host (or the fallback) sees the query as sent
+        auto* qs = static_cast<pmix_query_t*>(u->block);
+        u->for_host.assign(qs, qs + u->nblock);
+    } else if (u->for_host.empty()) {
+        const pmix_status_t st = u->own.empty() ? PMIX_ERR_NOT_FOUND : PMIX_SUCCESS;
+        info_done(st, nullptr, 0, u.release(), nullptr, nullptr);
+        return PMIX_SUCCESS;
+    }
     if (s.module.query == nullptr) {  // no host to ask: what the library itself knows
         std::vector<pmix_info_t> results;
-        const pmix_status_t st =
-            answer_query(s, static_cast<pmix_query_t*>(u->block), u->nblock, &results);
+        const pmix_status_t st = answer_query(s, u->for_host.data(), u->for_host.size(), &results);
         info_done(st, results.data(), results.size(), u.release(), nullptr, nullptr);
         for (auto& i : results) data::info_destruct(&i);
         return PMIX_SUCCESS;
     }
     Upcall* raw = u.get();
-    settle(s.module.query(&raw->proc, static_cast<pmix_query_t*>(raw->block), raw->nblock,
-                          info_done, raw),
+    settle(s.module.query(&raw->proc, raw->for_host.data(), raw->for_host.size(), info_done, raw),
            std::move(u));
     return PMIX_SUCCESS;
 }

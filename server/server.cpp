@@ -6,6 +6,7 @@
 #include "server/tools.h"
 #include "wire/rendezvous.h"
 
+#include "data/attr_support.h"
 #include "data/value.h"
 #include "exec/completion.h"
 #include "exec/log.h"
@@ -283,6 +284,7 @@ pmix_status_t finalize() {
     st->fences.clear();
     st->store.reset();  // unlinks every shared-memory segment; mapped clients keep their copy
     remove_session_dir(*st);
+    data::clear_host_attributes();  // the host's registrations end with its server
     return PMIX_SUCCESS;
 }
 

@@ -11,6 +11,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
@@ -283,6 +284,72 @@ TEST(ToolAttributeSupport, FunctionsAndTheirAttributesWithoutAServer) {
     AttrQuery host(PMIX_HOST_ATTRIBUTES, "all");
     Results none;
     EXPECT_EQ(PMIx_Query_info(&host.q, 1, &none.info, &none.n), PMIX_ERR_NOT_FOUND);
+    EXPECT_EQ(PMIx_tool_finalize(), PMIX_SUCCESS);
+}
+
+// The host level: registered by the host in its server process with PMIx_Register_attributes,
+// answered by that server to a connected tool, alone or next to other levels and other keys.
+TEST(ToolAttributeSupport, HostRegistrationsReachToolsThroughTheServer) {
+    ScratchDir dir;
+    HostProcess host({"--tmpdir", dir.path(), "--register-attributes"});
+    ASSERT_TRUE(host.wait_ready());
+    EXPECT_NE(std::find(host.lines().begin(), host.lines().end(),
+                        "REGATTR 0 0 repeat=" + std::to_string(PMIX_ERR_REPEAT_ATTR_REGISTRATION) +
+                            " null=" + std::to_string(PMIX_ERR_BAD_PARAM)),
+              host.lines().end());
+    tooltest::Infos init;
+    init.str(PMIX_SERVER_TMPDIR, dir.path()).pid(host.pid());
+    pmix_proc_t me;
+    ASSERT_EQ(PMIx_tool_init(&me, init.data(), init.size()), PMIX_SUCCESS);
+    {
+        AttrQuery q(PMIX_HOST_ATTRIBUTES, "allocate");
+        Results r;
+        ASSERT_EQ(PMIx_Query_info(&q.q, 1, &r.info, &r.n), PMIX_SUCCESS);
+        size_t n = 0;
+        const pmix_info_t* alloc = entry(r, "allocate", &n);
+        ASSERT_NE(alloc, nullptr);
+        ASSERT_EQ(n, 2u);
+        auto* attrs = static_cast<pmix_regattr_t*>(alloc->value.data.darray->array);
+        EXPECT_STREQ(attrs[0].name, "PMIX_TIMEOUT");
+        EXPECT_STREQ(attrs[0].string, PMIX_TIMEOUT);
+        EXPECT_STREQ(attrs[1].name, "PMIX_ALLOC_NUM_NODES");
+        EXPECT_STREQ(attrs[1].string, PMIX_ALLOC_NUM_NODES);
+        EXPECT_EQ(entry(r, "query"), nullptr) << "only the function asked for";
+    }
+    {
+        // Host functions, a library level and the host level in one query, next to another key
+        // that the server's library answers (this host has no query callback).
+        pmix_query_t q[2];
+        PMIX_QUERY_CONSTRUCT(&q[0]);
+        PMIX_QUERY_CONSTRUCT(&q[1]);
+        char* attr_key[] = {const_cast<char*>(PMIX_QUERY_ATTRIBUTE_SUPPORT), nullptr};
+        char* ns_key[] = {const_cast<char*>(PMIX_QUERY_NAMESPACES), nullptr};
+        pmix_info_t quals[3];
+        PMIX_INFO_LOAD(&quals[0], PMIX_HOST_FUNCTIONS, "", PMIX_STRING);
+        PMIX_INFO_LOAD(&quals[1], PMIX_CLIENT_ATTRIBUTES, "PMIx_Get", PMIX_STRING);
+        PMIX_INFO_LOAD(&quals[2], PMIX_HOST_ATTRIBUTES, "query", PMIX_STRING);
+        q[0].keys = attr_key;
+        q[0].qualifiers = quals;
+        q[0].nqual = 3;
+        q[1].keys = ns_key;
+        Results r;
+        ASSERT_EQ(PMIx_Query_info(q, 2, &r.info, &r.n), PMIX_SUCCESS);
+        const pmix_info_t* fns = entry(r, PMIX_HOST_FUNCTIONS);
+        ASSERT_NE(fns, nullptr);
+        EXPECT_STREQ(fns->value.data.string, "allocate,query");
+        EXPECT_NE(entry(r, "PMIx_Get"), nullptr);
+        size_t n = 0;
+        const pmix_info_t* query = entry(r, "query", &n);
+        ASSERT_NE(query, nullptr);
+        ASSERT_EQ(n, 2u);
+        auto* attrs = static_cast<pmix_regattr_t*>(query->value.data.darray->array);
+        EXPECT_STREQ(attrs[1].name, "pmix.not.a.known.attribute");  // kept as the host gave it
+        EXPECT_EQ(attrs[1].string[0], '\0');
+        const pmix_info_t* names = r.find(PMIX_QUERY_NAMESPACES);
+        ASSERT_NE(names, nullptr);
+        EXPECT_NE(std::string(names->value.data.string).find(host.nspace() + ".job"), std::string::npos);
+        for (auto& i : quals) PMIX_INFO_DESTRUCT(&i);
+    }
     EXPECT_EQ(PMIx_tool_finalize(), PMIX_SUCCESS);
 }
 

@@ -7,6 +7,7 @@
 //
 // Options: --tmpdir D  --systmp D  --nspace NS  --nsdir D  --system  --session  --scheduler
 //          --no-tool-support  --no-hook  --launcher-file F  --delay SECONDS  --remote
+//          --register-attributes
 #include <pmix_server.h>
 
 #include <unistd.h>
@@ -82,6 +83,20 @@ void register_job() {
     }
 }
 
+// PMIx_Register_attributes as a host would: two functions, then the checks a host can trip over
+// (a repeat, a NULL function); every status is printed for the tests.
+void register_attributes() {
+    char t[] = "PMIX_TIMEOUT", n[] = "PMIX_ALLOC_NUM_NODES", u[] = "pmix.not.a.known.attribute";
+    char* alloc[] = {t, n, nullptr};
+    char* query[] = {t, u, nullptr};
+    char allocate[] = "allocate", q[] = "query";
+    const pmix_status_t a = PMIx_Register_attributes(allocate, alloc);
+    const pmix_status_t b = PMIx_Register_attributes(q, query);
+    const pmix_status_t again = PMIx_Register_attributes(allocate, query);
+    const pmix_status_t none = PMIx_Register_attributes(nullptr, alloc);
+    std::printf("REGATTR %d %d repeat=%d null=%d\n", a, b, again, none);
+}
+
 void add_flag(std::vector<pmix_info_t>& info, const char* key) {
     info.emplace_back();
     bool yes = true;
@@ -97,7 +112,7 @@ void add_string(std::vector<pmix_info_t>& info, const char* key, const char* val
 
 int main(int argc, char** argv) {
     std::vector<pmix_info_t> info;
-    bool tool_support = true, hook = true;
+    bool tool_support = true, hook = true, attrs = false;
     g_nspace = "host-" + std::to_string(getpid());
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
@@ -112,6 +127,7 @@ int main(int argc, char** argv) {
         else if (a == "--session") add_flag(info, PMIX_SERVER_SESSION_SUPPORT);
         else if (a == "--scheduler") add_flag(info, PMIX_SERVER_SCHEDULER);
         else if (a == "--remote") add_flag(info, PMIX_SERVER_REMOTE_CONNECTIONS);
+        else if (a == "--register-attributes") attrs = true;
         else if (a == "--no-tool-support") tool_support = false;
         else if (a == "--no-hook") hook = false;
         else { std::fprintf(stderr, "tool_host: unknown option %s\n", a.c_str()); return 2; }
@@ -128,6 +144,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     register_job();
+    if (attrs) register_attributes();
     std::printf("READY pid=%d nspace=%s\n", getpid(), g_nspace.c_str());
     std::fflush(stdout);
     char buf[64];

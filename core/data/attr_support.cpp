@@ -1,14 +1,15 @@
-// client/attr_support.cpp - see attr_support.h. The tables list what the code really acts on;
+// core/data/attr_support.cpp - see attr_support.h. The tables list what the code really acts on;
 // tests check every name against the attribute dictionary.
-#include "client/attr_support.h"
+#include "data/attr_support.h"
 
 #include "data/value.h"
 #include "text/text.h"
 
 #include <cstring>
+#include <mutex>
 #include <sstream>
 
-namespace pmix::client {
+namespace pmix::data {
 
 namespace {
 
@@ -60,7 +61,8 @@ const std::vector<FunctionAttributes> kServer = {
     {"PMIx_server_init",
      {"PMIX_SERVER_TOOL_SUPPORT", "PMIX_SERVER_SYSTEM_SUPPORT", "PMIX_SERVER_SESSION_SUPPORT",
       "PMIX_SERVER_SCHEDULER", "PMIX_SERVER_TMPDIR", "PMIX_SYSTEM_TMPDIR", "PMIX_SERVER_NSPACE",
-      "PMIX_SERVER_RANK", "PMIX_HOSTNAME", "PMIX_LAUNCHER_RENDEZVOUS_FILE"}},
+      "PMIX_SERVER_RANK", "PMIX_HOSTNAME", "PMIX_LAUNCHER_RENDEZVOUS_FILE",
+      "PMIX_SERVER_REMOTE_CONNECTIONS", "PMIX_TCP_IPV4_PORT"}},
     {"PMIx_server_register_nspace",
      {"PMIX_JOB_SIZE", "PMIX_MAX_PROCS", "PMIX_NODE_MAP", "PMIX_PROC_MAP", "PMIX_PROC_DATA",
       "PMIX_APP_INFO_ARRAY", "PMIX_NODE_INFO_ARRAY", "PMIX_LOCAL_PEERS", "PMIX_LOCAL_SIZE",
@@ -70,15 +72,19 @@ const std::vector<FunctionAttributes> kServer = {
      {"PMIX_SETUP_APP_ENVARS", "PMIX_SETUP_APP_NONENVARS", "PMIX_SETUP_APP_ALL"}},
 };
 
+// The host's registrations (PMIx_Register_attributes), in registration order.
+std::mutex g_host_mutex;
+std::vector<FunctionAttributes> g_host;
+
 bool is(const char* key, const char* name) { return std::strncmp(key, name, PMIX_MAX_KEYLEN) == 0; }
 
 void load(pmix_info_t* info, const char* key, const void* data, pmix_data_type_t type) {
     std::memset(info, 0, sizeof(*info));
     std::strncpy(info->key, key, PMIX_MAX_KEYLEN);
-    data::value_load(&info->value, data, type);
+    value_load(&info->value, data, type);
 }
 
-bool wanted(const std::string& list, const char* function) {
+bool wanted(const std::string& list, const std::string& function) {
     std::stringstream in(list);
     for (std::string f; std::getline(in, f, ',');) {
         if (f == "all" || f == function) return true;
@@ -92,34 +98,65 @@ void attributes_of(AttrLevel level, const std::string& functions, std::vector<pm
         if (!wanted(functions, fa.function)) continue;
         std::vector<pmix_regattr_t> attrs(fa.attributes.size());
         for (std::size_t i = 0; i < attrs.size(); ++i) {
-            const text::AttributeInfo* a = text::find_attribute_by_name(fa.attributes[i]);
-            attrs[i].name = const_cast<char*>(fa.attributes[i]);
+            const text::AttributeInfo* a = text::find_attribute_by_name(fa.attributes[i].c_str());
+            attrs[i].name = const_cast<char*>(fa.attributes[i].c_str());
             std::strncpy(attrs[i].string, a != nullptr ? a->string : "", PMIX_MAX_KEYLEN);
             attrs[i].type = a != nullptr ? a->type : PMIX_UNDEF;
             attrs[i].description = nullptr;
         }
         pmix_data_array_t darray{PMIX_REGATTR, attrs.size(), attrs.data()};
         out->emplace_back();
-        load(&out->back(), fa.function, &darray, PMIX_DATA_ARRAY);  // deep copy
+        load(&out->back(), fa.function.c_str(), &darray, PMIX_DATA_ARRAY);  // deep copy
     }
 }
 
 void functions_of(AttrLevel level, const char* key, std::vector<pmix_info_t>* out) {
     std::string names;
-    for (const auto& fa : supported_attributes(level)) names += (names.empty() ? "" : ",") + std::string(fa.function);
+    for (const auto& fa : supported_attributes(level)) names += (names.empty() ? "" : ",") + fa.function;
     out->emplace_back();
     load(&out->back(), key, names.c_str(), PMIX_STRING);
 }
 
 }  // namespace
 
-const std::vector<FunctionAttributes>& supported_attributes(AttrLevel level) {
+std::vector<FunctionAttributes> supported_attributes(AttrLevel level) {
     switch (level) {
         case AttrLevel::server: return kServer;
         case AttrLevel::tool: return kTool;
+        case AttrLevel::host: {
+            std::lock_guard lock(g_host_mutex);
+            return g_host;
+        }
         case AttrLevel::client: break;
     }
     return kClient;
+}
+
+pmix_status_t register_host_attributes(const char* function, char* const attrs[]) {
+    if (function == nullptr || function[0] == '\0' || std::strlen(function) > 256) return PMIX_ERR_BAD_PARAM;
+    FunctionAttributes fa{function, {}};
+    for (std::size_t i = 0; attrs != nullptr && attrs[i] != nullptr; ++i) {
+        if (std::strlen(attrs[i]) > 256 || i >= 4096) return PMIX_ERR_BAD_PARAM;
+        fa.attributes.emplace_back(attrs[i]);
+    }
+    std::lock_guard lock(g_host_mutex);
+    for (const auto& known : g_host) {
+        if (known.function == fa.function) return PMIX_ERR_REPEAT_ATTR_REGISTRATION;
+    }
+    g_host.push_back(std::move(fa));
+    return PMIX_SUCCESS;
+}
+
+void clear_host_attributes() {
+    std::lock_guard lock(g_host_mutex);
+    g_host.clear();
+}
+
+bool asks_host_level(const pmix_query_t& q) {
+    for (std::size_t i = 0; q.qualifiers != nullptr && i < q.nqual; ++i) {
+        if (is(q.qualifiers[i].key, PMIX_HOST_ATTRIBUTES) || is(q.qualifiers[i].key, PMIX_HOST_FUNCTIONS)) return true;
+    }
+    return false;
 }
 
 bool answer_attribute_support(const pmix_query_t& q, pmix_info_t* out) {
@@ -140,14 +177,16 @@ bool answer_attribute_support(const pmix_query_t& q, pmix_info_t* out) {
         } else if (is(qual.key, PMIX_CLIENT_FUNCTIONS)) functions_of(AttrLevel::client, qual.key, &parts);
         else if (is(qual.key, PMIX_SERVER_FUNCTIONS)) functions_of(AttrLevel::server, qual.key, &parts);
         else if (is(qual.key, PMIX_TOOL_FUNCTIONS)) functions_of(AttrLevel::tool, qual.key, &parts);
-        // PMIX_HOST_ATTRIBUTES / PMIX_HOST_FUNCTIONS: no host has registered any (there is no
-        // PMIx_Register_attributes yet), so there is nothing to say for them.
+        else if (is(qual.key, PMIX_HOST_ATTRIBUTES)) attributes_of(AttrLevel::host, list, &parts);
+        else if (is(qual.key, PMIX_HOST_FUNCTIONS) && !supported_attributes(AttrLevel::host).empty()) {
+            functions_of(AttrLevel::host, qual.key, &parts);
+        }
     }
     if (parts.empty()) return false;
     pmix_data_array_t darray{PMIX_INFO, parts.size(), parts.data()};
     load(out, PMIX_QUERY_ATTRIBUTE_SUPPORT, &darray, PMIX_DATA_ARRAY);
-    for (auto& p : parts) data::info_destruct(&p);
+    for (auto& p : parts) info_destruct(&p);
     return true;
 }
 
-}  // namespace pmix::client
+}  // namespace pmix::data

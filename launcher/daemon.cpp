@@ -7,8 +7,8 @@
 // 1. opens its fabric endpoint and sends the head its address ('A');
 // 2. receives the job ('J'): namespace, size, every node's name, rank count and address, the
 //    program, the -x environment; connects the fabric and serves the job like pmixrun does;
-// 3. reports connects, finalizes, output lines, failures and its final status ('C' 'F' 'O' 'E'
-//    'D'); obeys kill ('K'), timeout ('T'), node lost ('L'), events ('N') and quit ('Q').
+// 3. reports connects (rank, pid), finalizes, exits (rank, pid, code), output lines, failures
+//    and its final status ('C' 'F' 'X' 'O' 'E' 'D'); obeys kill ('K'), timeout ('T'), node lost ('L'), events ('N') and quit ('Q').
 // If the head goes away (EOF on stdin) the daemon kills its ranks and exits.
 #include "channel.h"
 #include "launcher.h"
@@ -54,8 +54,13 @@ class DaemonRemote final : public Remote {
   void output(const std::string& tag, int stream, const char* s, size_t n) override {
     ch_.send('O', {tag, std::to_string(stream), std::string(s, n)});
   }
-  void connected(pmix_rank_t rank) override { ch_.send('C', {std::to_string(rank)}); }
+  void connected(const Proc& p) override {
+    ch_.send('C', {std::to_string(p.rank), std::to_string(p.pid)});
+  }
   void finalized(pmix_rank_t rank) override { ch_.send('F', {std::to_string(rank)}); }
+  void exited(const Proc& p) override {
+    ch_.send('X', {std::to_string(p.rank), std::to_string(p.pid), std::to_string(p.exit_code)});
+  }
   int control_fd() const override { return head_gone_ ? -1 : ch_.in_fd(); }
   void tick() override { net_.tick(); }
   void job_done(int code) override { ch_.send('D', {std::to_string(code)}); }

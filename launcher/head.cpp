@@ -56,7 +56,40 @@ struct Head {
   int fail_code = 0;
   size_t nconnected = 0, nfinalized = 0;
   Clock::time_point start, started, sent, all_connected, all_finalized, all_done, end, fail_at;
+  // What tools are told (query.cpp reads it through g_launcher, on this loop): every rank of the
+  // job with its node, and the pid, state and exit code its daemon reported.
+  Launcher tools;
 };
+
+// Fills the head's view of the job for tools: ranks block-mapped over the nodes, none started.
+void init_tool_view(Head& h) {
+  Launcher& L = h.tools;
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  L.hostname = host;
+  L.nspace = h.nspace;
+  L.opt = h.opt;
+  L.layout = h.layout;
+  L.procs.resize(static_cast<size_t>(h.opt.nprocs));
+  for (size_t r = 0; r < L.procs.size(); ++r) {
+    Proc& p = L.procs[r];
+    p.rank = static_cast<pmix_rank_t>(r);
+    p.nspace = h.nspace;
+    p.executable = h.opt.argv.empty() ? std::string() : h.opt.argv[0];
+    const size_t node = h.layout.node_of(p.rank);
+    p.host = node < h.layout.nodes.size() ? h.layout.nodes[node].name : std::string();
+  }
+  g_launcher = &L;
+}
+
+// A daemon's report about one rank ('C' rank pid, 'F' rank, 'X' rank pid code).
+Proc* reported_proc(Head& h, const Message& m) {
+  const long r = m.fields.empty() ? -1 : std::atol(m.fields[0].c_str());
+  if (r < 0 || static_cast<size_t>(r) >= h.tools.procs.size()) return nullptr;
+  Proc& p = h.tools.procs[static_cast<size_t>(r)];
+  if (m.fields.size() > 1) p.pid = static_cast<pid_t>(std::atol(m.fields[1].c_str()));
+  return &p;
+}
 
 int g_sig[2] = {-1, -1};
 void on_signal(int sig) {
@@ -151,10 +184,18 @@ void handle(Head& h, Daemon& dm, const Message& m) {
       }
       break;
     case 'C':
+      if (Proc* p = reported_proc(h, m)) p->connected = true;
       if (++h.nconnected == static_cast<size_t>(h.opt.nprocs)) h.all_connected = Clock::now();
       break;
     case 'F':
+      if (Proc* p = reported_proc(h, m)) p->finalized = true;
       if (++h.nfinalized == static_cast<size_t>(h.opt.nprocs)) h.all_finalized = Clock::now();
+      break;
+    case 'X':
+      if (Proc* p = reported_proc(h, m)) {
+        p->exited = true;
+        p->exit_code = num(2);
+      }
       break;
     case 'E': fail(h, num(0), m.fields.size() > 1 ? m.fields[1] : "node " + dm.name + " failed"); break;
     case 'N':  // an event, or a job-control signal: every other node applies it locally
@@ -169,7 +210,7 @@ void handle(Head& h, Daemon& dm, const Message& m) {
 
 // Polls every daemon (and our signal pipe) once, for up to `ms`.
 void pump(Head& h, int ms) {
-  std::vector<pollfd> fds{{g_sig[0], POLLIN, 0}};
+  std::vector<pollfd> fds{{g_sig[0], POLLIN, 0}, {h.tools.queue.fd(), POLLIN, 0}};
   std::vector<Daemon*> owner;
   for (Daemon& dm : h.d) {
     if (dm.gone) continue;
@@ -181,8 +222,10 @@ void pump(Head& h, int ms) {
   for (ssize_t n; (n = ::read(g_sig[0], b, sizeof b)) > 0;)
     for (ssize_t i = 0; i < n; ++i)
       fail(h, 128 + b[i], std::string("received signal ") + strsignal(b[i]) + "; killing the job");
+  h.tools.failing = h.failing;
+  h.tools.queue.drain();  // tools' queries (query.cpp), answered on this loop
   for (size_t i = 0; i < owner.size(); ++i) {
-    if (fds[i + 1].revents == 0) continue;
+    if (fds[i + 2].revents == 0) continue;
     std::vector<Message> msgs;
     const bool alive = owner[i]->ch->receive(msgs);
     for (const Message& m : msgs) handle(h, *owner[i], m);
@@ -266,18 +309,24 @@ bool collect_launch_blob(Head& h) {
   return true;
 }
 
-// A server with no clients in a private directory, for setup_application; finalized at the end.
+// A server with no clients: for setup_application, and for tools, which find it through its
+// rendezvous files in the library's default tmpdir ($TMPDIR...) and get the whole job's proc
+// table (query.cpp on h.tools); finalized at the end.
 bool start_local_server(Head& h) {
   const char* base = std::getenv("TMPDIR");
   std::string tmpl = std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/pmixrun.XXXXXX";
   if (::mkdtemp(tmpl.data()) == nullptr) return false;
   h.tmpdir = tmpl;
+  init_tool_view(h);
   pmix_server_module_t module;
   std::memset(&module, 0, sizeof module);
+  module.query = host_query;
+  module.tool_connected = host_tool_connected;
   pmix_info_t* info = nullptr;
   PMIX_INFO_CREATE(info, 2);
-  PMIx_Info_load(&info[0], PMIX_SERVER_TMPDIR, h.tmpdir.c_str(), PMIX_STRING);
-  PMIx_Info_load(&info[1], PMIX_SYSTEM_TMPDIR, h.tmpdir.c_str(), PMIX_STRING);
+  bool yes = true;
+  PMIx_Info_load(&info[0], PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
+  PMIx_Info_load(&info[1], PMIX_SERVER_REMOTE_CONNECTIONS, &h.opt.remote_tools, PMIX_BOOL);
   const pmix_status_t rc = PMIx_server_init(&module, info, 2);
   PMIX_INFO_FREE(info, 2);
   if (rc != PMIX_SUCCESS) {

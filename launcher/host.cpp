@@ -34,7 +34,7 @@ pmix_status_t client_connected(const pmix_proc_t* proc, void*, pmix_op_cbfunc_t 
     if (Proc* pr = find_proc(&p); pr != nullptr && !pr->connected) {
       pr->connected = true;
       pr->connected_at = Clock::now();
-      if (L.remote != nullptr && pr->job == 0) L.remote->connected(pr->rank);
+      if (L.remote != nullptr && pr->job == 0) L.remote->connected(*pr);
       if (pr->job == 0 && ++L.nconnected == L.local_main()) {
         L.t.all_connected = pr->connected_at;
         L.t.have_connected = true;

@@ -323,6 +323,7 @@ void reap(Launcher& L) {
       pr.exited = true;
       pr.exit_code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
       pr.counted = L.kill_stage == 0;
+      if (L.remote != nullptr && pr.job == 0) L.remote->exited(pr);
       if (++L.nexited == L.procs.size()) L.t.all_exited = Clock::now();
       if (L.failing) break;
       std::string how = WIFSIGNALED(status)

@@ -60,6 +60,8 @@ bool parse_hostfile(const std::string& path, std::vector<NodeSlot>& out, std::st
 
 // What a node daemon adds to the single-node host (daemon.cpp; nullptr in pmixrun itself).
 // fence/direct_modex are called on the PMIx server's thread, the rest on the launcher's loop.
+struct Proc;
+
 class Remote {
  public:
   virtual ~Remote() = default;
@@ -73,8 +75,9 @@ class Remote {
                       const pmix_info_t* info, size_t ninfo) = 0;
   virtual void failed(int code, const std::string& why) = 0;  // a local failure, for the head
   virtual void output(const std::string& tag, int stream, const char* s, size_t n) = 0;
-  virtual void connected(pmix_rank_t rank) = 0;
+  virtual void connected(const Proc& p) = 0;  // main-job ranks only: rank and pid for the head
   virtual void finalized(pmix_rank_t rank) = 0;
+  virtual void exited(const Proc& p) = 0;  // with its exit code
   virtual int control_fd() const = 0;  // polled by run_loop; on_control() when readable
   virtual void on_control() = 0;
   virtual void tick() = 0;  // every loop turn (deadlines)
@@ -125,6 +128,7 @@ struct Proc {
   unsigned job = 0;  // 0: the job pmixrun started; k > 0: the k-th job spawned by PMIx_Spawn
   pid_t pid = -1;
   std::string executable;  // argv[0] as started (proc tables)
+  std::string host;        // its node, where that is not this one (the multi-node head's table)
   Stream out, err;
   bool connected = false, finalized = false, exited = false;
   int exit_code = 0;  // 128+sig for signals

@@ -40,11 +40,13 @@ pmix_proc_state_t state_of(const Proc& p) {
 }
 
 // PMIX_QUERY_PROC_TABLE / LOCAL_PROC_TABLE: every process of the namespace this launcher runs,
-// in rank order (they all run on this node as far as this launcher knows).
+// in rank order. pmixrun and pmixd run theirs on their own node; the multi-node head (head.cpp)
+// knows every node's processes from its daemons' reports, each with its node's name.
 bool proc_table(const Launcher& L, const char* key, const std::string& nspace, pmix_info_t& out) {
+  const bool local_only = std::strcmp(key, PMIX_QUERY_LOCAL_PROC_TABLE) == 0;
   std::vector<const Proc*> mine;
   for (const Proc& p : L.procs)
-    if (p.nspace == nspace) mine.push_back(&p);
+    if (p.nspace == nspace && !(local_only && !p.host.empty() && p.host != L.hostname)) mine.push_back(&p);
   if (mine.empty()) return false;
   std::sort(mine.begin(), mine.end(), [](const Proc* a, const Proc* b) { return a->rank < b->rank; });
   pmix_data_array_t darray;
@@ -53,7 +55,7 @@ bool proc_table(const Launcher& L, const char* key, const std::string& nspace, p
   for (size_t i = 0; i < mine.size(); ++i) {
     const Proc& p = *mine[i];
     PMIX_LOAD_PROCID(&table[i].proc, p.nspace.c_str(), p.rank);
-    table[i].hostname = strdup(L.hostname.c_str());
+    table[i].hostname = strdup((p.host.empty() ? L.hostname : p.host).c_str());
     table[i].executable_name = strdup(p.executable.c_str());
     table[i].pid = p.pid;
     table[i].exit_code = p.exited ? p.exit_code : 0;

@@ -3,7 +3,7 @@
 # `ip netns exec` (the launch agent), exactly as it would through ssh on a cluster.
 #   pmixrun_netns.sh BINDIR CASE D SLOTS
 # CASE: putget | fence_nodata | fence_subset | dmodex | events | abort | killed | daemon_killed |
-#       hostfile | jobctl_kill | envars | instanton. Every rank's output and pmixrun's exit status are checked; namespaces get a
+#       hostfile | jobctl_kill | envars | instanton | tools. Every rank's output and pmixrun's exit status are checked; namespaces get a
 #       unique prefix and are always removed; no pmixd, rank or shared-memory segment may be
 #       left. Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -127,6 +127,42 @@ daemon_killed)  # the last node's daemon is SIGKILLed while the other nodes wait
   grep -q "the daemon of node $((d - 1)) (${prefix}n$((d - 1))) died" "$work/err" || fail "no message naming the dead daemon"
   expect_lines "fence returned LOST_CONNECTION" $(((d - 1) * slots))
   rm -f /dev/shm/pmixmn-$$-*  # the killed daemon could not remove its segments
+  ;;
+tools)  # pmix-ps asks the head for the whole job: every node's ranks with pid, state, exit code
+  echo "+ pmixrun --host $hosts tool_target (rank 0 exits at once; the others wait)"
+  TOOL_TARGET_GO="$work/go" timeout -s KILL 90 "$bin/pmixrun" --launch-agent "ip netns exec" \
+    --host "$hosts" -x TOOL_TARGET_GO "$bin/tool_target" >"$work/out" 2>"$work/err" &
+  job=$!
+  head=
+  for _ in $(seq 1 50); do head=$(pgrep -P "$job" -x pmixrun) && break; sleep 0.1; done
+  for _ in $(seq 1 100); do
+    "$bin/pmix-ps" --pid "$head" --json >"$work/ps.json" 2>/dev/null &&
+      python3 - "$work/ps.json" "$n" <<'PY' && break
+import json, sys
+procs = json.load(open(sys.argv[1]))[0]["procs"]
+sys.exit(0 if len(procs) == int(sys.argv[2]) and "TERMINATED" in procs[0]["state"] and
+         all("CONNECTED" in p["state"] for p in procs[1:]) else 1)
+PY
+    sleep 0.2
+  done
+  "$bin/pmix-ps" --pid "$head"
+  python3 - "$work/ps.json" "$n" "$slots" "$prefix" <<'PY' || fail "the head's proc table is wrong: $(cat "$work/ps.json")"
+import json, sys
+procs = json.load(open(sys.argv[1]))[0]["procs"]
+n, slots, prefix = int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+assert [p["proc"]["rank"] for p in procs] == list(range(n)), procs
+for p in procs:
+    rank = p["proc"]["rank"]
+    assert p["hostname"] == f"{prefix}n{rank // slots}", p      # block mapping over the nodes
+    assert p["executable"].endswith("tool_target"), p
+    if rank > 0:                                                 # a live process with that pid
+        assert open(f"/proc/{p['pid']}/cmdline", "rb").read().split(b"\0")[0].endswith(b"tool_target"), p
+assert "TERMINATED" in procs[0]["state"] and procs[0]["exit_code"] == 0, procs[0]
+print("pmix-ps on the head: every node's ranks with host, pid, state and exit code")
+PY
+  touch "$work/go"
+  wait "$job" || fail "the job failed"
+  cat "$work/out" "$work/err"
   ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac

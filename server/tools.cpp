@@ -259,7 +259,9 @@ void State::tool_admitted(std::uint64_t id, pmix_status_t status, const pmix_pro
         return refuse_tool(*conn, ask.request, PMIX_ERR_BAD_PARAM,
                            "the host admitted it without a valid namespace and rank");
     }
-    if (auto c = clients.find(key); c != clients.end() && c->second.conn && !c->second.conn->closed()) {
+    // A holder that finalized gives its name back even before its socket's hang-up is seen.
+    if (auto c = clients.find(key);
+        c != clients.end() && c->second.conn && !c->second.conn->closed() && !c->second.finalized) {
         return refuse_tool(*conn, ask.request, PMIX_ERR_EXISTS,
                            key.first + ":" + std::to_string(key.second) + " is already connected");
     }

@@ -220,6 +220,51 @@ TEST_F(ToolConnect, HostsWithoutTheHookOrWithoutToolSupportAdmitNoTool) {
     EXPECT_EQ(init(search), PMIX_ERR_UNREACH);
 }
 
+// Tool identities are unique among a server's peers: a second live tool asking for the same
+// namespace and rank is refused; once the first is gone, the name is free again.
+TEST_F(ToolConnect, ADuplicateLiveToolIdentityIsRefused) {
+    HostProcess host({"--tmpdir", dir.path()});
+    ASSERT_TRUE(host.wait_ready());
+    Infos named;
+    named.str(PMIX_SERVER_TMPDIR, dir.path()).str(PMIX_TOOL_NSPACE, "dup-tool").u32(PMIX_TOOL_RANK, 3);
+    const auto second_init = [&named] {
+        const pid_t child = fork();
+        if (child == 0) {
+            pmix_proc_t other;
+            const pmix_status_t rc = PMIx_tool_init(&other, named.data(), named.size());
+            if (rc == PMIX_SUCCESS) PMIx_tool_finalize();
+            _exit(static_cast<unsigned char>(-rc));
+        }
+        int status = 0;
+        waitpid(child, &status, 0);
+        return WIFEXITED(status) ? -WEXITSTATUS(status) : -1000;
+    };
+    // The first holder is a child too: a forked copy of an initialised tool would share its state.
+    int ready[2], go[2];
+    ASSERT_EQ(pipe(ready), 0);
+    ASSERT_EQ(pipe(go), 0);
+    const pid_t first = fork();
+    if (first == 0) {
+        pmix_proc_t held;
+        const pmix_status_t rc = PMIx_tool_init(&held, named.data(), named.size());
+        const char ok = rc == PMIX_SUCCESS && ns_of(held) == "dup-tool" && held.rank == 3 ? 'y' : 'n';
+        if (write(ready[1], &ok, 1) != 1) _exit(3);
+        char c;
+        if (read(go[0], &c, 1) != 1) _exit(4);
+        _exit(rc == PMIX_SUCCESS && PMIx_tool_finalize() == PMIX_SUCCESS ? 0 : 5);
+    }
+    char ok = 0;
+    ASSERT_EQ(read(ready[0], &ok, 1), 1);
+    EXPECT_EQ(ok, 'y') << "the first tool did not get its own name";
+    EXPECT_EQ(second_init(), PMIX_ERR_EXISTS);
+    ASSERT_EQ(write(go[1], "x", 1), 1);
+    int status = 0;
+    waitpid(first, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    EXPECT_EQ(second_init(), PMIX_SUCCESS) << "the name is free once its holder is gone";
+    for (int fd : {ready[0], ready[1], go[0], go[1]}) close(fd);
+}
+
 TEST_F(ToolConnect, OptionalAndDoNotConnect) {
     Infos optional, alone;
     optional.str(PMIX_SERVER_TMPDIR, dir.path()).flag(PMIX_TOOL_CONNECT_OPTIONAL);

@@ -12,7 +12,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <set>
 
 namespace {
@@ -157,6 +159,32 @@ TEST_F(ToolQueryLog, LogToStdoutOnceTaggedAndUnsupportedChannels) {
     EXPECT_EQ(log({{PMIX_LOG_STDOUT, "half"}, {PMIX_LOG_EMAIL, "x"}}), PMIX_ERR_PARTIAL_SUCCESS);
     EXPECT_EQ(host->wait_line("half"), "half");
     EXPECT_TRUE(host->wait_line("second", std::chrono::seconds(1)).empty()) << "PMIX_LOG_ONCE logged twice";
+}
+
+// PMIX_LOG_TIMESTAMP (the caller's time) and PMIX_LOG_GENERATE_TIMESTAMP (the library's) put a
+// local "YYYY-MM-DDTHH:MM:SS " before the entry.
+TEST_F(ToolQueryLog, LogTimestampsGivenOrGenerated) {
+    pmix_info_t entry, when;
+    PMIX_INFO_LOAD(&entry, PMIX_LOG_STDOUT, "stamped", PMIX_STRING);
+    const time_t t = 1700000000;  // 2023-11-14T22:13:20Z
+    PMIX_INFO_LOAD(&when, PMIX_LOG_TIMESTAMP, &t, PMIX_TIME);
+    ASSERT_EQ(PMIx_Log(&entry, 1, &when, 1), PMIX_SUCCESS);
+    char expect[64];
+    tm local{};
+    localtime_r(&t, &local);
+    strftime(expect, sizeof expect, "%Y-%m-%dT%H:%M:%S stamped", &local);
+    EXPECT_EQ(host->wait_line(std::string(expect).substr(0, 4)), expect);
+    PMIX_INFO_DESTRUCT(&entry);
+    PMIX_INFO_DESTRUCT(&when);
+    const time_t before = time(nullptr);
+    ASSERT_EQ(log({{PMIX_LOG_STDOUT, "generated"}}, {PMIX_LOG_GENERATE_TIMESTAMP}), PMIX_SUCCESS);
+    const std::string line = host->wait_line(std::to_string(1900 + localtime(&before)->tm_year));
+    ASSERT_EQ(line.size(), 20u + 9u) << line;
+    EXPECT_EQ(line.substr(20), "generated");
+    tm parsed{};
+    ASSERT_NE(strptime(line.c_str(), "%Y-%m-%dT%H:%M:%S", &parsed), nullptr) << line;
+    parsed.tm_isdst = -1;
+    EXPECT_LE(std::abs(mktime(&parsed) - before), 5) << line;
 }
 
 TEST(ToolLogSyslog, SyslogEntriesReachTheSyslogSocket) {

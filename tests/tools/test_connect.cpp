@@ -265,6 +265,48 @@ TEST_F(ToolConnect, ADuplicateLiveToolIdentityIsRefused) {
     for (int fd : {ready[0], ready[1], go[0], go[1]}) close(fd);
 }
 
+// PMIX_LAUNCHER: a tool that is a launcher can itself be found and reached by other tools, under
+// its own identity, until it finalizes.
+TEST_F(ToolConnect, ALauncherToolIsReachableByOtherTools) {
+    int ready[2], go[2];
+    ASSERT_EQ(pipe(ready), 0);
+    ASSERT_EQ(pipe(go), 0);
+    const pid_t launcher = fork();
+    if (launcher == 0) {
+        Infos as_launcher;
+        as_launcher.flag(PMIX_LAUNCHER).flag(PMIX_TOOL_DO_NOT_CONNECT).str(PMIX_SERVER_TMPDIR, dir.path())
+            .str(PMIX_TOOL_NSPACE, "my-launcher");
+        pmix_proc_t self;
+        const pmix_status_t rc = PMIx_tool_init(&self, as_launcher.data(), as_launcher.size());
+        const char ok = rc == PMIX_SUCCESS ? 'y' : 'n';
+        if (write(ready[1], &ok, 1) != 1) _exit(3);
+        char c;
+        if (read(go[0], &c, 1) != 1) _exit(4);
+        _exit(rc == PMIX_SUCCESS && PMIx_tool_finalize() == PMIX_SUCCESS ? 0 : 5);
+    }
+    char ok = 0;
+    ASSERT_EQ(read(ready[0], &ok, 1), 1);
+    ASSERT_EQ(ok, 'y');
+    const std::string by_pid = dir.path() + "/pmix." + host_name() + ".tool." + std::to_string(launcher);
+    const std::string by_ns = dir.path() + "/pmix." + host_name() + ".tool.my-launcher";
+    EXPECT_EQ(read_file(by_pid).rfind("my-launcher.0;unix:", 0), 0u) << read_file(by_pid);
+    EXPECT_FALSE(read_file(by_ns).empty());
+    Infos to_launcher;
+    to_launcher.str(PMIX_SERVER_TMPDIR, dir.path()).pid(launcher);
+    ASSERT_EQ(init(to_launcher), PMIX_SUCCESS);
+    EXPECT_EQ(ns_of(me), "my-launcher.tool.1");
+    ASSERT_EQ(servers().size(), 1u);
+    EXPECT_EQ(ns_of(servers()[0]), "my-launcher");
+    EXPECT_EQ(PMIx_tool_finalize(), PMIX_SUCCESS);
+    inited = false;
+    ASSERT_EQ(write(go[1], "x", 1), 1);
+    int status = 0;
+    waitpid(launcher, &status, 0);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    EXPECT_TRUE(dir.entries().empty()) << "the launcher's files outlived it";
+    for (int fd : {ready[0], ready[1], go[0], go[1]}) close(fd);
+}
+
 TEST_F(ToolConnect, OptionalAndDoNotConnect) {
     Infos optional, alone;
     optional.str(PMIX_SERVER_TMPDIR, dir.path()).flag(PMIX_TOOL_CONNECT_OPTIONAL);

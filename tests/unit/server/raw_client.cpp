@@ -9,10 +9,12 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 
 using pmix::proto::Op;
 
@@ -242,6 +244,17 @@ int tool_rogue(Client& c, bool bad_attach) {
     return r.status == PMIX_ERR_LOST_CONNECTION ? 0 : 50;
 }
 
+// A tool that says Hello and then nothing: the server keeps it for its attach deadline (10 s),
+// then hangs up. Still open after 5 s, closed by 20 s.
+int tool_silent(Client& c) {
+    const auto start = std::chrono::steady_clock::now();
+    while (!c.conn->closed() && std::chrono::steady_clock::now() - start < std::chrono::seconds(20)) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        if (std::chrono::steady_clock::now() - start < std::chrono::seconds(5) && c.conn->closed()) return 70;
+    }
+    return c.conn->closed() ? 0 : 71;
+}
+
 // A well-formed attach: the host's hook names the tool; then one query is served.
 int tool_attach(Client& c) {
     pmix::proto::Writer w;
@@ -291,6 +304,8 @@ int run_raw_client(const char* scenario) {
         rc = tool_rogue(c, true);
     } else if (s == "tool-attach") {
         rc = tool_attach(c);
+    } else if (s == "tool-silent") {
+        rc = tool_silent(c);
     }
     if (c.conn) c.conn->close();
     c.ex.stop();

@@ -487,13 +487,16 @@ TEST_F(LiveServer, RogueToolsAreClosedOthersCarryOn) {
     register_client("tools", 0);
     register_client("tools", 1);
     register_client("tools", 2);
+    register_client("tools", 3);
     const pid_t early = spawn("tools", 0, "tool-early-request");
     const pid_t bad = spawn("tools", 1, "tool-bad-attach");
     const pid_t good = spawn("tools", 2, "tool-attach");
+    const pid_t silent = spawn("tools", 3, "tool-silent");
     run_exchange("job-t", 2);
     EXPECT_EQ(wait_child(early), 0);
     EXPECT_EQ(wait_child(bad), 0);
     EXPECT_EQ(wait_child(good), 0);
+    EXPECT_EQ(wait_child(silent), 0) << "a tool that never asks to attach is closed at its deadline";
 }
 
 TEST_F(LiveServer, UnregisteredClientIsRefused) {

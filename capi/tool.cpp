@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -45,7 +46,11 @@ void launcher_tool_connected(pmix_info_t* info, size_t ninfo, pmix_tool_connecti
     }
     pmix_proc_t who;
     PMIX_PROC_CONSTRUCT(&who);
-    const std::string assigned = g_launcher_nspace + ".tool." + std::to_string(++g_launcher_tools);
+    // snprintf, not std::to_string: the latter's inline table is a GNU "unique" symbol, which the
+    // shared library would export despite hidden visibility (abi_symbols checks the export list).
+    char number[16];
+    std::snprintf(number, sizeof number, "%u", ++g_launcher_tools);
+    const std::string assigned = g_launcher_nspace + ".tool." + number;
     const bool named = ns != nullptr && ns->value.type == PMIX_STRING && ns->value.data.string != nullptr;
     PMIX_LOAD_PROCID(&who, named ? ns->value.data.string : assigned.c_str(),
                      named && rank != nullptr && rank->value.type == PMIX_PROC_RANK ? rank->value.data.rank : 0);

@@ -20,6 +20,8 @@ struct EventRegistry {
     std::map<std::pair<std::string, pmix_rank_t>, std::vector<Codes>> registrations;
 
     bool wants(const std::pair<std::string, pmix_rank_t>& client, pmix_status_t code) const;
+    // Registered for `code` by name, not only through a default handler.
+    bool names(const std::pair<std::string, pmix_rank_t>& client, pmix_status_t code) const;
     void add(const std::pair<std::string, pmix_rank_t>& client, Codes codes);
     void remove(const std::pair<std::string, pmix_rank_t>& client, const Codes& codes);
     void forget(const std::pair<std::string, pmix_rank_t>& client) { registrations.erase(client); }
@@ -32,6 +34,7 @@ struct Event {
     pmix_data_range_t range = PMIX_RANGE_UNDEF;
     const pmix_info_t* info = nullptr;
     std::size_t ninfo = 0;
+    bool named_only = false;  // only to clients that registered for `code` by name
 };
 
 }  // namespace pmix::server

@@ -127,6 +127,13 @@ namespace {
 
 std::atomic<int> g_lost_from{-1};
 std::atomic<int> g_lost_affected{-1};
+std::atomic<int> g_default_saw_lost{0};
+
+void on_any(size_t, pmix_status_t status, const pmix_proc_t*, pmix_info_t*, size_t, pmix_info_t*,
+            size_t, pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
+    if (status == PMIX_ERR_LOST_CONNECTION) ++g_default_saw_lost;
+    if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, nullptr, nullptr, cbdata);
+}
 
 void on_lost(size_t, pmix_status_t status, const pmix_proc_t* source, pmix_info_t info[],
              size_t ninfo, pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc,
@@ -147,13 +154,25 @@ void on_lost(size_t, pmix_status_t status, const pmix_proc_t* source, pmix_info_
 
 // Rank 1 leaves without PMIx_Finalize after a fence; rank 0, registered for
 // PMIX_ERR_LOST_CONNECTION, must hear about it from the server (source and affected proc = 1).
+// Rank 2 (in 3-rank jobs) has only a default handler, as an MPI rank does, and must not: the
+// host alone decides what a dead peer means for the others (as with OpenPMIx).
 int lost_peer() {
     pmix_proc_t me{};
     CHECK_RC(PMIx_Init(&me, nullptr, 0), PMIX_SUCCESS);
     pmix_status_t code = PMIX_ERR_LOST_CONNECTION;
-    CHECK(PMIx_Register_event_handler(&code, 1, nullptr, 0, on_lost, nullptr, nullptr) >= 0);
+    if (me.rank == 2) {
+        CHECK(PMIx_Register_event_handler(nullptr, 0, nullptr, 0, on_any, nullptr, nullptr) >= 0);
+    } else {
+        CHECK(PMIx_Register_event_handler(&code, 1, nullptr, 0, on_lost, nullptr, nullptr) >= 0);
+    }
     CHECK_RC(PMIx_Fence(nullptr, 0, nullptr, 0), PMIX_SUCCESS);
     if (me.rank == 1) ::_exit(0);  // no PMIx_Finalize: the server sees a lost client
+    if (me.rank == 2) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+        CHECK(g_default_saw_lost.load() == 0);
+        CHECK_RC(PMIx_Finalize(nullptr, 0), PMIX_SUCCESS);
+        return 0;
+    }
     for (int i = 0; i < 1000 && g_lost_from.load() < 0; ++i) {
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }

@@ -291,12 +291,13 @@ TEST(ClientEndToEnd, EventHandlerChainFollowsTheStandard) {
 }
 
 // A client that dies without PMIx_Finalize: the server raises PMIX_ERR_LOST_CONNECTION for the
-// other clients of its namespace that registered for it.
+// other clients of its namespace that registered for it by name (rank 0), not for a peer with a
+// default handler only (rank 2).
 TEST(ClientEndToEnd, DeadClientRaisesLostConnectionForItsPeers) {
     Server server;
-    register_job("lost.job", 2);
+    register_job("lost.job", 3);
     std::vector<pid_t> kids;
-    for (pmix_rank_t r = 0; r < 2; ++r) kids.push_back(start_client("lost.job", r, 2, {}, "lost_peer"));
+    for (pmix_rank_t r = 0; r < 3; ++r) kids.push_back(start_client("lost.job", r, 3, {}, "lost_peer"));
     expect_all_succeed(kids);
 }
 

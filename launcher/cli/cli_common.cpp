@@ -35,6 +35,8 @@ bool take_selector(std::vector<std::string>& args, Selector* sel) {
             sel->file = args[++i];
         } else if (a == "--system") {
             sel->system = true;
+        } else if (a == "--json") {
+            sel->json = true;
         } else {
             rest.push_back(a);
         }

@@ -14,10 +14,11 @@ struct Selector {
     long pid = 0;
     std::string server_nspace, uri, tmpdir, file;  // file: a rendezvous file (PMIX_TOOL_ATTACHMENT_FILE)
     bool system = false;
+    bool json = false;  // --json: the output format, common to every command (not a selector)
     bool any() const { return pid > 0 || !server_nspace.empty() || !uri.empty() || !file.empty() || system; }
 };
 
-// Removes the selector options from `args`; false (with a message) on a malformed one.
+// Removes the selector options and --json from `args`; false (with a message) on a malformed one.
 bool take_selector(std::vector<std::string>& args, Selector* sel);
 
 // PMIx_tool_init towards the selected server (or without connecting when `connect` is false).

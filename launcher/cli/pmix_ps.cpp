@@ -63,12 +63,11 @@ bool show_server(const std::string& label, bool json, bool* first_json) {
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     pmixcli::Selector sel;
-    if (!pmixcli::take_selector(args, &sel)) return 2;
-    bool json = false;
-    for (const auto& a : args) {
-        if (a == "--json") json = true;
-        else { std::fprintf(stderr, "usage: pmix-ps [--pid P | --server-nspace NS | --uri U | --file F | --system] [--tmpdir DIR] [--json]\n"); return 2; }
+    if (!pmixcli::take_selector(args, &sel) || !args.empty()) {
+        std::fprintf(stderr, "usage: pmix-ps [--pid P | --server-nspace NS | --uri U | --file F | --system] [--tmpdir DIR] [--json]\n");
+        return 2;
     }
+    const bool json = sel.json;
     pmix_proc_t me;
     bool first_json = true, any = false;
     if (json) std::printf("[");

@@ -30,12 +30,11 @@ int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     pmixcli::Selector sel;
     if (!pmixcli::take_selector(args, &sel)) return 2;
-    bool json = false;
+    const bool json = sel.json;
     std::string nspace;
     std::vector<std::string> keys;
     for (size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--json") json = true;
-        else if (args[i] == "--nspace" && i + 1 < args.size()) nspace = args[++i];
+        if (args[i] == "--nspace" && i + 1 < args.size()) nspace = args[++i];
         else if (args[i].rfind("--", 0) == 0) return usage();
         else keys.push_back(key_of(args[i]));
     }

@@ -10,12 +10,11 @@
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     pmixcli::Selector sel;
-    if (!pmixcli::take_selector(args, &sel)) return 2;
-    bool json = false;
-    for (const auto& a : args) {
-        if (a == "--json") json = true;
-        else { std::fprintf(stderr, "usage: pmix-servers [--tmpdir DIR] [--json]\n"); return 2; }
+    if (!pmixcli::take_selector(args, &sel) || !args.empty()) {
+        std::fprintf(stderr, "usage: pmix-servers [--tmpdir DIR] [--json]\n");
+        return 2;
     }
+    const bool json = sel.json;
     pmix_proc_t me;
     pmix_status_t rc = pmixcli::init_tool(sel, false, &me);
     if (rc != PMIX_SUCCESS) {

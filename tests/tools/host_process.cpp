@@ -4,20 +4,20 @@
 #include <pmix_tool.h>
 
 #include <dirent.h>
-#include <grp.h>
-#include <pwd.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 extern char** environ;
 
@@ -167,10 +167,13 @@ bool other_user(uid_t* uid, gid_t* gid) {
 }
 
 // PMIx_tool_init in a child running as uid/gid; returns its status (or a code < -1000).
-pmix_status_t init_as(uid_t uid, gid_t gid, Infos& info) {
+namespace {
+
+// PMIx_tool_init (then finalize) in a forked child, optionally as another user; its status.
+pmix_status_t init_forked(Infos& info, bool switch_user, uid_t uid, gid_t gid) {
     pid_t child = fork();
     if (child == 0) {
-        if (setgroups(0, nullptr) != 0 || setgid(gid) != 0 || setuid(uid) != 0) _exit(250);
+        if (switch_user && (setgroups(0, nullptr) != 0 || setgid(gid) != 0 || setuid(uid) != 0)) _exit(250);
         pmix_proc_t me;
         const pmix_status_t rc = PMIx_tool_init(&me, info.data(), info.size());
         if (rc == PMIX_SUCCESS) PMIx_tool_finalize();
@@ -180,6 +183,46 @@ pmix_status_t init_as(uid_t uid, gid_t gid, Infos& info) {
     waitpid(child, &status, 0);
     if (!WIFEXITED(status) || WEXITSTATUS(status) == 250) return -1001;
     return -static_cast<pmix_status_t>(WEXITSTATUS(status));
+}
+
+}  // namespace
+
+pmix_status_t init_as(uid_t uid, gid_t gid, Infos& info) { return init_forked(info, true, uid, gid); }
+
+pmix_status_t init_in_child(Infos& info) { return init_forked(info, false, 0, 0); }
+
+HeldTool::HeldTool(Infos& info, const std::function<bool(const pmix_proc_t&)>& check) {
+    if (pipe(ready_) != 0 || pipe(go_) != 0) return;
+    pid_ = fork();
+    if (pid_ != 0) return;
+    pmix_proc_t me;
+    const pmix_status_t rc = PMIx_tool_init(&me, info.data(), info.size());
+    const char ok = rc == PMIX_SUCCESS && (!check || check(me)) ? 'y' : 'n';
+    if (write(ready_[1], &ok, 1) != 1) _exit(3);
+    char c;
+    if (read(go_[0], &c, 1) != 1) _exit(4);
+    _exit(rc == PMIX_SUCCESS && PMIx_tool_finalize() == PMIX_SUCCESS ? 0 : 5);
+}
+
+HeldTool::~HeldTool() {
+    if (pid_ > 0 && status_ == -1) release();
+    for (int fd : {ready_[0], ready_[1], go_[0], go_[1]}) {
+        if (fd >= 0) close(fd);
+    }
+}
+
+bool HeldTool::ready() {
+    char ok = 0;
+    return pid_ > 0 && read(ready_[0], &ok, 1) == 1 && ok == 'y';
+}
+
+int HeldTool::release() {
+    if (pid_ <= 0) return -1;
+    if (write(go_[1], "x", 1) != 1) kill(pid_, SIGKILL);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    status_ = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    return status_;
 }
 
 }  // namespace tooltest

@@ -7,6 +7,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -92,5 +93,26 @@ bool other_user(uid_t* uid, gid_t* gid);
 // PMIx_tool_init in a forked child running as uid/gid; returns its status (or < -1000 when the
 // child could not become that user or died).
 pmix_status_t init_as(uid_t uid, gid_t gid, Infos& info);
+// The same as this user.
+pmix_status_t init_in_child(Infos& info);
+
+// A tool held by a forked child (a forked copy of an initialised tool would share its state):
+// it runs PMIx_tool_init with `info` (and `check` on the identity it got), then waits until
+// release(), finalizes and exits 0 when everything went well.
+class HeldTool {
+public:
+    explicit HeldTool(Infos& info, const std::function<bool(const pmix_proc_t&)>& check = {});
+    ~HeldTool();
+    HeldTool(const HeldTool&) = delete;
+    HeldTool& operator=(const HeldTool&) = delete;
+    bool ready();   // waits for its init: true when it succeeded and `check` held
+    int release();  // lets it finalize; its exit status
+    pid_t pid() const { return pid_; }
+
+private:
+    pid_t pid_ = -1;
+    int ready_[2] = {-1, -1}, go_[2] = {-1, -1};
+    int status_ = -1;
+};
 
 }  // namespace tooltest

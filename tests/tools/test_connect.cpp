@@ -227,66 +227,22 @@ TEST_F(ToolConnect, ADuplicateLiveToolIdentityIsRefused) {
     ASSERT_TRUE(host.wait_ready());
     Infos named;
     named.str(PMIX_SERVER_TMPDIR, dir.path()).str(PMIX_TOOL_NSPACE, "dup-tool").u32(PMIX_TOOL_RANK, 3);
-    const auto second_init = [&named] {
-        const pid_t child = fork();
-        if (child == 0) {
-            pmix_proc_t other;
-            const pmix_status_t rc = PMIx_tool_init(&other, named.data(), named.size());
-            if (rc == PMIX_SUCCESS) PMIx_tool_finalize();
-            _exit(static_cast<unsigned char>(-rc));
-        }
-        int status = 0;
-        waitpid(child, &status, 0);
-        return WIFEXITED(status) ? -WEXITSTATUS(status) : -1000;
-    };
-    // The first holder is a child too: a forked copy of an initialised tool would share its state.
-    int ready[2], go[2];
-    ASSERT_EQ(pipe(ready), 0);
-    ASSERT_EQ(pipe(go), 0);
-    const pid_t first = fork();
-    if (first == 0) {
-        pmix_proc_t held;
-        const pmix_status_t rc = PMIx_tool_init(&held, named.data(), named.size());
-        const char ok = rc == PMIX_SUCCESS && ns_of(held) == "dup-tool" && held.rank == 3 ? 'y' : 'n';
-        if (write(ready[1], &ok, 1) != 1) _exit(3);
-        char c;
-        if (read(go[0], &c, 1) != 1) _exit(4);
-        _exit(rc == PMIX_SUCCESS && PMIx_tool_finalize() == PMIX_SUCCESS ? 0 : 5);
-    }
-    char ok = 0;
-    ASSERT_EQ(read(ready[0], &ok, 1), 1);
-    EXPECT_EQ(ok, 'y') << "the first tool did not get its own name";
-    EXPECT_EQ(second_init(), PMIX_ERR_EXISTS);
-    ASSERT_EQ(write(go[1], "x", 1), 1);
-    int status = 0;
-    waitpid(first, &status, 0);
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
-    EXPECT_EQ(second_init(), PMIX_SUCCESS) << "the name is free once its holder is gone";
-    for (int fd : {ready[0], ready[1], go[0], go[1]}) close(fd);
+    tooltest::HeldTool first(named, [](const pmix_proc_t& p) { return ns_of(p) == "dup-tool" && p.rank == 3; });
+    ASSERT_TRUE(first.ready()) << "the first tool did not get its own name";
+    EXPECT_EQ(tooltest::init_in_child(named), PMIX_ERR_EXISTS);
+    EXPECT_EQ(first.release(), 0);
+    EXPECT_EQ(tooltest::init_in_child(named), PMIX_SUCCESS) << "the name is free once its holder is gone";
 }
 
 // PMIX_LAUNCHER: a tool that is a launcher can itself be found and reached by other tools, under
 // its own identity, until it finalizes.
 TEST_F(ToolConnect, ALauncherToolIsReachableByOtherTools) {
-    int ready[2], go[2];
-    ASSERT_EQ(pipe(ready), 0);
-    ASSERT_EQ(pipe(go), 0);
-    const pid_t launcher = fork();
-    if (launcher == 0) {
-        Infos as_launcher;
-        as_launcher.flag(PMIX_LAUNCHER).flag(PMIX_TOOL_DO_NOT_CONNECT).str(PMIX_SERVER_TMPDIR, dir.path())
-            .str(PMIX_TOOL_NSPACE, "my-launcher");
-        pmix_proc_t self;
-        const pmix_status_t rc = PMIx_tool_init(&self, as_launcher.data(), as_launcher.size());
-        const char ok = rc == PMIX_SUCCESS ? 'y' : 'n';
-        if (write(ready[1], &ok, 1) != 1) _exit(3);
-        char c;
-        if (read(go[0], &c, 1) != 1) _exit(4);
-        _exit(rc == PMIX_SUCCESS && PMIx_tool_finalize() == PMIX_SUCCESS ? 0 : 5);
-    }
-    char ok = 0;
-    ASSERT_EQ(read(ready[0], &ok, 1), 1);
-    ASSERT_EQ(ok, 'y');
+    Infos as_launcher;
+    as_launcher.flag(PMIX_LAUNCHER).flag(PMIX_TOOL_DO_NOT_CONNECT).str(PMIX_SERVER_TMPDIR, dir.path())
+        .str(PMIX_TOOL_NSPACE, "my-launcher");
+    tooltest::HeldTool launcher_tool(as_launcher);
+    ASSERT_TRUE(launcher_tool.ready());
+    const pid_t launcher = launcher_tool.pid();
     const std::string by_pid = dir.path() + "/pmix." + host_name() + ".tool." + std::to_string(launcher);
     const std::string by_ns = dir.path() + "/pmix." + host_name() + ".tool.my-launcher";
     EXPECT_EQ(read_file(by_pid).rfind("my-launcher.0;unix:", 0), 0u) << read_file(by_pid);
@@ -299,12 +255,8 @@ TEST_F(ToolConnect, ALauncherToolIsReachableByOtherTools) {
     EXPECT_EQ(ns_of(servers()[0]), "my-launcher");
     EXPECT_EQ(PMIx_tool_finalize(), PMIX_SUCCESS);
     inited = false;
-    ASSERT_EQ(write(go[1], "x", 1), 1);
-    int status = 0;
-    waitpid(launcher, &status, 0);
-    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    EXPECT_EQ(launcher_tool.release(), 0);
     EXPECT_TRUE(dir.entries().empty()) << "the launcher's files outlived it";
-    for (int fd : {ready[0], ready[1], go[0], go[1]}) close(fd);
 }
 
 TEST_F(ToolConnect, OptionalAndDoNotConnect) {

@@ -58,14 +58,15 @@ def fmt(x, unit):
     return f"{x:,.3f}" if x < 10 else f"{x:,.1f}"
 
 
-def socket_floor(bindir):
-    """One Unix-socket round trip between two processes (bench-floor), or None."""
+def socket_floor(bindir, mode=None):
+    """bench-floor's figure: one Unix-socket round trip between two processes, or (mode
+    "barrier") the least a 2-client barrier through a server process costs; None if absent."""
     exe = os.path.join(bindir, "bench-floor")
     if not os.path.exists(exe):
         return None
-    p = subprocess.run([exe], stdout=subprocess.PIPE, text=True, timeout=120,
-                       stdin=subprocess.DEVNULL)
-    m = re.search(r"roundtrip_us=([0-9.]+)", p.stdout)
+    p = subprocess.run([exe] + ([mode] if mode else []), stdout=subprocess.PIPE, text=True,
+                       timeout=120, stdin=subprocess.DEVNULL)
+    m = re.search(r"(?:roundtrip|barrier)_us=([0-9.]+)", p.stdout)
     return float(m.group(1)) if p.returncode == 0 and m else None
 
 
@@ -137,6 +138,7 @@ def main():
     if not args.ours_only:
         libs.append(("openpmix", "pmixrun-openpmix", "bench-scenario-openpmix"))
     floor = socket_floor(args.bindir)
+    barrier_floor = socket_floor(args.bindir, "barrier")
     results, failures = {}, []
     for n in ns:
         for rep in range(args.reps):
@@ -163,6 +165,11 @@ def main():
         head += [f"Machine floor (bench-floor): one 64-byte round trip over a Unix socket between two "
                  f"processes = {floor:.1f} us. Commit, every fence and every Get that asks the "
                  "server cost at least one such round trip.", ""]
+    if barrier_floor is not None:
+        head += [f"Barrier floor (bench-floor barrier): two client processes meeting through a "
+                 f"server process, bare sockets, no threads = {barrier_floor:.1f} us; the least a "
+                 "fence at N = 2 can cost on this machine without busy waiting (with it, three "
+                 "spinning processes share the CPUs and it gets slower: see bench/e2e/floor.c).", ""]
     body = [table(n, results.get(("ours", n)), results.get(("openpmix", n))) + "\n" for n in ns]
     if failures:
         body.append("### Failed runs\n\n" + "\n".join(f"- {f.splitlines()[0]}" for f in failures))

@@ -7,6 +7,7 @@
 // issue #4 replaces the server round trip behind the same calls.
 #include "client/client.h"
 #include "client/state.h"
+#include "client/fence_board.h"
 #include "client/store_path.h"
 
 #include "data/value.h"
@@ -14,6 +15,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <optional>
 
 namespace pmix::client {
@@ -285,16 +287,27 @@ pmix_status_t get(const pmix_proc_t* proc, const char* key, const pmix_info_t* i
 
 namespace {
 
-pmix_status_t fence_async(const pmix_proc_t* procs, std::size_t nprocs, const pmix_info_t* info,
-                          std::size_t ninfo, exec::UniqueFunction<void(pmix_status_t)> fn) {
+using FenceFn = exec::UniqueFunction<void(pmix_status_t)>;
+
+// A fence's request to the server, built at call time (the caller's arrays are only valid
+// during the call, and a board fence may come back to the server later).
+struct FenceCall {
+    pmix_proc_t me{};
+    wire::Bytes payload;
+    std::chrono::milliseconds timeout{};
+    bool board = false;  // the fence board's collective (fence_board.h)
+};
+
+pmix_status_t prepare_fence(const pmix_proc_t* procs, std::size_t nprocs, const pmix_info_t* info,
+                            std::size_t ninfo, FenceCall* call) {
     if ((procs == nullptr && nprocs > 0) || (info == nullptr && ninfo > 0)) {
         return PMIX_ERR_BAD_PARAM;
     }
-    pmix_proc_t me{};
-    if (!own_proc(&me)) {
+    if (!own_proc(&call->me)) {
         return PMIX_ERR_INIT;
     }
-    pmix_proc_t all = me;
+    call->board = fence_board::eligible(call->me, procs, nprocs, info, ninfo);
+    pmix_proc_t all = call->me;
     all.rank = PMIX_RANK_WILDCARD;
     if (procs == nullptr || nprocs == 0) {  // the whole own namespace
         procs = &all;
@@ -305,10 +318,20 @@ pmix_status_t fence_async(const pmix_proc_t* procs, std::size_t nprocs, const pm
     if (w.status_code() != PMIX_SUCCESS) {
         return w.status_code();
     }
-    return request(proto::Op::kFence, w.take(), timeout_from(info, ninfo, kDefaultTimeout),
+    call->payload = w.take();
+    call->timeout = timeout_from(info, ninfo, kDefaultTimeout);
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t fence_via_server(FenceCall&& call, FenceFn fn) {
+    return request(proto::Op::kFence, std::move(call.payload), call.timeout,
                    [fn = std::move(fn)](pmix_status_t st, wire::Frame&& f) mutable {
                        fn(st == PMIX_SUCCESS ? reply_status(f) : st);
                    });
+}
+
+std::chrono::steady_clock::time_point deadline_of(const FenceCall& call) {
+    return std::chrono::steady_clock::now() + call.timeout;
 }
 
 }  // namespace
@@ -321,8 +344,30 @@ pmix_status_t fence_nb(const pmix_proc_t* procs, std::size_t nprocs, const pmix_
     if (cbfunc == nullptr) {
         return PMIX_ERR_BAD_PARAM;
     }
-    return fence_async(procs, nprocs, info, ninfo,
-                       [cbfunc, cbdata](pmix_status_t st) { cbfunc(st, cbdata); });
+    FenceCall call;
+    if (pmix_status_t rc = prepare_fence(procs, nprocs, info, ninfo, &call); rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    if (call.board) {
+        const auto deadline = deadline_of(call);
+        auto shared = std::make_shared<FenceCall>(std::move(call));
+        // Runs on the board's helper thread; the user's callback runs on the progress thread.
+        auto on_board = [shared, cbfunc, cbdata](fence_board::Result r) {
+            if (r == fence_board::Result::server) {
+                const pmix_status_t rc = fence_via_server(
+                    std::move(*shared), [cbfunc, cbdata](pmix_status_t st) { cbfunc(st, cbdata); });
+                if (rc != PMIX_SUCCESS) post([cbfunc, cbdata, rc] { cbfunc(rc, cbdata); });
+                return;
+            }
+            const pmix_status_t st = r == fence_board::Result::done ? PMIX_SUCCESS : PMIX_ERR_TIMEOUT;
+            post([cbfunc, cbdata, st] { cbfunc(st, cbdata); });
+        };
+        if (fence_board::run_async(deadline, std::move(on_board))) {
+            return PMIX_SUCCESS;
+        }
+        call = std::move(*shared);  // no usable board after all
+    }
+    return fence_via_server(std::move(call), [cbfunc, cbdata](pmix_status_t st) { cbfunc(st, cbdata); });
 }
 
 pmix_status_t fence(const pmix_proc_t* procs, std::size_t nprocs, const pmix_info_t* info,
@@ -333,13 +378,24 @@ pmix_status_t fence(const pmix_proc_t* procs, std::size_t nprocs, const pmix_inf
     if (exec::on_progress_thread()) {
         return PMIX_ERR_WOULD_BLOCK;
     }
+    FenceCall call;
+    if (pmix_status_t rc = prepare_fence(procs, nprocs, info, ninfo, &call); rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    if (call.board) {  // on this thread, no request, no thread hop (fence_board.h)
+        switch (fence_board::run(deadline_of(call))) {
+        case fence_board::Result::done: return PMIX_SUCCESS;
+        case fence_board::Result::timeout: return PMIX_ERR_TIMEOUT;
+        case fence_board::Result::server: break;
+        }
+    }
+    const auto timeout = call.timeout;
     exec::Completion<pmix_status_t> done;
-    pmix_status_t rc = fence_async(procs, nprocs, info, ninfo,
-                                   [done](pmix_status_t st) { done.complete(st); });
+    pmix_status_t rc = fence_via_server(std::move(call), [done](pmix_status_t st) { done.complete(st); });
     if (rc != PMIX_SUCCESS) {
         return rc;
     }
-    auto waited = done.wait(timeout_from(info, ninfo, kDefaultTimeout) + kWaitMargin);
+    auto waited = done.wait(timeout + kWaitMargin);
     return waited.status == PMIX_SUCCESS ? *waited.value : waited.status;
 }
 

@@ -6,6 +6,7 @@
 // then answers PMIX_ERR_UNREACH (measured with Debian's libpmix.so.2), and so do we.
 #include "client/client.h"
 #include "client/state.h"
+#include "client/fence_board.h"
 #include "client/store_path.h"
 
 #include "data/value.h"
@@ -97,6 +98,7 @@ pmix_status_t connect_first(const Identity& id, std::chrono::milliseconds timeou
     s.me.rank = id.rank;
     s.refs = 1;
     store_path::open_from_env(s.me);
+    fence_board::open_from_env(s.me);
     return PMIX_SUCCESS;
 }
 
@@ -157,6 +159,7 @@ void teardown() {
         s.tool = false;
         s.servers.clear();
     }
+    fence_board::close();  // before the executor goes: the helper posts callbacks to it
     store_path::close();
     if (conn) {
         conn->close("finalized");

@@ -65,6 +65,8 @@ public:
 // Shared memory: shm_open + mmap (see backing_shm.cpp for why not Boost.Interprocess).
 // Names are "<prefix>-<pid>-<counter>".
 std::shared_ptr<Backing> make_shm_backing(std::string prefix);
+// The status of a failed shm_open/ftruncate/mmap (no such segment, no permission, no space...).
+pmix_status_t shm_status_from_errno(int err) noexcept;
 
 // malloc'd blocks, reachable by name only from readers that share this Backing object.
 std::shared_ptr<Backing> make_heap_backing();

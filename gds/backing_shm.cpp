@@ -19,9 +19,8 @@
 #include <string>
 
 namespace pmix::gds {
-namespace {
 
-pmix_status_t from_errno(int err) noexcept {
+pmix_status_t shm_status_from_errno(int err) noexcept {
     switch (err) {
     case ENOENT: return PMIX_ERR_NOT_FOUND;
     case EACCES:
@@ -36,6 +35,8 @@ pmix_status_t from_errno(int err) noexcept {
     default: return PMIX_ERROR;
     }
 }
+
+namespace {
 
 // A name the store may open: "/x" with no other '/', short enough for a header's name field.
 bool valid_name(std::string_view name) noexcept {
@@ -76,7 +77,7 @@ public:
             }
             fd = ::shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
             if (fd < 0 && errno != EEXIST) {
-                return from_errno(errno);
+                return shm_status_from_errno(errno);
             }
         }
         if (fd < 0) {
@@ -97,13 +98,13 @@ public:
         const std::string path(name);
         const int fd = ::shm_open(path.c_str(), O_RDONLY, 0);
         if (fd < 0) {
-            return from_errno(errno);
+            return shm_status_from_errno(errno);
         }
         struct stat st {};
         pmix_status_t rc = PMIX_SUCCESS;
         void* base = MAP_FAILED;
         if (::fstat(fd, &st) != 0) {
-            rc = from_errno(errno);
+            rc = shm_status_from_errno(errno);
         } else if (st.st_size < static_cast<off_t>(sizeof(layout::SegmentHeader)) ||
                    static_cast<std::uint64_t>(st.st_size) > layout::kMaxSegmentBytes) {
             rc = kErrCorrupt;  // truncated (or absurd): never map what cannot be a segment
@@ -111,7 +112,7 @@ public:
             base = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_SHARED,
                           fd, 0);
             if (base == MAP_FAILED) {
-                rc = from_errno(errno);
+                rc = shm_status_from_errno(errno);
             }
         }
         ::close(fd);
@@ -128,18 +129,18 @@ private:
     static pmix_status_t size_and_map(int fd, const std::string& name, std::size_t size,
                                       std::unique_ptr<WritableSegment>& out) {
         if (::ftruncate(fd, static_cast<off_t>(size)) != 0) {
-            return from_errno(errno);
+            return shm_status_from_errno(errno);
         }
         // Reserve the pages now: on a full /dev/shm a later first touch would raise SIGBUS in
         // the server; posix_fallocate turns that into an error here. Filesystems that cannot
         // preallocate (EOPNOTSUPP/EINVAL) keep the sparse object.
         const int err = ::posix_fallocate(fd, 0, static_cast<off_t>(size));
         if (err != 0 && err != EOPNOTSUPP && err != EINVAL) {
-            return from_errno(err);
+            return shm_status_from_errno(err);
         }
         void* base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
         if (base == MAP_FAILED) {
-            return from_errno(errno);
+            return shm_status_from_errno(errno);
         }
         out = std::make_unique<ShmSegment>(static_cast<std::byte*>(base), size, name);
         return PMIX_SUCCESS;

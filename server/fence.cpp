@@ -5,6 +5,7 @@
 // per process. Self-delimiting and order-independent, so a host may concatenate the blobs of many
 // servers in any order and hand the result back.
 #include "server/api.h"
+#include "server/board.h"
 #include "server/publish.h"
 #include "server/state.h"
 
@@ -163,6 +164,11 @@ void State::fence_request(const ProcKey& who, wire::Connection& conn, const wire
         std::strncpy(all.nspace, who.first.c_str(), PMIX_MAX_NSLEN);
         all.rank = PMIX_RANK_WILDCARD;
         procs.push_back(all);
+    }
+    if (procs.size() == 1 && procs[0].rank == PMIX_RANK_WILDCARD) {
+        // The collective a board runs: a participant that comes here instead (it could not map
+        // the board, or asked for what only the host offers) brings everyone else here too.
+        disable_board(*this, ns_of(procs[0]), "a whole-namespace fence reached the server");
     }
     Fence* f = &find_or_create_fence(who, procs, info);
     if (f->failed != PMIX_SUCCESS) {

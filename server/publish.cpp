@@ -1,5 +1,6 @@
 // server/publish.cpp - mirroring the server's data into the clients' store (see publish.h).
 #include "server/publish.h"
+#include "server/board.h"
 
 #include "exec/log.h"
 #include "gds/store.h"
@@ -113,9 +114,7 @@ pmix_status_t commit_or_log(gds::StoreWriter& w, pmix_status_t staged, const std
 
 std::unique_ptr<gds::StoreWriter> make_client_store() {
     gds::StoreOptions options;
-    if (const char* prefix = std::getenv("PMIX_CPP_GDS_PREFIX"); prefix != nullptr && *prefix == '/') {
-        options.prefix = prefix;
-    }
+    options.prefix = shm_prefix();
     const char* module = std::getenv("PMIX_GDS_MODULE");
     return gds::make_store(gds::select_store_kind(module), options);
 }

@@ -1,6 +1,7 @@
 // server/requests.cpp - accepting clients and serving their requests (protocol.h), except the
 // fence (fence.cpp). Runs on the server's progress thread.
 #include "server/publish.h"
+#include "server/board.h"
 #include "server/state.h"
 
 #include "data/value.h"
@@ -105,6 +106,7 @@ void State::on_closed(const ProcKey& who) {
     Client& c = it->second;
     c.conn.reset();
     c.lost = !c.finalized;
+    if (c.lost) disable_board(*this, who.first, "a process was lost");
     run_cleanups(c);
     fail_fences_of(who, PMIX_ERR_LOST_CONNECTION);
     answer_commit_waits(who);

@@ -1,5 +1,6 @@
 // server/server.cpp - lifecycle (init/finalize, session directory) and registration calls.
 #include "server/api.h"
+#include "server/board.h"
 #include "server/publish.h"
 #include "server/setup_app.h"
 #include "server/state.h"
@@ -283,6 +284,10 @@ pmix_status_t finalize() {
     st->clients.clear();
     st->fences.clear();
     st->store.reset();  // unlinks every shared-memory segment; mapped clients keep their copy
+    {
+        std::lock_guard lock(st->boards_mu);
+        st->boards.clear();
+    }
     remove_session_dir(*st);
     data::clear_host_attributes();  // the host's registrations end with its server
     return PMIX_SUCCESS;
@@ -308,6 +313,7 @@ pmix_status_t register_nspace(const char* nspace, int nlocalprocs, const pmix_in
         return rc;
     }
     add_session_directories(*ns, *st);
+    create_board(*st, *ns);
     auto work = [ns](State& s) {
         Namespace& dst = s.namespaces[ns->name];
         auto modex = std::move(dst.modex);
@@ -336,6 +342,7 @@ pmix_status_t deregister_nspace(const char* nspace, pmix_op_cbfunc_t cbfunc, voi
             std::erase_if(s.proc_env, [&](const auto& kv) { return kv.first.first == name; });
         }
         s.store->delete_namespace(name);
+        drop_board(s, name);
         for (auto it = s.clients.begin(); it != s.clients.end();) {
             if (it->first.first == name) {
                 if (it->second.conn) it->second.conn->close("namespace deregistered");
@@ -434,6 +441,10 @@ pmix_status_t setup_fork(const pmix_proc_t& proc, char*** env) {
                 if (pmix_status_t rc = set_env(name.c_str(), value, env); rc != PMIX_SUCCESS) return rc;
             }
         }
+    }
+    // Where the client meets its peers for whole-namespace fences (board.h).
+    if (const std::string board = board_name(*st, ns); !board.empty()) {
+        if (pmix_status_t rc = set_env("PMIX_CPP_FENCE_BOARD", board, env); rc != PMIX_SUCCESS) return rc;
     }
     // Where the client finds the shared store (empty for the heap store: nothing to map).
     if (const std::string locator = st->store->locator(); !locator.empty()) {

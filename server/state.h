@@ -7,6 +7,7 @@
 
 #include "exec/executor.h"
 #include "exec/log.h"
+#include "gds/board.h"
 #include "gds/store.h"
 #include "server/events.h"
 #include "server/store.h"
@@ -142,6 +143,10 @@ public:
     std::uint64_t next_tool_ask = 1;
     // The clients' read path (publish.h): shared memory unless PMIX_GDS_MODULE says otherwise.
     std::unique_ptr<gds::StoreWriter> store;
+    // Fence boards of entirely node-local namespaces (board.h). Created on the host's thread at
+    // register_nspace and read by setup_fork there, hence their own lock.
+    std::mutex boards_mu;
+    std::map<std::string, std::shared_ptr<gds::FenceBoard>> boards;
 
     // Loop thread. Accepting and serving clients (requests.cpp).
     wire::Verdict accept(const std::shared_ptr<wire::Connection>& conn, const wire::Peer& peer);

@@ -80,5 +80,10 @@ int cleanup();
 int model_declared();
 int event_chain();
 int two_namespaces();
+// scenarios_board.cpp
+int board_rounds();
+int board_timeout();
+int board_dead_peer();
+int board_required_directive();
 
 }  // namespace clienttest

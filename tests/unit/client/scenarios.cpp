@@ -451,7 +451,9 @@ const std::map<std::string, std::function<int()>>& table() {
         {"would_block", would_block}, {"forwarded_ops", forwarded_ops},
         {"events", events}, {"exchange", exchange}, {"two_namespaces", two_namespaces},
         {"lost_peer", lost_peer}, {"event_chain", event_chain}, {"cleanup", cleanup},
-        {"model_declared", model_declared},
+        {"model_declared", model_declared}, {"board_rounds", board_rounds},
+        {"board_timeout", board_timeout}, {"board_dead_peer", board_dead_peer},
+        {"board_required_directive", board_required_directive},
     };
     return t;
 }

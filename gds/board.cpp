@@ -1,0 +1,189 @@
+// gds/board.cpp - the fence board (see board.h for the protocol and why it exists).
+#include "gds/board.h"
+
+#include "gds/backing.h"
+#include "gds/store.h"
+
+#include <fcntl.h>
+#include <linux/futex.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstring>
+#include <new>
+
+namespace pmix::gds {
+namespace {
+
+using board_layout::BoardHeader;
+using board_layout::kDisabled;
+using board_layout::kGenerationMask;
+
+std::uint32_t* futex_word(BoardHeader* h) noexcept {
+    return reinterpret_cast<std::uint32_t*>(&h->word);
+}
+
+void wake_all(BoardHeader* h) noexcept {
+    ::syscall(SYS_futex, futex_word(h), FUTEX_WAKE, INT_MAX, nullptr, nullptr, 0);
+}
+
+// Sleeps while the word still reads `seen`, at most `slice` (spurious returns are fine: the
+// caller re-reads the word).
+void sleep_on(BoardHeader* h, std::uint32_t seen, std::chrono::nanoseconds slice) noexcept {
+    timespec ts{};
+    ts.tv_sec = static_cast<time_t>(slice.count() / 1000000000);
+    ts.tv_nsec = static_cast<long>(slice.count() % 1000000000);
+    ::syscall(SYS_futex, futex_word(h), FUTEX_WAIT, seen, &ts, nullptr, 0);
+}
+
+inline void cpu_relax() noexcept {
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    asm volatile("yield");
+#endif
+}
+
+void disable_header(BoardHeader* h) noexcept {
+    h->word.fetch_or(kDisabled, std::memory_order_seq_cst);
+    wake_all(h);
+}
+
+void* map_shared(int fd) noexcept {
+    void* base = ::mmap(nullptr, board_layout::kBoardBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    return base == MAP_FAILED ? nullptr : base;
+}
+
+std::string nspace_field(const BoardHeader& h) {
+    return std::string(h.nspace, ::strnlen(h.nspace, sizeof h.nspace));
+}
+
+}  // namespace
+
+// ---- FenceBoard (server) ------------------------------------------------------------------------
+
+pmix_status_t FenceBoard::create(const std::string& prefix, std::string_view nspace,
+                                 std::uint32_t nranks, std::unique_ptr<FenceBoard>& out) {
+    static std::atomic<unsigned> counter{0};
+    if (nranks == 0 || nspace.empty() || nspace.size() > PMIX_MAX_NSLEN) return PMIX_ERR_BAD_PARAM;
+    int fd = -1;
+    std::string name;
+    for (int attempt = 0; attempt < 1000 && fd < 0; ++attempt) {  // skip names a dead pid left
+        name = prefix + "-fb-" + std::to_string(::getpid()) + "-" +
+               std::to_string(counter.fetch_add(1, std::memory_order_relaxed));
+        fd = ::shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+        if (fd < 0 && errno != EEXIST) return shm_status_from_errno(errno);
+    }
+    if (fd < 0) return PMIX_ERR_OUT_OF_RESOURCE;
+    // posix_fallocate, as the store does: a full /dev/shm is an error now, not a SIGBUS later.
+    const int reserved = ::posix_fallocate(fd, 0, board_layout::kBoardBytes);
+    void* base = reserved == 0 ? map_shared(fd) : nullptr;
+    const int err = reserved != 0 ? reserved : errno;
+    ::close(fd);
+    if (base == nullptr) {
+        ::shm_unlink(name.c_str());
+        return shm_status_from_errno(err);
+    }
+    auto* h = new (base) BoardHeader{};
+    h->magic = board_layout::kMagic;
+    h->nranks = nranks;
+    std::memcpy(h->nspace, nspace.data(), nspace.size());
+    // The stamp goes last: a reader that sees it sees a complete header.
+    std::atomic_ref<std::uint64_t>(h->stamp).store(board_layout::kStamp, std::memory_order_release);
+    out.reset(new FenceBoard(h, std::move(name)));
+    return PMIX_SUCCESS;
+}
+
+FenceBoard::~FenceBoard() {
+    ::munmap(header_, board_layout::kBoardBytes);
+    ::shm_unlink(name_.c_str());
+}
+
+void FenceBoard::disable() noexcept { disable_header(header_); }
+
+bool FenceBoard::disabled() const noexcept {
+    return (header_->word.load(std::memory_order_acquire) & kDisabled) != 0;
+}
+
+// ---- BoardView (participants) -------------------------------------------------------------------
+
+pmix_status_t BoardView::open(const std::string& name, std::string_view nspace,
+                              std::unique_ptr<BoardView>& out) {
+    const int fd = ::shm_open(name.c_str(), O_RDWR, 0);
+    if (fd < 0) return shm_status_from_errno(errno);
+    struct stat st{};
+    void* base = nullptr;
+    if (::fstat(fd, &st) == 0 && static_cast<std::size_t>(st.st_size) == board_layout::kBoardBytes) {
+        base = map_shared(fd);
+    }
+    ::close(fd);
+    if (base == nullptr) return kErrCorrupt;  // truncated, resized, or not mappable
+    auto* h = static_cast<BoardHeader*>(base);
+    const std::uint32_t nranks = h->nranks;
+    const bool valid =
+        std::atomic_ref<std::uint64_t>(h->stamp).load(std::memory_order_acquire) == board_layout::kStamp &&
+        h->magic == board_layout::kMagic && nranks != 0 && nspace_field(*h) == nspace;
+    if (!valid) {
+        ::munmap(base, board_layout::kBoardBytes);
+        return kErrCorrupt;
+    }
+    out.reset(new BoardView(h, nranks));
+    return PMIX_SUCCESS;
+}
+
+BoardView::~BoardView() { ::munmap(header_, board_layout::kBoardBytes); }
+
+bool BoardView::disabled() const noexcept {
+    return (header_->word.load(std::memory_order_acquire) & kDisabled) != 0;
+}
+
+void BoardView::disable() noexcept { disable_header(header_); }
+
+BoardView::Outcome BoardView::arrive_and_wait(std::chrono::steady_clock::time_point deadline,
+                                              std::chrono::microseconds spin,
+                                              const std::atomic<bool>* cancel) noexcept {
+    using clock = std::chrono::steady_clock;
+    // The futex sleeps in slices so a lost wake-up (a peer that died between its two writes)
+    // costs at most one slice before the deadline or a disable is seen.
+    constexpr std::chrono::milliseconds kSlice{100};
+    BoardHeader* h = header_;
+    const std::uint32_t w = h->word.load(std::memory_order_seq_cst);
+    if ((w & kDisabled) != 0) return Outcome::redirect;
+    const std::uint32_t gen = w & kGenerationMask;
+    if (h->arrived.fetch_add(1, std::memory_order_seq_cst) + 1 == nranks_) {
+        h->arrived.store(0, std::memory_order_seq_cst);
+        std::uint32_t expect = gen;
+        if (!h->word.compare_exchange_strong(expect, (gen + 1) & kGenerationMask,
+                                             std::memory_order_seq_cst)) {
+            return Outcome::redirect;  // disabled meanwhile: everyone goes to the server
+        }
+        wake_all(h);
+        return Outcome::done;
+    }
+    const auto spin_until = clock::now() + spin;
+    for (;;) {
+        const std::uint32_t now_word = h->word.load(std::memory_order_seq_cst);
+        if ((now_word & kGenerationMask) != gen) return Outcome::done;
+        if ((now_word & kDisabled) != 0) return Outcome::redirect;
+        if (cancel != nullptr && cancel->load(std::memory_order_acquire)) return Outcome::cancelled;
+        const auto now = clock::now();
+        if (now >= deadline) {
+            disable_header(h);  // our arrival is counted: the board cannot be trusted again
+            // The last arrival may have completed the fence just before the disable.
+            const std::uint32_t last = h->word.load(std::memory_order_seq_cst);
+            return (last & kGenerationMask) != gen ? Outcome::done : Outcome::timeout;
+        }
+        if (now < spin_until) {
+            cpu_relax();
+            continue;
+        }
+        sleep_on(h, now_word, std::min<clock::duration>(kSlice, deadline - now));
+    }
+}
+
+}  // namespace pmix::gds

@@ -1,0 +1,23 @@
+// server/board.h - fence boards of entirely node-local namespaces (board.cpp; gds/board.h).
+#pragma once
+
+#include "server/store.h"
+
+#include <string>
+
+namespace pmix::server {
+
+class State;
+
+// The shared-memory name prefix of this server's store and boards (PMIX_CPP_GDS_PREFIX).
+std::string shm_prefix();
+// At register_nspace, on the host's thread: a board when every process of `ns` runs here.
+void create_board(State& st, const Namespace& ns);
+// The board's name for setup_fork; empty when there is none or it is disabled.
+std::string board_name(State& st, const std::string& nspace);
+// Sends every later fence of `nspace` through the server (sticky; waiters are woken).
+void disable_board(State& st, const std::string& nspace, const char* why);
+// At deregister_nspace: unlinks it (mapped clients keep their mapping).
+void drop_board(State& st, const std::string& nspace);
+
+}  // namespace pmix::server

@@ -120,6 +120,12 @@ public:
                                    std::string_view key, ValueView& out,
                                    unsigned scopes = kAllScopes) noexcept = 0;
 
+    // Where the value get_view would show lives (ValueView::source), without decoding it: a
+    // client that already holds a view of that stored value reuses it.
+    virtual pmix_status_t locate(std::string_view nspace, const Entity& entity,
+                                 std::string_view key, const void** source,
+                                 unsigned scopes = kAllScopes) noexcept = 0;
+
     // Every key of `entity` (PMIx_Get with key = NULL), newest value of each, each key once.
     // The value handed to the visitor is valid during the call only. PMIX_ERR_NOT_FOUND when the
     // entity has no keys.

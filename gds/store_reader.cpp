@@ -133,6 +133,17 @@ public:
         return drc;
     }
 
+    pmix_status_t locate(std::string_view nspace, const Entity& entity, std::string_view key,
+                         const void** source, unsigned scopes) noexcept override {
+        if (source == nullptr) {
+            return PMIX_ERR_BAD_PARAM;
+        }
+        FoundValue found;
+        const pmix_status_t rc = lookup(nspace, entity, key, scopes, found);
+        *source = rc == PMIX_SUCCESS ? found.source : nullptr;
+        return rc;
+    }
+
     pmix_status_t visit(std::string_view nspace, const Entity& entity, const Visitor& visitor,
                         unsigned scopes) override;
 

@@ -72,7 +72,7 @@ void disable_board(State& st, const std::string& nspace, const char* why) {
     auto it = st.boards.find(nspace);
     if (it == st.boards.end() || it->second->disabled()) return;
     it->second->disable();
-    slog("fences of " + nspace + " go through the server from now on: " + why);
+    if (why != nullptr) slog("fences of " + nspace + " go through the server from now on: " + why);
 }
 
 void drop_board(State& st, const std::string& nspace) {

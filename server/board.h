@@ -15,7 +15,8 @@ std::string shm_prefix();
 void create_board(State& st, const Namespace& ns);
 // The board's name for setup_fork; empty when there is none or it is disabled.
 std::string board_name(State& st, const std::string& nspace);
-// Sends every later fence of `nspace` through the server (sticky; waiters are woken).
+// Sends every later fence of `nspace` through the server (sticky; waiters are woken). `why` is
+// logged once; nullptr when the cause is reported elsewhere (a lost process).
 void disable_board(State& st, const std::string& nspace, const char* why);
 // At deregister_nspace: unlinks it (mapped clients keep their mapping).
 void drop_board(State& st, const std::string& nspace);

@@ -106,7 +106,7 @@ void State::on_closed(const ProcKey& who) {
     Client& c = it->second;
     c.conn.reset();
     c.lost = !c.finalized;
-    if (c.lost) disable_board(*this, who.first, "a process was lost");
+    if (c.lost) disable_board(*this, who.first, nullptr);  // its fences fail at the server
     run_cleanups(c);
     fail_fences_of(who, PMIX_ERR_LOST_CONNECTION);
     answer_commit_waits(who);

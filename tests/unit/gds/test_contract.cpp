@@ -104,10 +104,19 @@ TYPED_TEST(Contract, ViewSourcesIdentifyStoredValues) {
     EXPECT_NE(a.source(), nullptr);
     EXPECT_EQ(a.source(), b.source());
     EXPECT_NE(a.source(), other.source());
+    // locate() names the same place without decoding; misses and bad arguments as get.
+    const void* where = nullptr;
+    ASSERT_EQ(this->reader().locate("job.source", Entity::proc(2), "k", &where), PMIX_SUCCESS);
+    EXPECT_EQ(where, a.source());
+    EXPECT_EQ(this->reader().locate("job.source", Entity::proc(2), "absent", &where), PMIX_ERR_NOT_FOUND);
+    EXPECT_EQ(where, nullptr);
+    EXPECT_EQ(this->reader().locate("job.source", Entity::proc(2), "k", nullptr), PMIX_ERR_BAD_PARAM);
     this->put_string("job.source", Entity::proc(2), "k", "second");
     ASSERT_EQ(this->writer().commit(), PMIX_SUCCESS);
     ASSERT_EQ(this->reader().get_view("job.source", Entity::proc(2), "k", b), PMIX_SUCCESS);
     EXPECT_NE(a.source(), b.source());
+    ASSERT_EQ(this->reader().locate("job.source", Entity::proc(2), "k", &where), PMIX_SUCCESS);
+    EXPECT_EQ(where, b.source()) << "the newest value";
     EXPECT_STREQ(b.value().data.string, "second");
     b.reset();
     EXPECT_EQ(b.source(), nullptr);

@@ -247,6 +247,15 @@ void State::fail_fences_of(const ProcKey& who, pmix_status_t status) {
             ++it;
             continue;
         }
+        if (f.host_called) {
+            // Its contribution is with the host, whose answer decides for everyone (as with
+            // OpenPMIx): the collective may already have completed elsewhere. Failing it here
+            // failed a rank whose peers on other nodes had passed the same fence (a kill that
+            // outran the fence's result to this node, seen in CI).
+            f.arrived.erase(who);
+            ++it;
+            continue;
+        }
         if (f.timer != exec::kInvalidTimer) ex->cancel(f.timer);
         f.failed = status;
         for (auto& [p, to] : f.arrived) {

@@ -288,6 +288,12 @@ int run_raw_client(const char* scenario) {
         _exit(0);  // no finalize, no goodbye
     } else if (s == "fence-expect-lost") {
         rc = fence(c, false) == PMIX_ERR_LOST_CONNECTION ? 0 : 40;
+    } else if (s == "fence-until-killed") {
+        fence(c, false);  // the parent kills us while the host holds the fence
+        rc = 41;
+    } else if (s == "fence-expect-success") {
+        pmix::proto::Writer fin;
+        rc = fence(c, false) != PMIX_SUCCESS ? 42 : status_of(c, Op::kFinalize, fin) == PMIX_SUCCESS ? 0 : 43;
     } else if (s == "remote-get") {
         rc = remote_get(c);
     } else if (s == "host-ops") {

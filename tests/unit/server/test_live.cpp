@@ -464,6 +464,43 @@ TEST_F(LiveServer, DeadParticipantFailsTheFence) {
     EXPECT_EQ(wait_child(waiting), 0);
 }
 
+// The host's fence_nb, holding its answer until the test releases it.
+std::atomic<pmix_modex_cbfunc_t> g_held_cb{nullptr};
+std::atomic<void*> g_held_cbdata{nullptr};
+
+pmix_status_t host_fence_held(const pmix_proc_t[], size_t, const pmix_info_t[], size_t, char* data,
+                              size_t, pmix_modex_cbfunc_t cbfunc, void* cbdata) {
+    std::free(data);
+    g_held_cbdata = cbdata;
+    g_held_cb = cbfunc;
+    ++g_fence_calls;
+    return PMIX_SUCCESS;
+}
+
+// A participant that dies after the server handed the fence to the host does not fail it: the
+// host's answer decides (on several nodes the fence may have completed elsewhere already).
+TEST_F(LiveServer, ParticipantLostAfterTheHostHasTheFenceLeavesItToTheHost) {
+    g_held_cb = nullptr;
+    module_.fence_nb = host_fence_held;
+    start();
+    register_job("job-m", 2);
+    const pid_t survivor = spawn("job-m", 1, "fence-expect-success");
+    const pid_t victim = spawn("job-m", 0, "fence-until-killed");
+    for (int i = 0; i < 4000 && g_fence_calls.load() == 0; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ASSERT_EQ(g_fence_calls.load(), 1) << "both ranks arrived, the host has the fence";
+    kill(victim, SIGKILL);
+    EXPECT_EQ(wait_child(victim), 128 + SIGKILL);
+    // The server tells the host about the lost client after failing what it had to fail.
+    for (int i = 0; i < 4000 && g_finalized.load() == 0; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ASSERT_GE(g_finalized.load(), 1) << "the server noticed rank 0 is gone";
+    g_held_cb.load()(PMIX_SUCCESS, nullptr, 0, g_held_cbdata.load(), nullptr, nullptr);
+    EXPECT_EQ(wait_child(survivor), 0) << "rank 1's fence succeeds with the host's answer";
+}
+
 TEST_F(LiveServer, RogueClientIsClosedOthersCarryOn) {
     start();
     register_job("job-e", 2);

@@ -170,6 +170,41 @@ void teardown() {
     }
 }
 
+namespace {
+
+// The finalize round trip. The fence board goes first, while the progress thread still takes
+// the callbacks its helper posts. The reply handler closes the connection and asks the progress
+// thread to end on the spot, so teardown() only joins a thread that is already leaving instead
+// of waking it once more (30-250 us measured for that wake-up on 2 vCPUs). bench/e2e, N = 2,
+// 15 repetitions, alternating builds: PMIx_Finalize median 184-220 us, 209-240 us before.
+// (Unmapping the store during the round trip as well made no measurable difference.)
+pmix_status_t say_goodbye(std::chrono::milliseconds timeout) {
+    fence_board::close();
+    exec::Executor* ex = nullptr;
+    std::weak_ptr<wire::Connection> conn;
+    {
+        State& s = state();
+        std::lock_guard lock(s.mu);
+        ex = s.ex.get();
+        conn = s.conn;
+    }
+    exec::Completion<pmix_status_t> done;
+    const pmix_status_t rc =
+        request(proto::Op::kFinalize, {}, timeout, [done, ex, conn](pmix_status_t st, wire::Frame&& f) {
+            const pmix_status_t answer = st == PMIX_SUCCESS ? reply_status(f) : st;
+            if (auto c = conn.lock()) c->close("finalized");
+            if (ex != nullptr) ex->stop();  // on the loop thread: only asks it to end
+            done.complete(answer);
+        });
+    if (rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    auto waited = done.wait(timeout + kWaitMargin);
+    return waited.status == PMIX_SUCCESS ? *waited.value : waited.status;
+}
+
+}  // namespace
+
 pmix_status_t init(pmix_proc_t* proc, const pmix_info_t* info, std::size_t ninfo) {
     if (info == nullptr && ninfo > 0) {
         return PMIX_ERR_BAD_PARAM;
@@ -237,7 +272,7 @@ pmix_status_t finalize(const pmix_info_t* info, std::size_t ninfo) {
     }
     // Last reference: tell the server we leave on purpose (so it does not report us as a
     // process that died), then tear down whatever it answered.
-    pmix_status_t rc = call_status(proto::Op::kFinalize, {}, timeout_from(info, ninfo, kShortTimeout));
+    pmix_status_t rc = say_goodbye(timeout_from(info, ninfo, kShortTimeout));
     if (rc != PMIX_SUCCESS && rc != PMIX_ERR_LOST_CONNECTION) {
         exec::log_line("pmix client", std::string("finalize not acknowledged by the server: status ") +
                                           std::to_string(rc));

@@ -67,6 +67,12 @@ public:
 std::shared_ptr<Backing> make_shm_backing(std::string prefix);
 // The status of a failed shm_open/ftruncate/mmap (no such segment, no permission, no space...).
 pmix_status_t shm_status_from_errno(int err) noexcept;
+// A new shared-memory object "<stem>-<pid>-<counter>" (0600, never an existing one), sized and
+// its pages reserved: on success `fd` is open (the caller maps and closes it) and `name` is set;
+// on failure nothing is left behind. `acceptable`, when given, vets each candidate name
+// (PMIX_ERR_BAD_PARAM when it refuses one). Used by the store's segments and the fence boards.
+pmix_status_t create_shm_object(const std::string& stem, std::size_t size,
+                                bool (*acceptable)(std::string_view), int& fd, std::string& name);
 
 // malloc'd blocks, reachable by name only from readers that share this Backing object.
 std::shared_ptr<Backing> make_heap_backing();

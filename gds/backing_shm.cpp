@@ -55,6 +55,46 @@ public:
     }
 };
 
+}  // namespace
+
+pmix_status_t create_shm_object(const std::string& stem, std::size_t size,
+                                bool (*acceptable)(std::string_view), int& fd, std::string& name) {
+    static std::atomic<std::uint64_t> counter{0};
+    fd = -1;
+    // A crashed server with our pid may have left names behind: skip them.
+    for (int attempt = 0; attempt < 1000 && fd < 0; ++attempt) {
+        name = stem + "-" + std::to_string(::getpid()) + "-" +
+               std::to_string(counter.fetch_add(1, std::memory_order_relaxed));
+        if (acceptable != nullptr && !acceptable(name)) {
+            return PMIX_ERR_BAD_PARAM;
+        }
+        fd = ::shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
+        if (fd < 0 && errno != EEXIST) {
+            return shm_status_from_errno(errno);
+        }
+    }
+    if (fd < 0) {
+        return PMIX_ERR_OUT_OF_RESOURCE;
+    }
+    int err = ::ftruncate(fd, static_cast<off_t>(size)) == 0 ? 0 : errno;
+    if (err == 0) {
+        // Reserve the pages now: on a full /dev/shm a later first touch would raise SIGBUS in
+        // the writer; posix_fallocate turns that into an error here. Filesystems that cannot
+        // preallocate (EOPNOTSUPP/EINVAL) keep the sparse object.
+        err = ::posix_fallocate(fd, 0, static_cast<off_t>(size));
+        if (err == EOPNOTSUPP || err == EINVAL) err = 0;
+    }
+    if (err != 0) {
+        ::close(fd);
+        fd = -1;
+        ::shm_unlink(name.c_str());
+        return shm_status_from_errno(err);
+    }
+    return PMIX_SUCCESS;
+}
+
+namespace {
+
 class ShmMapping final : public MappedSegment {
 public:
     ShmMapping(const std::byte* base, std::size_t size) : MappedSegment(base, size) {}
@@ -68,27 +108,19 @@ public:
     pmix_status_t create(std::size_t size, std::unique_ptr<WritableSegment>& out) override {
         int fd = -1;
         std::string name;
-        // A crashed server with our pid may have left names behind: skip them.
-        for (int attempt = 0; attempt < 1000 && fd < 0; ++attempt) {
-            name = prefix_ + "-" + std::to_string(::getpid()) + "-" +
-                   std::to_string(counter_.fetch_add(1, std::memory_order_relaxed));
-            if (!valid_name(name)) {
-                return PMIX_ERR_BAD_PARAM;
-            }
-            fd = ::shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
-            if (fd < 0 && errno != EEXIST) {
-                return shm_status_from_errno(errno);
-            }
+        pmix_status_t rc = create_shm_object(prefix_, size, valid_name, fd, name);
+        if (rc != PMIX_SUCCESS) {
+            return rc;
         }
-        if (fd < 0) {
-            return PMIX_ERR_OUT_OF_RESOURCE;
-        }
-        const pmix_status_t rc = size_and_map(fd, name, size, out);
+        void* base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+        rc = base == MAP_FAILED ? shm_status_from_errno(errno) : PMIX_SUCCESS;
         ::close(fd);
         if (rc != PMIX_SUCCESS) {
             ::shm_unlink(name.c_str());
+            return rc;
         }
-        return rc;
+        out = std::make_unique<ShmSegment>(static_cast<std::byte*>(base), size, name);
+        return PMIX_SUCCESS;
     }
 
     pmix_status_t open(std::string_view name, std::unique_ptr<MappedSegment>& out) override {
@@ -126,28 +158,7 @@ public:
     bool shared() const noexcept override { return true; }
 
 private:
-    static pmix_status_t size_and_map(int fd, const std::string& name, std::size_t size,
-                                      std::unique_ptr<WritableSegment>& out) {
-        if (::ftruncate(fd, static_cast<off_t>(size)) != 0) {
-            return shm_status_from_errno(errno);
-        }
-        // Reserve the pages now: on a full /dev/shm a later first touch would raise SIGBUS in
-        // the server; posix_fallocate turns that into an error here. Filesystems that cannot
-        // preallocate (EOPNOTSUPP/EINVAL) keep the sparse object.
-        const int err = ::posix_fallocate(fd, 0, static_cast<off_t>(size));
-        if (err != 0 && err != EOPNOTSUPP && err != EINVAL) {
-            return shm_status_from_errno(err);
-        }
-        void* base = ::mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        if (base == MAP_FAILED) {
-            return shm_status_from_errno(errno);
-        }
-        out = std::make_unique<ShmSegment>(static_cast<std::byte*>(base), size, name);
-        return PMIX_SUCCESS;
-    }
-
     std::string prefix_;
-    static inline std::atomic<std::uint64_t> counter_{0};
 };
 
 }  // namespace

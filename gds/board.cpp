@@ -69,21 +69,15 @@ std::string nspace_field(const BoardHeader& h) {
 
 pmix_status_t FenceBoard::create(const std::string& prefix, std::string_view nspace,
                                  std::uint32_t nranks, std::unique_ptr<FenceBoard>& out) {
-    static std::atomic<unsigned> counter{0};
     if (nranks == 0 || nspace.empty() || nspace.size() > PMIX_MAX_NSLEN) return PMIX_ERR_BAD_PARAM;
     int fd = -1;
     std::string name;
-    for (int attempt = 0; attempt < 1000 && fd < 0; ++attempt) {  // skip names a dead pid left
-        name = prefix + "-fb-" + std::to_string(::getpid()) + "-" +
-               std::to_string(counter.fetch_add(1, std::memory_order_relaxed));
-        fd = ::shm_open(name.c_str(), O_RDWR | O_CREAT | O_EXCL, 0600);
-        if (fd < 0 && errno != EEXIST) return shm_status_from_errno(errno);
+    if (pmix_status_t rc = create_shm_object(prefix + "-fb", board_layout::kBoardBytes, nullptr, fd, name);
+        rc != PMIX_SUCCESS) {
+        return rc;
     }
-    if (fd < 0) return PMIX_ERR_OUT_OF_RESOURCE;
-    // posix_fallocate, as the store does: a full /dev/shm is an error now, not a SIGBUS later.
-    const int reserved = ::posix_fallocate(fd, 0, board_layout::kBoardBytes);
-    void* base = reserved == 0 ? map_shared(fd) : nullptr;
-    const int err = reserved != 0 ? reserved : errno;
+    void* base = map_shared(fd);
+    const int err = errno;
     ::close(fd);
     if (base == nullptr) {
         ::shm_unlink(name.c_str());

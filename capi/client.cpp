@@ -169,9 +169,8 @@ pmix_status_t PMIx_Disconnect(const pmix_proc_t procs[], size_t nprocs, const pm
     return guarded([&] { return cl::disconnect(procs, nprocs, info, ninfo); });
 }
 
-pmix_status_t PMIx_Disconnect_nb(const pmix_proc_t procs[], size_t nprocs,
-                                 const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
-                                 void* cbdata) {
+pmix_status_t PMIx_Disconnect_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                                 size_t ninfo, pmix_op_cbfunc_t cbfunc, void* cbdata) {
     return guarded([&] { return cl::disconnect_nb(procs, nprocs, info, ninfo, cbfunc, cbdata); });
 }
 
@@ -202,25 +201,23 @@ pmix_status_t PMIx_Query_info(pmix_query_t queries[], size_t nqueries, pmix_info
     return guarded([&] { return cl::query_info(queries, nqueries, results, nresults); });
 }
 
-pmix_status_t PMIx_Query_info_nb(pmix_query_t queries[], size_t nqueries,
-                                 pmix_info_cbfunc_t cbfunc, void* cbdata) {
+pmix_status_t PMIx_Query_info_nb(pmix_query_t queries[], size_t nqueries, pmix_info_cbfunc_t cbfunc,
+                                 void* cbdata) {
     return guarded([&] { return cl::query_info_nb(queries, nqueries, cbfunc, cbdata); });
 }
 
 pmix_status_t PMIx_Job_control(const pmix_proc_t targets[], size_t ntargets,
-                               const pmix_info_t directives[], size_t ndirs,
-                               pmix_info_t** results, size_t* nresults) {
-    return guarded([&] {
-        return cl::job_control(targets, ntargets, directives, ndirs, results, nresults);
-    });
+                               const pmix_info_t directives[], size_t ndirs, pmix_info_t** results,
+                               size_t* nresults) {
+    return guarded(
+        [&] { return cl::job_control(targets, ntargets, directives, ndirs, results, nresults); });
 }
 
 pmix_status_t PMIx_Job_control_nb(const pmix_proc_t targets[], size_t ntargets,
                                   const pmix_info_t directives[], size_t ndirs,
                                   pmix_info_cbfunc_t cbfunc, void* cbdata) {
-    return guarded([&] {
-        return cl::job_control_nb(targets, ntargets, directives, ndirs, cbfunc, cbdata);
-    });
+    return guarded(
+        [&] { return cl::job_control_nb(targets, ntargets, directives, ndirs, cbfunc, cbdata); });
 }
 
 pmix_status_t PMIx_Resolve_peers(const char* nodename, const pmix_nspace_t nspace,
@@ -232,7 +229,8 @@ pmix_status_t PMIx_Resolve_nodes(const pmix_nspace_t nspace, char** nodelist) {
     return guarded([&] { return cl::resolve_nodes(nspace, nodelist); });
 }
 
-// ---- events --------------------------------------------------------------------------------------
+// ---- events
+// --------------------------------------------------------------------------------------
 
 namespace {
 

@@ -2,8 +2,8 @@
 //
 // (Init, Finalize, Put/Get/Fence, Publish/Lookup, Connect, Log: capi/client.cpp.) Every
 // remaining client operation answers PMIX_ERR_INIT before init (the Standard's answer) and
-// PMIX_ERR_NOT_SUPPORTED after. A non-blocking call that returns an error status never invokes its callback
-// (Standard: the callback fires only after PMIX_SUCCESS), so none of these call theirs.
+// PMIX_ERR_NOT_SUPPORTED after. A non-blocking call that returns an error status never invokes its
+// callback (Standard: the callback fires only after PMIX_SUCCESS), so none of these call theirs.
 // When the client lands, each function moves out of this file into the file of its family.
 #include "client/client.h"
 #include "server/api.h"
@@ -15,15 +15,12 @@ namespace {
 // (as a client, or as a server that may call client APIs) an operation we do not implement
 // yet is PMIX_ERR_NOT_SUPPORTED, never a false success.
 pmix_status_t not_available() {
-    return (pmix::client::initialized() || pmix::server::initialized()) ? PMIX_ERR_NOT_SUPPORTED : PMIX_ERR_INIT;
+    return (pmix::client::initialized() || pmix::server::initialized()) ? PMIX_ERR_NOT_SUPPORTED
+                                                                        : PMIX_ERR_INIT;
 }
 }  // namespace
 
 // ---- Lifecycle -------------------------------------------------------------------------------
-
-
-
-
 
 void PMIx_Progress(void) {
     // Nothing to progress: no connection, no pending operation.
@@ -31,44 +28,16 @@ void PMIx_Progress(void) {
 
 // ---- Key/value exchange ----------------------------------------------------------------------
 
-
-
-
-
-
-
-
 // ---- Publish / lookup ------------------------------------------------------------------------
-
-
-
-
-
-
 
 // ---- Spawn, connect, peers -------------------------------------------------------------------
 
-
-
-
-
-
-
-
-
 // ---- Events ----------------------------------------------------------------------------------
-
-
-
 
 // ---- Query, log, allocation, job control, monitoring -----------------------------------------
 
-
-
-
-
-pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t, pmix_info_t*, size_t,
-                                      pmix_info_t**, size_t*) {
+pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t, pmix_info_t*, size_t, pmix_info_t**,
+                                      size_t*) {
     return not_available();
 }
 
@@ -77,10 +46,8 @@ pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t, pmix_info_t*, s
     return not_available();
 }
 
-
-
-pmix_status_t PMIx_Process_monitor(const pmix_info_t*, pmix_status_t, const pmix_info_t[],
-                                   size_t, pmix_info_t**, size_t*) {
+pmix_status_t PMIx_Process_monitor(const pmix_info_t*, pmix_status_t, const pmix_info_t[], size_t,
+                                   pmix_info_t**, size_t*) {
     return not_available();
 }
 
@@ -95,8 +62,7 @@ pmix_status_t PMIx_Get_credential(const pmix_info_t[], size_t, pmix_byte_object_
     return not_available();
 }
 
-pmix_status_t PMIx_Get_credential_nb(const pmix_info_t[], size_t, pmix_credential_cbfunc_t,
-                                     void*) {
+pmix_status_t PMIx_Get_credential_nb(const pmix_info_t[], size_t, pmix_credential_cbfunc_t, void*) {
     return not_available();
 }
 
@@ -112,8 +78,8 @@ pmix_status_t PMIx_Validate_credential_nb(const pmix_byte_object_t*, const pmix_
 
 // ---- Groups ----------------------------------------------------------------------------------
 
-pmix_status_t PMIx_Group_construct(const char[], const pmix_proc_t[], size_t,
-                                   const pmix_info_t[], size_t, pmix_info_t**, size_t*) {
+pmix_status_t PMIx_Group_construct(const char[], const pmix_proc_t[], size_t, const pmix_info_t[],
+                                   size_t, pmix_info_t**, size_t*) {
     return not_available();
 }
 
@@ -127,8 +93,8 @@ pmix_status_t PMIx_Group_invite(const char[], const pmix_proc_t[], size_t, const
     return not_available();
 }
 
-pmix_status_t PMIx_Group_invite_nb(const char[], const pmix_proc_t[], size_t,
-                                   const pmix_info_t[], size_t, pmix_info_cbfunc_t, void*) {
+pmix_status_t PMIx_Group_invite_nb(const char[], const pmix_proc_t[], size_t, const pmix_info_t[],
+                                   size_t, pmix_info_cbfunc_t, void*) {
     return not_available();
 }
 
@@ -166,22 +132,18 @@ pmix_status_t PMIx_Fabric_register(pmix_fabric_t*, const pmix_info_t[], size_t) 
     return not_available();
 }
 
-pmix_status_t PMIx_Fabric_register_nb(pmix_fabric_t*, const pmix_info_t[], size_t,
-                                      pmix_op_cbfunc_t, void*) {
+pmix_status_t PMIx_Fabric_register_nb(pmix_fabric_t*, const pmix_info_t[], size_t, pmix_op_cbfunc_t,
+                                      void*) {
     return not_available();
 }
 
-pmix_status_t PMIx_Fabric_update(pmix_fabric_t*) {
-    return not_available();
-}
+pmix_status_t PMIx_Fabric_update(pmix_fabric_t*) { return not_available(); }
 
 pmix_status_t PMIx_Fabric_update_nb(pmix_fabric_t*, pmix_op_cbfunc_t, void*) {
     return not_available();
 }
 
-pmix_status_t PMIx_Fabric_deregister(pmix_fabric_t*) {
-    return not_available();
-}
+pmix_status_t PMIx_Fabric_deregister(pmix_fabric_t*) { return not_available(); }
 
 pmix_status_t PMIx_Fabric_deregister_nb(pmix_fabric_t*, pmix_op_cbfunc_t, void*) {
     return not_available();

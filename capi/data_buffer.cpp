@@ -42,8 +42,7 @@ bool PMIx_Data_compress(const uint8_t* inbytes, size_t size, uint8_t** outbytes,
     return pmix::codec::compress(inbytes, size, outbytes, nbytes);
 }
 
-bool PMIx_Data_decompress(const uint8_t* inbytes, size_t size, uint8_t** outbytes,
-                          size_t* nbytes) {
+bool PMIx_Data_decompress(const uint8_t* inbytes, size_t size, uint8_t** outbytes, size_t* nbytes) {
     return pmix::codec::decompress(inbytes, size, outbytes, nbytes);
 }
 

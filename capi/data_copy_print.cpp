@@ -42,12 +42,8 @@ pmix_status_t PMIx_Data_print(char** output, char* prefix, void* src, pmix_data_
     });
 }
 
-char* PMIx_Value_string(const pmix_value_t* value) {
-    return rendered(value, PMIX_VALUE);
-}
+char* PMIx_Value_string(const pmix_value_t* value) { return rendered(value, PMIX_VALUE); }
 
-char* PMIx_Info_string(const pmix_info_t* info) {
-    return rendered(info, PMIX_INFO);
-}
+char* PMIx_Info_string(const pmix_info_t* info) { return rendered(info, PMIX_INFO); }
 
 }  // extern "C"

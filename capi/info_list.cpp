@@ -6,9 +6,7 @@
 
 extern "C" {
 
-void* PMIx_Info_list_start(void) {
-    return pmix::data::info_list_start();
-}
+void* PMIx_Info_list_start(void) { return pmix::data::info_list_start(); }
 
 pmix_status_t PMIx_Info_list_add(void* ptr, const char* key, const void* value,
                                  pmix_data_type_t type) {
@@ -27,8 +25,6 @@ pmix_status_t PMIx_Info_list_convert(void* ptr, pmix_data_array_t* par) {
     return pmix::data::info_list_convert(ptr, par);
 }
 
-void PMIx_Info_list_release(void* ptr) {
-    pmix::data::info_list_release(ptr);
-}
+void PMIx_Info_list_release(void* ptr) { pmix::data::info_list_release(ptr); }
 
 }  // extern "C"

@@ -29,8 +29,8 @@ pmix_status_t PMIx_server_finalize(void) {
 }
 
 pmix_status_t PMIx_server_register_nspace(const pmix_nspace_t nspace, int nlocalprocs,
-                                          pmix_info_t info[], size_t ninfo,
-                                          pmix_op_cbfunc_t cbfunc, void* cbdata) {
+                                          pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                                          void* cbdata) {
     return guarded([&] {
         if (nspace == nullptr || nspace[0] == '\0' || (ninfo > 0 && info == nullptr)) {
             return PMIX_ERR_BAD_PARAM;
@@ -60,8 +60,7 @@ pmix_status_t PMIx_server_register_client(const pmix_proc_t* proc, uid_t uid, gi
     });
 }
 
-void PMIx_server_deregister_client(const pmix_proc_t* proc, pmix_op_cbfunc_t cbfunc,
-                                   void* cbdata) {
+void PMIx_server_deregister_client(const pmix_proc_t* proc, pmix_op_cbfunc_t cbfunc, void* cbdata) {
     const pmix_status_t rc = guarded([&] {
         if (proc == nullptr) return PMIX_ERR_BAD_PARAM;
         return pmix::server::deregister_client(*proc, cbfunc, cbdata);
@@ -107,8 +106,7 @@ pmix_status_t PMIx_server_setup_application(const pmix_nspace_t nspace, pmix_inf
 }
 
 pmix_status_t PMIx_server_setup_local_support(const pmix_nspace_t nspace, pmix_info_t info[],
-                                              size_t ninfo, pmix_op_cbfunc_t cbfunc,
-                                              void* cbdata) {
+                                              size_t ninfo, pmix_op_cbfunc_t cbfunc, void* cbdata) {
     return guarded([&] {
         if (nspace == nullptr || (ninfo > 0 && info == nullptr)) return PMIX_ERR_BAD_PARAM;
         return pmix::server::setup_local_support(nspace, info, ninfo, cbfunc, cbdata);

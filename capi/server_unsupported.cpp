@@ -47,7 +47,4 @@ pmix_status_t PMIx_server_define_process_set(const pmix_proc_t*, size_t, const c
     return not_available();
 }
 
-pmix_status_t PMIx_server_delete_process_set(char*) {
-    return not_available();
-}
-
+pmix_status_t PMIx_server_delete_process_set(char*) { return not_available(); }

@@ -12,17 +12,13 @@
 
 extern "C" {
 
-const char* PMIx_Error_string(pmix_status_t status) {
-    return pmix::text::error_string(status);
-}
+const char* PMIx_Error_string(pmix_status_t status) { return pmix::text::error_string(status); }
 
 const char* PMIx_Proc_state_string(pmix_proc_state_t state) {
     return pmix::text::proc_state_string(state);
 }
 
-const char* PMIx_Scope_string(pmix_scope_t scope) {
-    return pmix::text::scope_string(scope);
-}
+const char* PMIx_Scope_string(pmix_scope_t scope) { return pmix::text::scope_string(scope); }
 
 const char* PMIx_Persistence_string(pmix_persistence_t persist) {
     return pmix::text::persistence_string(persist);
@@ -65,8 +61,6 @@ char* PMIx_Info_directives_string(pmix_info_directives_t directives) {
     return strdup(pmix::text::info_directives_string(directives));
 }
 
-const char* PMIx_Get_version(void) {
-    return pmix::text::version_string();
-}
+const char* PMIx_Get_version(void) { return pmix::text::version_string(); }
 
 }  // extern "C"

@@ -21,7 +21,7 @@
 namespace {
 pmix_status_t not_available() {
     return (pmix::client::initialized() || pmix::server::initialized()) ? PMIX_ERR_NOT_SUPPORTED
-                                                                         : PMIX_ERR_INIT;
+                                                                        : PMIX_ERR_INIT;
 }
 }  // namespace
 
@@ -51,9 +51,11 @@ void launcher_tool_connected(pmix_info_t* info, size_t ninfo, pmix_tool_connecti
     char number[16];
     std::snprintf(number, sizeof number, "%u", ++g_launcher_tools);
     const std::string assigned = g_launcher_nspace + ".tool." + number;
-    const bool named = ns != nullptr && ns->value.type == PMIX_STRING && ns->value.data.string != nullptr;
-    PMIX_LOAD_PROCID(&who, named ? ns->value.data.string : assigned.c_str(),
-                     named && rank != nullptr && rank->value.type == PMIX_PROC_RANK ? rank->value.data.rank : 0);
+    const bool named =
+        ns != nullptr && ns->value.type == PMIX_STRING && ns->value.data.string != nullptr;
+    PMIX_LOAD_PROCID(
+        &who, named ? ns->value.data.string : assigned.c_str(),
+        named && rank != nullptr && rank->value.type == PMIX_PROC_RANK ? rank->value.data.rank : 0);
     cbfunc(PMIX_SUCCESS, &who, cbdata);
 }
 
@@ -134,8 +136,7 @@ pmix_status_t PMIx_tool_connect_to_server(pmix_proc_t* myproc, pmix_info_t info[
 }
 
 pmix_status_t PMIx_IOF_pull(const pmix_proc_t[], size_t, const pmix_info_t[], size_t,
-                            pmix_iof_channel_t, pmix_iof_cbfunc_t, pmix_hdlr_reg_cbfunc_t,
-                            void*) {
+                            pmix_iof_channel_t, pmix_iof_cbfunc_t, pmix_hdlr_reg_cbfunc_t, void*) {
     return not_available();
 }
 
@@ -143,7 +144,7 @@ pmix_status_t PMIx_IOF_deregister(size_t, const pmix_info_t[], size_t, pmix_op_c
     return not_available();
 }
 
-pmix_status_t PMIx_IOF_push(const pmix_proc_t[], size_t, pmix_byte_object_t*,
-                            const pmix_info_t[], size_t, pmix_op_cbfunc_t, void*) {
+pmix_status_t PMIx_IOF_push(const pmix_proc_t[], size_t, pmix_byte_object_t*, const pmix_info_t[],
+                            size_t, pmix_op_cbfunc_t, void*) {
     return not_available();
 }

@@ -60,9 +60,8 @@ pmix_status_t connect_nb(const pmix_proc_t* procs, std::size_t nprocs, const pmi
                          std::size_t ninfo, pmix_op_cbfunc_t cbfunc, void* cbdata);
 pmix_status_t disconnect(const pmix_proc_t* procs, std::size_t nprocs, const pmix_info_t* info,
                          std::size_t ninfo);
-pmix_status_t disconnect_nb(const pmix_proc_t* procs, std::size_t nprocs,
-                            const pmix_info_t* info, std::size_t ninfo, pmix_op_cbfunc_t cbfunc,
-                            void* cbdata);
+pmix_status_t disconnect_nb(const pmix_proc_t* procs, std::size_t nprocs, const pmix_info_t* info,
+                            std::size_t ninfo, pmix_op_cbfunc_t cbfunc, void* cbdata);
 pmix_status_t log(const pmix_info_t* data, std::size_t ndata, const pmix_info_t* directives,
                   std::size_t ndirs);
 pmix_status_t log_nb(const pmix_info_t* data, std::size_t ndata, const pmix_info_t* directives,
@@ -77,12 +76,11 @@ pmix_status_t query_info(pmix_query_t* queries, std::size_t n, pmix_info_t** res
                          std::size_t* nresults);
 pmix_status_t query_info_nb(pmix_query_t* queries, std::size_t n, pmix_info_cbfunc_t cbfunc,
                             void* cbdata);
-pmix_status_t job_control(const pmix_proc_t* targets, std::size_t ntargets,
-                          const pmix_info_t* dirs, std::size_t ndirs, pmix_info_t** results,
-                          std::size_t* nresults);
+pmix_status_t job_control(const pmix_proc_t* targets, std::size_t ntargets, const pmix_info_t* dirs,
+                          std::size_t ndirs, pmix_info_t** results, std::size_t* nresults);
 pmix_status_t job_control_nb(const pmix_proc_t* targets, std::size_t ntargets,
-                             const pmix_info_t* dirs, std::size_t ndirs,
-                             pmix_info_cbfunc_t cbfunc, void* cbdata);
+                             const pmix_info_t* dirs, std::size_t ndirs, pmix_info_cbfunc_t cbfunc,
+                             void* cbdata);
 pmix_status_t resolve_peers(const char* nodename, const char* nspace, pmix_proc_t** procs,
                             std::size_t* nprocs);
 pmix_status_t resolve_nodes(const char* nspace, char** nodelist);
@@ -91,12 +89,12 @@ pmix_status_t resolve_nodes(const char* nspace, char** nodelist);
 // With cbfunc NULL, register blocks and returns the handler's reference (>= 1) as its status.
 pmix_status_t register_event_handler(const pmix_status_t* codes, std::size_t ncodes,
                                      const pmix_info_t* info, std::size_t ninfo,
-                                     pmix_notification_fn_t evhdlr,
-                                     pmix_hdlr_reg_cbfunc_t cbfunc, void* cbdata);
+                                     pmix_notification_fn_t evhdlr, pmix_hdlr_reg_cbfunc_t cbfunc,
+                                     void* cbdata);
 pmix_status_t deregister_event_handler(std::size_t ref, pmix_op_cbfunc_t cbfunc, void* cbdata);
-pmix_status_t notify_event(pmix_status_t status, const pmix_proc_t* source,
-                           pmix_data_range_t range, const pmix_info_t* info, std::size_t ninfo,
-                           pmix_op_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t notify_event(pmix_status_t status, const pmix_proc_t* source, pmix_data_range_t range,
+                           const pmix_info_t* info, std::size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                           void* cbdata);
 // A host's own handlers: PMIx_Register_event_handler in a process where only the server library
 // runs (mpirun, orted, pmixrun). Same registration rules and chain, no server to tell; the server
 // hands such handlers the events meant for the host (capi/ wires deliver_local_event to it).

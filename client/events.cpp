@@ -114,13 +114,15 @@ bool affects(const Handler& h, const pmix_info_t* info, std::size_t ninfo) {
 std::vector<Handler> select_handlers(pmix_status_t status, const pmix_info_t* info,
                                      std::size_t ninfo) {
     bool non_default = false;
-    for (std::size_t i = 0; i < ninfo; ++i) non_default |= is(info[i], PMIX_EVENT_NON_DEFAULT) && flag(info[i]);
+    for (std::size_t i = 0; i < ninfo; ++i)
+        non_default |= is(info[i], PMIX_EVENT_NON_DEFAULT) && flag(info[i]);
     std::vector<Handler> out;
     {
         Registry& r = registry();
         std::lock_guard lock(r.mu);
         for (const Handler& h : r.handlers) {
-            const bool specific = std::find(h.codes.begin(), h.codes.end(), status) != h.codes.end();
+            const bool specific =
+                std::find(h.codes.begin(), h.codes.end(), status) != h.codes.end();
             if ((specific || (h.codes.empty() && !non_default)) && affects(h, info, ninfo)) {
                 out.push_back(h);
             }
@@ -183,7 +185,8 @@ void step(Chain* c) {
     }
     const Handler h = c->handlers[c->next++];
     exec::invoke_guarded("pmix event handler", [&] {
-        h.fn(h.id, c->status, &c->source, c->info.data(), c->info.size(), nullptr, 0, chain_next, c);
+        h.fn(h.id, c->status, &c->source, c->info.data(), c->info.size(), nullptr, 0, chain_next,
+             c);
     });
 }
 
@@ -204,7 +207,8 @@ void deliver(pmix_status_t status, const pmix_proc_t& source, pmix_info_t* info,
 
 void deliver_event_frame(const wire::Frame& f) {
     if (f.op != static_cast<std::uint32_t>(proto::Op::kEvent)) {
-        exec::log_line("pmix client", "unexpected message from the server, op " + std::to_string(f.op));
+        exec::log_line("pmix client",
+                       "unexpected message from the server, op " + std::to_string(f.op));
         return;
     }
     proto::Reader r(f.payload);
@@ -262,8 +266,8 @@ void deliver_local_event(pmix_status_t status, const pmix_proc_t& source, const 
 
 pmix_status_t register_event_handler(const pmix_status_t* codes, std::size_t ncodes,
                                      const pmix_info_t* info, std::size_t ninfo,
-                                     pmix_notification_fn_t evhdlr,
-                                     pmix_hdlr_reg_cbfunc_t cbfunc, void* cbdata) {
+                                     pmix_notification_fn_t evhdlr, pmix_hdlr_reg_cbfunc_t cbfunc,
+                                     void* cbdata) {
     if (!initialized()) return PMIX_ERR_INIT;
     if (evhdlr == nullptr || (codes == nullptr && ncodes > 0) || (info == nullptr && ninfo > 0)) {
         return PMIX_ERR_BAD_PARAM;
@@ -341,9 +345,9 @@ pmix_status_t deregister_event_handler(std::size_t ref, pmix_op_cbfunc_t cbfunc,
     return PMIX_SUCCESS;
 }
 
-pmix_status_t notify_event(pmix_status_t status, const pmix_proc_t* source,
-                           pmix_data_range_t range, const pmix_info_t* info, std::size_t ninfo,
-                           pmix_op_cbfunc_t cbfunc, void* cbdata) {
+pmix_status_t notify_event(pmix_status_t status, const pmix_proc_t* source, pmix_data_range_t range,
+                           const pmix_info_t* info, std::size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                           void* cbdata) {
     if (!initialized()) return PMIX_ERR_INIT;
     if (info == nullptr && ninfo > 0) return PMIX_ERR_BAD_PARAM;
     pmix_proc_t me{};

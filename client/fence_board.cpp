@@ -56,10 +56,13 @@ std::chrono::microseconds spin_window(std::uint32_t nranks) {
 
 Result outcome(gds::BoardView::Outcome o) {
     switch (o) {
-    case gds::BoardView::Outcome::done: return Result::done;
-    case gds::BoardView::Outcome::timeout: return Result::timeout;
-    case gds::BoardView::Outcome::redirect:
-    case gds::BoardView::Outcome::cancelled: break;
+        case gds::BoardView::Outcome::done:
+            return Result::done;
+        case gds::BoardView::Outcome::timeout:
+            return Result::timeout;
+        case gds::BoardView::Outcome::redirect:
+        case gds::BoardView::Outcome::cancelled:
+            break;
     }
     return Result::server;
 }
@@ -137,8 +140,9 @@ bool eligible(const pmix_proc_t& me, const pmix_proc_t* procs, std::size_t nproc
         }
     }
     for (std::size_t i = 0; i < ninfo; ++i) {
-        const bool understood = std::strncmp(info[i].key, PMIX_COLLECT_DATA, PMIX_MAX_KEYLEN) == 0 ||
-                                std::strncmp(info[i].key, PMIX_TIMEOUT, PMIX_MAX_KEYLEN) == 0;
+        const bool understood =
+            std::strncmp(info[i].key, PMIX_COLLECT_DATA, PMIX_MAX_KEYLEN) == 0 ||
+            std::strncmp(info[i].key, PMIX_TIMEOUT, PMIX_MAX_KEYLEN) == 0;
         if (!understood && PMIX_INFO_IS_REQUIRED(&info[i])) return false;  // for the host to honour
     }
     return true;
@@ -152,7 +156,8 @@ Result run(Clock::time_point deadline) {
         std::unique_lock lock(r.mu);
         if (!r.view) return Result::server;
         // Earlier Fence_nb calls of this process go first.
-        if (!r.cv.wait_until(lock, deadline, [&] { return r.stop || (!r.busy && r.queue.empty()); })) {
+        if (!r.cv.wait_until(lock, deadline,
+                             [&] { return r.stop || (!r.busy && r.queue.empty()); })) {
             return Result::timeout;
         }
         if (r.stop || !r.view) return Result::server;

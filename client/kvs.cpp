@@ -256,16 +256,17 @@ pmix_status_t get(const pmix_proc_t* proc, const char* key, const pmix_info_t* i
         pmix_value_t* value;
     };
     exec::Completion<Out> done;
-    pmix_status_t rc = get_async(target, key, info, ninfo, [done](pmix_status_t st, pmix_value_t* v) {
-        pmix_value_t* copy = nullptr;
-        if (st == PMIX_SUCCESS) {
-            copy = malloc_value_copy(*v);
-            st = copy == nullptr ? PMIX_ERR_NOMEM : st;
-        }
-        if (!done.complete(Out{st, copy}) && copy != nullptr) {
-            ValueDeleter{}(copy);
-        }
-    });
+    pmix_status_t rc =
+        get_async(target, key, info, ninfo, [done](pmix_status_t st, pmix_value_t* v) {
+            pmix_value_t* copy = nullptr;
+            if (st == PMIX_SUCCESS) {
+                copy = malloc_value_copy(*v);
+                st = copy == nullptr ? PMIX_ERR_NOMEM : st;
+            }
+            if (!done.complete(Out{st, copy}) && copy != nullptr) {
+                ValueDeleter{}(copy);
+            }
+        });
     if (rc != PMIX_SUCCESS) {
         return rc;
     }
@@ -359,7 +360,8 @@ pmix_status_t fence_nb(const pmix_proc_t* procs, std::size_t nprocs, const pmix_
                 if (rc != PMIX_SUCCESS) post([cbfunc, cbdata, rc] { cbfunc(rc, cbdata); });
                 return;
             }
-            const pmix_status_t st = r == fence_board::Result::done ? PMIX_SUCCESS : PMIX_ERR_TIMEOUT;
+            const pmix_status_t st =
+                r == fence_board::Result::done ? PMIX_SUCCESS : PMIX_ERR_TIMEOUT;
             post([cbfunc, cbdata, st] { cbfunc(st, cbdata); });
         };
         if (fence_board::run_async(deadline, std::move(on_board))) {
@@ -367,7 +369,8 @@ pmix_status_t fence_nb(const pmix_proc_t* procs, std::size_t nprocs, const pmix_
         }
         call = std::move(*shared);  // no usable board after all
     }
-    return fence_via_server(std::move(call), [cbfunc, cbdata](pmix_status_t st) { cbfunc(st, cbdata); });
+    return fence_via_server(std::move(call),
+                            [cbfunc, cbdata](pmix_status_t st) { cbfunc(st, cbdata); });
 }
 
 pmix_status_t fence(const pmix_proc_t* procs, std::size_t nprocs, const pmix_info_t* info,
@@ -384,14 +387,18 @@ pmix_status_t fence(const pmix_proc_t* procs, std::size_t nprocs, const pmix_inf
     }
     if (call.board) {  // on this thread, no request, no thread hop (fence_board.h)
         switch (fence_board::run(deadline_of(call))) {
-        case fence_board::Result::done: return PMIX_SUCCESS;
-        case fence_board::Result::timeout: return PMIX_ERR_TIMEOUT;
-        case fence_board::Result::server: break;
+            case fence_board::Result::done:
+                return PMIX_SUCCESS;
+            case fence_board::Result::timeout:
+                return PMIX_ERR_TIMEOUT;
+            case fence_board::Result::server:
+                break;
         }
     }
     const auto timeout = call.timeout;
     exec::Completion<pmix_status_t> done;
-    pmix_status_t rc = fence_via_server(std::move(call), [done](pmix_status_t st) { done.complete(st); });
+    pmix_status_t rc =
+        fence_via_server(std::move(call), [done](pmix_status_t st) { done.complete(st); });
     if (rc != PMIX_SUCCESS) {
         return rc;
     }

@@ -48,8 +48,7 @@ std::string socket_from_uri(const char* uri) {
 bool identity_from_env(Identity* id) {
     const char* ns = std::getenv("PMIX_NAMESPACE");
     const char* rank = std::getenv("PMIX_RANK");
-    if (ns == nullptr || rank == nullptr || ns[0] == '\0' ||
-        std::strlen(ns) > PMIX_MAX_NSLEN) {
+    if (ns == nullptr || rank == nullptr || ns[0] == '\0' || std::strlen(ns) > PMIX_MAX_NSLEN) {
         return false;
     }
     char* end = nullptr;
@@ -189,8 +188,8 @@ pmix_status_t say_goodbye(std::chrono::milliseconds timeout) {
         conn = s.conn;
     }
     exec::Completion<pmix_status_t> done;
-    const pmix_status_t rc =
-        request(proto::Op::kFinalize, {}, timeout, [done, ex, conn](pmix_status_t st, wire::Frame&& f) {
+    const pmix_status_t rc = request(
+        proto::Op::kFinalize, {}, timeout, [done, ex, conn](pmix_status_t st, wire::Frame&& f) {
             const pmix_status_t answer = st == PMIX_SUCCESS ? reply_status(f) : st;
             if (auto c = conn.lock()) c->close("finalized");
             if (ex != nullptr) ex->stop();  // on the loop thread: only asks it to end
@@ -274,8 +273,9 @@ pmix_status_t finalize(const pmix_info_t* info, std::size_t ninfo) {
     // process that died), then tear down whatever it answered.
     pmix_status_t rc = say_goodbye(timeout_from(info, ninfo, kShortTimeout));
     if (rc != PMIX_SUCCESS && rc != PMIX_ERR_LOST_CONNECTION) {
-        exec::log_line("pmix client", std::string("finalize not acknowledged by the server: status ") +
-                                          std::to_string(rc));
+        exec::log_line(
+            "pmix client",
+            std::string("finalize not acknowledged by the server: status ") + std::to_string(rc));
     }
     teardown();
     return PMIX_SUCCESS;

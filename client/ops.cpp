@@ -123,7 +123,8 @@ pmix_status_t lookup(pmix_pdata_t* data, std::size_t ndata, const pmix_info_t* i
     if (data == nullptr || ndata == 0 || bad(info, ninfo)) return PMIX_ERR_BAD_PARAM;
     std::vector<char*> keys;
     for (std::size_t i = 0; i < ndata; ++i) {
-        if (::strnlen(data[i].key, PMIX_MAX_KEYLEN + 1) > PMIX_MAX_KEYLEN || data[i].key[0] == '\0') {
+        if (::strnlen(data[i].key, PMIX_MAX_KEYLEN + 1) > PMIX_MAX_KEYLEN ||
+            data[i].key[0] == '\0') {
             return PMIX_ERR_BAD_PARAM;
         }
         keys.push_back(data[i].key);
@@ -222,13 +223,13 @@ pmix_status_t disconnect(const pmix_proc_t* procs, std::size_t nprocs, const pmi
     return procs_op(proto::Op::kDisconnect, procs, nprocs, info, ninfo);
 }
 
-pmix_status_t disconnect_nb(const pmix_proc_t* procs, std::size_t nprocs,
-                            const pmix_info_t* info, std::size_t ninfo, pmix_op_cbfunc_t cbfunc,
-                            void* cbdata) {
+pmix_status_t disconnect_nb(const pmix_proc_t* procs, std::size_t nprocs, const pmix_info_t* info,
+                            std::size_t ninfo, pmix_op_cbfunc_t cbfunc, void* cbdata) {
     return procs_op_nb(proto::Op::kDisconnect, procs, nprocs, info, ninfo, cbfunc, cbdata);
 }
 
-// ---- log -----------------------------------------------------------------------------------------
+// ---- log
+// -----------------------------------------------------------------------------------------
 
 pmix_status_t log_nb(const pmix_info_t* data, std::size_t ndata, const pmix_info_t* directives,
                      std::size_t ndirs, pmix_op_cbfunc_t cbfunc, void* cbdata) {

@@ -35,7 +35,8 @@ pmix_status_t wait_result(const exec::Completion<T>& done, std::chrono::millisec
     return PMIX_SUCCESS;
 }
 
-// ---- spawn ---------------------------------------------------------------------------------------
+// ---- spawn
+// ---------------------------------------------------------------------------------------
 
 struct Spawned {
     pmix_status_t status = PMIX_ERROR;
@@ -47,7 +48,8 @@ Spawned decode_spawn(pmix_status_t st, const wire::Frame& f) {
     if (st != PMIX_SUCCESS) return out;
     proto::Reader r(f.payload);
     if (r.status(&out.status) != PMIX_SUCCESS) return {PMIX_ERR_UNPACK_FAILURE, {}};
-    if (out.status == PMIX_SUCCESS && (r.string(&out.nspace) != PMIX_SUCCESS || r.finish() != PMIX_SUCCESS)) {
+    if (out.status == PMIX_SUCCESS &&
+        (r.string(&out.nspace) != PMIX_SUCCESS || r.finish() != PMIX_SUCCESS)) {
         out.status = PMIX_ERR_UNPACK_FAILURE;
     }
     return out;
@@ -136,7 +138,7 @@ pmix_status_t start_query(pmix_query_t* queries, std::size_t n, ReplyFn fn) {
                        const bool any = !all.empty();
                        const bool whole = (remote.status == PMIX_SUCCESS) &&
                                           split->local.size() == split->local_asked;
-                       const pmix_status_t merged = !any ? remote.status
+                       const pmix_status_t merged = !any    ? remote.status
                                                     : whole ? PMIX_SUCCESS
                                                             : PMIX_QUERY_PARTIAL_SUCCESS;
                        fn(PMIX_SUCCESS, query_reply_frame(merged, all.data(), all.size()));
@@ -189,10 +191,9 @@ pmix_status_t spawn(const pmix_info_t* job_info, std::size_t ninfo, const pmix_a
                     std::size_t napps, char* nspace) {
     if (exec::on_progress_thread()) return PMIX_ERR_WOULD_BLOCK;
     exec::Completion<Spawned> done;
-    pmix_status_t rc = start_spawn(job_info, ninfo, apps, napps,
-                                   [done](pmix_status_t st, wire::Frame&& f) {
-                                       done.complete(decode_spawn(st, f));
-                                   });
+    pmix_status_t rc = start_spawn(
+        job_info, ninfo, apps, napps,
+        [done](pmix_status_t st, wire::Frame&& f) { done.complete(decode_spawn(st, f)); });
     if (rc != PMIX_SUCCESS) return rc;
     Spawned res;
     if (pmix_status_t w = wait_result(done, timeout_from(job_info, ninfo, kDefaultTimeout), &res);
@@ -231,21 +232,19 @@ pmix_status_t query_info_nb(pmix_query_t* queries, std::size_t n, pmix_info_cbfu
     return start_query(queries, n, info_cb_reply(true, cbfunc, cbdata));
 }
 
-pmix_status_t job_control(const pmix_proc_t* targets, std::size_t ntargets,
-                          const pmix_info_t* dirs, std::size_t ndirs, pmix_info_t** results,
-                          std::size_t* nresults) {
+pmix_status_t job_control(const pmix_proc_t* targets, std::size_t ntargets, const pmix_info_t* dirs,
+                          std::size_t ndirs, pmix_info_t** results, std::size_t* nresults) {
     if (results != nullptr) *results = nullptr;
     if (nresults != nullptr) *nresults = 0;
-    return blocking_infos(false, timeout_from(dirs, ndirs, kDefaultTimeout), results, nresults,
-                          [&](ReplyFn fn) {
-                              return start_job_control(targets, ntargets, dirs, ndirs,
-                                                       std::move(fn));
-                          });
+    return blocking_infos(
+        false, timeout_from(dirs, ndirs, kDefaultTimeout), results, nresults, [&](ReplyFn fn) {
+            return start_job_control(targets, ntargets, dirs, ndirs, std::move(fn));
+        });
 }
 
 pmix_status_t job_control_nb(const pmix_proc_t* targets, std::size_t ntargets,
-                             const pmix_info_t* dirs, std::size_t ndirs,
-                             pmix_info_cbfunc_t cbfunc, void* cbdata) {
+                             const pmix_info_t* dirs, std::size_t ndirs, pmix_info_cbfunc_t cbfunc,
+                             void* cbdata) {
     if (cbfunc == nullptr) {
         // No callback: the request is sent and its outcome dropped, as OpenPMIx allows (Open MPI
         // registers its cleanup directories this way).
@@ -255,7 +254,8 @@ pmix_status_t job_control_nb(const pmix_proc_t* targets, std::size_t ntargets,
     return start_job_control(targets, ntargets, dirs, ndirs, info_cb_reply(false, cbfunc, cbdata));
 }
 
-// ---- resolve -------------------------------------------------------------------------------------
+// ---- resolve
+// -------------------------------------------------------------------------------------
 
 namespace {
 
@@ -295,15 +295,18 @@ pmix_status_t ranks_on(const char* nodename, const char* nspace, std::vector<pmi
             auto ranges = maps::parse_range_list(peers, PMIX_RANK_VALID, "local peers");
             if (!ranges.ok()) return ranges.status;
             for (const auto& r : ranges.value) {
-                for (std::uint64_t k = r.first; k <= r.last; ++k) out->push_back(static_cast<pmix_rank_t>(k));
+                for (std::uint64_t k = r.first; k <= r.last; ++k)
+                    out->push_back(static_cast<pmix_rank_t>(k));
             }
             return PMIX_SUCCESS;
         }
         if (nodename == nullptr) return PMIX_ERR_NOT_FOUND;
     }
     std::string node_map, proc_map;
-    if (pmix_status_t rc = job_string(nspace, PMIX_NODE_MAP, &node_map); rc != PMIX_SUCCESS) return rc;
-    if (pmix_status_t rc = job_string(nspace, PMIX_PROC_MAP, &proc_map); rc != PMIX_SUCCESS) return rc;
+    if (pmix_status_t rc = job_string(nspace, PMIX_NODE_MAP, &node_map); rc != PMIX_SUCCESS)
+        return rc;
+    if (pmix_status_t rc = job_string(nspace, PMIX_PROC_MAP, &proc_map); rc != PMIX_SUCCESS)
+        return rc;
     auto nodes = maps::parse_nodes(node_map);
     auto ppn = maps::parse_ppn(proc_map);
     if (!nodes.ok()) return nodes.status;
@@ -348,7 +351,8 @@ pmix_status_t resolve_nodes(const char* nspace, char** nodelist) {
     if (nodelist == nullptr) return PMIX_ERR_BAD_PARAM;
     *nodelist = nullptr;
     std::string node_map;
-    if (pmix_status_t rc = job_string(nspace, PMIX_NODE_MAP, &node_map); rc != PMIX_SUCCESS) return rc;
+    if (pmix_status_t rc = job_string(nspace, PMIX_NODE_MAP, &node_map); rc != PMIX_SUCCESS)
+        return rc;
     auto nodes = maps::parse_nodes(node_map);
     if (!nodes.ok()) return nodes.status;
     std::string joined;

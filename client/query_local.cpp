@@ -58,7 +58,8 @@ bool avail_servers(const pmix_query_t& q, pmix_info_t* out) {
     pmix_data_array_t outer{};
     outer.type = PMIX_INFO;
     outer.size = servers.size();
-    auto* entries = static_cast<pmix_info_t*>(std::calloc(servers.empty() ? 1 : servers.size(), sizeof(pmix_info_t)));
+    auto* entries = static_cast<pmix_info_t*>(
+        std::calloc(servers.empty() ? 1 : servers.size(), sizeof(pmix_info_t)));
     outer.array = entries;
     for (std::size_t i = 0; i < servers.size(); ++i) {
         const auto& s = servers[i];
@@ -95,7 +96,8 @@ bool server_answers(const pmix_query_t& q, const char* key) {
 }  // namespace
 
 bool answered_locally(const pmix_query_t& q, const char* key) {
-    return key != nullptr && (is(key, PMIX_QUERY_AVAIL_SERVERS) || is(key, PMIX_QUERY_ATTRIBUTE_SUPPORT)) &&
+    return key != nullptr &&
+           (is(key, PMIX_QUERY_AVAIL_SERVERS) || is(key, PMIX_QUERY_ATTRIBUTE_SUPPORT)) &&
            !server_answers(q, key);
 }
 
@@ -127,7 +129,8 @@ void split_queries(const pmix_query_t* queries, std::size_t n, SplitQueries* out
         pmix_query_t q = queries[i];
         out->remote.push_back(q);
     }
-    for (std::size_t i = 0; i < out->remote.size(); ++i) out->remote[i].keys = out->remote_keys[i].data();
+    for (std::size_t i = 0; i < out->remote.size(); ++i)
+        out->remote[i].keys = out->remote_keys[i].data();
 }
 
 wire::Frame query_reply_frame(pmix_status_t status, const pmix_info_t* infos, std::size_t n) {

@@ -40,18 +40,30 @@ namespace {
 // PMIX_TIMEOUT is an int in OpenPMIx; accept any integer type a caller may load it with.
 long integer_of(const pmix_value_t& v) {
     switch (v.type) {
-        case PMIX_INT: return v.data.integer;
-        case PMIX_INT8: return v.data.int8;
-        case PMIX_INT16: return v.data.int16;
-        case PMIX_INT32: return v.data.int32;
-        case PMIX_INT64: return static_cast<long>(v.data.int64);
-        case PMIX_UINT: return static_cast<long>(v.data.uint);
-        case PMIX_UINT8: return v.data.uint8;
-        case PMIX_UINT16: return v.data.uint16;
-        case PMIX_UINT32: return static_cast<long>(v.data.uint32);
-        case PMIX_UINT64: return static_cast<long>(v.data.uint64);
-        case PMIX_SIZE: return static_cast<long>(v.data.size);
-        default: return 0;
+        case PMIX_INT:
+            return v.data.integer;
+        case PMIX_INT8:
+            return v.data.int8;
+        case PMIX_INT16:
+            return v.data.int16;
+        case PMIX_INT32:
+            return v.data.int32;
+        case PMIX_INT64:
+            return static_cast<long>(v.data.int64);
+        case PMIX_UINT:
+            return static_cast<long>(v.data.uint);
+        case PMIX_UINT8:
+            return v.data.uint8;
+        case PMIX_UINT16:
+            return v.data.uint16;
+        case PMIX_UINT32:
+            return static_cast<long>(v.data.uint32);
+        case PMIX_UINT64:
+            return static_cast<long>(v.data.uint64);
+        case PMIX_SIZE:
+            return static_cast<long>(v.data.size);
+        default:
+            return 0;
     }
 }
 
@@ -71,7 +83,8 @@ std::chrono::milliseconds timeout_from(const pmix_info_t* info, std::size_t ninf
 }
 
 bool valid_key(const char* key) noexcept {
-    return key != nullptr && key[0] != '\0' && ::strnlen(key, PMIX_MAX_KEYLEN + 1) <= PMIX_MAX_KEYLEN;
+    return key != nullptr && key[0] != '\0' &&
+           ::strnlen(key, PMIX_MAX_KEYLEN + 1) <= PMIX_MAX_KEYLEN;
 }
 
 bool own_proc(pmix_proc_t* out) {
@@ -135,10 +148,10 @@ pmix_status_t call_status(proto::Op op, wire::Bytes payload, std::chrono::millis
         return PMIX_ERR_WOULD_BLOCK;
     }
     exec::Completion<pmix_status_t> done;
-    pmix_status_t rc = request(op, std::move(payload), timeout,
-                               [done](pmix_status_t st, wire::Frame&& f) {
-                                   done.complete(st == PMIX_SUCCESS ? reply_status(f) : st);
-                               });
+    pmix_status_t rc =
+        request(op, std::move(payload), timeout, [done](pmix_status_t st, wire::Frame&& f) {
+            done.complete(st == PMIX_SUCCESS ? reply_status(f) : st);
+        });
     if (rc != PMIX_SUCCESS) {
         return rc;
     }

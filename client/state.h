@@ -56,8 +56,8 @@ struct State {
     std::shared_ptr<wire::Connection> conn;  // the (primary) server; null for an unattached tool
     bool tool = false;                       // initialised by PMIx_tool_init
     std::vector<ServerLink> servers;         // tools: primary first, then in attach order
-    std::map<CacheKey, ValuePtr> cache;  // own puts, Store_internal, job-level answers
-    std::vector<Put> uncommitted;        // puts since the last commit, in order
+    std::map<CacheKey, ValuePtr> cache;      // own puts, Store_internal, job-level answers
+    std::vector<Put> uncommitted;            // puts since the last commit, in order
 };
 
 State& state();

@@ -20,8 +20,8 @@ namespace pmix::client::store_path {
 
 namespace {
 
-std::unique_ptr<gds::StoreReader> g_reader;         // owned; replaced only at init/teardown
-std::atomic<gds::StoreReader*> g_fast{nullptr};     // what Gets use; null = server path only
+std::unique_ptr<gds::StoreReader> g_reader;      // owned; replaced only at init/teardown
+std::atomic<gds::StoreReader*> g_fast{nullptr};  // what Gets use; null = server path only
 pmix_proc_t g_me{};  // written before g_fast is published, read after acquiring it
 
 // PMIX_GET_POINTER_VALUES answers: the pmix_value_t handed out lives in a view kept until

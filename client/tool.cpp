@@ -345,7 +345,8 @@ pmix_status_t tool_set_server(const pmix_proc_t* server, const pmix_info_t* info
             std::lock_guard lock(s.mu);
             if (find_link(s, *server) == 0 && s.conn && !s.conn->closed()) return PMIX_SUCCESS;
         }
-        if (limit.count() > 0 && std::chrono::steady_clock::now() >= deadline) return PMIX_ERR_TIMEOUT;
+        if (limit.count() > 0 && std::chrono::steady_clock::now() >= deadline)
+            return PMIX_ERR_TIMEOUT;
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
 }

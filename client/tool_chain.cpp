@@ -36,15 +36,35 @@ const char* text(const pmix_info_t* info, std::size_t n, const char* key, bool* 
 
 bool unsigned_of(const pmix_info_t* i, unsigned long long* out) {
     switch (i->value.type) {
-        case PMIX_UINT32: *out = i->value.data.uint32; return true;
-        case PMIX_UINT16: *out = i->value.data.uint16; return true;
-        case PMIX_UINT64: *out = i->value.data.uint64; return true;
-        case PMIX_SIZE: *out = i->value.data.size; return true;
-        case PMIX_PROC_RANK: *out = i->value.data.rank; return true;
-        case PMIX_INT: if (i->value.data.integer < 0) return false; *out = static_cast<unsigned>(i->value.data.integer); return true;
-        case PMIX_INT32: if (i->value.data.int32 < 0) return false; *out = static_cast<unsigned>(i->value.data.int32); return true;
-        case PMIX_PID: if (i->value.data.pid <= 0) return false; *out = static_cast<unsigned>(i->value.data.pid); return true;
-        default: return false;
+        case PMIX_UINT32:
+            *out = i->value.data.uint32;
+            return true;
+        case PMIX_UINT16:
+            *out = i->value.data.uint16;
+            return true;
+        case PMIX_UINT64:
+            *out = i->value.data.uint64;
+            return true;
+        case PMIX_SIZE:
+            *out = i->value.data.size;
+            return true;
+        case PMIX_PROC_RANK:
+            *out = i->value.data.rank;
+            return true;
+        case PMIX_INT:
+            if (i->value.data.integer < 0) return false;
+            *out = static_cast<unsigned>(i->value.data.integer);
+            return true;
+        case PMIX_INT32:
+            if (i->value.data.int32 < 0) return false;
+            *out = static_cast<unsigned>(i->value.data.int32);
+            return true;
+        case PMIX_PID:
+            if (i->value.data.pid <= 0) return false;
+            *out = static_cast<unsigned>(i->value.data.pid);
+            return true;
+        default:
+            return false;
     }
 }
 
@@ -74,7 +94,8 @@ wire::Result<wire::Rendezvous> server_with_secret(const std::string& tcp,
         std::vector<std::string> names;
         while (const dirent* e = ::readdir(d)) {
             const std::string name = e->d_name;
-            if (name.rfind("pmix.", 0) == 0 && name.find(".tmp.") == std::string::npos) names.push_back(name);
+            if (name.rfind("pmix.", 0) == 0 && name.find(".tmp.") == std::string::npos)
+                names.push_back(name);
         }
         ::closedir(d);
         for (const auto& name : names) {
@@ -88,8 +109,9 @@ wire::Result<wire::Rendezvous> server_with_secret(const std::string& tcp,
         }
     }
     return wire::Result<wire::Rendezvous>::failure(
-        PMIX_ERR_NO_PERMISSIONS, "no readable rendezvous file gives the secret of " + tcp +
-                                     "; give the server's rendezvous file with PMIX_TOOL_ATTACHMENT_FILE");
+        PMIX_ERR_NO_PERMISSIONS,
+        "no readable rendezvous file gives the secret of " + tcp +
+            "; give the server's rendezvous file with PMIX_TOOL_ATTACHMENT_FILE");
 }
 
 pmix_status_t read_identity(const pmix_info_t* info, std::size_t n, Plan* plan, std::string* why) {
@@ -154,9 +176,12 @@ PlanResult plan_connection(const pmix_info_t* info, std::size_t n) {
     const char* uri = text(info, n, PMIX_SERVER_URI, &bad);
     const char* tcp = text(info, n, PMIX_TCP_URI, &bad);
     const char* ns = text(info, n, PMIX_SERVER_NSPACE, &bad);
-    if (bad) return PlanResult::failure(PMIX_ERR_BAD_PARAM, "a connection attribute is not a non-empty string");
+    if (bad)
+        return PlanResult::failure(PMIX_ERR_BAD_PARAM,
+                                   "a connection attribute is not a non-empty string");
     if (uri != nullptr && tcp != nullptr) {
-        return PlanResult::failure(PMIX_ERR_BAD_PARAM, "PMIX_SERVER_URI and PMIX_TCP_URI are exclusive");
+        return PlanResult::failure(PMIX_ERR_BAD_PARAM,
+                                   "PMIX_SERVER_URI and PMIX_TCP_URI are exclusive");
     }
     plan.retry = true;  // steps 1-5 name a server that may still be starting
     if (attach != nullptr) {
@@ -171,11 +196,16 @@ PlanResult plan_connection(const pmix_info_t* info, std::size_t n) {
         if (!unsigned_of(p, &pid) || pid == 0 || pid > 0x7fffffff) {
             return PlanResult::failure(PMIX_ERR_BAD_PARAM, "PMIX_SERVER_PIDINFO must be a pid");
         }
-        plan.targets.push_back({Target::Kind::file, wire::tool_file_by_pid(server_dir, h, static_cast<std::int32_t>(pid)), {}, {}});
+        plan.targets.push_back(
+            {Target::Kind::file,
+             wire::tool_file_by_pid(server_dir, h, static_cast<std::int32_t>(pid)),
+             {},
+             {}});
         return PlanResult::success(std::move(plan));
     }
     if (ns != nullptr) {
-        plan.targets.push_back({Target::Kind::file, wire::tool_file_by_nspace(server_dir, h, ns), {}, {}});
+        plan.targets.push_back(
+            {Target::Kind::file, wire::tool_file_by_nspace(server_dir, h, ns), {}, {}});
         return PlanResult::success(std::move(plan));
     }
     if (info_true(info, n, PMIX_CONNECT_TO_SYSTEM)) {
@@ -223,8 +253,8 @@ wire::Result<wire::Rendezvous> resolve_target(const Target& t) {
     }
     if (!wire::pid_alive(r.value.pid)) {
         return wire::Result<wire::Rendezvous>::failure(
-            PMIX_ERR_UNREACH, t.where + " is stale: its server (pid " +
-                                  std::to_string(r.value.pid) + ") is gone");
+            PMIX_ERR_UNREACH,
+            t.where + " is stale: its server (pid " + std::to_string(r.value.pid) + ") is gone");
     }
     return r;
 }

@@ -5,10 +5,9 @@
 #include <stdio.h>
 #include <unistd.h>
 
-int main(void)
-{
+int main(void) {
     pmix_proc_t me, job;
-    pmix_value_t *val = NULL;
+    pmix_value_t* val = NULL;
     uint32_t size = 1;
 
     if (PMIX_SUCCESS != PMIx_Init(&me, NULL, 0)) {

@@ -7,10 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static int check(const pmix_proc_t *me, pmix_rank_t r)
-{
+static int check(const pmix_proc_t* me, pmix_rank_t r) {
     pmix_proc_t peer;
-    pmix_value_t *val = NULL;
+    pmix_value_t* val = NULL;
     char want[64];
     pmix_status_t rc;
     int ok;
@@ -30,8 +29,7 @@ static int check(const pmix_proc_t *me, pmix_rank_t r)
     return ok;
 }
 
-int main(void)
-{
+int main(void) {
     pmix_proc_t me, job;
     pmix_value_t v, *size = NULL;
     char str[64];

@@ -3,11 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-int main(int argc, char **argv)
-{
+int main(int argc, char** argv) {
     int i, ok = 1;
     for (i = 1; i < argc; i++) {
-        const char *v = getenv(argv[i]);
+        const char* v = getenv(argv[i]);
         if (NULL == v) {
             printf("%s unset\n", argv[i]);
             ok = 0;

@@ -22,7 +22,9 @@ static char got_payload[64];
 static void app_handler(size_t id, pmix_status_t status, const pmix_proc_t* source,
                         pmix_info_t info[], size_t ninfo, pmix_info_t results[], size_t nresults,
                         pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
-    (void)id; (void)results; (void)nresults;
+    (void)id;
+    (void)results;
+    (void)nresults;
     if (status == APP_EVENT && source != NULL) {
         for (size_t i = 0; i < ninfo; ++i) {
             if (strcmp(info[i].key, PAYLOAD_KEY) == 0 && info[i].value.type == PMIX_STRING) {
@@ -39,7 +41,13 @@ static void default_handler(size_t id, pmix_status_t status, const pmix_proc_t* 
                             pmix_info_t info[], size_t ninfo, pmix_info_t results[],
                             size_t nresults, pmix_event_notification_cbfunc_fn_t cbfunc,
                             void* cbdata) {
-    (void)id; (void)status; (void)source; (void)info; (void)ninfo; (void)results; (void)nresults;
+    (void)id;
+    (void)status;
+    (void)source;
+    (void)info;
+    (void)ninfo;
+    (void)results;
+    (void)nresults;
     if (cbfunc != NULL) cbfunc(PMIX_SUCCESS, NULL, 0, NULL, NULL, cbdata);
 }
 
@@ -68,7 +76,8 @@ int main(void) {
         PMIX_INFO_LOAD(&info, PAYLOAD_KEY, "hello from rank 0", PMIX_STRING);
         rc = PMIx_Notify_event(APP_EVENT, &me, PMIX_RANGE_NAMESPACE, &info, 1, NULL, NULL);
         PMIX_INFO_DESTRUCT(&info);
-        if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) return fail("PMIx_Notify_event", rc);
+        if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED)
+            return fail("PMIx_Notify_event", rc);
     } else {
         struct timespec tick = {0, 1000000};
         for (int i = 0; i < 10000 && !got; ++i) nanosleep(&tick, NULL);

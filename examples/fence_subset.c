@@ -6,8 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-int main(void)
-{
+int main(void) {
     pmix_proc_t me, job, *group;
     pmix_value_t v, *val = NULL;
     pmix_info_t collect;
@@ -45,7 +44,8 @@ int main(void)
             PMIX_UINT32 == val->type && val->data.uint32 == group[r].rank * 3 + 1) {
             good++;
         } else {
-            fprintf(stderr, "fence_subset: rank %u: bad value from rank %u\n", me.rank, group[r].rank);
+            fprintf(stderr, "fence_subset: rank %u: bad value from rank %u\n", me.rank,
+                    group[r].rank);
         }
         if (NULL != val) {
             PMIX_VALUE_RELEASE(val);

@@ -5,10 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-int main(int argc, char **argv)
-{
+int main(int argc, char** argv) {
     pmix_proc_t me, job;
-    pmix_value_t *val = NULL;
+    pmix_value_t* val = NULL;
     pmix_status_t rc;
     uint32_t size;
     int ok = 1;
@@ -28,7 +27,7 @@ int main(int argc, char **argv)
     } else {
         size = val->data.uint32;
         printf("hello from rank %u of %u (namespace %s)\n", me.rank, size, me.nspace);
-        if (argc > 1 && (uint32_t) strtoul(argv[1], NULL, 10) != size) {
+        if (argc > 1 && (uint32_t)strtoul(argv[1], NULL, 10) != size) {
             fprintf(stderr, "hello: rank %u: job size %u, expected %s\n", me.rank, size, argv[1]);
             ok = 0;
         }

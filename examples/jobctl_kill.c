@@ -6,10 +6,9 @@
 #include <stdio.h>
 #include <unistd.h>
 
-int main(void)
-{
+int main(void) {
     pmix_proc_t me, job, target;
-    pmix_value_t *size = NULL;
+    pmix_value_t* size = NULL;
     pmix_info_t kill;
     pmix_status_t rc;
     bool yes = true;

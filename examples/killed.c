@@ -7,8 +7,7 @@
 #include <stdio.h>
 #include <unistd.h>
 
-int main(void)
-{
+int main(void) {
     pmix_proc_t me;
     pmix_status_t rc;
 
@@ -19,7 +18,8 @@ int main(void)
     /* a first fence that everybody completes: from here on all ranks are up and connected */
     rc = PMIx_Fence(NULL, 0, NULL, 0);
     if (PMIX_SUCCESS != rc) {
-        fprintf(stderr, "killed: rank %u: first fence failed: %s\n", me.rank, PMIx_Error_string(rc));
+        fprintf(stderr, "killed: rank %u: first fence failed: %s\n", me.rank,
+                PMIx_Error_string(rc));
         return 1;
     }
     if (1 == me.rank) {

@@ -9,8 +9,7 @@
 #define SERVICE_KEY "publish_lookup.service"
 #define SERVICE_VAL "tcp://example:4242"
 
-static int lookup(const pmix_proc_t *me, int wait, int expect_found)
-{
+static int lookup(const pmix_proc_t* me, int wait, int expect_found) {
     pmix_pdata_t pd;
     pmix_info_t winfo;
     bool yes = true;
@@ -35,8 +34,7 @@ static int lookup(const pmix_proc_t *me, int wait, int expect_found)
     return ok;
 }
 
-int main(void)
-{
+int main(void) {
     pmix_proc_t me;
     pmix_info_t pub;
     pmix_status_t rc;
@@ -58,7 +56,7 @@ int main(void)
     ok &= lookup(&me, 1, 1);
     PMIx_Fence(NULL, 0, NULL, 0);
     if (0 == me.rank) {
-        char *keys[] = {SERVICE_KEY, NULL};
+        char* keys[] = {SERVICE_KEY, NULL};
         rc = PMIx_Unpublish(keys, NULL, 0);
         if (PMIX_SUCCESS != rc) {
             fprintf(stderr, "publish_lookup: unpublish failed: %s\n", PMIx_Error_string(rc));

@@ -5,10 +5,9 @@
 #include <stdio.h>
 #include <string.h>
 
-static int get_job_size(const pmix_proc_t *me, uint32_t *size)
-{
+static int get_job_size(const pmix_proc_t* me, uint32_t* size) {
     pmix_proc_t job;
-    pmix_value_t *val = NULL;
+    pmix_value_t* val = NULL;
     PMIX_LOAD_PROCID(&job, me->nspace, PMIX_RANK_WILDCARD);
     if (PMIX_SUCCESS != PMIx_Get(&job, PMIX_JOB_SIZE, NULL, 0, &val) || NULL == val) {
         return 0;
@@ -18,10 +17,9 @@ static int get_job_size(const pmix_proc_t *me, uint32_t *size)
     return 1;
 }
 
-static int check_peer(const pmix_proc_t *me, pmix_rank_t r)
-{
+static int check_peer(const pmix_proc_t* me, pmix_rank_t r) {
     pmix_proc_t peer;
-    pmix_value_t *val = NULL;
+    pmix_value_t* val = NULL;
     char want[64];
     int ok = 1;
 
@@ -46,8 +44,7 @@ static int check_peer(const pmix_proc_t *me, pmix_rank_t r)
     return ok;
 }
 
-int main(void)
-{
+int main(void) {
     pmix_proc_t me;
     pmix_value_t v;
     pmix_info_t collect;
@@ -78,7 +75,7 @@ int main(void)
         return 1;
     }
     for (r = 0; r < size; r++) {
-        good += (uint32_t) check_peer(&me, r);
+        good += (uint32_t)check_peer(&me, r);
     }
     printf("putget: rank %u checked 2 keys of %u/%u ranks\n", me.rank, good, size);
     PMIx_Finalize(NULL, 0);

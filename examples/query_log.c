@@ -1,13 +1,12 @@
 /* query_log: asks the host (through PMIx_Query_info) which namespaces are running and how big the
- * job is, checks the answers against what PMIx_Init/Get said, then rank 0 sends a line to the host's
- * log with PMIx_Log. Exit 0 when the answers matched and the log call succeeded. */
+ * job is, checks the answers against what PMIx_Init/Get said, then rank 0 sends a line to the
+ * host's log with PMIx_Log. Exit 0 when the answers matched and the log call succeeded. */
 #include <pmix.h>
 
 #include <stdio.h>
 #include <string.h>
 
-static int check_answers(const pmix_proc_t *me, pmix_info_t *res, size_t nres, uint32_t size)
-{
+static int check_answers(const pmix_proc_t* me, pmix_info_t* res, size_t nres, uint32_t size) {
     int saw_ns = 0, saw_size = 0;
     size_t i;
     for (i = 0; i < nres; i++) {
@@ -22,11 +21,10 @@ static int check_answers(const pmix_proc_t *me, pmix_info_t *res, size_t nres, u
     return saw_ns && saw_size;
 }
 
-int main(void)
-{
+int main(void) {
     pmix_proc_t me, job;
-    pmix_value_t *val = NULL;
-    pmix_query_t *q = NULL;
+    pmix_value_t* val = NULL;
+    pmix_query_t* q = NULL;
     pmix_info_t *res = NULL, msg;
     size_t nres = 0;
     uint32_t size;

@@ -126,13 +126,15 @@ int main(void) {
     pmix_value_t* got = NULL;
     pmix_proc_t wild;
     PMIX_PROC_LOAD(&wild, me.nspace, PMIX_RANK_WILDCARD);
-    if ((rc = PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &got)) != PMIX_SUCCESS) return fail("PMIx_Get", rc);
+    if ((rc = PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &got)) != PMIX_SUCCESS)
+        return fail("PMIx_Get", rc);
     uint32_t n = got->data.uint32;
     PMIX_VALUE_RELEASE(got);
     for (uint32_t r = 0; r < n; ++r) {
         pmix_proc_t peer;
         PMIX_PROC_LOAD(&peer, me.nspace, r);
-        if ((rc = PMIx_Get(&peer, "rogue.key", NULL, 0, &got)) != PMIX_SUCCESS) return fail("PMIx_Get (peer)", rc);
+        if ((rc = PMIx_Get(&peer, "rogue.key", NULL, 0, &got)) != PMIX_SUCCESS)
+            return fail("PMIx_Get (peer)", rc);
         snprintf(text, sizeof text, "rogue-value-%u", r);
         if (got->type != PMIX_STRING || strcmp(got->data.string, text) != 0) {
             fprintf(stderr, "rogue: wrong value for rank %u\n", r);
@@ -141,7 +143,8 @@ int main(void) {
         PMIX_VALUE_RELEASE(got);
     }
     if (me.rank == 0) {
-        printf("rogue: rank 0 ok (read %u peers; server closed %d of 4 raw connections)\n", n, refused);
+        printf("rogue: rank 0 ok (read %u peers; server closed %d of 4 raw connections)\n", n,
+               refused);
     } else {
         printf("rogue: rank %u ok (read %u peers)\n", me.rank, n);
     }

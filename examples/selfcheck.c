@@ -17,18 +17,17 @@
 #include <string.h>
 
 /* A check returns NULL on success or a static description of what went wrong. */
-typedef const char *(*check_fn)(void);
+typedef const char* (*check_fn)(void);
 
-#define EXPECT(cond, why)   \
-    do {                    \
-        if (!(cond)) {      \
-            return (why);   \
-        }                   \
+#define EXPECT(cond, why) \
+    do {                  \
+        if (!(cond)) {    \
+            return (why); \
+        }                 \
     } while (0)
 
 /* Pack `count` items of `type` from `src`, then unpack them into `dst`. */
-static const char *round_trip(void *src, void *dst, int32_t count, pmix_data_type_t type)
-{
+static const char* round_trip(void* src, void* dst, int32_t count, pmix_data_type_t type) {
     pmix_data_buffer_t buf;
     int32_t n = count;
     pmix_status_t rc;
@@ -46,11 +45,10 @@ static const char *round_trip(void *src, void *dst, int32_t count, pmix_data_typ
     return NULL;
 }
 
-static const char *check_string(void)
-{
-    char *in[2] = {"hello, pmix", ""};
-    char *out[2] = {NULL, NULL};
-    const char *why = round_trip(in, out, 2, PMIX_STRING);
+static const char* check_string(void) {
+    char* in[2] = {"hello, pmix", ""};
+    char* out[2] = {NULL, NULL};
+    const char* why = round_trip(in, out, 2, PMIX_STRING);
     if (NULL == why && (NULL == out[0] || NULL == out[1] || 0 != strcmp(in[0], out[0]) ||
                         0 != strcmp(in[1], out[1]))) {
         why = "strings differ";
@@ -60,13 +58,12 @@ static const char *check_string(void)
     return why;
 }
 
-static const char *check_integers(void)
-{
+static const char* check_integers(void) {
     int32_t in32[3] = {-7, 0, INT32_MAX};
     int32_t out32[3] = {0, 0, 0};
     uint64_t in64 = UINT64_MAX - 1, out64 = 0;
     int16_t in16 = -12345, out16 = 0;
-    const char *why;
+    const char* why;
 
     if (NULL != (why = round_trip(in32, out32, 3, PMIX_INT32))) {
         return why;
@@ -83,11 +80,10 @@ static const char *check_integers(void)
     return NULL;
 }
 
-static const char *check_bool_double(void)
-{
+static const char* check_bool_double(void) {
     bool inb[2] = {true, false}, outb[2] = {false, true};
     double ind = -1234.5625, outd = 0.0;
-    const char *why;
+    const char* why;
 
     if (NULL != (why = round_trip(inb, outb, 2, PMIX_BOOL))) {
         return why;
@@ -100,10 +96,9 @@ static const char *check_bool_double(void)
     return NULL;
 }
 
-static const char *check_proc(void)
-{
+static const char* check_proc(void) {
     pmix_proc_t in[2], out[2];
-    const char *why;
+    const char* why;
 
     memset(out, 0, sizeof(out));
     PMIX_LOAD_PROCID(&in[0], "selfcheck-job", 3);
@@ -117,11 +112,10 @@ static const char *check_proc(void)
     return NULL;
 }
 
-static const char *check_byte_object(void)
-{
+static const char* check_byte_object(void) {
     char payload[] = {'\x00', '\x01', '\xfe', 'p', 'm', 'i', 'x', '\x00'};
     pmix_byte_object_t in, out;
-    const char *why;
+    const char* why;
 
     in.bytes = payload;
     in.size = sizeof(payload);
@@ -136,10 +130,9 @@ static const char *check_byte_object(void)
     return why;
 }
 
-static const char *check_value(void)
-{
+static const char* check_value(void) {
     pmix_value_t in, out;
-    const char *why;
+    const char* why;
 
     PMIX_VALUE_CONSTRUCT(&in);
     PMIX_VALUE_CONSTRUCT(&out);
@@ -155,12 +148,11 @@ static const char *check_value(void)
     return why;
 }
 
-static const char *check_info_array(void)
-{
+static const char* check_info_array(void) {
     pmix_info_t *in, *out;
     uint32_t size = 64;
     bool yes = true;
-    const char *why;
+    const char* why;
     size_t i;
 
     PMIX_INFO_CREATE(in, 3);
@@ -180,18 +172,17 @@ static const char *check_info_array(void)
     return why;
 }
 
-static const char *check_data_array(void)
-{
+static const char* check_data_array(void) {
     pmix_data_array_t in, out;
-    uint32_t *vals;
-    const char *why;
+    uint32_t* vals;
+    const char* why;
     size_t i;
 
     PMIX_DATA_ARRAY_CONSTRUCT(&in, 5, PMIX_UINT32);
     memset(&out, 0, sizeof(out));
-    vals = (uint32_t *) in.array;
+    vals = (uint32_t*)in.array;
     for (i = 0; i < 5; i++) {
-        vals[i] = (uint32_t) (i * i + 1);
+        vals[i] = (uint32_t)(i * i + 1);
     }
     why = round_trip(&in, &out, 1, PMIX_DATA_ARRAY);
     if (NULL == why && (out.type != PMIX_UINT32 || out.size != 5 || NULL == out.array ||
@@ -203,13 +194,12 @@ static const char *check_data_array(void)
     return why;
 }
 
-static const char *check_mixed_sequence(void)
-{
+static const char* check_mixed_sequence(void) {
     pmix_data_buffer_t buf;
     int32_t n, num = 42, gotnum = 0;
     char *str = "between", *gotstr = NULL;
     pmix_proc_t proc, gotproc;
-    const char *why = NULL;
+    const char* why = NULL;
 
     PMIX_DATA_BUFFER_CONSTRUCT(&buf);
     PMIX_LOAD_PROCID(&proc, "seq", 9);
@@ -233,8 +223,7 @@ static const char *check_mixed_sequence(void)
     return why;
 }
 
-static const char *check_read_past_end(void)
-{
+static const char* check_read_past_end(void) {
     pmix_data_buffer_t buf;
     int32_t n = 1, num = 7, got[2];
     pmix_status_t rc;
@@ -244,7 +233,7 @@ static const char *check_read_past_end(void)
         PMIX_DATA_BUFFER_DESTRUCT(&buf);
         return "PMIx_Data_pack failed";
     }
-    (void) PMIx_Data_unpack(NULL, &buf, &got[0], &n, PMIX_INT32);
+    (void)PMIx_Data_unpack(NULL, &buf, &got[0], &n, PMIX_INT32);
     n = 1;
     rc = PMIx_Data_unpack(NULL, &buf, &got[1], &n, PMIX_INT32);
     PMIX_DATA_BUFFER_DESTRUCT(&buf);
@@ -253,13 +242,12 @@ static const char *check_read_past_end(void)
     return NULL;
 }
 
-static const char *check_payload_transfer(void)
-{
+static const char* check_payload_transfer(void) {
     pmix_data_buffer_t src, dst;
     pmix_byte_object_t bo;
     uint64_t val = 0x0123456789abcdefULL, got = 0;
     int32_t n = 1;
-    const char *why = NULL;
+    const char* why = NULL;
 
     PMIX_DATA_BUFFER_CONSTRUCT(&src);
     PMIX_DATA_BUFFER_CONSTRUCT(&dst);
@@ -277,12 +265,11 @@ static const char *check_payload_transfer(void)
     return why;
 }
 
-static const char *check_copy_proc(void)
-{
+static const char* check_copy_proc(void) {
     pmix_proc_t in, *out = NULL;
 
     PMIX_LOAD_PROCID(&in, "copy-me", 17);
-    EXPECT(PMIX_SUCCESS == PMIx_Data_copy((void **) &out, &in, PMIX_PROC), "PMIx_Data_copy failed");
+    EXPECT(PMIX_SUCCESS == PMIx_Data_copy((void**)&out, &in, PMIX_PROC), "PMIx_Data_copy failed");
     EXPECT(NULL != out, "PMIx_Data_copy returned NULL");
     if (!PMIX_CHECK_PROCID(&in, out)) {
         free(out);
@@ -292,14 +279,13 @@ static const char *check_copy_proc(void)
     return NULL;
 }
 
-static const char *check_copy_info(void)
-{
+static const char* check_copy_info(void) {
     pmix_info_t in, *out = NULL;
-    const char *why = NULL;
+    const char* why = NULL;
 
     PMIX_INFO_CONSTRUCT(&in);
     PMIX_INFO_LOAD(&in, PMIX_NSPACE, "copied-nspace", PMIX_STRING);
-    if (PMIX_SUCCESS != PMIx_Data_copy((void **) &out, &in, PMIX_INFO) || NULL == out) {
+    if (PMIX_SUCCESS != PMIx_Data_copy((void**)&out, &in, PMIX_INFO) || NULL == out) {
         why = "PMIx_Data_copy failed";
     } else if (!PMIX_CHECK_KEY(out, PMIX_NSPACE) ||
                PMIX_EQUAL != PMIx_Value_compare(&in.value, &out->value)) {
@@ -312,10 +298,9 @@ static const char *check_copy_info(void)
     return why;
 }
 
-int main(void)
-{
+int main(void) {
     static const struct {
-        const char *name;
+        const char* name;
         check_fn run;
     } checks[] = {
         {"string", check_string},
@@ -337,7 +322,7 @@ int main(void)
 
     printf("PMIx_Get_version(): %s\n", PMIx_Get_version());
     for (i = 0; i < total; i++) {
-        const char *why = checks[i].run();
+        const char* why = checks[i].run();
         if (NULL == why) {
             passed++;
             printf("ok      %s\n", checks[i].name);

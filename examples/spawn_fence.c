@@ -51,14 +51,16 @@ static int learn_child_ns(const pmix_proc_t* me, int nchildren, const char* self
         rc = PMIx_Spawn(NULL, 0, &app, 1, child);
         PMIX_APP_DESTRUCT(&app);
         if (rc != PMIX_SUCCESS) return fail("PMIx_Spawn", rc);
-        if ((rc = put_string("spawn_fence.child_ns", child)) != PMIX_SUCCESS) return fail("PMIx_Put", rc);
+        if ((rc = put_string("spawn_fence.child_ns", child)) != PMIX_SUCCESS)
+            return fail("PMIx_Put", rc);
     }
     if ((rc = PMIx_Commit()) != PMIX_SUCCESS) return fail("PMIx_Commit", rc);
     if ((rc = fence(NULL, 0)) != PMIX_SUCCESS) return fail("PMIx_Fence (parents)", rc);
     pmix_proc_t zero;
     pmix_value_t* val = NULL;
     PMIX_PROC_LOAD(&zero, me->nspace, 0);
-    if ((rc = PMIx_Get(&zero, "spawn_fence.child_ns", NULL, 0, &val)) != PMIX_SUCCESS) return fail("PMIx_Get (child ns)", rc);
+    if ((rc = PMIx_Get(&zero, "spawn_fence.child_ns", NULL, 0, &val)) != PMIX_SUCCESS)
+        return fail("PMIx_Get (child ns)", rc);
     snprintf(out, PMIX_MAX_NSLEN + 1, "%s", val->data.string);
     PMIX_VALUE_RELEASE(val);
     return 0;
@@ -98,13 +100,16 @@ int main(int argc, char** argv) {
     pmix_proc_t peer;
     pmix_value_t* val = NULL;
     PMIX_PROC_LOAD(&peer, other, 0);
-    if ((rc = PMIx_Get(&peer, "spawn_fence.key", NULL, 0, &val)) != PMIX_SUCCESS) return fail("PMIx_Get (other namespace)", rc);
+    if ((rc = PMIx_Get(&peer, "spawn_fence.key", NULL, 0, &val)) != PMIX_SUCCESS)
+        return fail("PMIx_Get (other namespace)", rc);
     const char* want = child ? "parent-0" : "child-0";
     if (val->type != PMIX_STRING || strcmp(val->data.string, want) != 0) {
-        fprintf(stderr, "spawn_fence: read %s, expected %s\n", val->type == PMIX_STRING ? val->data.string : "?", want);
+        fprintf(stderr, "spawn_fence: read %s, expected %s\n",
+                val->type == PMIX_STRING ? val->data.string : "?", want);
         return 1;
     }
-    printf("spawn_fence: %s rank %u ok (read %s)\n", child ? "child" : "parent", me.rank, val->data.string);
+    printf("spawn_fence: %s rank %u ok (read %s)\n", child ? "child" : "parent", me.rank,
+           val->data.string);
     fflush(stdout);
     PMIX_VALUE_RELEASE(val);
     PMIx_Finalize(NULL, 0);

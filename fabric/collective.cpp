@@ -34,9 +34,12 @@ std::uint32_t Collective::send_peer(std::uint32_t round) const noexcept {
     const std::int64_t i = index_;
     const std::int64_t d = std::int64_t{1} << round;
     switch (algorithm_) {
-        case Algorithm::bruck: return at(i - d);
-        case Algorithm::ring: return at(i + 1);
-        case Algorithm::dissemination: return at(i + d);
+        case Algorithm::bruck:
+            return at(i - d);
+        case Algorithm::ring:
+            return at(i + 1);
+        case Algorithm::dissemination:
+            return at(i + d);
     }
     return index_;
 }
@@ -45,9 +48,12 @@ std::uint32_t Collective::recv_peer(std::uint32_t round) const noexcept {
     const std::int64_t i = index_;
     const std::int64_t d = std::int64_t{1} << round;
     switch (algorithm_) {
-        case Algorithm::bruck: return at(i + d);
-        case Algorithm::ring: return at(i - 1);
-        case Algorithm::dissemination: return at(i - d);
+        case Algorithm::bruck:
+            return at(i + d);
+        case Algorithm::ring:
+            return at(i - 1);
+        case Algorithm::dissemination:
+            return at(i - d);
     }
     return index_;
 }
@@ -131,8 +137,8 @@ void Collective::advance(std::vector<Block> got, std::vector<Outgoing>& out) {
 bool Collective::accept(const Packet& p, std::vector<Outgoing>& out, std::string& why) {
     const std::uint32_t round = p.header.round;
     if (p.header.algorithm != algorithm_) {
-        why = std::string("packet for algorithm ") + algorithm_name(p.header.algorithm) +
-              " in a " + algorithm_name(algorithm_) + " collective";
+        why = std::string("packet for algorithm ") + algorithm_name(p.header.algorithm) + " in a " +
+              algorithm_name(algorithm_) + " collective";
         return false;
     }
     if (round >= rounds_ || round < round_ || early_.count(round) != 0) {
@@ -141,8 +147,9 @@ bool Collective::accept(const Packet& p, std::vector<Outgoing>& out, std::string
         return false;
     }
     if (p.header.from != members_[recv_peer(round)]) {
-        why = "round " + std::to_string(round) + " came from rank " + std::to_string(p.header.from) +
-              ", expected rank " + std::to_string(members_[recv_peer(round)]);
+        why = "round " + std::to_string(round) + " came from rank " +
+              std::to_string(p.header.from) + ", expected rank " +
+              std::to_string(members_[recv_peer(round)]);
         return false;
     }
     std::vector<Block> got;

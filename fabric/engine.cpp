@@ -13,7 +13,8 @@ namespace {
 constexpr std::size_t kFinishedMemory = 4096;
 
 void log_drop(std::uint32_t from, const std::string& why) {
-    exec::log_line("pmix-fabric", "dropped a packet from rank " + std::to_string(from) + ": " + why);
+    exec::log_line("pmix-fabric",
+                   "dropped a packet from rank " + std::to_string(from) + ": " + why);
 }
 
 }  // namespace
@@ -36,8 +37,9 @@ pmix_status_t Engine::start(CollectiveSpec spec, Bytes contribution, CollectiveD
         for (std::uint32_t r : m) {
             if (lost_.count(r) != 0) return PMIX_ERR_LOST_CONNECTION;
         }
-        Active a{std::make_unique<Collective>(spec.id, spec.algorithm, m, self, std::move(contribution)),
-                 std::move(done), spec.deadline};
+        Active a{
+            std::make_unique<Collective>(spec.id, spec.algorithm, m, self, std::move(contribution)),
+            std::move(done), spec.deadline};
         auto [it, inserted] = active_.emplace(spec.id, std::move(a));
         std::vector<Outgoing> out;
         it->second.collective->start(out);
@@ -49,10 +51,12 @@ pmix_status_t Engine::start(CollectiveSpec spec, Bytes contribution, CollectiveD
                 auto again = active_.find(spec.id);
                 if (again == active_.end()) break;
                 std::string why;
-                if (auto p = decode_packet(b, why)) feed(again->second, *p, fired);  // checked on arrival
+                if (auto p = decode_packet(b, why))
+                    feed(again->second, *p, fired);  // checked on arrival
             }
         }
-        if (auto again = active_.find(spec.id); again != active_.end() && again->second.collective->done()) {
+        if (auto again = active_.find(spec.id);
+            again != active_.end() && again->second.collective->done()) {
             finish(spec.id, PMIX_SUCCESS, fired);  // a group of one, or everything was early
         }
     }
@@ -79,7 +83,8 @@ void Engine::feed(Active& a, const Packet& p, std::vector<Completion>& fired) {
 void Engine::on_packet(std::uint32_t from, std::span<const std::byte> bytes) {
     std::string why;
     auto p = decode_packet(bytes, why);
-    if (p && p->header.from != from) why = "it claims to come from rank " + std::to_string(p->header.from);
+    if (p && p->header.from != from)
+        why = "it claims to come from rank " + std::to_string(p->header.from);
     if (!p || p->header.from != from) {
         std::lock_guard lock(mu_);
         ++dropped_;
@@ -130,7 +135,8 @@ Clock::time_point Engine::expire(Clock::time_point now) {
     return next;
 }
 
-void Engine::send_all(std::vector<Outgoing>& out, std::uint64_t id, std::vector<Completion>& fired) {
+void Engine::send_all(std::vector<Outgoing>& out, std::uint64_t id,
+                      std::vector<Completion>& fired) {
     for (Outgoing& o : out) {
         if (!transport_.send(o.to, std::move(o.bytes))) {
             finish(id, PMIX_ERR_LOST_CONNECTION, fired);

@@ -10,7 +10,9 @@ public:
     std::uint32_t size() const noexcept override {
         return static_cast<std::uint32_t>(hub_.members_.size());
     }
-    bool send(std::uint32_t peer, Bytes bytes) override { return hub_.enqueue(rank_, peer, std::move(bytes)); }
+    bool send(std::uint32_t peer, Bytes bytes) override {
+        return hub_.enqueue(rank_, peer, std::move(bytes));
+    }
 
 private:
     LoopbackHub& hub_;
@@ -19,7 +21,8 @@ private:
 
 LoopbackHub::LoopbackHub(std::uint32_t members)
     : receivers_(members, nullptr), dead_(members, false) {
-    for (std::uint32_t r = 0; r < members; ++r) members_.push_back(std::make_unique<Member>(*this, r));
+    for (std::uint32_t r = 0; r < members; ++r)
+        members_.push_back(std::make_unique<Member>(*this, r));
 }
 
 LoopbackHub::~LoopbackHub() = default;

@@ -77,7 +77,8 @@ std::string fi_error(const char* what, long rc) {
 
 std::string ofi_provider(const OfiOptions& options) {
     if (!options.provider.empty()) return options.provider;
-    if (const char* e = std::getenv("PMIX_CPP_FABRIC_PROVIDER"); e != nullptr && *e != '\0') return e;
+    if (const char* e = std::getenv("PMIX_CPP_FABRIC_PROVIDER"); e != nullptr && *e != '\0')
+        return e;
     return "tcp;ofi_rxm";
 }
 
@@ -169,18 +170,24 @@ bool OfiTransport::Impl::open_endpoint(std::string& error) {
     const bool is_shm = prov == "shm";
     const char* node = (is_shm || options.node.empty()) ? nullptr : options.node.c_str();
     fi_info* found = nullptr;
-    const char* service = node != nullptr && !options.service.empty() ? options.service.c_str() : nullptr;
-    int rc = fi_getinfo(FI_VERSION(1, 9), node, service, node != nullptr ? FI_SOURCE : 0, hints.get(), &found);
+    const char* service =
+        node != nullptr && !options.service.empty() ? options.service.c_str() : nullptr;
+    int rc = fi_getinfo(FI_VERSION(1, 9), node, service, node != nullptr ? FI_SOURCE : 0,
+                        hints.get(), &found);
     if (rc != 0 || found == nullptr) {
-        error = "no libfabric provider '" + prov + "'" + (node ? std::string(" on ") + node : "") + ": " + fi_strerror(-rc);
+        error = "no libfabric provider '" + prov + "'" + (node ? std::string(" on ") + node : "") +
+                ": " + fi_strerror(-rc);
         return false;
     }
     info.reset(found);
-    if ((rc = fi_fabric(info->fabric_attr, fabric.out(), nullptr)) != 0) return error = fi_error("fi_fabric", rc), false;
-    if ((rc = fi_domain(fabric.get(), info.get(), domain.out(), nullptr)) != 0) return error = fi_error("fi_domain", rc), false;
+    if ((rc = fi_fabric(info->fabric_attr, fabric.out(), nullptr)) != 0)
+        return error = fi_error("fi_fabric", rc), false;
+    if ((rc = fi_domain(fabric.get(), info.get(), domain.out(), nullptr)) != 0)
+        return error = fi_error("fi_domain", rc), false;
     fi_av_attr av_attr{};
     av_attr.type = FI_AV_TABLE;
-    if ((rc = fi_av_open(domain.get(), &av_attr, av.out(), nullptr)) != 0) return error = fi_error("fi_av_open", rc), false;
+    if ((rc = fi_av_open(domain.get(), &av_attr, av.out(), nullptr)) != 0)
+        return error = fi_error("fi_av_open", rc), false;
     fi_cq_attr cq_attr{};
     cq_attr.format = FI_CQ_FORMAT_MSG;
     cq_attr.wait_obj = FI_WAIT_FD;
@@ -189,13 +196,17 @@ bool OfiTransport::Impl::open_endpoint(std::string& error) {
         if (fi_control(&cq.get()->fid, FI_GETWAIT, &cq_fd) != 0) cq_fd = -1;
     } else {
         cq_attr.wait_obj = FI_WAIT_NONE;  // no wait fd on this provider: poll with short sleeps
-        if ((rc = fi_cq_open(domain.get(), &cq_attr, cq.out(), nullptr)) != 0) return error = fi_error("fi_cq_open", rc), false;
+        if ((rc = fi_cq_open(domain.get(), &cq_attr, cq.out(), nullptr)) != 0)
+            return error = fi_error("fi_cq_open", rc), false;
     }
     wake_fd = ::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
     if (wake_fd < 0) return error = std::string("eventfd: ") + std::strerror(errno), false;
-    if ((rc = fi_endpoint(domain.get(), info.get(), ep.out(), nullptr)) != 0) return error = fi_error("fi_endpoint", rc), false;
-    if ((rc = fi_ep_bind(ep.get(), &av.get()->fid, 0)) != 0) return error = fi_error("fi_ep_bind(av)", rc), false;
-    if ((rc = fi_ep_bind(ep.get(), &cq.get()->fid, FI_TRANSMIT | FI_RECV)) != 0) return error = fi_error("fi_ep_bind(cq)", rc), false;
+    if ((rc = fi_endpoint(domain.get(), info.get(), ep.out(), nullptr)) != 0)
+        return error = fi_error("fi_endpoint", rc), false;
+    if ((rc = fi_ep_bind(ep.get(), &av.get()->fid, 0)) != 0)
+        return error = fi_error("fi_ep_bind(av)", rc), false;
+    if ((rc = fi_ep_bind(ep.get(), &cq.get()->fid, FI_TRANSMIT | FI_RECV)) != 0)
+        return error = fi_error("fi_ep_bind(cq)", rc), false;
     if ((rc = fi_enable(ep.get())) != 0) return error = fi_error("fi_enable", rc), false;
     for (std::size_t i = 0; i < options.receive_buffers; ++i) {
         auto op = std::make_unique<Op>();
@@ -208,7 +219,8 @@ bool OfiTransport::Impl::open_endpoint(std::string& error) {
 
 bool OfiTransport::Impl::post_receive(Op* op) {
     for (;;) {
-        const ssize_t rc = fi_recv(ep.get(), op->bytes.data(), op->bytes.size(), nullptr, FI_ADDR_UNSPEC, &op->ctx);
+        const ssize_t rc = fi_recv(ep.get(), op->bytes.data(), op->bytes.size(), nullptr,
+                                   FI_ADDR_UNSPEC, &op->ctx);
         if (rc == 0) return true;
         if (rc != -FI_EAGAIN) return false;
         fi_cq_read(cq.get(), nullptr, 0);  // let the provider make room
@@ -225,14 +237,16 @@ void OfiTransport::Impl::post_sends() {
             op = std::move(queue.front());
             queue.pop_front();
         }
-        const ssize_t rc = fi_send(ep.get(), op->bytes.data(), op->bytes.size(), nullptr, peers[op->peer], &op->ctx);
+        const ssize_t rc = fi_send(ep.get(), op->bytes.data(), op->bytes.size(), nullptr,
+                                   peers[op->peer], &op->ctx);
         if (rc == -FI_EAGAIN) {
             std::lock_guard lock(mu);
             queue.push_front(std::move(op));
             return;
         }
         if (rc != 0) {
-            exec::log_line("pmix-fabric", fi_error("fi_send", rc) + " to rank " + std::to_string(op->peer));
+            exec::log_line("pmix-fabric",
+                           fi_error("fi_send", rc) + " to rank " + std::to_string(op->peer));
             peer_failed(op->peer);
             continue;
         }
@@ -248,13 +262,16 @@ void OfiTransport::Impl::on_receive(Op* op, std::size_t len) {
     const auto offset = le::load<std::uint32_t>(b + 20);
     const auto from = le::load<std::uint32_t>(b + 4);
     const std::size_t piece = len >= kChunkHeader ? len - kChunkHeader : 0;
-    if (len < kChunkHeader || le::load<std::uint32_t>(b) != kChunkMagic || from >= peers.size() || offset + piece > total) {
-        exec::log_line("pmix-fabric", "dropped a malformed chunk of " + std::to_string(len) + " bytes");
+    if (len < kChunkHeader || le::load<std::uint32_t>(b) != kChunkMagic || from >= peers.size() ||
+        offset + piece > total) {
+        exec::log_line("pmix-fabric",
+                       "dropped a malformed chunk of " + std::to_string(len) + " bytes");
         return;
     }
     const std::pair<std::uint32_t, std::uint64_t> key{from, le::load<std::uint64_t>(b + 8)};
     if (piece == total) {  // the common case: a packet in one chunk, no reassembly
-        if (receiver != nullptr) receiver->on_packet(from, std::span<const std::byte>(b + kChunkHeader, piece));
+        if (receiver != nullptr)
+            receiver->on_packet(from, std::span<const std::byte>(b + kChunkHeader, piece));
         return;
     }
     Partial& p = partial[key];
@@ -282,8 +299,8 @@ void OfiTransport::Impl::on_error() {
     auto* op = static_cast<Op*>(err.op_context);
     if (op == nullptr) return;
     if (op->is_send) {
-        exec::log_line("pmix-fabric", "send to rank " + std::to_string(op->peer) + " failed: " +
-                                          fi_strerror(err.err));
+        exec::log_line("pmix-fabric", "send to rank " + std::to_string(op->peer) +
+                                          " failed: " + fi_strerror(err.err));
         const std::uint32_t peer = op->peer;
         sending.erase(op);
         in_flight_sends = sending.size();
@@ -364,8 +381,8 @@ std::string OfiTransport::provider_name() const {
     return p != nullptr ? p : "";
 }
 
-bool OfiTransport::connect(std::uint32_t rank, const std::vector<Bytes>& addresses, Receiver* receiver,
-                           std::string& error) {
+bool OfiTransport::connect(std::uint32_t rank, const std::vector<Bytes>& addresses,
+                           Receiver* receiver, std::string& error) {
     Impl& m = *impl_;
     if (m.thread.joinable() || rank >= addresses.size() || receiver == nullptr) {
         error = "connect: already connected, rank outside the table or no receiver";
@@ -387,7 +404,9 @@ bool OfiTransport::connect(std::uint32_t rank, const std::vector<Bytes>& address
 void OfiTransport::mark_lost(std::uint32_t peer) { impl_->peer_failed(peer); }
 
 std::uint32_t OfiTransport::rank() const noexcept { return impl_->rank; }
-std::uint32_t OfiTransport::size() const noexcept { return static_cast<std::uint32_t>(impl_->peers.size()); }
+std::uint32_t OfiTransport::size() const noexcept {
+    return static_cast<std::uint32_t>(impl_->peers.size());
+}
 
 bool OfiTransport::send(std::uint32_t peer, Bytes bytes) {
     Impl& m = *impl_;
@@ -422,7 +441,8 @@ bool OfiTransport::send(std::uint32_t peer, Bytes bytes) {
 }
 
 std::string default_node_address() {
-    if (const char* env = std::getenv("PMIX_CPP_FABRIC_NODE"); env != nullptr && *env != '\0') return env;
+    if (const char* env = std::getenv("PMIX_CPP_FABRIC_NODE"); env != nullptr && *env != '\0')
+        return env;
     ifaddrs* all = nullptr;
     std::string found = "127.0.0.1";
     if (::getifaddrs(&all) != 0) return found;
@@ -430,7 +450,8 @@ std::string default_node_address() {
         if (a->ifa_addr == nullptr || a->ifa_addr->sa_family != AF_INET) continue;
         if ((a->ifa_flags & IFF_UP) == 0 || (a->ifa_flags & IFF_LOOPBACK) != 0) continue;
         char buf[INET_ADDRSTRLEN] = {};
-        ::inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(a->ifa_addr)->sin_addr, buf, sizeof buf);
+        ::inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(a->ifa_addr)->sin_addr, buf,
+                    sizeof buf);
         found = buf;
         break;
     }

@@ -29,9 +29,12 @@ bool known_algorithm(std::uint8_t a) {
 
 const char* algorithm_name(Algorithm a) noexcept {
     switch (a) {
-        case Algorithm::bruck: return "bruck";
-        case Algorithm::ring: return "ring";
-        case Algorithm::dissemination: return "dissemination";
+        case Algorithm::bruck:
+            return "bruck";
+        case Algorithm::ring:
+            return "ring";
+        case Algorithm::dissemination:
+            return "dissemination";
     }
     return "unknown";
 }
@@ -56,7 +59,8 @@ std::optional<Packet> decode_packet(std::span<const std::byte> bytes, std::strin
         why = "packet of " + std::to_string(bytes.size()) + " bytes is shorter than its header";
         return std::nullopt;
     }
-    if (get<std::uint32_t>(bytes, 0) != kPacketMagic || get<std::uint8_t>(bytes, 4) != kPacketVersion) {
+    if (get<std::uint32_t>(bytes, 0) != kPacketMagic ||
+        get<std::uint8_t>(bytes, 4) != kPacketVersion) {
         why = "packet has a wrong magic number or version";
         return std::nullopt;
     }

@@ -49,8 +49,7 @@ private:
 
 class HeapSegment final : public WritableSegment {
 public:
-    HeapSegment(std::shared_ptr<Block> block, std::string name,
-                std::shared_ptr<Registry> registry)
+    HeapSegment(std::shared_ptr<Block> block, std::string name, std::shared_ptr<Registry> registry)
         : WritableSegment(block->bytes, block->size, std::move(name)),
           block_(std::move(block)),
           registry_(std::move(registry)) {}

@@ -22,17 +22,22 @@ namespace pmix::gds {
 
 pmix_status_t shm_status_from_errno(int err) noexcept {
     switch (err) {
-    case ENOENT: return PMIX_ERR_NOT_FOUND;
-    case EACCES:
-    case EPERM: return PMIX_ERR_NO_PERMISSIONS;
-    case ENOSPC:
-    case ENOMEM:
-    case EMFILE:
-    case ENFILE:
-    case EFBIG: return PMIX_ERR_OUT_OF_RESOURCE;
-    case ENOSYS:
-    case EOPNOTSUPP: return PMIX_ERR_NOT_SUPPORTED;
-    default: return PMIX_ERROR;
+        case ENOENT:
+            return PMIX_ERR_NOT_FOUND;
+        case EACCES:
+        case EPERM:
+            return PMIX_ERR_NO_PERMISSIONS;
+        case ENOSPC:
+        case ENOMEM:
+        case EMFILE:
+        case ENFILE:
+        case EFBIG:
+            return PMIX_ERR_OUT_OF_RESOURCE;
+        case ENOSYS:
+        case EOPNOTSUPP:
+            return PMIX_ERR_NOT_SUPPORTED;
+        default:
+            return PMIX_ERROR;
     }
 }
 
@@ -41,8 +46,7 @@ namespace {
 // A name the store may open: "/x" with no other '/', short enough for a header's name field.
 bool valid_name(std::string_view name) noexcept {
     return name.size() >= 2 && name.size() < layout::kNameBytes && name[0] == '/' &&
-           name.find('/', 1) == std::string_view::npos &&
-           name.find('\0') == std::string_view::npos;
+           name.find('/', 1) == std::string_view::npos && name.find('\0') == std::string_view::npos;
 }
 
 class ShmSegment final : public WritableSegment {
@@ -141,8 +145,8 @@ public:
                    static_cast<std::uint64_t>(st.st_size) > layout::kMaxSegmentBytes) {
             rc = kErrCorrupt;  // truncated (or absurd): never map what cannot be a segment
         } else {
-            base = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_SHARED,
-                          fd, 0);
+            base =
+                ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_SHARED, fd, 0);
             if (base == MAP_FAILED) {
                 rc = shm_status_from_errno(errno);
             }

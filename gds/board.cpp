@@ -55,7 +55,8 @@ void disable_header(BoardHeader* h) noexcept {
 }
 
 void* map_shared(int fd) noexcept {
-    void* base = ::mmap(nullptr, board_layout::kBoardBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    void* base =
+        ::mmap(nullptr, board_layout::kBoardBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     return base == MAP_FAILED ? nullptr : base;
 }
 
@@ -72,7 +73,8 @@ pmix_status_t FenceBoard::create(const std::string& prefix, std::string_view nsp
     if (nranks == 0 || nspace.empty() || nspace.size() > PMIX_MAX_NSLEN) return PMIX_ERR_BAD_PARAM;
     int fd = -1;
     std::string name;
-    if (pmix_status_t rc = create_shm_object(prefix + "-fb", board_layout::kBoardBytes, nullptr, fd, name);
+    if (pmix_status_t rc =
+            create_shm_object(prefix + "-fb", board_layout::kBoardBytes, nullptr, fd, name);
         rc != PMIX_SUCCESS) {
         return rc;
     }
@@ -110,18 +112,20 @@ pmix_status_t BoardView::open(const std::string& name, std::string_view nspace,
                               std::unique_ptr<BoardView>& out) {
     const int fd = ::shm_open(name.c_str(), O_RDWR, 0);
     if (fd < 0) return shm_status_from_errno(errno);
-    struct stat st{};
+    struct stat st {};
     void* base = nullptr;
-    if (::fstat(fd, &st) == 0 && static_cast<std::size_t>(st.st_size) == board_layout::kBoardBytes) {
+    if (::fstat(fd, &st) == 0 &&
+        static_cast<std::size_t>(st.st_size) == board_layout::kBoardBytes) {
         base = map_shared(fd);
     }
     ::close(fd);
     if (base == nullptr) return kErrCorrupt;  // truncated, resized, or not mappable
     auto* h = static_cast<BoardHeader*>(base);
     const std::uint32_t nranks = h->nranks;
-    const bool valid =
-        std::atomic_ref<std::uint64_t>(h->stamp).load(std::memory_order_acquire) == board_layout::kStamp &&
-        h->magic == board_layout::kMagic && nranks != 0 && nspace_field(*h) == nspace;
+    const bool valid = std::atomic_ref<std::uint64_t>(h->stamp).load(std::memory_order_acquire) ==
+                           board_layout::kStamp &&
+                       h->magic == board_layout::kMagic && nranks != 0 &&
+                       nspace_field(*h) == nspace;
     if (!valid) {
         ::munmap(base, board_layout::kBoardBytes);
         return kErrCorrupt;

@@ -25,7 +25,8 @@
 //     (this process disables the board and reports PMIX_ERR_TIMEOUT); spinning first, then
 //     FUTEX_WAIT in bounded slices.
 // Generation and disabled bit share one word, so "the fence completed" and "the board was
-// disabled" are ordered for every reader: nobody can see the second without knowing about the first.
+// disabled" are ordered for every reader: nobody can see the second without knowing about the
+// first.
 #pragma once
 
 #include <pmix_common.h>
@@ -62,10 +63,15 @@ static_assert(std::is_standard_layout_v<BoardHeader>);
 
 // Folded from every field's offset and size, so two builds that disagree refuse each other.
 constexpr std::uint64_t compute_stamp() noexcept {
-    const std::uint64_t parts[] = {
-        sizeof(BoardHeader),          offsetof(BoardHeader, magic),   offsetof(BoardHeader, stamp),
-        offsetof(BoardHeader, nranks), offsetof(BoardHeader, nspace), sizeof(BoardHeader::nspace),
-        offsetof(BoardHeader, arrived), offsetof(BoardHeader, word), kDisabled};
+    const std::uint64_t parts[] = {sizeof(BoardHeader),
+                                   offsetof(BoardHeader, magic),
+                                   offsetof(BoardHeader, stamp),
+                                   offsetof(BoardHeader, nranks),
+                                   offsetof(BoardHeader, nspace),
+                                   sizeof(BoardHeader::nspace),
+                                   offsetof(BoardHeader, arrived),
+                                   offsetof(BoardHeader, word),
+                                   kDisabled};
     std::uint64_t h = 0xcbf29ce484222325ull;
     for (std::uint64_t p : parts) h = (h ^ p) * 0x100000001b3ull;
     return h;
@@ -110,10 +116,10 @@ public:
     BoardView& operator=(const BoardView&) = delete;
 
     enum class Outcome {
-        done,      // every participant arrived
-        redirect,  // the board is disabled: take the server path for this same fence
-        timeout,   // the deadline passed first; the board is now disabled
-        cancelled, // `cancel` was set while waiting (this process is finalizing)
+        done,       // every participant arrived
+        redirect,   // the board is disabled: take the server path for this same fence
+        timeout,    // the deadline passed first; the board is now disabled
+        cancelled,  // `cancel` was set while waiting (this process is finalizing)
     };
     // Arrives and waits (spinning for `spin` first). One fence at a time per process. `cancel`,
     // when given, is checked at least every 100 ms while sleeping.

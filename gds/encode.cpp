@@ -44,10 +44,14 @@ struct FlatInfo {
 };
 FlatInfo flat_info(pmix_data_type_t type) noexcept {
     switch (type) {
-    case PMIX_TIMEVAL: return {sizeof(struct timeval), false};
-    case PMIX_PROC: return {sizeof(pmix_proc_t), true};
-    case PMIX_PROC_NSPACE: return {sizeof(pmix_nspace_t), true};
-    default: return {};
+        case PMIX_TIMEVAL:
+            return {sizeof(struct timeval), false};
+        case PMIX_PROC:
+            return {sizeof(pmix_proc_t), true};
+        case PMIX_PROC_NSPACE:
+            return {sizeof(pmix_nspace_t), true};
+        default:
+            return {};
     }
 }
 
@@ -59,10 +63,14 @@ std::uint32_t flat_element_size(pmix_data_type_t type) noexcept {
 
 const void* flat_source(const pmix_value_t& v) noexcept {
     switch (v.type) {
-    case PMIX_TIMEVAL: return &v.data.tv;
-    case PMIX_PROC: return v.data.proc;
-    case PMIX_PROC_NSPACE: return v.data.nspace;
-    default: return nullptr;
+        case PMIX_TIMEVAL:
+            return &v.data.tv;
+        case PMIX_PROC:
+            return v.data.proc;
+        case PMIX_PROC_NSPACE:
+            return v.data.nspace;
+        default:
+            return nullptr;
     }
 }
 
@@ -108,8 +116,7 @@ bool flat_array_eligible(const pmix_value_t& v) noexcept {
            a.size <= (kMaxPayload - sizeof(layout::ArrayHeader)) / elem;
 }
 
-void encode_flat_array(const pmix_data_array_t& a, Encoded& meta,
-                       std::vector<std::byte>& payload) {
+void encode_flat_array(const pmix_data_array_t& a, Encoded& meta, std::vector<std::byte>& payload) {
     const std::uint32_t elem = flat_element_size(a.type);
     const layout::ArrayHeader header{a.type, 0, static_cast<std::uint32_t>(a.size)};
     const std::size_t start = payload.size();
@@ -126,44 +133,59 @@ void encode_flat_array(const pmix_data_array_t& a, Encoded& meta,
 
 std::uint32_t scalar_size(pmix_data_type_t type) noexcept {
     switch (type) {
-    case PMIX_BOOL: return sizeof(bool);
-    case PMIX_BYTE:
-    case PMIX_INT8:
-    case PMIX_UINT8:
-    case PMIX_PERSIST:
-    case PMIX_SCOPE:
-    case PMIX_DATA_RANGE:
-    case PMIX_COMMAND:
-    case PMIX_PROC_STATE:
-    case PMIX_ALLOC_DIRECTIVE:
-    case PMIX_JOB_STATE:
-    case PMIX_LINK_STATE: return 1;
-    case PMIX_INT16:
-    case PMIX_UINT16:
-    case PMIX_DATA_TYPE:
-    case PMIX_IOF_CHANNEL:
-    case PMIX_LOCTYPE:
-    case PMIX_STOR_ACCESS_TYPE: return 2;
-    case PMIX_INT: return sizeof(int);
-    case PMIX_UINT: return sizeof(unsigned int);
-    case PMIX_PID: return sizeof(pid_t);
-    case PMIX_STATUS: return sizeof(pmix_status_t);
-    case PMIX_FLOAT: return sizeof(float);
-    case PMIX_INT32:
-    case PMIX_UINT32:
-    case PMIX_INFO_DIRECTIVES:
-    case PMIX_PROC_RANK: return 4;
-    case PMIX_SIZE: return sizeof(std::size_t);
-    case PMIX_DOUBLE: return sizeof(double);
-    case PMIX_TIME: return sizeof(time_t);
-    case PMIX_POINTER: return sizeof(void*);
-    case PMIX_INT64:
-    case PMIX_UINT64:
-    case PMIX_DEVTYPE:
-    case PMIX_STOR_MEDIUM:
-    case PMIX_STOR_ACCESS:
-    case PMIX_STOR_PERSIST: return 8;
-    default: return 0;
+        case PMIX_BOOL:
+            return sizeof(bool);
+        case PMIX_BYTE:
+        case PMIX_INT8:
+        case PMIX_UINT8:
+        case PMIX_PERSIST:
+        case PMIX_SCOPE:
+        case PMIX_DATA_RANGE:
+        case PMIX_COMMAND:
+        case PMIX_PROC_STATE:
+        case PMIX_ALLOC_DIRECTIVE:
+        case PMIX_JOB_STATE:
+        case PMIX_LINK_STATE:
+            return 1;
+        case PMIX_INT16:
+        case PMIX_UINT16:
+        case PMIX_DATA_TYPE:
+        case PMIX_IOF_CHANNEL:
+        case PMIX_LOCTYPE:
+        case PMIX_STOR_ACCESS_TYPE:
+            return 2;
+        case PMIX_INT:
+            return sizeof(int);
+        case PMIX_UINT:
+            return sizeof(unsigned int);
+        case PMIX_PID:
+            return sizeof(pid_t);
+        case PMIX_STATUS:
+            return sizeof(pmix_status_t);
+        case PMIX_FLOAT:
+            return sizeof(float);
+        case PMIX_INT32:
+        case PMIX_UINT32:
+        case PMIX_INFO_DIRECTIVES:
+        case PMIX_PROC_RANK:
+            return 4;
+        case PMIX_SIZE:
+            return sizeof(std::size_t);
+        case PMIX_DOUBLE:
+            return sizeof(double);
+        case PMIX_TIME:
+            return sizeof(time_t);
+        case PMIX_POINTER:
+            return sizeof(void*);
+        case PMIX_INT64:
+        case PMIX_UINT64:
+        case PMIX_DEVTYPE:
+        case PMIX_STOR_MEDIUM:
+        case PMIX_STOR_ACCESS:
+        case PMIX_STOR_PERSIST:
+            return 8;
+        default:
+            return 0;
     }
 }
 
@@ -185,30 +207,30 @@ pmix_status_t encode(const pmix_value_t& value, Encoded& meta, std::vector<std::
         return PMIX_SUCCESS;
     }
     switch (value.type) {
-    case PMIX_STRING:
-        if (value.data.string == nullptr) {
-            break;  // a NULL string has no characters to keep: the codec records it
-        }
-        if (const std::size_t n = std::strlen(value.data.string) + 1; n <= kMaxPayload) {
-            meta.encoding = Encoding::string;
-            meta.size = static_cast<std::uint32_t>(n);
-            append(payload, value.data.string, n);
-            return PMIX_SUCCESS;
-        }
-        return PMIX_ERR_BAD_PARAM;
-    case PMIX_BYTE_OBJECT:
-    case PMIX_COMPRESSED_STRING:
-    case PMIX_COMPRESSED_BYTE_OBJECT:
-        if (value.data.bo.size > kMaxPayload ||
-            (value.data.bo.size != 0 && value.data.bo.bytes == nullptr)) {
+        case PMIX_STRING:
+            if (value.data.string == nullptr) {
+                break;  // a NULL string has no characters to keep: the codec records it
+            }
+            if (const std::size_t n = std::strlen(value.data.string) + 1; n <= kMaxPayload) {
+                meta.encoding = Encoding::string;
+                meta.size = static_cast<std::uint32_t>(n);
+                append(payload, value.data.string, n);
+                return PMIX_SUCCESS;
+            }
             return PMIX_ERR_BAD_PARAM;
-        }
-        meta.encoding = Encoding::bytes;
-        meta.size = static_cast<std::uint32_t>(value.data.bo.size);
-        append(payload, value.data.bo.bytes, value.data.bo.size);
-        return PMIX_SUCCESS;
-    default:
-        break;
+        case PMIX_BYTE_OBJECT:
+        case PMIX_COMPRESSED_STRING:
+        case PMIX_COMPRESSED_BYTE_OBJECT:
+            if (value.data.bo.size > kMaxPayload ||
+                (value.data.bo.size != 0 && value.data.bo.bytes == nullptr)) {
+                return PMIX_ERR_BAD_PARAM;
+            }
+            meta.encoding = Encoding::bytes;
+            meta.size = static_cast<std::uint32_t>(value.data.bo.size);
+            append(payload, value.data.bo.bytes, value.data.bo.size);
+            return PMIX_SUCCESS;
+        default:
+            break;
     }
     if (const FlatInfo flat = flat_info(value.type); flat.size != 0 && flat_source(value)) {
         meta.encoding = Encoding::flat;
@@ -229,25 +251,27 @@ namespace {
 // Checks shared by both decoders: the payload has the shape its encoding and type require.
 bool shape_ok(const Stored& s) noexcept {
     switch (s.encoding) {
-    case Encoding::scalar:
-        return s.type == PMIX_UNDEF ? s.size == 0
-                                    : (s.size != 0 && s.size == scalar_size(s.type));
-    case Encoding::string:
-        return s.type == PMIX_STRING && s.size >= 1 && s.bytes[s.size - 1] == std::byte{0};
-    case Encoding::bytes:
-        return s.type == PMIX_BYTE_OBJECT || s.type == PMIX_COMPRESSED_STRING ||
-               s.type == PMIX_COMPRESSED_BYTE_OBJECT;
-    case Encoding::flat: return flat_info(s.type).size != 0 && s.size == flat_info(s.type).size;
-    case Encoding::flat_array: {
-        if (s.type != PMIX_DATA_ARRAY || s.size < sizeof(layout::ArrayHeader)) {
-            return false;
+        case Encoding::scalar:
+            return s.type == PMIX_UNDEF ? s.size == 0
+                                        : (s.size != 0 && s.size == scalar_size(s.type));
+        case Encoding::string:
+            return s.type == PMIX_STRING && s.size >= 1 && s.bytes[s.size - 1] == std::byte{0};
+        case Encoding::bytes:
+            return s.type == PMIX_BYTE_OBJECT || s.type == PMIX_COMPRESSED_STRING ||
+                   s.type == PMIX_COMPRESSED_BYTE_OBJECT;
+        case Encoding::flat:
+            return flat_info(s.type).size != 0 && s.size == flat_info(s.type).size;
+        case Encoding::flat_array: {
+            if (s.type != PMIX_DATA_ARRAY || s.size < sizeof(layout::ArrayHeader)) {
+                return false;
+            }
+            layout::ArrayHeader h{};
+            std::memcpy(&h, s.bytes, sizeof(h));
+            const std::uint32_t elem = flat_element_size(h.type);
+            return elem != 0 && std::uint64_t{h.count} * elem == s.size - sizeof(h);
         }
-        layout::ArrayHeader h{};
-        std::memcpy(&h, s.bytes, sizeof(h));
-        const std::uint32_t elem = flat_element_size(h.type);
-        return elem != 0 && std::uint64_t{h.count} * elem == s.size - sizeof(h);
-    }
-    case Encoding::codec: return data::is_known_type(s.type);
+        case Encoding::codec:
+            return data::is_known_type(s.type);
     }
     return false;
 }
@@ -286,28 +310,31 @@ void point_into(const Stored& s, pmix_value_t& out, pmix_data_array_t& array) no
     out.type = s.type;
     std::memset(&out.data, 0, sizeof(out.data));
     switch (s.encoding) {
-    case Encoding::string: out.data.string = reinterpret_cast<char*>(bytes); break;
-    case Encoding::bytes:
-        out.data.bo.bytes = s.size == 0 ? nullptr : reinterpret_cast<char*>(bytes);
-        out.data.bo.size = s.size;
-        break;
-    case Encoding::flat:
-        if (s.type == PMIX_TIMEVAL) {
-            std::memcpy(&out.data.tv, bytes, sizeof(out.data.tv));
-        } else {
-            out.data.ptr = bytes;  // data.proc / data.nspace share the pointer slot
+        case Encoding::string:
+            out.data.string = reinterpret_cast<char*>(bytes);
+            break;
+        case Encoding::bytes:
+            out.data.bo.bytes = s.size == 0 ? nullptr : reinterpret_cast<char*>(bytes);
+            out.data.bo.size = s.size;
+            break;
+        case Encoding::flat:
+            if (s.type == PMIX_TIMEVAL) {
+                std::memcpy(&out.data.tv, bytes, sizeof(out.data.tv));
+            } else {
+                out.data.ptr = bytes;  // data.proc / data.nspace share the pointer slot
+            }
+            break;
+        case Encoding::flat_array: {
+            layout::ArrayHeader h{};
+            std::memcpy(&h, bytes, sizeof(h));
+            array.type = h.type;
+            array.size = h.count;
+            array.array = h.count == 0 ? nullptr : bytes + sizeof(h);
+            out.data.darray = &array;
+            break;
         }
-        break;
-    case Encoding::flat_array: {
-        layout::ArrayHeader h{};
-        std::memcpy(&h, bytes, sizeof(h));
-        array.type = h.type;
-        array.size = h.count;
-        array.array = h.count == 0 ? nullptr : bytes + sizeof(h);
-        out.data.darray = &array;
-        break;
-    }
-    default: break;
+        default:
+            break;
     }
 }
 

@@ -23,9 +23,7 @@ struct ViewAccess {
     static pmix_value_t& value(ValueView& view) noexcept { return view.value_; }
     static pmix_data_array_t& array(ValueView& view) noexcept { return view.array_; }
     static void set_owned(ValueView& view, bool owned) noexcept { view.owned_ = owned; }
-    static void set_source(ValueView& view, const void* source) noexcept {
-        view.source_ = source;
-    }
+    static void set_source(ValueView& view, const void* source) noexcept { view.source_ = source; }
 };
 
 namespace enc {

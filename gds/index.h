@@ -33,18 +33,27 @@ struct Probe {
     std::uint64_t hash = 0;
 
     static Probe value(layout::Space level, std::uint32_t entity, std::uint32_t key) noexcept {
-        return {level, entity, key, {},
+        return {level,
+                entity,
+                key,
+                {},
                 keys::hash_identity(static_cast<std::uint8_t>(level), entity, key)};
     }
     static Probe head(layout::Space level, std::uint32_t entity) noexcept {
         return value(level, entity, layout::kHeadKey);
     }
     static Probe column(std::uint32_t key) noexcept {
-        return {layout::Space::column, 0, key, {},
+        return {layout::Space::column,
+                0,
+                key,
+                {},
                 keys::hash_identity(static_cast<std::uint8_t>(layout::Space::column), 0, key)};
     }
     static Probe key_id(std::uint32_t id) noexcept {
-        return {layout::Space::key_id, id, 0, {},
+        return {layout::Space::key_id,
+                id,
+                0,
+                {},
                 keys::hash_identity(static_cast<std::uint8_t>(layout::Space::key_id), id, 0)};
     }
     static Probe name(layout::Space space, std::string_view text) noexcept {
@@ -69,9 +78,12 @@ inline std::size_t fixed_size(const Probe& p) noexcept {
         return p.key == kHeadKey ? sizeof(HeadRecord) : sizeof(ValueRecord);
     }
     switch (p.space) {
-    case Space::column: return sizeof(ColumnRecord);
-    case Space::nspace: return sizeof(DirRecord);
-    default: return sizeof(NameRecord);
+        case Space::column:
+            return sizeof(ColumnRecord);
+        case Space::nspace:
+            return sizeof(DirRecord);
+        default:
+            return sizeof(NameRecord);
     }
 }
 

@@ -38,7 +38,9 @@ std::uint64_t load_tail(const char* p, std::size_t n) noexcept {
         std::memcpy(&b, p + n - 4, 4);
         return (std::uint64_t{a} << 32) | b;
     }
-    const auto byte = [p](std::size_t i) { return std::uint64_t{static_cast<unsigned char>(p[i])}; };
+    const auto byte = [p](std::size_t i) {
+        return std::uint64_t{static_cast<unsigned char>(p[i])};
+    };
     return (byte(0) << 16) | (byte(n >> 1) << 8) | byte(n - 1);
 }
 

@@ -72,11 +72,11 @@ enum class Space : std::uint8_t {
     app = 2,
     node = 3,
     proc = 4,
-    column = 8,        // (column, key id): the newest ColumnRecord of a key
-    key_name = 9,      // (key_name, string): dynamic key string -> id
-    key_id = 10,       // (key_id, id): id -> the same NameRecord (for key = NULL walks)
-    host_name = 11,    // (host_name, string): host name -> node id
-    nspace = 12,       // (nspace, string): directory entry of a namespace
+    column = 8,      // (column, key id): the newest ColumnRecord of a key
+    key_name = 9,    // (key_name, string): dynamic key string -> id
+    key_id = 10,     // (key_id, id): id -> the same NameRecord (for key = NULL walks)
+    host_name = 11,  // (host_name, string): host name -> node id
+    nspace = 12,     // (nspace, string): directory entry of a namespace
 };
 
 // Key ids: 1.. the standard attributes (fixed, from the attribute dictionary), kDynamicKeyBase..
@@ -87,7 +87,7 @@ inline constexpr std::uint32_t kHeadKey = 0xffffffffu;
 inline constexpr std::uint32_t kSyntheticNodeBase = 0x80000000u;
 
 inline constexpr std::uint64_t kMagic = 0x3153444758494d50ull;  // "PMIXGDS1" little-endian
-inline constexpr std::size_t kNameBytes = 64;                  // shm names, NUL-padded
+inline constexpr std::size_t kNameBytes = 64;                   // shm names, NUL-padded
 
 // ---- records ------------------------------------------------------------------------------------
 // At offset 0 of every segment. Only `root` changes after the segment is created (and, once,
@@ -95,58 +95,58 @@ inline constexpr std::size_t kNameBytes = 64;                  // shm names, NUL
 struct SegmentHeader {
     std::uint64_t magic;
     std::uint64_t layout_stamp;
-    std::uint64_t keys_stamp;    // fingerprint of the standard-key table (keys.cpp)
-    std::uint64_t size;          // bytes of this segment, equal to the mapping's size
-    std::uint64_t root;          // segment 0 only: Ref of the current RootRecord (release-store)
-    std::uint32_t index;         // position in the chain
-    std::uint32_t incarnation;   // the namespace's incarnation (directory: 0)
+    std::uint64_t keys_stamp;   // fingerprint of the standard-key table (keys.cpp)
+    std::uint64_t size;         // bytes of this segment, equal to the mapping's size
+    std::uint64_t root;         // segment 0 only: Ref of the current RootRecord (release-store)
+    std::uint32_t index;        // position in the chain
+    std::uint32_t incarnation;  // the namespace's incarnation (directory: 0)
     std::uint64_t writer_pid;
-    char next[kNameBytes];       // name of the next segment, empty while there is none
-    char nspace[256];            // namespace (PMIX_MAX_NSLEN + 1), empty for a directory
+    char next[kNameBytes];  // name of the next segment, empty while there is none
+    char nspace[256];       // namespace (PMIX_MAX_NSLEN + 1), empty for a directory
 };
 
 // Common prefix of every record reached through the index.
 struct RecordHead {
-    Ref prev;                 // older version of the same identity (strictly lower Ref), 0 none
-    std::uint32_t generation; // commit that published the record
+    Ref prev;                  // older version of the same identity (strictly lower Ref), 0 none
+    std::uint32_t generation;  // commit that published the record
     Kind kind;
-    std::uint16_t aux;        // kind-specific: Encoding for values/columns, Space for names
+    std::uint16_t aux;  // kind-specific: Encoding for values/columns, Space for names
 };
 
 // Appended by every commit; segment 0's header.root points at the newest.
 struct RootRecord {
-    RecordHead head;            // prev = previous root
-    Ref slots;                  // index: `capacity` Slots
-    std::uint64_t capacity;     // power of two
-    Ref columns;                // newest ColumnRecord of the region (list through next_column)
-    std::uint32_t segments;     // segments in the chain at this commit
-    std::uint32_t flags;        // kRootDeleted
+    RecordHead head;         // prev = previous root
+    Ref slots;               // index: `capacity` Slots
+    std::uint64_t capacity;  // power of two
+    Ref columns;             // newest ColumnRecord of the region (list through next_column)
+    std::uint32_t segments;  // segments in the chain at this commit
+    std::uint32_t flags;     // kRootDeleted
     std::uint64_t reserved;
 };
 inline constexpr std::uint32_t kRootDeleted = 1;
 
 struct ValueRecord {
-    RecordHead head;            // aux = Encoding
-    Ref sibling;                // previous value record of the same entity (any key)
+    RecordHead head;  // aux = Encoding
+    Ref sibling;      // previous value record of the same entity (any key)
     std::uint32_t key;
     std::uint32_t entity;
     std::uint8_t level;
     std::uint8_t scope;
-    std::uint16_t type;         // pmix_data_type_t
-    std::uint32_t size;         // scalar: bytes used in `payload`; else the blob's size
-    std::uint64_t payload;      // scalar bits, or the blob's Ref
+    std::uint16_t type;     // pmix_data_type_t
+    std::uint32_t size;     // scalar: bytes used in `payload`; else the blob's size
+    std::uint64_t payload;  // scalar bits, or the blob's Ref
 };
 
 // Interned string -> id (aux = Space). The characters (NUL-terminated) follow the record.
 struct NameRecord {
     RecordHead head;
     std::uint32_t id;
-    std::uint32_t length;       // without the NUL
+    std::uint32_t length;  // without the NUL
 };
 
 struct HeadRecord {
     RecordHead head;
-    Ref newest;                 // newest ValueRecord of the entity
+    Ref newest;  // newest ValueRecord of the entity
     std::uint32_t entity;
     std::uint8_t level;
     std::uint8_t reserved[3];
@@ -155,8 +155,8 @@ struct HeadRecord {
 // One key for ranks [first, first + count); aux = Encoding. Elements follow the record: the raw
 // scalar (elem_size bytes) or a blob Ref (8 bytes) per rank.
 struct ColumnRecord {
-    RecordHead head;            // prev = older column of the same key
-    Ref next_column;            // previous column of the region (any key)
+    RecordHead head;  // prev = older column of the same key
+    Ref next_column;  // previous column of the region (any key)
     std::uint32_t key;
     std::uint32_t first;
     std::uint32_t count;
@@ -166,8 +166,8 @@ struct ColumnRecord {
 };
 
 struct BlobHeader {
-    std::uint32_t size;         // payload bytes that follow
-    Kind kind;                  // Kind::blob
+    std::uint32_t size;  // payload bytes that follow
+    Kind kind;           // Kind::blob
     std::uint16_t reserved;
 };
 
@@ -182,8 +182,8 @@ struct ArrayHeader {
 struct DirRecord {
     RecordHead head;
     std::uint32_t incarnation;
-    std::uint32_t flags;        // kDirDeleted
-    char segment[kNameBytes];   // name of the namespace's segment 0
+    std::uint32_t flags;       // kDirDeleted
+    char segment[kNameBytes];  // name of the namespace's segment 0
     std::uint32_t length;
     std::uint32_t reserved;
 };
@@ -191,7 +191,7 @@ inline constexpr std::uint32_t kDirDeleted = 1;
 
 // ---- static checks ----------------------------------------------------------------------------
 template <typename T>
-constexpr bool kRecordOk = std::is_trivially_copyable_v<T> && std::is_standard_layout_v<T> &&
+constexpr bool kRecordOk = std::is_trivially_copyable_v<T>&& std::is_standard_layout_v<T> &&
                            alignof(T) <= 8 && sizeof(T) % 8 == 0;
 static_assert(kRecordOk<SegmentHeader> && sizeof(SegmentHeader) == 376);
 static_assert(kRecordOk<RecordHead> && sizeof(RecordHead) == 16);
@@ -247,14 +247,13 @@ constexpr std::uint64_t fold_all(std::uint64_t h, V... values) noexcept {
 #define PMIX_GDS_FIELD(T, f) offsetof(T, f), sizeof(T::f)
 constexpr std::uint64_t compute_layout_stamp() noexcept {
     std::uint64_t h = detail::fold_all(0xcbf29ce484222325ull, kMagic, 1 /* format version */);
-    h = detail::fold_all(h, sizeof(SegmentHeader), PMIX_GDS_FIELD(SegmentHeader, magic),
-                         PMIX_GDS_FIELD(SegmentHeader, layout_stamp),
-                         PMIX_GDS_FIELD(SegmentHeader, keys_stamp),
-                         PMIX_GDS_FIELD(SegmentHeader, size), PMIX_GDS_FIELD(SegmentHeader, root),
-                         PMIX_GDS_FIELD(SegmentHeader, index),
-                         PMIX_GDS_FIELD(SegmentHeader, incarnation),
-                         PMIX_GDS_FIELD(SegmentHeader, writer_pid),
-                         PMIX_GDS_FIELD(SegmentHeader, next), PMIX_GDS_FIELD(SegmentHeader, nspace));
+    h = detail::fold_all(
+        h, sizeof(SegmentHeader), PMIX_GDS_FIELD(SegmentHeader, magic),
+        PMIX_GDS_FIELD(SegmentHeader, layout_stamp), PMIX_GDS_FIELD(SegmentHeader, keys_stamp),
+        PMIX_GDS_FIELD(SegmentHeader, size), PMIX_GDS_FIELD(SegmentHeader, root),
+        PMIX_GDS_FIELD(SegmentHeader, index), PMIX_GDS_FIELD(SegmentHeader, incarnation),
+        PMIX_GDS_FIELD(SegmentHeader, writer_pid), PMIX_GDS_FIELD(SegmentHeader, next),
+        PMIX_GDS_FIELD(SegmentHeader, nspace));
     h = detail::fold_all(h, sizeof(RecordHead), PMIX_GDS_FIELD(RecordHead, prev),
                          PMIX_GDS_FIELD(RecordHead, generation), PMIX_GDS_FIELD(RecordHead, kind),
                          PMIX_GDS_FIELD(RecordHead, aux));

@@ -36,8 +36,8 @@ pmix_status_t NamespaceView::key_id(std::string_view key, std::uint32_t& id) con
         return PMIX_SUCCESS;
     }
     RegionReader::Hit hit;
-    const pmix_status_t rc = region_.find(snap_, Probe::name(Space::key_name, key, text_hash),
-                                          sizeof(NameRecord), hit);
+    const pmix_status_t rc =
+        region_.find(snap_, Probe::name(Space::key_name, key, text_hash), sizeof(NameRecord), hit);
     if (rc != PMIX_SUCCESS) {
         return rc;
     }
@@ -77,13 +77,19 @@ pmix_status_t NamespaceView::entity(const Entity& e, Space& space,
                                     std::uint32_t& id) const noexcept {
     id = e.id;
     switch (e.level) {
-    case Level::job: space = Space::job; return PMIX_SUCCESS;
-    case Level::app: space = Space::app; return PMIX_SUCCESS;
-    case Level::proc:
-        space = Space::proc;
-        return e.id < PMIX_RANK_VALID ? PMIX_SUCCESS : PMIX_ERR_BAD_PARAM;
-    case Level::node: break;
-    default: return PMIX_ERR_BAD_PARAM;
+        case Level::job:
+            space = Space::job;
+            return PMIX_SUCCESS;
+        case Level::app:
+            space = Space::app;
+            return PMIX_SUCCESS;
+        case Level::proc:
+            space = Space::proc;
+            return e.id < PMIX_RANK_VALID ? PMIX_SUCCESS : PMIX_ERR_BAD_PARAM;
+        case Level::node:
+            break;
+        default:
+            return PMIX_ERR_BAD_PARAM;
     }
     space = Space::node;
     if (e.host.empty()) {

@@ -55,9 +55,9 @@ pmix_status_t NamespaceWriter::stage_alias(std::string_view host, std::uint32_t 
     return PMIX_SUCCESS;
 }
 
-pmix_status_t NamespaceWriter::stage_put(Space level, std::uint32_t entity,
-                                         std::string_view host, std::string_view key,
-                                         std::uint8_t scope, const pmix_value_t& value) {
+pmix_status_t NamespaceWriter::stage_put(Space level, std::uint32_t entity, std::string_view host,
+                                         std::string_view key, std::uint8_t scope,
+                                         const pmix_value_t& value) {
     Pending p{level, scope, entity, 0, {}, arena_.size()};
     const pmix_status_t rc = enc::encode(value, p.meta, arena_);
     if (rc != PMIX_SUCCESS) {
@@ -342,7 +342,8 @@ pmix_status_t NamespaceWriter::write_column(const std::vector<std::size_t>& run)
                            [&](std::size_t i, std::uint64_t& bits) {
                                const Pending& p = pending_[run[i]];
                                bits = p.meta.scalar;
-                               return scalar ? PMIX_SUCCESS : write_blob(p.offset, p.meta.size, bits);
+                               return scalar ? PMIX_SUCCESS
+                                             : write_blob(p.offset, p.meta.size, bits);
                            });
 }
 

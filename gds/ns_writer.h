@@ -115,9 +115,9 @@ private:
     std::uint32_t next_host_ = layout::kSyntheticNodeBase;
     std::vector<NewName> new_names_;
     std::vector<Pending> pending_;
-    std::unordered_map<std::uint32_t, Run> runs_;  // key id -> this commit's run
+    std::unordered_map<std::uint32_t, Run> runs_;   // key id -> this commit's run
     std::pair<std::uint32_t, Run*> last_run_[8]{};  // direct-mapped by key id: registrations
-                                                  // cycle through a handful of keys
+                                                    // cycle through a handful of keys
     std::vector<std::byte> arena_;
     // Small payloads already in the region (host names, locality strings, ...): written once.
     std::unordered_map<std::uint64_t, layout::Ref> blobs_;

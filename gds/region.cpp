@@ -214,9 +214,7 @@ pmix_status_t RegionWriter::publish(std::uint32_t flags) {
     return PMIX_SUCCESS;
 }
 
-const std::string& RegionWriter::first_name() const noexcept {
-    return segments_.front()->name();
-}
+const std::string& RegionWriter::first_name() const noexcept { return segments_.front()->name(); }
 
 std::vector<std::string> RegionWriter::names() const {
     std::vector<std::string> out;
@@ -253,9 +251,8 @@ pmix_status_t check_header(const MappedSegment& segment, std::uint32_t index,
                 offsetof(SegmentHeader, next) - offsetof(SegmentHeader, index));
     std::memcpy(h.nspace, b + offsetof(SegmentHeader, nspace), sizeof(h.nspace));
     const std::size_t ns_len = ::strnlen(h.nspace, sizeof(h.nspace));
-    if (h.magic != kMagic || h.layout_stamp != kLayoutStamp ||
-        h.keys_stamp != keys::keys_stamp() || h.size != segment.size() || h.index != index ||
-        ns_len == sizeof(h.nspace)) {
+    if (h.magic != kMagic || h.layout_stamp != kLayoutStamp || h.keys_stamp != keys::keys_stamp() ||
+        h.size != segment.size() || h.index != index || ns_len == sizeof(h.nspace)) {
         return kErrCorrupt;
     }
     // A different incarnation or namespace is a stale or foreign name, not damage.
@@ -343,8 +340,8 @@ const std::byte* RegionReader::resolve_unmapped(Ref ref, std::size_t bytes) cons
 }
 
 Ref RegionReader::root() const noexcept {
-    const auto* header = reinterpret_cast<const SegmentHeader*>(bases_[0].load(
-        std::memory_order_relaxed));  // segment 0 is mapped before the reader exists
+    const auto* header = reinterpret_cast<const SegmentHeader*>(
+        bases_[0].load(std::memory_order_relaxed));  // segment 0 is mapped before the reader exists
     return load_acquire(&header->root);
 }
 
@@ -412,9 +409,12 @@ pmix_status_t RegionReader::find(const Snapshot& snap, const Probe& probe, std::
             continue;
         }
         switch (match_record(probe, slot & kRefMask, resolver)) {
-        case Match::corrupt: return kErrCorrupt;
-        case Match::yes: return visible(snap, slot & kRefMask, need, out);
-        case Match::no: break;
+            case Match::corrupt:
+                return kErrCorrupt;
+            case Match::yes:
+                return visible(snap, slot & kRefMask, need, out);
+            case Match::no:
+                break;
         }
     }
     return PMIX_ERR_NOT_FOUND;

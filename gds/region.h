@@ -26,8 +26,8 @@ namespace pmix::gds {
 
 class RegionWriter {
 public:
-    RegionWriter(std::shared_ptr<Backing> backing, const StoreOptions& options,
-                 std::string nspace, std::uint32_t incarnation);
+    RegionWriter(std::shared_ptr<Backing> backing, const StoreOptions& options, std::string nspace,
+                 std::uint32_t incarnation);
     ~RegionWriter();
     RegionWriter(const RegionWriter&) = delete;
     RegionWriter& operator=(const RegionWriter&) = delete;

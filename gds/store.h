@@ -60,9 +60,8 @@ struct Entity {
 // kRemotePeer; kAllScopes returns whatever is there.
 constexpr unsigned scope_bit(pmix_scope_t scope) noexcept { return 1u << (scope & 7u); }
 inline constexpr unsigned kAllScopes = 0xffu;
-inline constexpr unsigned kLocalPeer =
-    scope_bit(PMIX_SCOPE_UNDEF) | scope_bit(PMIX_LOCAL) | scope_bit(PMIX_GLOBAL) |
-    scope_bit(PMIX_INTERNAL);
+inline constexpr unsigned kLocalPeer = scope_bit(PMIX_SCOPE_UNDEF) | scope_bit(PMIX_LOCAL) |
+                                       scope_bit(PMIX_GLOBAL) | scope_bit(PMIX_INTERNAL);
 inline constexpr unsigned kRemotePeer =
     scope_bit(PMIX_SCOPE_UNDEF) | scope_bit(PMIX_REMOTE) | scope_bit(PMIX_GLOBAL);
 
@@ -136,8 +135,8 @@ public:
 
 // Sizes of one namespace's data, for diagnostics and the scale benchmark.
 struct NamespaceStats {
-    std::uint32_t generation = 0;  // commits published so far
-    std::size_t segments = 0;      // segments in the chain
+    std::uint32_t generation = 0;    // commits published so far
+    std::size_t segments = 0;        // segments in the chain
     std::size_t bytes_reserved = 0;  // sum of segment sizes (address space; pages untouched
                                      // past bytes_used cost nothing)
     std::size_t bytes_used = 0;      // bytes written (records, payloads, index)
@@ -157,9 +156,8 @@ public:
                               const pmix_value_t& value) = 0;
 
     // Stage a process's modex value (fence or direct-modex result) with its scope.
-    virtual pmix_status_t put_modex(std::string_view nspace, pmix_rank_t rank,
-                                    pmix_scope_t scope, std::string_view key,
-                                    const pmix_value_t& value) = 0;
+    virtual pmix_status_t put_modex(std::string_view nspace, pmix_rank_t rank, pmix_scope_t scope,
+                                    std::string_view key, const pmix_value_t& value) = 0;
 
     // Let readers name node `node_id` by `hostname` (Entity::node(hostname)). Staged like put.
     virtual pmix_status_t alias_node(std::string_view nspace, std::string_view hostname,
@@ -187,7 +185,7 @@ public:
 
 struct StoreOptions {
     std::size_t segment_bytes = std::size_t{1} << 20;  // first segment of a namespace
-    bool grow = true;  // each chained segment twice the size of the previous one
+    bool grow = true;                 // each chained segment twice the size of the previous one
     std::string prefix = "/pmixgds";  // shm names: <prefix>-<pid>-<counter>
 };
 

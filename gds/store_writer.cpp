@@ -30,12 +30,18 @@ bool valid_key(std::string_view key) noexcept {
 // Maps an Entity onto an index space; false for ranks that are not real processes.
 bool entity_space(const Entity& e, Space& space) noexcept {
     switch (e.level) {
-    case Level::job: space = Space::job; return true;
-    case Level::app: space = Space::app; return true;
-    case Level::node:
-        space = Space::node;
-        return e.host.size() <= PMIX_MAX_NSLEN && e.host.find('\0') == std::string_view::npos;
-    case Level::proc: space = Space::proc; return e.id < PMIX_RANK_VALID;
+        case Level::job:
+            space = Space::job;
+            return true;
+        case Level::app:
+            space = Space::app;
+            return true;
+        case Level::node:
+            space = Space::node;
+            return e.host.size() <= PMIX_MAX_NSLEN && e.host.find('\0') == std::string_view::npos;
+        case Level::proc:
+            space = Space::proc;
+            return e.id < PMIX_RANK_VALID;
     }
     return false;
 }
@@ -189,8 +195,7 @@ private:
             return PMIX_ERR_BAD_PARAM;
         }
         const std::string_view host = entity.level == Level::node ? entity.host : "";
-        return ns->stage_put(space, entity.id, host, key, static_cast<std::uint8_t>(scope),
-                             value);
+        return ns->stage_put(space, entity.id, host, key, static_cast<std::uint8_t>(scope), value);
     }
 
     // A directory entry: the namespace's segment 0 and incarnation, or its deletion (ns null).

@@ -13,27 +13,27 @@
 namespace pmix::launcher {
 
 struct Message {
-  char type = 0;
-  std::vector<std::string> fields;
+    char type = 0;
+    std::vector<std::string> fields;
 };
 
 class Channel {
- public:
-  Channel(int in_fd, int out_fd);  // makes in_fd non-blocking
-  int in_fd() const { return in_; }
-  // Writes the whole message (blocking); false if the peer is gone.
-  bool send(char type, const std::vector<std::string>& fields);
-  // Reads what the (non-blocking) input has and appends every complete message; false at EOF or
-  // on a malformed stream (messages already complete are still appended).
-  bool receive(std::vector<Message>& out);
-  // Waits up to `timeout_ms` for one message; false on timeout, EOF or a malformed stream.
-  bool wait_one(Message& m, int timeout_ms);
+public:
+    Channel(int in_fd, int out_fd);  // makes in_fd non-blocking
+    int in_fd() const { return in_; }
+    // Writes the whole message (blocking); false if the peer is gone.
+    bool send(char type, const std::vector<std::string>& fields);
+    // Reads what the (non-blocking) input has and appends every complete message; false at EOF or
+    // on a malformed stream (messages already complete are still appended).
+    bool receive(std::vector<Message>& out);
+    // Waits up to `timeout_ms` for one message; false on timeout, EOF or a malformed stream.
+    bool wait_one(Message& m, int timeout_ms);
 
- private:
-  bool parse(std::vector<Message>& out);
-  int in_, out_;
-  std::string buf_;
-  std::vector<Message> ready_;  // parsed by wait_one beyond the one it returned
+private:
+    bool parse(std::vector<Message>& out);
+    int in_, out_;
+    std::string buf_;
+    std::vector<Message> ready_;  // parsed by wait_one beyond the one it returned
 };
 
 }  // namespace pmix::launcher

@@ -25,32 +25,33 @@ namespace pmix::launcher {
 using Clock = std::chrono::steady_clock;
 
 struct Options {
-  int nprocs = 1;
-  std::vector<std::string> env;   // -x entries: "VAR" (copy ours) or "VAR=value"
-  double timeout_s = 0;           // 0 = none
-  bool report = false;
-  std::vector<std::string> argv;  // program and its arguments
-  bool have_n = false;            // -n given (else, across nodes: every slot)
-  std::string hosts;              // --host a:2,b:2
-  std::string hostfile;           // --hostfile FILE
-  std::string launch_agent = "ssh";  // --launch-agent CMD (split at spaces; the node name follows)
-  bool remote_tools = false;      // --remote-tools: PMIX_SERVER_REMOTE_CONNECTIONS (TCP, secret)
+    int nprocs = 1;
+    std::vector<std::string> env;  // -x entries: "VAR" (copy ours) or "VAR=value"
+    double timeout_s = 0;          // 0 = none
+    bool report = false;
+    std::vector<std::string> argv;  // program and its arguments
+    bool have_n = false;            // -n given (else, across nodes: every slot)
+    std::string hosts;              // --host a:2,b:2
+    std::string hostfile;           // --hostfile FILE
+    std::string launch_agent =
+        "ssh";                  // --launch-agent CMD (split at spaces; the node name follows)
+    bool remote_tools = false;  // --remote-tools: PMIX_SERVER_REMOTE_CONNECTIONS (TCP, secret)
 };
 
 // One node of the job and how many ranks it runs (block mapping: node 0 gets ranks 0..n0-1, ...).
 struct NodeSlot {
-  std::string name;
-  int slots = 1;
+    std::string name;
+    int slots = 1;
 };
 
 // Where every rank of the main job runs; one node (this host) for single-node pmixrun.
 struct Layout {
-  std::vector<NodeSlot> nodes;
-  std::vector<uint32_t> first, count;  // per node: first rank, number of ranks
-  size_t here = 0;                     // this process's node
-  // Block mapping of `nprocs` ranks over the nodes' slots; false if they do not fit.
-  bool map(uint32_t nprocs);
-  size_t node_of(pmix_rank_t r) const;  // nodes.size() if out of range
+    std::vector<NodeSlot> nodes;
+    std::vector<uint32_t> first, count;  // per node: first rank, number of ranks
+    size_t here = 0;                     // this process's node
+    // Block mapping of `nprocs` ranks over the nodes' slots; false if they do not fit.
+    bool map(uint32_t nprocs);
+    size_t node_of(pmix_rank_t r) const;  // nodes.size() if out of range
 };
 
 // Parses "a:2,b,c:4" (a name without a count has 1 slot) or a hostfile ("a slots=2", "a:2" or
@@ -63,27 +64,27 @@ bool parse_hostfile(const std::string& path, std::vector<NodeSlot>& out, std::st
 struct Proc;
 
 class Remote {
- public:
-  virtual ~Remote() = default;
-  virtual pmix_status_t fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
-                              size_t ninfo, char* data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
-                              void* cbdata) = 0;
-  virtual pmix_status_t direct_modex(const pmix_proc_t* proc, pmix_modex_cbfunc_t cbfunc,
-                                     void* cbdata) = 0;
-  // A local client's event for processes beyond this node: the head hands it to the others.
-  virtual void notify(pmix_status_t code, const pmix_proc_t& source, pmix_data_range_t range,
-                      const pmix_info_t* info, size_t ninfo) = 0;
-  virtual void failed(int code, const std::string& why) = 0;  // a local failure, for the head
-  virtual void output(const std::string& tag, int stream, const char* s, size_t n) = 0;
-  virtual void connected(const Proc& p) = 0;  // main-job ranks only: rank and pid for the head
-  virtual void finalized(pmix_rank_t rank) = 0;
-  virtual void exited(const Proc& p) = 0;  // with its exit code
-  virtual int control_fd() const = 0;  // polled by run_loop; on_control() when readable
-  virtual void on_control() = 0;
-  virtual void tick() = 0;  // every loop turn (deadlines)
-  virtual void job_done(int code) = 0;  // every local process has ended
-  // PMIx_Job_control's kill/terminate/signal: the other nodes apply it to their own ranks.
-  virtual void signal_others(const std::vector<pmix_proc_t>& targets, int sig) = 0;
+public:
+    virtual ~Remote() = default;
+    virtual pmix_status_t fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                                size_t ninfo, char* data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
+                                void* cbdata) = 0;
+    virtual pmix_status_t direct_modex(const pmix_proc_t* proc, pmix_modex_cbfunc_t cbfunc,
+                                       void* cbdata) = 0;
+    // A local client's event for processes beyond this node: the head hands it to the others.
+    virtual void notify(pmix_status_t code, const pmix_proc_t& source, pmix_data_range_t range,
+                        const pmix_info_t* info, size_t ninfo) = 0;
+    virtual void failed(int code, const std::string& why) = 0;  // a local failure, for the head
+    virtual void output(const std::string& tag, int stream, const char* s, size_t n) = 0;
+    virtual void connected(const Proc& p) = 0;  // main-job ranks only: rank and pid for the head
+    virtual void finalized(pmix_rank_t rank) = 0;
+    virtual void exited(const Proc& p) = 0;  // with its exit code
+    virtual int control_fd() const = 0;      // polled by run_loop; on_control() when readable
+    virtual void on_control() = 0;
+    virtual void tick() = 0;              // every loop turn (deadlines)
+    virtual void job_done(int code) = 0;  // every local process has ended
+    // PMIx_Job_control's kill/terminate/signal: the other nodes apply it to their own ranks.
+    virtual void signal_others(const std::vector<pmix_proc_t>& targets, int sig) = 0;
 };
 
 // Parses argv; on error prints the reason and usage to stderr and returns false (exit_code set).
@@ -91,108 +92,109 @@ bool parse_options(int argc, char** argv, Options& out, int& exit_code);
 
 // Work handed from the server's thread to the launcher's own loop (an eventfd wakes the loop).
 class WorkQueue {
- public:
-  WorkQueue();
-  ~WorkQueue();
-  void post(std::function<void()> fn);
-  int fd() const { return fd_; }
-  void drain();  // runs everything queued so far, on the calling (main) thread
- private:
-  int fd_ = -1;
-  std::mutex mu_;
-  std::deque<std::function<void()>> items_;
+public:
+    WorkQueue();
+    ~WorkQueue();
+    void post(std::function<void()> fn);
+    int fd() const { return fd_; }
+    void drain();  // runs everything queued so far, on the calling (main) thread
+private:
+    int fd_ = -1;
+    std::mutex mu_;
+    std::deque<std::function<void()>> items_;
 };
 
 // Blocks the main thread until a server callback reports (used only during setup and teardown).
 class Waiter {
- public:
-  void done(pmix_status_t st);
-  pmix_status_t wait();
-  pmix_status_t wait_for(std::chrono::milliseconds limit);  // PMIX_ERR_TIMEOUT if no callback
-  static void op_cb(pmix_status_t st, void* cbdata);
- private:
-  std::mutex mu_;
-  std::condition_variable cv_;
-  bool done_ = false;
-  pmix_status_t status_ = PMIX_SUCCESS;
+public:
+    void done(pmix_status_t st);
+    pmix_status_t wait();
+    pmix_status_t wait_for(std::chrono::milliseconds limit);  // PMIX_ERR_TIMEOUT if no callback
+    static void op_cb(pmix_status_t st, void* cbdata);
+
+private:
+    std::mutex mu_;
+    std::condition_variable cv_;
+    bool done_ = false;
+    pmix_status_t status_ = PMIX_SUCCESS;
 };
 
 struct Stream {
-  int fd = -1;
-  std::string partial;  // bytes after the last newline
+    int fd = -1;
+    std::string partial;  // bytes after the last newline
 };
 
 struct Proc {
-  pmix_rank_t rank = 0;
-  std::string nspace;
-  unsigned job = 0;  // 0: the job pmixrun started; k > 0: the k-th job spawned by PMIx_Spawn
-  pid_t pid = -1;
-  std::string executable;  // argv[0] as started (proc tables)
-  std::string host;        // its node, where that is not this one (the multi-node head's table)
-  Stream out, err;
-  bool connected = false, finalized = false, exited = false;
-  int exit_code = 0;  // 128+sig for signals
-  bool counted = false;  // exited on its own, before pmixrun started killing
-  Clock::time_point forked, connected_at;
+    pmix_rank_t rank = 0;
+    std::string nspace;
+    unsigned job = 0;  // 0: the job pmixrun started; k > 0: the k-th job spawned by PMIx_Spawn
+    pid_t pid = -1;
+    std::string executable;  // argv[0] as started (proc tables)
+    std::string host;        // its node, where that is not this one (the multi-node head's table)
+    Stream out, err;
+    bool connected = false, finalized = false, exited = false;
+    int exit_code = 0;     // 128+sig for signals
+    bool counted = false;  // exited on its own, before pmixrun started killing
+    Clock::time_point forked, connected_at;
 };
 
 struct Published {
-  pmix_proc_t owner;
-  pmix_value_t value;  // owned copy
-  bool first_read = false;
+    pmix_proc_t owner;
+    pmix_value_t value;  // owned copy
+    bool first_read = false;
 };
 
 struct PendingLookup {
-  pmix_proc_t requester;
-  std::vector<std::string> keys;
-  pmix_lookup_cbfunc_t cbfunc;
-  void* cbdata;
+    pmix_proc_t requester;
+    std::vector<std::string> keys;
+    pmix_lookup_cbfunc_t cbfunc;
+    void* cbdata;
 };
 
 // What PMIx_Spawn asked for (one application).
 struct AppSpec {
-  std::vector<std::string> argv;  // argv[0] is the command
-  std::vector<std::string> env;   // added to (and overriding) pmixrun's child environment
-  size_t nprocs = 1;
+    std::vector<std::string> argv;  // argv[0] is the command
+    std::vector<std::string> env;   // added to (and overriding) pmixrun's child environment
+    size_t nprocs = 1;
 };
 
 struct Launcher {
-  Options opt;
-  std::string nspace, hostname, tmpdir;
-  Layout layout;
-  Remote* remote = nullptr;  // set in pmixd only
-  bool quit = false;         // pmixd: the head said the job is over
-  std::string launch_blob;   // setup_application's result (pmixd: from the head)
-  // Every process: the first opt.nprocs are the main job; spawned jobs follow. A deque, so that
-  // references survive a spawn appending while the event loop holds them.
-  std::deque<Proc> procs;
-  std::vector<std::string> child_env;        // environment every child starts from
-  std::vector<std::string> spawned_nspaces;  // in spawn order
-  unsigned next_job = 1;
-  WorkQueue queue;
-  std::map<std::string, Published> store;
-  std::vector<PendingLookup> lookups;
-  // Failure handling: the first failure decides the exit code; survivors get a grace to exit, then
-  // SIGTERM, then SIGKILL.
-  bool failing = false, timed_out = false;
-  int fail_code = 0;
-  int kill_stage = 0;  // 0 none, 1 SIGTERM sent, 2 SIGKILL sent
-  Clock::time_point fail_at;
-  size_t nconnected = 0, nfinalized = 0, nexited = 0;
-  // True until the first process exits or the job starts failing; read on the PMIx server's
-  // thread (fence_nb's fast path), written on the loop.
-  std::atomic<bool> undisturbed{true};
-  struct Times {
-    Clock::time_point start, server_init, registered, forked, all_connected, all_finalized,
-        all_exited, done;
-    bool have_connected = false, have_finalized = false;
-    Clock::duration setup_fork{}, fork{};  // summed over ranks, inside "fork/exec all"
-  } t;
+    Options opt;
+    std::string nspace, hostname, tmpdir;
+    Layout layout;
+    Remote* remote = nullptr;  // set in pmixd only
+    bool quit = false;         // pmixd: the head said the job is over
+    std::string launch_blob;   // setup_application's result (pmixd: from the head)
+    // Every process: the first opt.nprocs are the main job; spawned jobs follow. A deque, so that
+    // references survive a spawn appending while the event loop holds them.
+    std::deque<Proc> procs;
+    std::vector<std::string> child_env;        // environment every child starts from
+    std::vector<std::string> spawned_nspaces;  // in spawn order
+    unsigned next_job = 1;
+    WorkQueue queue;
+    std::map<std::string, Published> store;
+    std::vector<PendingLookup> lookups;
+    // Failure handling: the first failure decides the exit code; survivors get a grace to exit,
+    // then SIGTERM, then SIGKILL.
+    bool failing = false, timed_out = false;
+    int fail_code = 0;
+    int kill_stage = 0;  // 0 none, 1 SIGTERM sent, 2 SIGKILL sent
+    Clock::time_point fail_at;
+    size_t nconnected = 0, nfinalized = 0, nexited = 0;
+    // True until the first process exits or the job starts failing; read on the PMIx server's
+    // thread (fence_nb's fast path), written on the loop.
+    std::atomic<bool> undisturbed{true};
+    struct Times {
+        Clock::time_point start, server_init, registered, forked, all_connected, all_finalized,
+            all_exited, done;
+        bool have_connected = false, have_finalized = false;
+        Clock::duration setup_fork{}, fork{};  // summed over ranks, inside "fork/exec all"
+    } t;
 
-  void fail(int code, const std::string& why);
-  int final_exit_code() const;
-  size_t local_main() const { return layout.count[layout.here]; }  // main-job ranks on this node
-  pmix_rank_t first_local() const { return layout.first[layout.here]; }
+    void fail(int code, const std::string& why);
+    int final_exit_code() const;
+    size_t local_main() const { return layout.count[layout.here]; }  // main-job ranks on this node
+    pmix_rank_t first_local() const { return layout.first[layout.here]; }
 };
 
 extern Launcher* g_launcher;

@@ -25,49 +25,49 @@
 namespace pmix::launcher {
 
 class NodeNet final : public fabric::Receiver {
- public:
-  // Opens the endpoint on `node_addr` (empty: $PMIX_CPP_FABRIC_NODE, else this host's first
-  // non-loopback IPv4 address, else 127.0.0.1). Null with `error` set on failure.
-  static std::unique_ptr<NodeNet> open(const std::string& node_addr, std::string& error);
-  ~NodeNet() override;
+public:
+    // Opens the endpoint on `node_addr` (empty: $PMIX_CPP_FABRIC_NODE, else this host's first
+    // non-loopback IPv4 address, else 127.0.0.1). Null with `error` set on failure.
+    static std::unique_ptr<NodeNet> open(const std::string& node_addr, std::string& error);
+    ~NodeNet() override;
 
-  std::string address() const;  // opaque bytes for the head to hand to every daemon
-  std::string provider() const;
-  const std::string& node_address() const { return node_; }  // the IPv4 address it opened on
-  bool connect(const Layout& layout, const std::string& nspace,
-               const std::vector<std::string>& addresses, std::string& error);
+    std::string address() const;  // opaque bytes for the head to hand to every daemon
+    std::string provider() const;
+    const std::string& node_address() const { return node_; }  // the IPv4 address it opened on
+    bool connect(const Layout& layout, const std::string& nspace,
+                 const std::vector<std::string>& addresses, std::string& error);
 
-  pmix_status_t fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
-                      size_t ninfo, char* data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
-                      void* cbdata);
-  pmix_status_t direct_modex(const pmix_proc_t* proc, pmix_modex_cbfunc_t cbfunc, void* cbdata);
-  void lost(uint32_t node);  // the head saw that node's daemon die
-  void tick();               // fences past their PMIX_TIMEOUT fail
+    pmix_status_t fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                        size_t ninfo, char* data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
+                        void* cbdata);
+    pmix_status_t direct_modex(const pmix_proc_t* proc, pmix_modex_cbfunc_t cbfunc, void* cbdata);
+    void lost(uint32_t node);  // the head saw that node's daemon die
+    void tick();               // fences past their PMIX_TIMEOUT fail
 
-  void on_packet(std::uint32_t from, std::span<const std::byte> bytes) override;
-  void on_peer_lost(std::uint32_t peer) override;
+    void on_packet(std::uint32_t from, std::span<const std::byte> bytes) override;
+    void on_peer_lost(std::uint32_t peer) override;
 
- private:
-  struct DmodexWait {
-    uint32_t owner = 0;
-    pmix_modex_cbfunc_t cbfunc = nullptr;
-    void* cbdata = nullptr;
-  };
-  NodeNet() = default;
-  std::vector<uint32_t> members_of(const pmix_proc_t procs[], size_t nprocs) const;
-  void on_dmodex_packet(uint32_t from, std::span<const std::byte> bytes);
-  void send_dmodex(uint32_t to, uint8_t kind, uint64_t id, int32_t status, const pmix_proc_t& proc,
-                   const char* blob, size_t nblob);
+private:
+    struct DmodexWait {
+        uint32_t owner = 0;
+        pmix_modex_cbfunc_t cbfunc = nullptr;
+        void* cbdata = nullptr;
+    };
+    NodeNet() = default;
+    std::vector<uint32_t> members_of(const pmix_proc_t procs[], size_t nprocs) const;
+    void on_dmodex_packet(uint32_t from, std::span<const std::byte> bytes);
+    void send_dmodex(uint32_t to, uint8_t kind, uint64_t id, int32_t status,
+                     const pmix_proc_t& proc, const char* blob, size_t nblob);
 
-  std::unique_ptr<fabric::OfiTransport> transport_;
-  std::unique_ptr<fabric::Engine> engine_;
-  Layout layout_;
-  std::string nspace_;
-  std::string node_;
-  std::mutex mu_;
-  std::map<std::string, uint64_t> fences_run_;  // per participant signature
-  std::map<uint64_t, DmodexWait> dmodex_;
-  uint64_t next_dmodex_ = 1;
+    std::unique_ptr<fabric::OfiTransport> transport_;
+    std::unique_ptr<fabric::Engine> engine_;
+    Layout layout_;
+    std::string nspace_;
+    std::string node_;
+    std::mutex mu_;
+    std::map<std::string, uint64_t> fences_run_;  // per participant signature
+    std::map<uint64_t, DmodexWait> dmodex_;
+    uint64_t next_dmodex_ = 1;
 };
 
 }  // namespace pmix::launcher

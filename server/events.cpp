@@ -88,10 +88,14 @@ bool in_custom_range(const Event& ev, const pmix_proc_t& who) {
 bool in_range(const Event& ev, const pmix_proc_t& who) {
     switch (ev.range) {
         case PMIX_RANGE_PROC_LOCAL:
-        case PMIX_RANGE_RM: return false;
-        case PMIX_RANGE_NAMESPACE: return ns_of(ev.source) == ns_of(who);
-        case PMIX_RANGE_CUSTOM: return in_custom_range(ev, who);
-        default: return true;
+        case PMIX_RANGE_RM:
+            return false;
+        case PMIX_RANGE_NAMESPACE:
+            return ns_of(ev.source) == ns_of(who);
+        case PMIX_RANGE_CUSTOM:
+            return in_custom_range(ev, who);
+        default:
+            return true;
     }
 }
 

@@ -20,7 +20,9 @@ namespace pmix::server {
 
 namespace {
 
-std::string ns_of(const pmix_proc_t& p) { return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN)); }
+std::string ns_of(const pmix_proc_t& p) {
+    return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN));
+}
 
 std::string signature(std::vector<pmix_proc_t> procs) {
     std::vector<std::string> parts;
@@ -117,7 +119,8 @@ Fence& State::find_or_create_fence(const ProcKey& who, const std::vector<pmix_pr
         f->collect = info.flag(PMIX_COLLECT_DATA);
         for (const auto& p : procs) {
             for (const auto& [key, c] : clients) {
-                if (key.first == ns_of(p) && (p.rank == PMIX_RANK_WILDCARD || p.rank == key.second)) {
+                if (key.first == ns_of(p) &&
+                    (p.rank == PMIX_RANK_WILDCARD || p.rank == key.second)) {
                     f->expected.insert(key);
                 }
             }
@@ -130,8 +133,8 @@ Fence& State::find_or_create_fence(const ProcKey& who, const std::vector<pmix_pr
                 for (pmix_rank_t r : ns->second.local_ranks) f->expected.insert({ns->first, r});
             }
         }
-        if (const pmix_info_t* t = info.find(PMIX_TIMEOUT); t != nullptr && t->value.type == PMIX_INT &&
-                                                          t->value.data.integer > 0) {
+        if (const pmix_info_t* t = info.find(PMIX_TIMEOUT);
+            t != nullptr && t->value.type == PMIX_INT && t->value.data.integer > 0) {
             f->timer = ex->run_after(std::chrono::seconds(t->value.data.integer), [this, id] {
                 fence_complete(id, PMIX_ERR_TIMEOUT, nullptr, 0);
             });

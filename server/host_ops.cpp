@@ -111,7 +111,6 @@ void info_done(pmix_status_t status, pmix_info_t* info, size_t ninfo, void* cbda
     }
 }
 
-
 // Each returns PMIX_SUCCESS when the reply is taken care of, PMIX_ERR_UNPACK_FAILURE for a
 // payload that does not decode, or the status to reply with (PMIX_ERR_NOT_SUPPORTED when the
 // host has no such callback).
@@ -192,9 +191,9 @@ pmix_status_t do_connect(State& s, proto::Reader& r, UpcallPtr u, bool connect) 
     auto fn = connect ? s.module.connect : s.module.disconnect;
     if (fn == nullptr) return PMIX_ERR_NOT_SUPPORTED;
     Upcall* raw = u.get();
-    settle(fn(raw->procs.data(), raw->procs.size(), raw->info.data(), raw->info.size(), op_done,
-              raw),
-           std::move(u));
+    settle(
+        fn(raw->procs.data(), raw->procs.size(), raw->info.data(), raw->info.size(), op_done, raw),
+        std::move(u));
     return PMIX_SUCCESS;
 }
 
@@ -274,8 +273,8 @@ pmix_status_t do_job_control(State& s, Client& c, proto::Reader& r, UpcallPtr u)
     }
     if (s.module.job_control == nullptr) return PMIX_ERR_NOT_SUPPORTED;
     Upcall* raw = u.get();
-    settle(s.module.job_control(&raw->proc, raw->procs.data(), raw->procs.size(),
-                                raw->info.data(), raw->info.size(), info_done, raw),
+    settle(s.module.job_control(&raw->proc, raw->procs.data(), raw->procs.size(), raw->info.data(),
+                                raw->info.size(), info_done, raw),
            std::move(u));
     return PMIX_SUCCESS;
 }
@@ -306,19 +305,32 @@ pmix_status_t State::forward_to_host(Client& c, proto::Reader& r, wire::Connecti
     u->to = reply_to(conn, frame);
     u->proc = c.proc;
     switch (static_cast<Op>(frame.op)) {
-        case Op::kFinalize: return do_finalize(*this, c, r, std::move(u));
-        case Op::kAbort: return do_abort(*this, c, r, std::move(u));
-        case Op::kPublish: return do_publish(*this, c, r, std::move(u));
-        case Op::kLookup: return do_lookup(*this, c, r, std::move(u), true);
-        case Op::kUnpublish: return do_lookup(*this, c, r, std::move(u), false);
-        case Op::kSpawn: return do_spawn(*this, r, std::move(u));
-        case Op::kConnect: return do_connect(*this, r, std::move(u), true);
-        case Op::kDisconnect: return do_connect(*this, r, std::move(u), false);
-        case Op::kQuery: return do_query(*this, r, std::move(u));
-        case Op::kLog: return do_log(*this, c, r, std::move(u));
-        case Op::kJobControl: return do_job_control(*this, c, r, std::move(u));
-        case Op::kNotify: return do_notify(*this, r, std::move(u));
-        default: return PMIX_ERR_NOT_SUPPORTED;  // unknown op: the connection stays open
+        case Op::kFinalize:
+            return do_finalize(*this, c, r, std::move(u));
+        case Op::kAbort:
+            return do_abort(*this, c, r, std::move(u));
+        case Op::kPublish:
+            return do_publish(*this, c, r, std::move(u));
+        case Op::kLookup:
+            return do_lookup(*this, c, r, std::move(u), true);
+        case Op::kUnpublish:
+            return do_lookup(*this, c, r, std::move(u), false);
+        case Op::kSpawn:
+            return do_spawn(*this, r, std::move(u));
+        case Op::kConnect:
+            return do_connect(*this, r, std::move(u), true);
+        case Op::kDisconnect:
+            return do_connect(*this, r, std::move(u), false);
+        case Op::kQuery:
+            return do_query(*this, r, std::move(u));
+        case Op::kLog:
+            return do_log(*this, c, r, std::move(u));
+        case Op::kJobControl:
+            return do_job_control(*this, c, r, std::move(u));
+        case Op::kNotify:
+            return do_notify(*this, r, std::move(u));
+        default:
+            return PMIX_ERR_NOT_SUPPORTED;  // unknown op: the connection stays open
     }
 }
 

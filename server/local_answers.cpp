@@ -124,7 +124,6 @@ pmix_status_t answer_query(const State& st, const pmix_query_t* queries, std::si
 
 namespace {
 
-
 std::string text_of(const pmix_value_t& v) {
     if (v.type == PMIX_STRING) return v.data.string != nullptr ? v.data.string : "";
     std::string out;
@@ -143,16 +142,19 @@ bool send_syslog(int priority, const std::string& line) {
     std::strncpy(addr.sun_path, path, sizeof(addr.sun_path) - 1);
     const int fd = ::socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     if (fd < 0) return false;
-    const std::string msg = "<" + std::to_string(priority) + ">pmix[" + std::to_string(::getpid()) + "]: " + line;
-    const bool ok = ::sendto(fd, msg.data(), msg.size(), MSG_NOSIGNAL, reinterpret_cast<sockaddr*>(&addr),
-                             sizeof(addr)) == static_cast<ssize_t>(msg.size());
+    const std::string msg =
+        "<" + std::to_string(priority) + ">pmix[" + std::to_string(::getpid()) + "]: " + line;
+    const bool ok =
+        ::sendto(fd, msg.data(), msg.size(), MSG_NOSIGNAL, reinterpret_cast<sockaddr*>(&addr),
+                 sizeof(addr)) == static_cast<ssize_t>(msg.size());
     ::close(fd);
     return ok;
 }
 
 std::string stamp(const pmix_info_t* dirs, std::size_t ndirs) {
     std::time_t when = 0;
-    if (const pmix_info_t* t = find_info(dirs, ndirs, PMIX_LOG_TIMESTAMP); t != nullptr && t->value.type == PMIX_TIME) {
+    if (const pmix_info_t* t = find_info(dirs, ndirs, PMIX_LOG_TIMESTAMP);
+        t != nullptr && t->value.type == PMIX_TIME) {
         when = t->value.data.time;
     } else if (data::info_true(dirs, ndirs, PMIX_LOG_GENERATE_TIMESTAMP)) {
         when = std::time(nullptr);
@@ -186,7 +188,8 @@ bool write_entry(const pmix_info_t& entry, const std::string& prefix, int priori
 pmix_status_t write_log(const pmix_proc_t& source, const pmix_info_t* data, std::size_t ndata,
                         const pmix_info_t* dirs, std::size_t ndirs) {
     int priority = 8 /* LOG_USER */ | 6 /* LOG_INFO */;
-    if (const pmix_info_t* p = find_info(dirs, ndirs, PMIX_LOG_SYSLOG_PRI); p != nullptr && p->value.type == PMIX_INT) {
+    if (const pmix_info_t* p = find_info(dirs, ndirs, PMIX_LOG_SYSLOG_PRI);
+        p != nullptr && p->value.type == PMIX_INT) {
         priority = 8 | (p->value.data.integer & 7);
     }
     std::string prefix = stamp(dirs, ndirs);

@@ -33,11 +33,20 @@ bool u32_of(const KeyMap& m, const char* key, std::uint32_t* out) {
     if (it == m.end()) return false;
     const pmix_value_t& v = it->second.get();
     switch (v.type) {
-        case PMIX_UINT32: *out = v.data.uint32; return true;
-        case PMIX_UINT16: *out = v.data.uint16; return true;
-        case PMIX_PROC_RANK: *out = v.data.rank; return true;
-        case PMIX_INT: *out = static_cast<std::uint32_t>(v.data.integer); return true;
-        default: return false;
+        case PMIX_UINT32:
+            *out = v.data.uint32;
+            return true;
+        case PMIX_UINT16:
+            *out = v.data.uint16;
+            return true;
+        case PMIX_PROC_RANK:
+            *out = v.data.rank;
+            return true;
+        case PMIX_INT:
+            *out = static_cast<std::uint32_t>(v.data.integer);
+            return true;
+        default:
+            return false;
     }
 }
 
@@ -104,8 +113,9 @@ pmix_status_t commit_or_log(gds::StoreWriter& w, pmix_status_t staged, const std
     pmix_status_t rc = staged == PMIX_SUCCESS ? w.commit() : staged;
     if (rc != PMIX_SUCCESS) {
         // Clients fall back to asking the server, which still has the data: log, do not fail.
-        exec::log_line("pmix-server", "could not publish " + what + " to the shared store (status " +
-                                          std::to_string(rc) + "); clients will ask the server");
+        exec::log_line("pmix-server", "could not publish " + what +
+                                          " to the shared store (status " + std::to_string(rc) +
+                                          "); clients will ask the server");
     }
     return rc;
 }
@@ -134,7 +144,8 @@ pmix_status_t publish_value(gds::StoreWriter& w, const std::string& nspace, pmix
                             const std::string& key, const pmix_value_t& value) {
     pmix_status_t rc = w.begin_namespace(nspace);
     if (rc == PMIX_SUCCESS) {
-        const gds::Entity e = rank == PMIX_RANK_WILDCARD ? gds::Entity::job() : gds::Entity::proc(rank);
+        const gds::Entity e =
+            rank == PMIX_RANK_WILDCARD ? gds::Entity::job() : gds::Entity::proc(rank);
         rc = tolerate(w.put(nspace, e, key, value));
     }
     return commit_or_log(w, rc, "key " + key + " of " + nspace);

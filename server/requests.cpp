@@ -28,7 +28,9 @@ void reply_status(const ReplyTo& to, pmix_status_t status) {
 
 namespace {
 
-std::string ns_of(const pmix_proc_t& p) { return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN)); }
+std::string ns_of(const pmix_proc_t& p) {
+    return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN));
+}
 
 ReplyTo reply_to(wire::Connection& conn, const wire::Frame& f) {
     ReplyTo to;
@@ -72,9 +74,8 @@ wire::Verdict State::accept(const std::shared_ptr<wire::Connection>& conn, const
     c.pid = peer.cred.pid;
     c.finalized = false;
     c.lost = false;
-    conn->on_message([this, key](wire::Connection& cn, wire::Frame&& f) {
-        on_message(key, cn, std::move(f));
-    });
+    conn->on_message(
+        [this, key](wire::Connection& cn, wire::Frame&& f) { on_message(key, cn, std::move(f)); });
     std::weak_ptr<wire::Connection> weak = conn;
     conn->on_closed([this, key, weak](const wire::CloseReason&) {
         auto it2 = clients.find(key);
@@ -229,8 +230,8 @@ void handle_get(State& s, const ProcKey& who, proto::Reader& r, wire::Connection
     } else if (v != nullptr) {
         w.status(PMIX_SUCCESS).value(*v);
     } else if (auto cl = s.clients.find({ns_of(proc), proc.rank});
-               cl != s.clients.end() && cl->first != who && !cl->second.committed && !cl->second.lost &&
-               !info.flag(PMIX_OPTIONAL) && !info.flag(PMIX_IMMEDIATE)) {
+               cl != s.clients.end() && cl->first != who && !cl->second.committed &&
+               !cl->second.lost && !info.flag(PMIX_OPTIONAL) && !info.flag(PMIX_IMMEDIATE)) {
         // A local client that has not committed yet: its data may still come.
         CommitWait wait;
         wait.to = reply_to(conn, f);
@@ -243,7 +244,8 @@ void handle_get(State& s, const ProcKey& who, proto::Reader& r, wire::Connection
                s.module.direct_modex != nullptr) {
         // A remote proc's data we do not hold: the host fetches it from the owning server.
         int timeout = 0;
-        if (const pmix_info_t* t = info.find(PMIX_TIMEOUT); t != nullptr && t->value.type == PMIX_INT) {
+        if (const pmix_info_t* t = info.find(PMIX_TIMEOUT);
+            t != nullptr && t->value.type == PMIX_INT) {
             timeout = t->value.data.integer;
         }
         DmodexWait wait;
@@ -385,12 +387,20 @@ void State::on_message(const ProcKey& who, wire::Connection& conn, wire::Frame&&
     proto::Reader r(frame.payload);
     pmix_status_t outcome = PMIX_SUCCESS;
     switch (static_cast<Op>(frame.op)) {
-        case Op::kCommit: handle_commit(*this, who, r, conn, frame); return;
-        case Op::kGet: handle_get(*this, who, r, conn, frame); return;
-        case Op::kFence: fence_request(who, conn, frame); return;
+        case Op::kCommit:
+            handle_commit(*this, who, r, conn, frame);
+            return;
+        case Op::kGet:
+            handle_get(*this, who, r, conn, frame);
+            return;
+        case Op::kFence:
+            fence_request(who, conn, frame);
+            return;
         case Op::kRegisterEvents:
         case Op::kDeregisterEvents:
-        case Op::kNotify: events_request(who, c, r, conn, frame); return;
+        case Op::kNotify:
+            events_request(who, c, r, conn, frame);
+            return;
         case Op::kFinalize:
             if (r.finish() == PMIX_SUCCESS) {
                 c.finalized = true;

@@ -66,9 +66,8 @@ pmix_status_t run_op(State& st, F&& work, pmix_op_cbfunc_t cbfunc, void* cbdata)
         return run_sync(st, std::forward<F>(work));
     }
     State* s = &st;
-    const bool posted = st.ex->post([s, cbfunc, cbdata, w = std::forward<F>(work)]() mutable {
-        cbfunc(w(*s), cbdata);
-    });
+    const bool posted = st.ex->post(
+        [s, cbfunc, cbdata, w = std::forward<F>(work)]() mutable { cbfunc(w(*s), cbdata); });
     return posted ? PMIX_SUCCESS : PMIX_ERR_INIT;
 }
 
@@ -98,8 +97,7 @@ pmix_status_t make_session_dir(State& st, const pmix_info_t* info, size_t ninfo)
     st.tmpdir = base;
     st.session_dir = base + "/pmix-cpp." + st.hostname + "." + std::to_string(getpid());
     if (mkdir(st.session_dir.c_str(), 0700) != 0) {
-        slog("cannot create session directory " + st.session_dir + ": " +
-                       std::strerror(errno));
+        slog("cannot create session directory " + st.session_dir + ": " + std::strerror(errno));
         st.session_dir.clear();
         return PMIX_ERR_FILE_OPEN_FAILURE;
     }
@@ -131,7 +129,8 @@ void set_identity(State& st, const pmix_info_t* info, size_t ninfo) {
     if (const pmix_info_t* r = find_info(info, ninfo, PMIX_SERVER_RANK); r != nullptr) {
         if (r->value.type == PMIX_PROC_RANK) st.rank = r->value.data.rank;
         else if (r->value.type == PMIX_UINT32) st.rank = r->value.data.uint32;
-        else if (r->value.type == PMIX_INT) st.rank = static_cast<pmix_rank_t>(r->value.data.integer);
+        else if (r->value.type == PMIX_INT)
+            st.rank = static_cast<pmix_rank_t>(r->value.data.integer);
     }
 }
 
@@ -181,9 +180,10 @@ std::string system_tmpdir(const State& st) {
 
 void add_session_directories(Namespace& ns, const State& st) {
     const std::string system = system_tmpdir(st);
-    for (const auto& [key, dir] : {std::pair<const char*, std::string>{PMIX_SERVER_TMPDIR, st.tmpdir},
-                                   {PMIX_TMPDIR, st.tmpdir},
-                                   {PMIX_SYSTEM_TMPDIR, system}}) {
+    for (const auto& [key, dir] :
+         {std::pair<const char*, std::string>{PMIX_SERVER_TMPDIR, st.tmpdir},
+          {PMIX_TMPDIR, st.tmpdir},
+          {PMIX_SYSTEM_TMPDIR, system}}) {
         if (dir.empty() || ns.job.count(key) != 0) continue;
         pmix_value_t v;
         v.type = PMIX_STRING;
@@ -194,11 +194,9 @@ void add_session_directories(Namespace& ns, const State& st) {
 
 pmix_status_t open_listener(State& st) {
     State* s = &st;
-    auto r = wire::Listener::open(
-        *st.ex, st.socket_path,
-        [s](const std::shared_ptr<wire::Connection>& c, const wire::Peer& p) {
-            return s->accept(c, p);
-        });
+    auto r = wire::Listener::open(*st.ex, st.socket_path,
+                                  [s](const std::shared_ptr<wire::Connection>& c,
+                                      const wire::Peer& p) { return s->accept(c, p); });
     if (!r.ok()) {
         slog("cannot listen on " + st.socket_path + ": " + r.error);
         return r.status;
@@ -368,7 +366,8 @@ pmix_status_t register_client(const pmix_proc_t& proc, uid_t uid, gid_t gid, voi
     c.gid = gid;
     c.server_object = server_object;
     auto work = [c](State& s) {
-        ProcKey key{std::string(c.proc.nspace, strnlen(c.proc.nspace, PMIX_MAX_NSLEN)), c.proc.rank};
+        ProcKey key{std::string(c.proc.nspace, strnlen(c.proc.nspace, PMIX_MAX_NSLEN)),
+                    c.proc.rank};
         Namespace& ns = s.namespaces[key.first];
         ns.name = key.first;
         ns.local_ranks.insert(c.proc.rank);
@@ -406,7 +405,8 @@ pmix_status_t setup_fork(const pmix_proc_t& proc, char*** env) {
         return PMIX_ERR_INIT;
     }
     const std::string ns(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN));
-    const std::string uri = st->nspace + "." + std::to_string(st->rank) + ";unix:" + st->socket_path;
+    const std::string uri =
+        st->nspace + "." + std::to_string(st->rank) + ";unix:" + st->socket_path;
     const std::pair<const char*, std::string> vars[] = {
         {"PMIX_NAMESPACE", ns},
         {"PMIX_RANK", std::to_string(proc.rank)},
@@ -433,18 +433,21 @@ pmix_status_t setup_fork(const pmix_proc_t& proc, char*** env) {
         std::lock_guard lock(st->app_env_mu);
         if (auto it = st->app_env.find(ns); it != st->app_env.end()) {
             for (const auto& [name, value] : it->second) {
-                if (pmix_status_t rc = set_env(name.c_str(), value, env); rc != PMIX_SUCCESS) return rc;
+                if (pmix_status_t rc = set_env(name.c_str(), value, env); rc != PMIX_SUCCESS)
+                    return rc;
             }
         }
         if (auto it = st->proc_env.find({ns, proc.rank}); it != st->proc_env.end()) {
             for (const auto& [name, value] : it->second) {
-                if (pmix_status_t rc = set_env(name.c_str(), value, env); rc != PMIX_SUCCESS) return rc;
+                if (pmix_status_t rc = set_env(name.c_str(), value, env); rc != PMIX_SUCCESS)
+                    return rc;
             }
         }
     }
     // Where the client meets its peers for whole-namespace fences (board.h).
     if (const std::string board = board_name(*st, ns); !board.empty()) {
-        if (pmix_status_t rc = set_env("PMIX_CPP_FENCE_BOARD", board, env); rc != PMIX_SUCCESS) return rc;
+        if (pmix_status_t rc = set_env("PMIX_CPP_FENCE_BOARD", board, env); rc != PMIX_SUCCESS)
+            return rc;
     }
     // Where the client finds the shared store (empty for the heap store: nothing to map).
     if (const std::string locator = st->store->locator(); !locator.empty()) {
@@ -477,7 +480,8 @@ pmix_status_t setup_application(const char* nspace, const pmix_info_t* info, siz
         return PMIX_SUCCESS;
     }
     const size_t n = results.size();
-    pmix_info_t* copy = n > 0 ? static_cast<pmix_info_t*>(std::calloc(n, sizeof(pmix_info_t))) : nullptr;
+    pmix_info_t* copy =
+        n > 0 ? static_cast<pmix_info_t*>(std::calloc(n, sizeof(pmix_info_t))) : nullptr;
     if (n > 0 && copy == nullptr) {
         for (auto& i : results) data::info_destruct(&i);
         return PMIX_ERR_NOMEM;
@@ -492,13 +496,14 @@ pmix_status_t setup_application(const char* nspace, const pmix_info_t* info, siz
     };
     auto* held = new Held{copy, n};
     const bool posted = st->ex->post([cbfunc, cbdata, held] {
-        cbfunc(PMIX_SUCCESS, held->info, held->n, cbdata,
-               [](pmix_status_t, void* p) {
-                   auto* h = static_cast<Held*>(p);
-                   proto::free_infos(h->info, h->n);
-                   delete h;
-               },
-               held);
+        cbfunc(
+            PMIX_SUCCESS, held->info, held->n, cbdata,
+            [](pmix_status_t, void* p) {
+                auto* h = static_cast<Held*>(p);
+                proto::free_infos(h->info, h->n);
+                delete h;
+            },
+            held);
     });
     if (!posted) {
         proto::free_infos(copy, n);
@@ -622,7 +627,8 @@ pmix_status_t store_internal(const pmix_proc_t& proc, const char* key, const pmi
 
 namespace {
 
-pmix_status_t all_keys_value(const std::vector<std::pair<std::string, Value>>& kv, pmix_value_t* out) {
+pmix_status_t all_keys_value(const std::vector<std::pair<std::string, Value>>& kv,
+                             pmix_value_t* out) {
     pmix_data_array_t arr;
     if (pmix_status_t rc = data::data_array_init(&arr, kv.size(), PMIX_INFO); rc != PMIX_SUCCESS) {
         return rc;

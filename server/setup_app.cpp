@@ -16,18 +16,33 @@ extern char** environ;
 namespace pmix::server {
 namespace {
 
-bool key_is(const pmix_info_t& i, const char* key) { return std::strncmp(i.key, key, PMIX_MAX_KEYLEN) == 0; }
+bool key_is(const pmix_info_t& i, const char* key) {
+    return std::strncmp(i.key, key, PMIX_MAX_KEYLEN) == 0;
+}
 
 // Directives setup_application understands (or passes through untouched); any other one marked
 // required is refused.
 bool known_directive(const pmix_info_t& i) {
-    static const char* const known[] = {
-        PMIX_SETUP_APP_ENVARS, PMIX_SETUP_APP_NONENVARS, PMIX_SETUP_APP_ALL, PMIX_NODE_MAP,
-        PMIX_PROC_MAP, PMIX_ALLOC_FABRIC, PMIX_ALLOC_FABRIC_ID, PMIX_ALLOC_FABRIC_SEC_KEY,
-        PMIX_ALLOC_FABRIC_TYPE, PMIX_ALLOC_FABRIC_PLANE, PMIX_ALLOC_FABRIC_ENDPTS,
-        PMIX_ALLOC_FABRIC_ENDPTS_NODE, PMIX_SESSION_INFO, PMIX_PROGRAMMING_MODEL,
-        PMIX_MODEL_LIBRARY_NAME, PMIX_MODEL_LIBRARY_VERSION, PMIX_PARENT_ID,
-        "pmix.cpp.fwd.envars", "pmix.cpp.node.addrs", "pmix.cpp.fab.port"};
+    static const char* const known[] = {PMIX_SETUP_APP_ENVARS,
+                                        PMIX_SETUP_APP_NONENVARS,
+                                        PMIX_SETUP_APP_ALL,
+                                        PMIX_NODE_MAP,
+                                        PMIX_PROC_MAP,
+                                        PMIX_ALLOC_FABRIC,
+                                        PMIX_ALLOC_FABRIC_ID,
+                                        PMIX_ALLOC_FABRIC_SEC_KEY,
+                                        PMIX_ALLOC_FABRIC_TYPE,
+                                        PMIX_ALLOC_FABRIC_PLANE,
+                                        PMIX_ALLOC_FABRIC_ENDPTS,
+                                        PMIX_ALLOC_FABRIC_ENDPTS_NODE,
+                                        PMIX_SESSION_INFO,
+                                        PMIX_PROGRAMMING_MODEL,
+                                        PMIX_MODEL_LIBRARY_NAME,
+                                        PMIX_MODEL_LIBRARY_VERSION,
+                                        PMIX_PARENT_ID,
+                                        "pmix.cpp.fwd.envars",
+                                        "pmix.cpp.node.addrs",
+                                        "pmix.cpp.fab.port"};
     for (const char* k : known) {
         if (key_is(i, k)) return true;
     }
@@ -40,8 +55,9 @@ bool flag(const pmix_info_t& i) { return i.value.type != PMIX_BOOL || i.value.da
 bool parse_map(const char* nspace, const pmix_value_t* nodes, const pmix_value_t* procs,
                fabric::JobMap& map) {
     map.nspace = nspace;
-    if (nodes == nullptr || procs == nullptr || nodes->type != PMIX_STRING || procs->type != PMIX_STRING ||
-        nodes->data.string == nullptr || procs->data.string == nullptr) {
+    if (nodes == nullptr || procs == nullptr || nodes->type != PMIX_STRING ||
+        procs->type != PMIX_STRING || nodes->data.string == nullptr ||
+        procs->data.string == nullptr) {
         return false;
     }
     auto n = maps::parse_nodes(nodes->data.string);
@@ -64,9 +80,17 @@ pmix_status_t collect_application_setup(const char* nspace, const pmix_info_t* i
             why = std::string("required directive '") + info[i].key + "' is not supported";
             return PMIX_ERR_NOT_SUPPORTED;
         }
-        if (key_is(info[i], PMIX_SETUP_APP_ENVARS)) { envars = envars || flag(info[i]); any = true; }
-        if (key_is(info[i], PMIX_SETUP_APP_NONENVARS)) { nonenvars = nonenvars || flag(info[i]); any = true; }
-        if (key_is(info[i], PMIX_SETUP_APP_ALL) && flag(info[i])) { envars = nonenvars = any = true; }
+        if (key_is(info[i], PMIX_SETUP_APP_ENVARS)) {
+            envars = envars || flag(info[i]);
+            any = true;
+        }
+        if (key_is(info[i], PMIX_SETUP_APP_NONENVARS)) {
+            nonenvars = nonenvars || flag(info[i]);
+            any = true;
+        }
+        if (key_is(info[i], PMIX_SETUP_APP_ALL) && flag(info[i])) {
+            envars = nonenvars = any = true;
+        }
         if (key_is(info[i], PMIX_NODE_MAP)) nodes = &info[i].value;
         if (key_is(info[i], PMIX_PROC_MAP)) procs = &info[i].value;
     }
@@ -92,7 +116,8 @@ pmix_status_t collect_application_setup(const char* nspace, const pmix_info_t* i
     for (const pmix_value_t* m : {nodes, procs}) {
         if (m == nullptr) continue;
         pmix_info_t& copy = out.emplace_back();
-        data::info_load(&copy, m == nodes ? PMIX_NODE_MAP : PMIX_PROC_MAP, m->data.string, PMIX_STRING);
+        data::info_load(&copy, m == nodes ? PMIX_NODE_MAP : PMIX_PROC_MAP, m->data.string,
+                        PMIX_STRING);
     }
     return PMIX_SUCCESS;
 }

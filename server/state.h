@@ -43,12 +43,11 @@ struct Client {
     void* server_object = nullptr;
     std::shared_ptr<wire::Connection> conn;
     bool finalized = false;
-    bool lost = false;  // its connection closed before it finalized
+    bool lost = false;       // its connection closed before it finalized
     bool committed = false;  // has sent at least one commit
     bool tool = false;       // a tool admitted by the host's tool_connected (tools.cpp)
     std::vector<CleanupRequest> cleanups;
 };
-
 
 // Where to send the reply of a request that waits for the host.
 struct ReplyTo {
@@ -65,11 +64,11 @@ struct CommitWait {
 
 struct Fence {
     std::uint64_t id = 0;
-    std::string signature;               // sorted participant list
-    std::vector<pmix_proc_t> procs;      // as the clients gave them
-    std::set<ProcKey> expected;          // local participants
+    std::string signature;           // sorted participant list
+    std::vector<pmix_proc_t> procs;  // as the clients gave them
+    std::set<ProcKey> expected;      // local participants
     std::map<ProcKey, ReplyTo> arrived;
-    proto::InfoArray info;             // the first arrival's directives, passed to the host
+    proto::InfoArray info;  // the first arrival's directives, passed to the host
     bool collect = false;
     bool host_called = false;
     pmix_status_t failed = PMIX_SUCCESS;  // once set, arrivals are answered with it
@@ -118,7 +117,7 @@ public:
     std::string session_dir;
     std::string socket_path;
     std::string socket_dir;  // set only when the socket could not fit below session_dir
-    std::string tmpdir;  // parent of session_dir
+    std::string tmpdir;      // parent of session_dir
     std::vector<std::string> created_tmpdirs;  // levels of tmpdir we had to make (removed if empty)
     std::shared_ptr<wire::Listener> listener;
     bool finalizing = false;
@@ -154,7 +153,8 @@ public:
     void on_closed(const ProcKey& who);
     void shutdown_connections();
     // Tools (tools.cpp): a Role::tool Hello, its kToolAttach, the host's answer, its departure.
-    wire::Verdict accept_tool(const std::shared_ptr<wire::Connection>& conn, const wire::Peer& peer);
+    wire::Verdict accept_tool(const std::shared_ptr<wire::Connection>& conn,
+                              const wire::Peer& peer);
     void tool_attach(std::uint64_t ask, wire::Connection& conn, wire::Frame&& frame);
     void tool_admitted(std::uint64_t ask, pmix_status_t status, const pmix_proc_t& proc);
     void tool_gone(const ProcKey& who);

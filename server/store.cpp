@@ -38,9 +38,13 @@ Value::~Value() { data::value_destruct(&v_); }
 
 namespace {
 
-std::string key_of(const pmix_info_t& i) { return std::string(i.key, strnlen(i.key, PMIX_MAX_KEYLEN + 1)); }
+std::string key_of(const pmix_info_t& i) {
+    return std::string(i.key, strnlen(i.key, PMIX_MAX_KEYLEN + 1));
+}
 
-bool is_key(const pmix_info_t& i, const char* k) { return std::strncmp(i.key, k, PMIX_MAX_KEYLEN) == 0; }
+bool is_key(const pmix_info_t& i, const char* k) {
+    return std::strncmp(i.key, k, PMIX_MAX_KEYLEN) == 0;
+}
 
 Value make(const void* data, pmix_data_type_t type) {
     pmix_value_t v;
@@ -68,13 +72,26 @@ const pmix_info_t* info_elements(const pmix_value_t& v, std::size_t* n) {
 
 bool as_u32(const pmix_value_t& v, std::uint32_t* out) {
     switch (v.type) {
-        case PMIX_UINT32: *out = v.data.uint32; return true;
-        case PMIX_PROC_RANK: *out = v.data.rank; return true;
-        case PMIX_UINT16: *out = v.data.uint16; return true;
-        case PMIX_INT: *out = static_cast<std::uint32_t>(v.data.integer); return true;
-        case PMIX_UINT64: *out = static_cast<std::uint32_t>(v.data.uint64); return true;
-        case PMIX_SIZE: *out = static_cast<std::uint32_t>(v.data.size); return true;
-        default: return false;
+        case PMIX_UINT32:
+            *out = v.data.uint32;
+            return true;
+        case PMIX_PROC_RANK:
+            *out = v.data.rank;
+            return true;
+        case PMIX_UINT16:
+            *out = v.data.uint16;
+            return true;
+        case PMIX_INT:
+            *out = static_cast<std::uint32_t>(v.data.integer);
+            return true;
+        case PMIX_UINT64:
+            *out = static_cast<std::uint32_t>(v.data.uint64);
+            return true;
+        case PMIX_SIZE:
+            *out = static_cast<std::uint32_t>(v.data.size);
+            return true;
+        default:
+            return false;
     }
 }
 
@@ -226,7 +243,8 @@ void derive_defaults(Namespace& ns, const std::string& hostname) {
     if (const pmix_value_t* js = job_value(ns, PMIX_JOB_SIZE)) {
         set_default(ns.job, PMIX_MAX_PROCS, Value(*js));
     }
-    set_default(ns.job, PMIX_JOB_NUM_APPS, u32(ns.apps.empty() ? 1 : static_cast<std::uint32_t>(ns.apps.size())));
+    set_default(ns.job, PMIX_JOB_NUM_APPS,
+                u32(ns.apps.empty() ? 1 : static_cast<std::uint32_t>(ns.apps.size())));
 }
 
 }  // namespace

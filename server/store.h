@@ -39,13 +39,13 @@ struct ModexEntry {
 struct Namespace {
     std::string name;
     int nlocalprocs = 0;
-    bool registered = false;            // register_nspace seen (clients may come first)
-    KeyMap job;                          // job-level keys
+    bool registered = false;              // register_nspace seen (clients may come first)
+    KeyMap job;                           // job-level keys
     std::map<pmix_rank_t, KeyMap> ranks;  // per-proc keys
     std::map<std::uint32_t, KeyMap> apps;
     std::vector<KeyMap> nodes;
     std::map<pmix_rank_t, std::map<std::string, ModexEntry>> modex;
-    std::set<pmix_rank_t> local_ranks;   // from the host's info or registered clients
+    std::set<pmix_rank_t> local_ranks;  // from the host's info or registered clients
 };
 
 // Parses register_nspace's info into `ns` (and derives the per-proc keys a client expects).

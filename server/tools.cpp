@@ -3,8 +3,8 @@
 // A tool dials the same socket as clients with a Role::tool Hello (its pid/uid/gid checked
 // against SO_PEERCRED by the listener), then sends kToolAttach with its init info. With
 // PMIX_SERVER_REMOTE_CONNECTIONS a TCP listener serves tools of other hosts too: they prove
-// themselves with the secret from the rendezvous file, and count as the server's own user. The host's
-// tool_connected hook sees that info plus the kernel-checked PMIX_USERID / PMIX_GRPID /
+// themselves with the secret from the rendezvous file, and count as the server's own user. The
+// host's tool_connected hook sees that info plus the kernel-checked PMIX_USERID / PMIX_GRPID /
 // PMIX_PROC_PID and decides: it assigns the tool's namespace and rank or refuses. A host
 // without the hook gets no tools at all (FEATURES.md J1). An admitted tool is served like a
 // client (same ops, same events) under the identity the host gave it; ids are unique among the
@@ -81,9 +81,9 @@ pmix_status_t open_remote_listener(State& st, const pmix_info_t* info, size_t ni
         return PMIX_ERR_OUT_OF_RESOURCE;
     }
     State* s = &st;
-    auto l = wire::Listener::open_tcp(
-        *st.ex, "0.0.0.0", tcp_port(info, ninfo), st.tools.secret,
-        [s](const std::shared_ptr<wire::Connection>& c, const wire::Peer& p) { return s->accept(c, p); });
+    auto l = wire::Listener::open_tcp(*st.ex, "0.0.0.0", tcp_port(info, ninfo), st.tools.secret,
+                                      [s](const std::shared_ptr<wire::Connection>& c,
+                                          const wire::Peer& p) { return s->accept(c, p); });
     if (!l.ok()) {
         slog("cannot listen for remote tools: " + l.error);
         return l.status;
@@ -101,7 +101,8 @@ pmix_status_t start_tool_support(State& st, const pmix_info_t* info, size_t ninf
     const bool session = info_true(info, ninfo, PMIX_SERVER_SESSION_SUPPORT);
     const bool sched = info_true(info, ninfo, PMIX_SERVER_SCHEDULER);
     const bool ctrlr = info_true(info, ninfo, kServerSysController);
-    st.tools.enabled = system || session || sched || ctrlr || info_true(info, ninfo, PMIX_SERVER_TOOL_SUPPORT);
+    st.tools.enabled =
+        system || session || sched || ctrlr || info_true(info, ninfo, PMIX_SERVER_TOOL_SUPPORT);
     if (!st.tools.enabled) return PMIX_SUCCESS;
     st.tools.server_tmpdir = st.tmpdir;
     st.tools.system_tmpdir =
@@ -159,16 +160,16 @@ wire::Verdict State::accept_tool(const std::shared_ptr<wire::Connection>& conn,
         ask.info.append(PMIX_TOOL_NSPACE, peer.hello.nspace.c_str(), PMIX_STRING);
         ask.info.append(PMIX_TOOL_RANK, &peer.hello.rank, PMIX_PROC_RANK);
     }
-    conn->on_message([this, id](wire::Connection& c, wire::Frame&& f) {
-        tool_attach(id, c, std::move(f));
-    });
+    conn->on_message(
+        [this, id](wire::Connection& c, wire::Frame&& f) { tool_attach(id, c, std::move(f)); });
     // A tool that never asks is not kept: the Hello alone admits nobody.
     std::weak_ptr<wire::Connection> weak = conn;
     ex->run_after(kAttachDeadline, [this, id, weak] {
         auto it = tool_asks.find(id);
         if (it == tool_asks.end() || it->second.asked) return;
         tool_asks.erase(it);
-        if (auto c = weak.lock()) c->close("no tool attach request in time", wire::CloseKind::timeout);
+        if (auto c = weak.lock())
+            c->close("no tool attach request in time", wire::CloseKind::timeout);
     });
     conn->on_closed([this, id](const wire::CloseReason&) {
         auto it = tool_asks.find(id);
@@ -273,7 +274,8 @@ void State::tool_admitted(std::uint64_t id, pmix_status_t status, const pmix_pro
     c.conn = conn;
     c.pid = ask.cred.pid;
     c.tool = true;
-    conn->on_message([this, key](wire::Connection& cn, wire::Frame&& f) { on_message(key, cn, std::move(f)); });
+    conn->on_message(
+        [this, key](wire::Connection& cn, wire::Frame&& f) { on_message(key, cn, std::move(f)); });
     std::weak_ptr<wire::Connection> weak = conn;
     conn->on_closed([this, key, weak](const wire::CloseReason&) {
         auto c2 = clients.find(key);

@@ -41,12 +41,18 @@ bool abnormal(CloseKind k) {
 
 const char* to_string(CloseKind k) noexcept {
     switch (k) {
-        case CloseKind::local: return "closed locally";
-        case CloseKind::peer_hung_up: return "peer hung up";
-        case CloseKind::bad_frame: return "bad frame";
-        case CloseKind::timeout: return "timeout";
-        case CloseKind::io_error: return "I/O error";
-        case CloseKind::refused: return "refused";
+        case CloseKind::local:
+            return "closed locally";
+        case CloseKind::peer_hung_up:
+            return "peer hung up";
+        case CloseKind::bad_frame:
+            return "bad frame";
+        case CloseKind::timeout:
+            return "timeout";
+        case CloseKind::io_error:
+            return "I/O error";
+        case CloseKind::refused:
+            return "refused";
     }
     return "unknown";
 }
@@ -122,8 +128,8 @@ void Connection::begin() {
     watch_ = ex_.watch_fd(fd_.get(), events,
                           [self = shared_from_this()](std::uint32_t ev) { self->on_events(ev); });
     if (watch_ == exec::kInvalidWatch) {
-        close_now(CloseReason{CloseKind::io_error, PMIX_ERR_LOST_CONNECTION,
-                              "cannot watch the socket"});
+        close_now(
+            CloseReason{CloseKind::io_error, PMIX_ERR_LOST_CONNECTION, "cannot watch the socket"});
         return;
     }
     want_write_ = !outq_.empty();
@@ -170,8 +176,8 @@ pmix_status_t Connection::reply(const Frame& request, Bytes payload) {
         return st;
     }
     auto len = static_cast<std::uint32_t>(payload.size());
-    return submit(OutFrame{encode_header(kFlagReply, request.op, request.tag, len),
-                           std::move(payload)});
+    return submit(
+        OutFrame{encode_header(kFlagReply, request.op, request.tag, len), std::move(payload)});
 }
 
 pmix_status_t Connection::submit(OutFrame frame) {
@@ -264,15 +270,15 @@ void Connection::expire(std::uint32_t tag) {
     exec::invoke_guarded("reply handler", [&] { p.handler(PMIX_ERR_TIMEOUT, Frame{}); });
 }
 
-Result<Frame> Connection::call(std::uint32_t op, Bytes payload,
-                               std::chrono::milliseconds timeout) {
+Result<Frame> Connection::call(std::uint32_t op, Bytes payload, std::chrono::milliseconds timeout) {
     using R = Result<Frame>;
     if (exec::on_progress_thread()) {
         return R::failure(PMIX_ERR_WOULD_BLOCK, "blocking call on the progress thread");
     }
     exec::Completion<std::pair<pmix_status_t, Frame>> done;
-    pmix_status_t st = request(op, std::move(payload), timeout,
-                               [done](pmix_status_t s, Frame&& f) { done.complete({s, std::move(f)}); });
+    pmix_status_t st = request(op, std::move(payload), timeout, [done](pmix_status_t s, Frame&& f) {
+        done.complete({s, std::move(f)});
+    });
     if (st != PMIX_SUCCESS) {
         return R::failure(st, "request not sent");
     }
@@ -311,15 +317,16 @@ void Connection::read_available() {
         }
         if (n == 0) {
             if (decoder_.at_boundary()) {
-                close_now(CloseReason{CloseKind::peer_hung_up, PMIX_ERR_LOST_CONNECTION,
-                                      "peer hung up"});
+                close_now(
+                    CloseReason{CloseKind::peer_hung_up, PMIX_ERR_LOST_CONNECTION, "peer hung up"});
             } else {
                 close_now(CloseReason{
                     CloseKind::bad_frame, PMIX_ERR_LOST_CONNECTION,
                     "truncated frame: peer hung up after " +
                         std::to_string(decoder_.partial_bytes()) + " of " +
                         (decoder_.partial_needed() ? std::to_string(decoder_.partial_needed())
-                                                   : std::string("at least 24")) + " bytes"});
+                                                   : std::string("at least 24")) +
+                        " bytes"});
             }
             return;
         }
@@ -437,8 +444,8 @@ bool Connection::write_some() {
         if (errno == EAGAIN || errno == EWOULDBLOCK) {
             return false;
         }
-        CloseKind kind = (errno == EPIPE || errno == ECONNRESET) ? CloseKind::peer_hung_up
-                                                                 : CloseKind::io_error;
+        CloseKind kind =
+            (errno == EPIPE || errno == ECONNRESET) ? CloseKind::peer_hung_up : CloseKind::io_error;
         close_now(CloseReason{kind, PMIX_ERR_LOST_CONNECTION,
                               std::string("write: ") + std::strerror(errno)});
         return false;

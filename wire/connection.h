@@ -37,8 +37,8 @@ namespace pmix::wire {
 
 struct ConnectionOptions {
     std::uint32_t max_payload = kDefaultMaxPayload;  // largest frame accepted or sent
-    std::size_t max_queued_bytes = 128u << 20;        // outgoing bytes not yet written
-    std::size_t max_queued_frames = 4096;             // outgoing frames not yet written
+    std::size_t max_queued_bytes = 128u << 20;       // outgoing bytes not yet written
+    std::size_t max_queued_frames = 4096;            // outgoing frames not yet written
 };
 
 enum class CloseKind { local, peer_hung_up, bad_frame, timeout, io_error, refused };
@@ -93,8 +93,12 @@ public:
     void close_after_flush(CloseReason reason, std::chrono::milliseconds grace);
 
     bool closed() const noexcept { return closed_.load(std::memory_order_acquire); }
-    std::size_t queued_bytes() const noexcept { return queued_bytes_.load(std::memory_order_relaxed); }
-    std::size_t pending_requests() const noexcept { return pending_count_.load(std::memory_order_relaxed); }
+    std::size_t queued_bytes() const noexcept {
+        return queued_bytes_.load(std::memory_order_relaxed);
+    }
+    std::size_t pending_requests() const noexcept {
+        return pending_count_.load(std::memory_order_relaxed);
+    }
     exec::Executor& executor() const noexcept { return ex_; }
     // The socket, for getsockopt on the loop thread (e.g. SO_PEERCRED); -1 once closed.
     int native_handle() const noexcept { return fd_.get(); }

@@ -21,7 +21,11 @@ constexpr auto kBacklogRetry = 5ms;
 struct DialState {
     DialState(exec::Executor& e, std::string p, Hello h, DialOptions o,
               exec::UniqueFunction<void(Dialed&&)> d)
-        : ex(e), path(std::move(p)), hello(std::move(h)), opts(std::move(o)), done(std::move(d)),
+        : ex(e),
+          path(std::move(p)),
+          hello(std::move(h)),
+          opts(std::move(o)),
+          done(std::move(d)),
           deadline(Clock::now() + opts.timeout) {}
     DialState(const DialState&) = delete;
     DialState& operator=(const DialState&) = delete;
@@ -54,9 +58,11 @@ void on_reply(const State& st, const std::shared_ptr<Connection>& conn, pmix_sta
         conn->close(timed_out ? "no hello reply before the dial deadline" : "handshake failed",
                     timed_out ? CloseKind::timeout : CloseKind::local);
         return st->finish(Dialed{status,
-                                 timed_out ? "no hello reply before the deadline"
-                                           : "the server closed the connection during the handshake",
-                                 {}, {}});
+                                 timed_out
+                                     ? "no hello reply before the deadline"
+                                     : "the server closed the connection during the handshake",
+                                 {},
+                                 {}});
     }
     auto reply = decode_hello_reply(frame.payload);
     if (!reply.ok()) {
@@ -70,10 +76,11 @@ void on_reply(const State& st, const std::shared_ptr<Connection>& conn, pmix_sta
     }
     if (reply.value.version != kProtocolVersion) {
         conn->close("protocol version mismatch", CloseKind::refused);
-        return st->finish(Dialed{PMIX_ERR_NOT_SUPPORTED,
-                                 "server speaks protocol version " +
-                                     std::to_string(reply.value.version),
-                                 {}, std::move(reply.value)});
+        return st->finish(
+            Dialed{PMIX_ERR_NOT_SUPPORTED,
+                   "server speaks protocol version " + std::to_string(reply.value.version),
+                   {},
+                   std::move(reply.value)});
     }
     // On the loop thread, inside the reply's dispatch: frames behind it in the same read are
     // dispatched after this returns, so they find these handlers.
@@ -90,11 +97,11 @@ void handshake(const State& st, exec::UniqueFd fd) {
     auto conn = Connection::create(st->ex, std::move(fd), st->opts.connection);
     conn->start();
     auto left = std::chrono::ceil<std::chrono::milliseconds>(st->deadline - Clock::now());
-    pmix_status_t sent = conn->request(
-        kOpHello, encode(st->hello), std::max(left, std::chrono::milliseconds(1)),
-        [st, conn](pmix_status_t status, Frame&& frame) {
-            on_reply(st, conn, status, std::move(frame));
-        });
+    pmix_status_t sent =
+        conn->request(kOpHello, encode(st->hello), std::max(left, std::chrono::milliseconds(1)),
+                      [st, conn](pmix_status_t status, Frame&& frame) {
+                          on_reply(st, conn, status, std::move(frame));
+                      });
     if (sent != PMIX_SUCCESS) {
         conn->close("cannot send the hello");
         st->finish(Dialed{sent, "cannot send the hello", {}, {}});
@@ -121,7 +128,8 @@ void await_tcp(const State& st, exec::UniqueFd fd) {
 void attempt(const State& st) {
     if (is_tcp_uri(st->path)) {
         auto to = parse_tcp_uri(st->path);
-        auto fd = to.ok() ? connect_tcp(to.value) : Result<exec::UniqueFd>::failure(to.status, to.error);
+        auto fd =
+            to.ok() ? connect_tcp(to.value) : Result<exec::UniqueFd>::failure(to.status, to.error);
         if (!fd.ok()) {
             return st->finish(Dialed{fd.status, fd.error, {}, {}});
         }
@@ -147,8 +155,8 @@ void attempt(const State& st) {
 void dial_async(exec::Executor& ex, std::string path, Hello hello, DialOptions options,
                 exec::UniqueFunction<void(Dialed&&)> done) {
     bool bad_timeout = options.timeout <= std::chrono::milliseconds::zero();
-    auto st = std::make_shared<DialState>(ex, std::move(path), std::move(hello),
-                                          std::move(options), std::move(done));
+    auto st = std::make_shared<DialState>(ex, std::move(path), std::move(hello), std::move(options),
+                                          std::move(done));
     if (bad_timeout) {
         return st->finish(Dialed{PMIX_ERR_BAD_PARAM, "the dial timeout must be positive", {}, {}});
     }

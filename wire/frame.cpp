@@ -62,12 +62,18 @@ Bytes encode_frame(const Frame& frame) {
 
 const char* to_string(DecodeError e) noexcept {
     switch (e) {
-        case DecodeError::none: return "none";
-        case DecodeError::bad_magic: return "bad magic";
-        case DecodeError::bad_version: return "unsupported version";
-        case DecodeError::bad_flags: return "unknown flags";
-        case DecodeError::bad_reserved: return "non-zero reserved field";
-        case DecodeError::too_large: return "payload too large";
+        case DecodeError::none:
+            return "none";
+        case DecodeError::bad_magic:
+            return "bad magic";
+        case DecodeError::bad_version:
+            return "unsupported version";
+        case DecodeError::bad_flags:
+            return "unknown flags";
+        case DecodeError::bad_reserved:
+            return "non-zero reserved field";
+        case DecodeError::too_large:
+            return "payload too large";
     }
     return "unknown";
 }
@@ -119,8 +125,8 @@ bool FrameDecoder::check_header() {
                     "unknown flag bits " + hex(static_cast<std::uint32_t>(flags & ~kKnownFlags)));
     }
     if (reserved != 0) {
-        return fail(DecodeError::bad_reserved, "reserved header field is " + hex(reserved) +
-                                                   " (must be zero)");
+        return fail(DecodeError::bad_reserved,
+                    "reserved header field is " + hex(reserved) + " (must be zero)");
     }
     if (length > max_payload_) {
         return fail(DecodeError::too_large, "payload of " + std::to_string(length) +

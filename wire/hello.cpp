@@ -20,9 +20,15 @@ constexpr std::size_t kReplyFixed = 14;  // everything before the reason bytes
 class Cursor {
 public:
     explicit Cursor(std::span<const std::uint8_t> in) : in_(in) {}
-    bool u8(std::uint8_t& v) { return take(1, [&](const std::uint8_t* p) { v = p[0]; }); }
-    bool u16(std::uint16_t& v) { return take(2, [&](const std::uint8_t* p) { v = le::load16(p); }); }
-    bool u32(std::uint32_t& v) { return take(4, [&](const std::uint8_t* p) { v = le::load32(p); }); }
+    bool u8(std::uint8_t& v) {
+        return take(1, [&](const std::uint8_t* p) { v = p[0]; });
+    }
+    bool u16(std::uint16_t& v) {
+        return take(2, [&](const std::uint8_t* p) { v = le::load16(p); });
+    }
+    bool u32(std::uint32_t& v) {
+        return take(4, [&](const std::uint8_t* p) { v = le::load32(p); });
+    }
     bool i32(std::int32_t& v) {
         std::uint32_t u = 0;
         bool ok = u32(u);
@@ -30,7 +36,8 @@ public:
         return ok;
     }
     bool text(std::size_t n, std::string& s) {
-        return take(n, [&](const std::uint8_t* p) { s.assign(reinterpret_cast<const char*>(p), n); });
+        return take(n,
+                    [&](const std::uint8_t* p) { s.assign(reinterpret_cast<const char*>(p), n); });
     }
     std::size_t left() const { return in_.size() - pos_; }
 
@@ -61,7 +68,8 @@ void put32(Bytes& out, std::uint32_t v) {
 }
 
 bool valid_role(std::uint8_t r) {
-    return r == static_cast<std::uint8_t>(Role::client) || r == static_cast<std::uint8_t>(Role::tool) ||
+    return r == static_cast<std::uint8_t>(Role::client) ||
+           r == static_cast<std::uint8_t>(Role::tool) ||
            r == static_cast<std::uint8_t>(Role::server);
 }
 
@@ -69,9 +77,12 @@ bool valid_role(std::uint8_t r) {
 
 const char* to_string(Role r) noexcept {
     switch (r) {
-        case Role::client: return "client";
-        case Role::tool: return "tool";
-        case Role::server: return "server";
+        case Role::client:
+            return "client";
+        case Role::tool:
+            return "tool";
+        case Role::server:
+            return "server";
     }
     return "unknown";
 }
@@ -101,11 +112,12 @@ Bytes encode(const Hello& hello) {
     // check that matters; clamping here would silently connect under a different name.
     put16(out, static_cast<std::uint16_t>(std::min<std::size_t>(hello.nspace.size(), 0xFFFF)));
     out.insert(out.end(), hello.nspace.begin(),
-               hello.nspace.begin() + static_cast<std::ptrdiff_t>(
-                                          std::min<std::size_t>(hello.nspace.size(), 0xFFFF)));
+               hello.nspace.begin() +
+                   static_cast<std::ptrdiff_t>(std::min<std::size_t>(hello.nspace.size(), 0xFFFF)));
     const std::size_t ns = std::min<std::size_t>(hello.secret.size(), 0xFFFF);
     put16(out, static_cast<std::uint16_t>(ns));
-    out.insert(out.end(), hello.secret.begin(), hello.secret.begin() + static_cast<std::ptrdiff_t>(ns));
+    out.insert(out.end(), hello.secret.begin(),
+               hello.secret.begin() + static_cast<std::ptrdiff_t>(ns));
     return out;
 }
 
@@ -118,7 +130,8 @@ Bytes encode(const HelloReply& reply) {
     put16(out, 0);
     put32(out, static_cast<std::uint32_t>(reply.server_pid));
     put16(out, static_cast<std::uint16_t>(n));
-    out.insert(out.end(), reply.reason.begin(), reply.reason.begin() + static_cast<std::ptrdiff_t>(n));
+    out.insert(out.end(), reply.reason.begin(),
+               reply.reason.begin() + static_cast<std::ptrdiff_t>(n));
     return out;
 }
 
@@ -130,11 +143,13 @@ Result<Hello> decode_hello(std::span<const std::uint8_t> payload) {
     std::uint16_t len = 0;
     if (!in.u16(h.version) || !in.u8(role) || !in.u8(zero) || !in.u32(h.rank) || !in.i32(h.pid) ||
         !in.u32(h.uid) || !in.u32(h.gid) || !in.u16(len)) {
-        return R::failure(PMIX_ERR_UNPACK_FAILURE, "hello truncated: " +
-                                                       std::to_string(payload.size()) + " bytes");
+        return R::failure(PMIX_ERR_UNPACK_FAILURE,
+                          "hello truncated: " + std::to_string(payload.size()) + " bytes");
     }
     if (!valid_role(role) || zero != 0) {
-        return R::failure(PMIX_ERR_UNPACK_FAILURE, "hello has unknown role " + std::to_string(role) + " or non-zero padding");
+        return R::failure(
+            PMIX_ERR_UNPACK_FAILURE,
+            "hello has unknown role " + std::to_string(role) + " or non-zero padding");
     }
     h.role = static_cast<Role>(role);
     if (len > PMIX_MAX_NSLEN) {
@@ -163,12 +178,12 @@ Result<HelloReply> decode_hello_reply(std::span<const std::uint8_t> payload) {
     std::uint16_t zero = 0, len = 0;
     if (!in.i32(r.status) || !in.u16(r.version) || !in.u16(zero) || !in.i32(r.server_pid) ||
         !in.u16(len)) {
-        return R::failure(PMIX_ERR_UNPACK_FAILURE, "hello reply truncated: " +
-                                                       std::to_string(payload.size()) + " bytes");
+        return R::failure(PMIX_ERR_UNPACK_FAILURE,
+                          "hello reply truncated: " + std::to_string(payload.size()) + " bytes");
     }
     if (zero != 0 || len > kMaxReasonLength || !in.text(len, r.reason) || in.left() != 0) {
-        return R::failure(PMIX_ERR_UNPACK_FAILURE, "malformed hello reply (" +
-                                                       std::to_string(payload.size()) + " bytes)");
+        return R::failure(PMIX_ERR_UNPACK_FAILURE,
+                          "malformed hello reply (" + std::to_string(payload.size()) + " bytes)");
     }
     return R::success(std::move(r));
 }

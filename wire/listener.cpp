@@ -61,10 +61,10 @@ std::string remote_address(int fd) {
 }  // namespace
 
 Result<std::shared_ptr<Listener>> Listener::open(exec::Executor& ex, const std::string& path,
-                                                 AcceptHandler on_accept,
-                                                 ListenerOptions options) {
+                                                 AcceptHandler on_accept, ListenerOptions options) {
     if (!ex.running()) {
-        return Result<std::shared_ptr<Listener>>::failure(PMIX_ERR_INIT, "the executor is not running");
+        return Result<std::shared_ptr<Listener>>::failure(PMIX_ERR_INIT,
+                                                          "the executor is not running");
     }
     return start(ex, listen_unix(path, options.backlog), {}, std::move(on_accept), options);
 }
@@ -109,7 +109,10 @@ Result<std::shared_ptr<Listener>> Listener::start(exec::Executor& ex, Result<Lis
 
 Listener::Listener(exec::Executor& ex, ListeningSocket sock, AcceptHandler on_accept,
                    ListenerOptions options)
-    : ex_(ex), path_(sock.path), opts_(options), sock_(std::move(sock)),
+    : ex_(ex),
+      path_(sock.path),
+      opts_(options),
+      sock_(std::move(sock)),
       on_accept_(std::move(on_accept)) {}
 
 Listener::~Listener() {
@@ -213,8 +216,8 @@ void Listener::pause_accepting() {
 void Listener::begin_handshake(exec::UniqueFd fd) {
     if (handshakes_.size() >= opts_.max_handshakes) {
         failed_.fetch_add(1);
-        exec::log_line("wire", "too many handshakes in progress on " + path_ +
-                                   "; dropped a new connection");
+        exec::log_line(
+            "wire", "too many handshakes in progress on " + path_ + "; dropped a new connection");
         return;  // `fd` closes here
     }
     auto conn = Connection::create(ex_, std::move(fd), opts_.connection);
@@ -265,8 +268,8 @@ void Listener::decide(Connection& conn, const std::shared_ptr<Connection>& owner
                       const Frame& frame) {
     if (frame.op != kOpHello || frame.tag == 0) {
         failed_.fetch_add(1);
-        conn.close("expected a hello request first, got op " + std::to_string(frame.op) +
-                       " tag " + std::to_string(frame.tag),
+        conn.close("expected a hello request first, got op " + std::to_string(frame.op) + " tag " +
+                       std::to_string(frame.tag),
                    CloseKind::bad_frame);
         return;
     }
@@ -331,8 +334,7 @@ void Listener::refuse(Connection& conn, const Frame& hello_frame, pmix_status_t 
     exec::log_line("wire", "refused a connection on " + path_ + ": " + why);
     HelloReply no{status, kProtocolVersion, static_cast<std::int32_t>(::getpid()), why};
     conn.reply(hello_frame, encode(no));
-    conn.close_after_flush(CloseReason{CloseKind::refused, status, std::move(why)},
-                           kRefusalGrace);
+    conn.close_after_flush(CloseReason{CloseKind::refused, status, std::move(why)}, kRefusalGrace);
 }
 
 }  // namespace pmix::wire

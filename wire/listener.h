@@ -66,7 +66,8 @@ public:
                                                   ListenerOptions options = {});
     // A TCP listener for remote tools (tcp_socket.h): only Role::tool Hellos carrying `secret`
     // are admitted; path() is the URI to dial.
-    static Result<std::shared_ptr<Listener>> open_tcp(exec::Executor& ex, const std::string& bind_ip,
+    static Result<std::shared_ptr<Listener>> open_tcp(exec::Executor& ex,
+                                                      const std::string& bind_ip,
                                                       std::uint16_t port, std::string secret,
                                                       AcceptHandler on_accept,
                                                       ListenerOptions options = {});
@@ -99,8 +100,7 @@ private:
     void begin_handshake(exec::UniqueFd fd);
     void on_hello(std::uint64_t id, Connection& conn, Frame&& frame);
     void decide(Connection& conn, const std::shared_ptr<Connection>& owner, const Frame& frame);
-    void refuse(Connection& conn, const Frame& hello_frame, pmix_status_t status,
-                std::string why);
+    void refuse(Connection& conn, const Frame& hello_frame, pmix_status_t status, std::string why);
     void close_on_loop() noexcept;
 
     exec::Executor& ex_;

@@ -75,7 +75,8 @@ Result<Rendezvous> parse_uri(const std::string& uri) {
     const auto semi = tcp ? tcp_at : uri.find(kScheme);
     if (semi == std::string::npos) {
         return Result<Rendezvous>::failure(
-            PMIX_ERR_BAD_PARAM, "not a '<nspace>.<rank>;unix:<path>' or '...;tcp4://<ip>:<port>' URI: " + uri);
+            PMIX_ERR_BAD_PARAM,
+            "not a '<nspace>.<rank>;unix:<path>' or '...;tcp4://<ip>:<port>' URI: " + uri);
     }
     const std::string who = uri.substr(0, semi);
     const auto dot = who.find_last_of('.');
@@ -96,7 +97,8 @@ Result<Rendezvous> parse_uri(const std::string& uri) {
     }
     r.socket = uri.substr(semi + sizeof(kScheme) - 1);
     if (r.socket.empty() || r.socket[0] != '/') {
-        return Result<Rendezvous>::failure(PMIX_ERR_BAD_PARAM, "the socket path must be absolute: " + uri);
+        return Result<Rendezvous>::failure(PMIX_ERR_BAD_PARAM,
+                                           "the socket path must be absolute: " + uri);
     }
     return Result<Rendezvous>::success(std::move(r));
 }
@@ -104,10 +106,10 @@ Result<Rendezvous> parse_uri(const std::string& uri) {
 std::string format_rendezvous(const Rendezvous& r) {
     std::ostringstream out;
     out << r.uri << '\n'
-        << (r.version.empty() ? std::to_string(PMIX_VERSION_MAJOR) + "." +
-                                    std::to_string(PMIX_VERSION_MINOR) + "." +
-                                    std::to_string(PMIX_VERSION_RELEASE)
-                              : r.version)
+        << (r.version.empty()
+                ? std::to_string(PMIX_VERSION_MAJOR) + "." + std::to_string(PMIX_VERSION_MINOR) +
+                      "." + std::to_string(PMIX_VERSION_RELEASE)
+                : r.version)
         << '\n'
         << r.pid << '\n'
         << r.uid << ':' << r.gid << '\n';
@@ -140,7 +142,8 @@ Result<Rendezvous> parse_rendezvous(const std::string& text) {
     r.gid = static_cast<std::uint32_t>(gid);
     for (std::string line; std::getline(in, line);) {
         const auto colon = line.find(':');
-        const std::string name = line.substr(0, colon), value = colon == std::string::npos ? "" : line.substr(colon + 1);
+        const std::string name = line.substr(0, colon),
+                          value = colon == std::string::npos ? "" : line.substr(colon + 1);
         if (name == "host") r.host = value;
         if (name == "secret") r.secret = value;
         if (name == "tcp") {

@@ -37,10 +37,10 @@
 namespace pmix::wire {
 
 struct Rendezvous {
-    std::string uri;      // "<nspace>.<rank>;unix:<path>"
-    std::string nspace;   // parsed from the URI
+    std::string uri;     // "<nspace>.<rank>;unix:<path>"
+    std::string nspace;  // parsed from the URI
     pmix_rank_t rank = 0;
-    std::string socket;   // parsed from the URI
+    std::string socket;  // parsed from the URI
     std::string version;
     std::int32_t pid = 0;
     std::uint32_t uid = 0, gid = 0;

@@ -68,13 +68,15 @@ Result<TcpAddress> parse_tcp_uri(const std::string& uri) {
     a.ip = rest.substr(0, colon);
     sockaddr_in probe{};
     if (colon == std::string::npos || colon + 1 == rest.size() ||
-        rest.find_first_not_of("0123456789", colon + 1) != std::string::npos || rest.size() - colon > 6) {
+        rest.find_first_not_of("0123456789", colon + 1) != std::string::npos ||
+        rest.size() - colon > 6) {
         return R::failure(PMIX_ERR_BAD_PARAM, "no port in " + uri);
     }
     const unsigned long port = std::strtoul(rest.c_str() + colon + 1, nullptr, 10);
     if (port == 0 || port > 65535) return R::failure(PMIX_ERR_BAD_PARAM, "bad port in " + uri);
     a.port = static_cast<std::uint16_t>(port);
-    if (!to_sockaddr(a, probe)) return R::failure(PMIX_ERR_BAD_PARAM, "not an IPv4 address in " + uri);
+    if (!to_sockaddr(a, probe))
+        return R::failure(PMIX_ERR_BAD_PARAM, "not an IPv4 address in " + uri);
     return R::success(std::move(a));
 }
 
@@ -93,9 +95,11 @@ Result<ListeningSocket> listen_tcp(const std::string& bind_ip, std::uint16_t por
     const int one = 1;
     ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     if (::bind(fd.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
-        return R::failure(PMIX_ERR_OUT_OF_RESOURCE, errno_text("bind " + bind_ip + ":" + std::to_string(port)));
+        return R::failure(PMIX_ERR_OUT_OF_RESOURCE,
+                          errno_text("bind " + bind_ip + ":" + std::to_string(port)));
     }
-    if (::listen(fd.get(), backlog) != 0) return R::failure(PMIX_ERR_OUT_OF_RESOURCE, errno_text("listen"));
+    if (::listen(fd.get(), backlog) != 0)
+        return R::failure(PMIX_ERR_OUT_OF_RESOURCE, errno_text("listen"));
     sockaddr_in bound{};
     socklen_t len = sizeof bound;
     if (::getsockname(fd.get(), reinterpret_cast<sockaddr*>(&bound), &len) != 0) {
@@ -104,7 +108,8 @@ Result<ListeningSocket> listen_tcp(const std::string& bind_ip, std::uint16_t por
     ListeningSocket sock;
     sock.fd = std::move(fd);
     sock.tcp = true;
-    const std::string ip = addr.sin_addr.s_addr == htonl(INADDR_ANY) ? first_external_ipv4() : bind_ip;
+    const std::string ip =
+        addr.sin_addr.s_addr == htonl(INADDR_ANY) ? first_external_ipv4() : bind_ip;
     sock.path = make_tcp_uri(TcpAddress{ip, ntohs(bound.sin_port)});
     return R::success(std::move(sock));
 }
@@ -112,7 +117,8 @@ Result<ListeningSocket> listen_tcp(const std::string& bind_ip, std::uint16_t por
 Result<UniqueFd> connect_tcp(const TcpAddress& to) {
     using R = Result<UniqueFd>;
     sockaddr_in addr{};
-    if (!to_sockaddr(to, addr)) return R::failure(PMIX_ERR_BAD_PARAM, "not an IPv4 address: " + to.ip);
+    if (!to_sockaddr(to, addr))
+        return R::failure(PMIX_ERR_BAD_PARAM, "not an IPv4 address: " + to.ip);
     UniqueFd fd(::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
     if (!fd) return R::failure(PMIX_ERR_OUT_OF_RESOURCE, errno_text("socket"));
     if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0 ||
@@ -132,7 +138,8 @@ Result<bool> tcp_connect_finished(int fd) {
     if (n < 0 || ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) {
         return R::failure(PMIX_ERR_UNREACH, errno_text("connect"));
     }
-    if (err != 0) return R::failure(PMIX_ERR_UNREACH, std::string("connect: ") + std::strerror(err));
+    if (err != 0)
+        return R::failure(PMIX_ERR_UNREACH, std::string("connect: ") + std::strerror(err));
     return R::success(true);
 }
 

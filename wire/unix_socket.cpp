@@ -46,8 +46,8 @@ Result<bool> prepare_directory(const std::string& dir) {
         return R::failure(PMIX_ERR_NO_PERMISSIONS, dir + " is not a directory");
     }
     if (st.st_uid != ::geteuid()) {
-        return R::failure(PMIX_ERR_NO_PERMISSIONS, dir + " belongs to uid " +
-                                                       std::to_string(st.st_uid) + ", not to us");
+        return R::failure(PMIX_ERR_NO_PERMISSIONS,
+                          dir + " belongs to uid " + std::to_string(st.st_uid) + ", not to us");
     }
     if ((st.st_mode & 077) != 0) {
         char mode[8];
@@ -121,7 +121,8 @@ Listen listen_unix(const std::string& path, int backlog) {
     if (!make_address(path, addr) || path[0] != '/' || slash == 0 || slash == path.size() - 1) {
         return Listen::failure(PMIX_ERR_BAD_PARAM,
                                "socket path must be absolute, name a file below a directory and "
-                               "fit in " + std::to_string(max_socket_path()) + " bytes: " + path);
+                               "fit in " +
+                                   std::to_string(max_socket_path()) + " bytes: " + path);
     }
     auto dir = prepare_directory(path.substr(0, slash));
     if (!dir.ok()) {

@@ -62,11 +62,12 @@ static int barrier(void) {
     enum { kBarriers = 1000 };
     int c0[2], c1[2];
     char buf[64] = {0};
-    if (socketpair(AF_UNIX, SOCK_STREAM, 0, c0) != 0 || socketpair(AF_UNIX, SOCK_STREAM, 0, c1) != 0) {
+    if (socketpair(AF_UNIX, SOCK_STREAM, 0, c0) != 0 ||
+        socketpair(AF_UNIX, SOCK_STREAM, 0, c1) != 0) {
         perror("bench-floor: socketpair");
         return 1;
     }
-    const int total = (BATCHES + 1) * kBarriers;  /* one warm-up batch */
+    const int total = (BATCHES + 1) * kBarriers; /* one warm-up batch */
     pid_t server = fork();
     if (server == 0) {
         for (int i = 0; i < total; ++i) {

@@ -4,8 +4,8 @@
  * OpenPMIx 4.2.2 (bench-scenario-openpmix), launched by pmixrun / pmixrun-openpmix.
  * Each rank: PMIx_Init; a barrier that absorbs the launch skew (the launcher forks ranks one
  * after the other, so without it the first collective would mostly measure the wait for the
- * last rank to start; reported as "sync"); Put 4 keys (64-byte strings, PMIX_GLOBAL); Commit; Fence with
- * PMIX_COLLECT_DATA; Get a job-level key K times; Get every peer's 4 keys (copy, then with
+ * last rank to start; reported as "sync"); Put 4 keys (64-byte strings, PMIX_GLOBAL); Commit; Fence
+ * with PMIX_COLLECT_DATA; Get a job-level key K times; Get every peer's 4 keys (copy, then with
  * PMIX_GET_POINTER_VALUES, the same number of rounds); Fence without data (barrier); then the
  * steady state of a collective with data: LOOPS times Put one 64-byte key, Commit, Fence with
  * PMIX_COLLECT_DATA, and read the next rank's new key ("fenceloop", per iteration); Finalize.
@@ -232,9 +232,11 @@ int main(int argc, char** argv) {
     if ((rc = PMIx_Finalize(NULL, 0)) != PMIX_SUCCESS) die("PMIx_Finalize", rc);
     double t_fin = now_us() - t;
 
-    printf("BENCH rank=%u nprocs=%u init=%.1f sync=%.1f put=%.2f commit=%.1f fence=%.1f getjob=%.4f "
-           "getpeer=%.4f getptr=%.4f barrier=%.1f fenceloop=%.1f finalize=%.1f pss_kb=%ld rss_kb=%ld\n",
-           (unsigned)me.rank, (unsigned)nprocs, t_init, t_sync, t_put, t_commit, t_fence, t_job, t_peer,
-           t_ptr, t_barrier, t_loop, t_fin, pss, rss);
+    printf(
+        "BENCH rank=%u nprocs=%u init=%.1f sync=%.1f put=%.2f commit=%.1f fence=%.1f getjob=%.4f "
+        "getpeer=%.4f getptr=%.4f barrier=%.1f fenceloop=%.1f finalize=%.1f pss_kb=%ld "
+        "rss_kb=%ld\n",
+        (unsigned)me.rank, (unsigned)nprocs, t_init, t_sync, t_put, t_commit, t_fence, t_job,
+        t_peer, t_ptr, t_barrier, t_loop, t_fin, pss, rss);
     return 0;
 }

@@ -58,21 +58,25 @@ Args parse(int argc, char** argv) {
         else if (k == "--kill-after") a.kill_after = std::stoi(v);
         else die("unknown option " + k);
     }
-    if (a.dir.empty() || a.rank >= a.size) die("usage: --rank R --size D --dir DIR [--node ADDR] [--provider P] [--iters N]");
+    if (a.dir.empty() || a.rank >= a.size)
+        die("usage: --rank R --size D --dir DIR [--node ADDR] [--provider P] [--iters N]");
     return a;
 }
 
 // Publishes our address and waits (up to 30 s) for everyone's.
 std::vector<Bytes> exchange_addresses(const Args& a, const Bytes& mine) {
     const fs::path tmp = fs::path(a.dir) / ("addr." + std::to_string(a.rank) + ".tmp");
-    std::ofstream(tmp, std::ios::binary).write(reinterpret_cast<const char*>(mine.data()), static_cast<std::streamsize>(mine.size()));
+    std::ofstream(tmp, std::ios::binary)
+        .write(reinterpret_cast<const char*>(mine.data()),
+               static_cast<std::streamsize>(mine.size()));
     fs::rename(tmp, fs::path(a.dir) / ("addr." + std::to_string(a.rank)));
     std::vector<Bytes> all(a.size);
     const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(30);
     for (std::uint32_t r = 0; r < a.size; ++r) {
         const fs::path p = fs::path(a.dir) / ("addr." + std::to_string(r));
         while (!fs::exists(p)) {
-            if (std::chrono::steady_clock::now() > give_up) die("no address from rank " + std::to_string(r));
+            if (std::chrono::steady_clock::now() > give_up)
+                die("no address from rank " + std::to_string(r));
             std::this_thread::sleep_for(std::chrono::milliseconds(5));
         }
         std::ifstream in(p, std::ios::binary);
@@ -88,15 +92,19 @@ std::vector<Bytes> exchange_addresses(const Args& a, const Bytes& mine) {
 // without a hand-off to the main thread per collective. Exits on failure.
 class Runner {
 public:
-    Runner(Engine& e, const Args& a) : engine_(e), rank_(a.rank), deadline_(a.deadline_ms), kill_after_(a.kill_after) {}
+    Runner(Engine& e, const Args& a)
+        : engine_(e), rank_(a.rank), deadline_(a.deadline_ms), kill_after_(a.kill_after) {}
     // Collective ids are (phase << 32) + count: members of a phase agree on them even when
     // some ranks skip a phase.
     void phase(std::uint64_t p) { id_ = p << 32; }
 
-    std::vector<double> series(int n, Algorithm alg, const std::vector<std::uint32_t>& members, std::size_t bytes) {
+    std::vector<double> series(int n, Algorithm alg, const std::vector<std::uint32_t>& members,
+                               std::size_t bytes) {
         alg_ = alg;
         members_ = members;
-        mine_ = alg == Algorithm::dissemination ? Bytes{} : Bytes(bytes, std::byte{static_cast<unsigned char>(rank_)});
+        mine_ = alg == Algorithm::dissemination
+                    ? Bytes{}
+                    : Bytes(bytes, std::byte{static_cast<unsigned char>(rank_)});
         left_ = n;
         times_.clear();
         done_ = std::promise<pmix_status_t>();
@@ -107,7 +115,9 @@ public:
         }
         if (const pmix_status_t s = f.get(); s != PMIX_SUCCESS) {
             die("collective " + std::to_string(id_) + " failed: " +
-                (s == PMIX_ERR_TIMEOUT ? "timeout" : s == PMIX_ERR_LOST_CONNECTION ? "lost connection" : std::to_string(s)));
+                (s == PMIX_ERR_TIMEOUT           ? "timeout"
+                 : s == PMIX_ERR_LOST_CONNECTION ? "lost connection"
+                                                 : std::to_string(s)));
         }
         return times_;
     }
@@ -117,8 +127,9 @@ private:
         t0_ = std::chrono::steady_clock::now();
         const auto deadline = t0_ + std::chrono::milliseconds(deadline_);
         if (kill_after_ >= 0 && started_++ == kill_after_) std::_Exit(9);  // a daemon dying mid-job
-        const pmix_status_t rc = engine_.start({++id_, alg_, members_, deadline}, mine_,
-                                               [this](pmix_status_t s, std::vector<Bytes> b) { finished(s, b); });
+        const pmix_status_t rc =
+            engine_.start({++id_, alg_, members_, deadline}, mine_,
+                          [this](pmix_status_t s, std::vector<Bytes> b) { finished(s, b); });
         if (rc != PMIX_SUCCESS) done_.set_value(rc);
     }
     // Every member's block must be there, `bytes` long and filled with its member index.
@@ -126,16 +137,21 @@ private:
         if (alg_ == Algorithm::dissemination) return blocks.empty();
         if (blocks.size() != members_.size()) return false;
         for (std::size_t j = 0; j < blocks.size(); ++j) {
-            if (blocks[j] != Bytes(mine_.size(), std::byte{static_cast<unsigned char>(members_[j])})) return false;
+            if (blocks[j] !=
+                Bytes(mine_.size(), std::byte{static_cast<unsigned char>(members_[j])}))
+                return false;
         }
         return true;
     }
     void finished(pmix_status_t s, const std::vector<Bytes>& blocks) {
         if (s == PMIX_SUCCESS && !complete(blocks)) {
-            std::fprintf(stderr, "fence_node: collective %llu delivered wrong data\n", static_cast<unsigned long long>(id_));
+            std::fprintf(stderr, "fence_node: collective %llu delivered wrong data\n",
+                         static_cast<unsigned long long>(id_));
             s = PMIX_ERR_BAD_PARAM;
         }
-        times_.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0_).count());
+        times_.push_back(
+            std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0_)
+                .count());
         if (s != PMIX_SUCCESS || --left_ == 0) {
             done_.set_value(s);
             return;
@@ -194,14 +210,17 @@ int main(int argc, char** argv) {
     runner.series(5, Algorithm::dissemination, all, 0);  // everyone waits for the pair
     const double rounds = std::ceil(std::log2(std::max<std::uint32_t>(a.size, 1)));
     if (a.rank == 0) {
-        std::printf("| D | provider | per node | algorithm | median (us) | max (us) | model (us) |\n");
+        std::printf(
+            "| D | provider | per node | algorithm | median (us) | max (us) | model (us) |\n");
         std::printf("|---:|---|---:|---|---:|---:|---:|\n");
     }
     auto report = [&](const char* what, std::size_t bytes, const std::vector<double>& t) {
         if (a.rank != 0) return;
-        const double model = 2 * rounds * latency + static_cast<double>(bytes) * (a.size - 1) * per_byte;
-        std::printf("| %u | %s | %zu B | %s | %.1f | %.1f | %.1f |\n", a.size, transport->provider_name().c_str(), bytes,
-                    what, median(t), *std::max_element(t.begin(), t.end()), model);
+        const double model =
+            2 * rounds * latency + static_cast<double>(bytes) * (a.size - 1) * per_byte;
+        std::printf("| %u | %s | %zu B | %s | %.1f | %.1f | %.1f |\n", a.size,
+                    transport->provider_name().c_str(), bytes, what, median(t),
+                    *std::max_element(t.begin(), t.end()), model);
     };
     runner.phase(4);
     report("barrier", 0, runner.series(a.iters, Algorithm::dissemination, all, 0));
@@ -212,8 +231,10 @@ int main(int argc, char** argv) {
     }
     runner.phase(next_phase);
     if (a.rank == 0) {
-        std::printf("\none-way latency (2-member barrier, median): %.1f us; per-byte cost %.4f us/B (%.0f MB/s)\n",
-                    latency, per_byte, per_byte > 0 ? 1.0 / per_byte : 0.0);
+        std::printf(
+            "\none-way latency (2-member barrier, median): %.1f us; per-byte cost %.4f us/B (%.0f "
+            "MB/s)\n",
+            latency, per_byte, per_byte > 0 ? 1.0 / per_byte : 0.0);
     }
     runner.series(3, Algorithm::dissemination, all, 0);  // nobody leaves while others still send
     return 0;

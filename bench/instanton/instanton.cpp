@@ -60,9 +60,10 @@ int fail(const pmix_proc_t& me, const std::string& why) {
 
 bool endpoint_of(const pmix_proc_t& p, Bytes& out) {
     pmix_value_t* v = nullptr;
-    if (PMIx_Get(&p, PMIX_FABRIC_ENDPT, nullptr, 0, &v) != PMIX_SUCCESS || v == nullptr) return false;
-    bool ok = v->type == PMIX_DATA_ARRAY && v->data.darray != nullptr && v->data.darray->type == PMIX_ENDPOINT &&
-              v->data.darray->size >= 1;
+    if (PMIx_Get(&p, PMIX_FABRIC_ENDPT, nullptr, 0, &v) != PMIX_SUCCESS || v == nullptr)
+        return false;
+    bool ok = v->type == PMIX_DATA_ARRAY && v->data.darray != nullptr &&
+              v->data.darray->type == PMIX_ENDPOINT && v->data.darray->size >= 1;
     if (ok) {
         const auto* ep = static_cast<const pmix_endpoint_t*>(v->data.darray->array);
         const auto* b = reinterpret_cast<const std::byte*>(ep->endpt.bytes);
@@ -82,7 +83,8 @@ int main(int argc, char** argv) {
     pmix_proc_t job = me;
     job.rank = PMIX_RANK_WILDCARD;
     pmix_value_t* sz = nullptr;
-    if (PMIx_Get(&job, PMIX_JOB_SIZE, nullptr, 0, &sz) != PMIX_SUCCESS) return fail(me, "no job size");
+    if (PMIx_Get(&job, PMIX_JOB_SIZE, nullptr, 0, &sz) != PMIX_SUCCESS)
+        return fail(me, "no job size");
     const std::uint32_t n = sz->data.uint32;
     PMIX_VALUE_RELEASE(sz);
     std::vector<Bytes> addrs(n);
@@ -101,15 +103,20 @@ int main(int argc, char** argv) {
         o.service = std::to_string(ntohs(sa.sin_port));
         // setup_fork told this process the same thing through its environment.
         const char* env = std::getenv("PMIX_CPP_FABRIC_ENDPOINT");
-        if (env == nullptr || o.node + ":" + o.service != env) return fail(me, "PMIX_CPP_FABRIC_ENDPOINT differs from PMIX_FABRIC_ENDPT");
+        if (env == nullptr || o.node + ":" + o.service != env)
+            return fail(me, "PMIX_CPP_FABRIC_ENDPOINT differs from PMIX_FABRIC_ENDPT");
         t = pmix::fabric::OfiTransport::open(o, error);
-        if (!t) return fail(me, "cannot open the assigned endpoint " + o.node + ":" + o.service + ": " + error);
-        if (t->address() != addrs[me.rank]) return fail(me, "the endpoint's address differs from the assigned one");
+        if (!t)
+            return fail(
+                me, "cannot open the assigned endpoint " + o.node + ":" + o.service + ": " + error);
+        if (t->address() != addrs[me.rank])
+            return fail(me, "the endpoint's address differs from the assigned one");
         t_opened = Clock::now();
         for (std::uint32_t r = 0; r < n; ++r) {
             pmix_proc_t p = me;
             p.rank = r;
-            if (r != me.rank && !endpoint_of(p, addrs[r])) return fail(me, "no endpoint for rank " + std::to_string(r));
+            if (r != me.rank && !endpoint_of(p, addrs[r]))
+                return fail(me, "no endpoint for rank " + std::to_string(r));
         }
     } else {
         o.node = pmix::fabric::default_node_address();
@@ -118,7 +125,8 @@ int main(int argc, char** argv) {
         t_opened = Clock::now();
         addrs[me.rank] = t->address();
         pmix_value_t v;
-        pmix_byte_object_t bo{reinterpret_cast<char*>(addrs[me.rank].data()), addrs[me.rank].size()};
+        pmix_byte_object_t bo{reinterpret_cast<char*>(addrs[me.rank].data()),
+                              addrs[me.rank].size()};
         PMIX_VALUE_LOAD(&v, &bo, PMIX_BYTE_OBJECT);
         PMIx_Put(PMIX_GLOBAL, "bench.addr", &v);
         PMIX_VALUE_DESTRUCT(&v);
@@ -132,7 +140,8 @@ int main(int argc, char** argv) {
             pmix_proc_t p = me;
             p.rank = r;
             pmix_value_t* got = nullptr;
-            if (PMIx_Get(&p, "bench.addr", nullptr, 0, &got) != PMIX_SUCCESS || got->type != PMIX_BYTE_OBJECT)
+            if (PMIx_Get(&p, "bench.addr", nullptr, 0, &got) != PMIX_SUCCESS ||
+                got->type != PMIX_BYTE_OBJECT)
                 return fail(me, "no address of rank " + std::to_string(r));
             const auto* b = reinterpret_cast<const std::byte*>(got->data.bo.bytes);
             addrs[r].assign(b, b + got->data.bo.size);
@@ -146,10 +155,13 @@ int main(int argc, char** argv) {
         if (r != me.rank && !t->send(r, Bytes(8, std::byte{0x5a}))) return fail(me, "send refused");
     }
     const auto deadline = Clock::now() + std::chrono::seconds(30);
-    while (heard.heard() < n - 1 && Clock::now() < deadline) std::this_thread::sleep_for(std::chrono::microseconds(20));
+    while (heard.heard() < n - 1 && Clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
     const auto t_end = Clock::now();
     const bool all = heard.heard() == n - 1;
-    auto us = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::micro>(b - a).count(); };
+    auto us = [](Clock::time_point a, Clock::time_point b) {
+        return std::chrono::duration<double, std::micro>(b - a).count();
+    };
     // Not measured: everyone's times to rank 0, and nobody closes before every message is in.
     const double mine[3] = {us(t0, t_opened), us(t_opened, t_resolved), us(t0, t_end)};
     static const char* const keys[3] = {"bench.open", "bench.resolve", "bench.total"};
@@ -177,12 +189,15 @@ int main(int argc, char** argv) {
                 }
             }
             std::sort(ts.begin(), ts.end());
-            std::printf(" %s_median_us %.1f %s_max_us %.1f", keys[k] + 6, ts.empty() ? 0.0 : ts[ts.size() / 2],
-                        keys[k] + 6, ts.empty() ? 0.0 : ts.back());
+            std::printf(" %s_median_us %.1f %s_max_us %.1f", keys[k] + 6,
+                        ts.empty() ? 0.0 : ts[ts.size() / 2], keys[k] + 6,
+                        ts.empty() ? 0.0 : ts.back());
         }
         std::printf("\n");
     }
     t.reset();
     PMIx_Finalize(nullptr, 0);
-    return all ? 0 : fail(me, "heard from " + std::to_string(heard.heard()) + " of " + std::to_string(n - 1) + " peers");
+    return all ? 0
+               : fail(me, "heard from " + std::to_string(heard.heard()) + " of " +
+                              std::to_string(n - 1) + " peers");
 }

@@ -50,7 +50,8 @@ std::unique_ptr<pmix::gds::StoreWriter> make_job(bool shm) {
         const std::string host = "node" + std::to_string(r / 64);
         pmix_value_t h = text(host);
         w->put(kNs, Entity::proc(r), PMIX_HOSTNAME, h);
-        const std::string payload = ("endpoint-" + std::to_string(r) + std::string(60, 'x')).substr(0, 63);
+        const std::string payload =
+            ("endpoint-" + std::to_string(r) + std::string(60, 'x')).substr(0, 63);
         pmix_value_t m = text(payload);
         w->put_modex(kNs, r, PMIX_GLOBAL, "bench.modex", m);
     }
@@ -124,7 +125,8 @@ void VisitAllKeysOfProc(benchmark::State& state) {
     pmix_rank_t r = 0;
     for (auto _ : state) {
         int n = 0;
-        check(state, f.reader->visit(kNs, Entity::proc(r), [&n](std::string_view, const pmix_value_t&) { ++n; }));
+        check(state, f.reader->visit(kNs, Entity::proc(r),
+                                     [&n](std::string_view, const pmix_value_t&) { ++n; }));
         if (n != 4) state.SkipWithError("wrong key count");
         r = (r + 7) % kRanks;
     }

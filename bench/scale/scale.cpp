@@ -27,9 +27,15 @@ pmix_value_t scalar(pmix_data_type_t type, std::uint64_t x) {
     pmix_value_t v{};
     v.type = type;
     switch (type) {
-        case PMIX_UINT16: v.data.uint16 = static_cast<std::uint16_t>(x); break;
-        case PMIX_PROC_RANK: v.data.rank = static_cast<pmix_rank_t>(x); break;
-        default: v.data.uint32 = static_cast<std::uint32_t>(x); break;
+        case PMIX_UINT16:
+            v.data.uint16 = static_cast<std::uint16_t>(x);
+            break;
+        case PMIX_PROC_RANK:
+            v.data.rank = static_cast<pmix_rank_t>(x);
+            break;
+        default:
+            v.data.uint32 = static_cast<std::uint32_t>(x);
+            break;
     }
     return v;
 }
@@ -95,7 +101,8 @@ double get_latency_ns(pmix::gds::StoreReader& reader, std::uint32_t procs, std::
         const std::uint32_t r = ranks[static_cast<std::size_t>(i) & 4095];
         pmix_value_t v{};
         const bool host = (i & 1) != 0;
-        if (reader.get(kNs, Entity::proc(r), host ? PMIX_HOSTNAME : PMIX_NODEID, &v) != PMIX_SUCCESS) {
+        if (reader.get(kNs, Entity::proc(r), host ? PMIX_HOSTNAME : PMIX_NODEID, &v) !=
+            PMIX_SUCCESS) {
             *ok = false;
             return 0;
         }
@@ -137,9 +144,10 @@ int main(int argc, char** argv) {
     get_latency_ns(*reader, procs, procs / nodes, hosts, 20000, &ok);  // warm up (map, fault in)
     const double get_ns = get_latency_ns(*reader, procs, procs / nodes, hosts, 400000, &ok);
     if (!ok) return fail("reading back (wrong or missing value)", PMIX_ERROR);
-    std::printf("SCALE procs=%u nodes=%u register_ms=%.1f bytes_used=%zu bytes_per_proc=%.1f "
-                "segments=%zu get_ns=%.1f\n",
-                procs, nodes, reg_ms, stats.bytes_used,
-                static_cast<double>(stats.bytes_used) / procs, stats.segments, get_ns);
+    std::printf(
+        "SCALE procs=%u nodes=%u register_ms=%.1f bytes_used=%zu bytes_per_proc=%.1f "
+        "segments=%zu get_ns=%.1f\n",
+        procs, nodes, reg_ms, stats.bytes_used, static_cast<double>(stats.bytes_used) / procs,
+        stats.segments, get_ns);
     return 0;
 }

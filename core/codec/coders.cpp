@@ -21,8 +21,8 @@ const Coder* coder_for(pmix_data_type_t type) noexcept {
         std::array<const Coder*, kTypeLimit> t{};
         for (std::size_t i = 0; i < t.size(); ++i) {
             auto type_i = static_cast<pmix_data_type_t>(i);
-            for (auto family : {scalar_coder, string_coder, struct_coder, nested_coder,
-                                stats_coder, hwloc_coder}) {
+            for (auto family : {scalar_coder, string_coder, struct_coder, nested_coder, stats_coder,
+                                hwloc_coder}) {
                 if (t[i] == nullptr) {
                     t[i] = family(type_i);
                 }

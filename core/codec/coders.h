@@ -74,8 +74,7 @@ pmix_status_t pack_count(Writer& w, std::size_t n) noexcept;
 // Counted array of `type` (u32 count + elements). pack_array: NULL with n > 0 is BAD_PARAM.
 // unpack_array allocates exactly `n` zeroed elements (never more than the remaining bytes can
 // describe) and on failure releases everything, leaving arr == NULL and n == 0.
-pmix_status_t pack_array(Writer& w, const void* arr, std::size_t n,
-                         pmix_data_type_t type) noexcept;
+pmix_status_t pack_array(Writer& w, const void* arr, std::size_t n, pmix_data_type_t type) noexcept;
 pmix_status_t unpack_array(Reader& r, void*& arr, std::size_t& n, pmix_data_type_t type) noexcept;
 
 // struct timeval as i64 seconds + i64 microseconds (pack_scalars.cpp).

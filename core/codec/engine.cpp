@@ -73,8 +73,7 @@ void destruct_all(void* elems, std::size_t n, const Coder& c, pmix_data_type_t t
 void keep_remainder(pmix_data_buffer_t& buf, std::size_t consumed, const Batch& b,
                     std::uint32_t taken) noexcept {
     std::size_t at = consumed - wire::kBatchHeaderSize;
-    write_header(reinterpret_cast<unsigned char*>(buf.unpack_ptr) + at, b.type,
-                 b.count - taken);
+    write_header(reinterpret_cast<unsigned char*>(buf.unpack_ptr) + at, b.type, b.count - taken);
     buf.unpack_ptr += at;
 }
 

@@ -69,7 +69,8 @@ pmix_status_t pack_cpusets(Writer& w, const void* elems, std::size_t n) noexcept
         }
         char* list = nullptr;
         if (cs[i].bitmap != nullptr &&
-            hwloc_bitmap_list_asprintf(&list, static_cast<hwloc_const_bitmap_t>(cs[i].bitmap)) < 0) {
+            hwloc_bitmap_list_asprintf(&list, static_cast<hwloc_const_bitmap_t>(cs[i].bitmap)) <
+                0) {
             return PMIX_ERR_NOMEM;
         }
         pmix_status_t rc = pack_string(w, list);
@@ -181,10 +182,10 @@ bool sets_paired(const char* xml) noexcept {
 
 // Flags for a received topology: the same node family, so binding calls may act on it (as in
 // OpenPMIx), and the sender's support bits come along (its XML carries them since hwloc 2.3).
-constexpr unsigned long kImportFlags =
-    HWLOC_TOPOLOGY_FLAG_IS_THISSYSTEM | HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED
+constexpr unsigned long kImportFlags = HWLOC_TOPOLOGY_FLAG_IS_THISSYSTEM |
+                                       HWLOC_TOPOLOGY_FLAG_INCLUDE_DISALLOWED
 #if HWLOC_API_VERSION >= 0x00020300
-    | HWLOC_TOPOLOGY_FLAG_IMPORT_SUPPORT
+                                       | HWLOC_TOPOLOGY_FLAG_IMPORT_SUPPORT
 #endif
     ;
 
@@ -214,8 +215,7 @@ pmix_status_t unpack_one_topology(Reader& r, pmix_topology_t& tp) noexcept {
     hwloc_topology_t topo = nullptr;
     if (xml != nullptr) {
         std::size_t len = std::strlen(xml);
-        if (len < kMinTopologyXml || len > kMaxTopologyXml || xml[0] != '<' ||
-            !sets_paired(xml)) {
+        if (len < kMinTopologyXml || len > kMaxTopologyXml || xml[0] != '<' || !sets_paired(xml)) {
             std::free(xml);
             return wire::kCorrupt;
         }
@@ -252,9 +252,12 @@ constexpr Coder k_topo{sizeof(pmix_topology_t), 4, pack_topologies, unpack_topol
 
 const Coder* hwloc_coder(pmix_data_type_t type) noexcept {
     switch (type) {
-    case PMIX_PROC_CPUSET: return &k_cpuset;
-    case PMIX_TOPO: return &k_topo;
-    default: return nullptr;
+        case PMIX_PROC_CPUSET:
+            return &k_cpuset;
+        case PMIX_TOPO:
+            return &k_topo;
+        default:
+            return nullptr;
     }
 }
 

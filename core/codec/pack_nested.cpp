@@ -405,15 +405,24 @@ constexpr Coder k_dbuf{sizeof(pmix_data_buffer_t), 8, pack_dbufs, unpack_dbufs};
 
 const Coder* nested_coder(pmix_data_type_t type) noexcept {
     switch (type) {
-    case PMIX_VALUE: return &k_value;
-    case PMIX_INFO: return &k_info;
-    case PMIX_PDATA: return &k_pdata;
-    case PMIX_KVAL: return &k_kval;
-    case PMIX_DATA_ARRAY: return &k_darray;
-    case PMIX_APP: return &k_app;
-    case PMIX_QUERY: return &k_query;
-    case PMIX_DATA_BUFFER: return &k_dbuf;
-    default: return nullptr;
+        case PMIX_VALUE:
+            return &k_value;
+        case PMIX_INFO:
+            return &k_info;
+        case PMIX_PDATA:
+            return &k_pdata;
+        case PMIX_KVAL:
+            return &k_kval;
+        case PMIX_DATA_ARRAY:
+            return &k_darray;
+        case PMIX_APP:
+            return &k_app;
+        case PMIX_QUERY:
+            return &k_query;
+        case PMIX_DATA_BUFFER:
+            return &k_dbuf;
+        default:
+            return nullptr;
     }
 }
 

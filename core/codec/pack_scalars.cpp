@@ -145,44 +145,51 @@ pmix_status_t unpack_timeval(Reader& r, struct timeval& tv) noexcept {
 
 const Coder* scalar_coder(pmix_data_type_t type) noexcept {
     switch (type) {
-    case PMIX_BOOL: return &k_bool;
-    case PMIX_BYTE:
-    case PMIX_INT8:
-    case PMIX_UINT8:
-    case PMIX_PERSIST:
-    case PMIX_SCOPE:
-    case PMIX_DATA_RANGE:
-    case PMIX_COMMAND:
-    case PMIX_PROC_STATE:
-    case PMIX_ALLOC_DIRECTIVE:
-    case PMIX_JOB_STATE:
-    case PMIX_LINK_STATE: return &k_w1;
-    case PMIX_INT16:
-    case PMIX_UINT16:
-    case PMIX_DATA_TYPE:
-    case PMIX_IOF_CHANNEL:
-    case PMIX_LOCTYPE:
-    case PMIX_STOR_ACCESS_TYPE: return &k_w2;
-    case PMIX_INT:
-    case PMIX_UINT:
-    case PMIX_INT32:
-    case PMIX_UINT32:
-    case PMIX_PID:
-    case PMIX_STATUS:
-    case PMIX_INFO_DIRECTIVES:
-    case PMIX_PROC_RANK:
-    case PMIX_FLOAT: return &k_w4;  // float travels as its IEEE-754 bit pattern
-    case PMIX_INT64:
-    case PMIX_UINT64:
-    case PMIX_SIZE:
-    case PMIX_TIME:
-    case PMIX_DEVTYPE:
-    case PMIX_STOR_MEDIUM:
-    case PMIX_STOR_ACCESS:
-    case PMIX_STOR_PERSIST:
-    case PMIX_DOUBLE: return &k_w8;
-    case PMIX_TIMEVAL: return &k_tv;
-    default: return nullptr;
+        case PMIX_BOOL:
+            return &k_bool;
+        case PMIX_BYTE:
+        case PMIX_INT8:
+        case PMIX_UINT8:
+        case PMIX_PERSIST:
+        case PMIX_SCOPE:
+        case PMIX_DATA_RANGE:
+        case PMIX_COMMAND:
+        case PMIX_PROC_STATE:
+        case PMIX_ALLOC_DIRECTIVE:
+        case PMIX_JOB_STATE:
+        case PMIX_LINK_STATE:
+            return &k_w1;
+        case PMIX_INT16:
+        case PMIX_UINT16:
+        case PMIX_DATA_TYPE:
+        case PMIX_IOF_CHANNEL:
+        case PMIX_LOCTYPE:
+        case PMIX_STOR_ACCESS_TYPE:
+            return &k_w2;
+        case PMIX_INT:
+        case PMIX_UINT:
+        case PMIX_INT32:
+        case PMIX_UINT32:
+        case PMIX_PID:
+        case PMIX_STATUS:
+        case PMIX_INFO_DIRECTIVES:
+        case PMIX_PROC_RANK:
+        case PMIX_FLOAT:
+            return &k_w4;  // float travels as its IEEE-754 bit pattern
+        case PMIX_INT64:
+        case PMIX_UINT64:
+        case PMIX_SIZE:
+        case PMIX_TIME:
+        case PMIX_DEVTYPE:
+        case PMIX_STOR_MEDIUM:
+        case PMIX_STOR_ACCESS:
+        case PMIX_STOR_PERSIST:
+        case PMIX_DOUBLE:
+            return &k_w8;
+        case PMIX_TIMEVAL:
+            return &k_tv;
+        default:
+            return nullptr;
     }
 }
 

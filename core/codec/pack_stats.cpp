@@ -10,29 +10,31 @@ namespace {
 // The counters of disk and net stats are runs of uint64_t; listing them as member pointers keeps
 // pack and unpack in the same order by construction.
 constexpr std::uint64_t pmix_disk_stats_t::*k_disk_fields[] = {
-    &pmix_disk_stats_t::num_reads_completed,   &pmix_disk_stats_t::num_reads_merged,
-    &pmix_disk_stats_t::num_sectors_read,      &pmix_disk_stats_t::milliseconds_reading,
-    &pmix_disk_stats_t::num_writes_completed,  &pmix_disk_stats_t::num_writes_merged,
-    &pmix_disk_stats_t::num_sectors_written,   &pmix_disk_stats_t::milliseconds_writing,
-    &pmix_disk_stats_t::num_ios_in_progress,   &pmix_disk_stats_t::milliseconds_io,
+    &pmix_disk_stats_t::num_reads_completed,      &pmix_disk_stats_t::num_reads_merged,
+    &pmix_disk_stats_t::num_sectors_read,         &pmix_disk_stats_t::milliseconds_reading,
+    &pmix_disk_stats_t::num_writes_completed,     &pmix_disk_stats_t::num_writes_merged,
+    &pmix_disk_stats_t::num_sectors_written,      &pmix_disk_stats_t::milliseconds_writing,
+    &pmix_disk_stats_t::num_ios_in_progress,      &pmix_disk_stats_t::milliseconds_io,
     &pmix_disk_stats_t::weighted_milliseconds_io,
 };
 
 constexpr std::uint64_t pmix_net_stats_t::*k_net_fields[] = {
-    &pmix_net_stats_t::num_bytes_recvd, &pmix_net_stats_t::num_packets_recvd,
-    &pmix_net_stats_t::num_recv_errs,   &pmix_net_stats_t::num_bytes_sent,
+    &pmix_net_stats_t::num_bytes_recvd,  &pmix_net_stats_t::num_packets_recvd,
+    &pmix_net_stats_t::num_recv_errs,    &pmix_net_stats_t::num_bytes_sent,
     &pmix_net_stats_t::num_packets_sent, &pmix_net_stats_t::num_send_errs,
 };
 
 constexpr float pmix_node_stats_t::*k_node_floats[] = {
-    &pmix_node_stats_t::la,          &pmix_node_stats_t::la5,        &pmix_node_stats_t::la15,
-    &pmix_node_stats_t::total_mem,   &pmix_node_stats_t::free_mem,   &pmix_node_stats_t::buffers,
-    &pmix_node_stats_t::cached,      &pmix_node_stats_t::swap_cached,
-    &pmix_node_stats_t::swap_total,  &pmix_node_stats_t::swap_free,  &pmix_node_stats_t::mapped,
+    &pmix_node_stats_t::la,        &pmix_node_stats_t::la5,         &pmix_node_stats_t::la15,
+    &pmix_node_stats_t::total_mem, &pmix_node_stats_t::free_mem,    &pmix_node_stats_t::buffers,
+    &pmix_node_stats_t::cached,    &pmix_node_stats_t::swap_cached, &pmix_node_stats_t::swap_total,
+    &pmix_node_stats_t::swap_free, &pmix_node_stats_t::mapped,
 };
 
 constexpr float pmix_proc_stats_t::*k_proc_sizes[] = {
-    &pmix_proc_stats_t::pss, &pmix_proc_stats_t::vsize, &pmix_proc_stats_t::rss,
+    &pmix_proc_stats_t::pss,
+    &pmix_proc_stats_t::vsize,
+    &pmix_proc_stats_t::rss,
     &pmix_proc_stats_t::peak_vsize,
 };
 
@@ -102,7 +104,7 @@ pmix_status_t unpack_one_pstats(Reader& r, pmix_proc_stats_t& s) noexcept {
 
 template <typename T, std::size_t N>
 pmix_status_t pack_counters(Writer& w, const T& s, char* T::*name,
-                            std::uint64_t T::* const (&fields)[N]) noexcept {
+                            std::uint64_t T::*const (&fields)[N]) noexcept {
     pmix_status_t rc = pack_string(w, s.*name);
     for (auto field : fields) {
         if (rc == PMIX_SUCCESS) {
@@ -114,7 +116,7 @@ pmix_status_t pack_counters(Writer& w, const T& s, char* T::*name,
 
 template <typename T, std::size_t N>
 pmix_status_t unpack_counters(Reader& r, T& s, char* T::*name,
-                              std::uint64_t T::* const (&fields)[N]) noexcept {
+                              std::uint64_t T::*const (&fields)[N]) noexcept {
     pmix_status_t rc = unpack_string(r, s.*name);
     for (auto field : fields) {
         if (rc == PMIX_SUCCESS) {
@@ -213,11 +215,16 @@ constexpr Coder k_ndstats{sizeof(pmix_node_stats_t), 4 + 11 * 4 + 16 + 4 + 4,
 
 const Coder* stats_coder(pmix_data_type_t type) noexcept {
     switch (type) {
-    case PMIX_PROC_STATS: return &k_pstats;
-    case PMIX_DISK_STATS: return &k_dkstats;
-    case PMIX_NET_STATS: return &k_netstats;
-    case PMIX_NODE_STATS: return &k_ndstats;
-    default: return nullptr;
+        case PMIX_PROC_STATS:
+            return &k_pstats;
+        case PMIX_DISK_STATS:
+            return &k_dkstats;
+        case PMIX_NET_STATS:
+            return &k_netstats;
+        case PMIX_NODE_STATS:
+            return &k_ndstats;
+        default:
+            return nullptr;
     }
 }
 

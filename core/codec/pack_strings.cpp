@@ -317,15 +317,21 @@ constexpr Coder k_envar{sizeof(pmix_envar_t), 9, pack_envars, unpack_envars};
 
 const Coder* string_coder(pmix_data_type_t type) noexcept {
     switch (type) {
-    case PMIX_STRING:
-    case PMIX_REGEX: return &k_string;  // a regex element is the NUL-terminated char* itself
-    case PMIX_BYTE_OBJECT:
-    case PMIX_COMPRESSED_STRING:
-    case PMIX_COMPRESSED_BYTE_OBJECT: return &k_bo;
-    case PMIX_PROC_NSPACE: return &k_nspace;
-    case PMIX_POINTER: return &k_pointer;
-    case PMIX_ENVAR: return &k_envar;
-    default: return nullptr;
+        case PMIX_STRING:
+        case PMIX_REGEX:
+            return &k_string;  // a regex element is the NUL-terminated char* itself
+        case PMIX_BYTE_OBJECT:
+        case PMIX_COMPRESSED_STRING:
+        case PMIX_COMPRESSED_BYTE_OBJECT:
+            return &k_bo;
+        case PMIX_PROC_NSPACE:
+            return &k_nspace;
+        case PMIX_POINTER:
+            return &k_pointer;
+        case PMIX_ENVAR:
+            return &k_envar;
+        default:
+            return nullptr;
     }
 }
 

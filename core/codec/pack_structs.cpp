@@ -73,8 +73,8 @@ pmix_status_t unpack_pinfos(Reader& r, void* elems, std::size_t n) noexcept {
         }
         std::int32_t pid = 0;
         std::int32_t code = 0;
-        if (rc == PMIX_SUCCESS && (rc = got(r.i32(pid) && r.i32(code) && r.u8(p.state))) ==
-                                      PMIX_SUCCESS) {
+        if (rc == PMIX_SUCCESS &&
+            (rc = got(r.i32(pid) && r.i32(code) && r.u8(p.state))) == PMIX_SUCCESS) {
             p.pid = pid;
             p.exit_code = code;
         }
@@ -93,8 +93,8 @@ pmix_status_t unpack_coords(Reader& r, void* elems, std::size_t n) noexcept {
     return each_mut<pmix_coord_t>(elems, n, [&](pmix_coord_t& c) {
         pmix_status_t rc = got(r.u8(c.view));
         void* arr = nullptr;
-        if (rc == PMIX_SUCCESS && (rc = unpack_array(r, arr, c.dims, PMIX_UINT32)) ==
-                                      PMIX_SUCCESS) {
+        if (rc == PMIX_SUCCESS &&
+            (rc = unpack_array(r, arr, c.dims, PMIX_UINT32)) == PMIX_SUCCESS) {
             c.coord = static_cast<std::uint32_t*>(arr);
         }
         return rc;
@@ -126,8 +126,8 @@ pmix_status_t unpack_geometries(Reader& r, void* elems, std::size_t n) noexcept 
             rc = unpack_string(r, g.osname);
         }
         void* arr = nullptr;
-        if (rc == PMIX_SUCCESS && (rc = unpack_array(r, arr, g.ncoords, PMIX_COORD)) ==
-                                      PMIX_SUCCESS) {
+        if (rc == PMIX_SUCCESS &&
+            (rc = unpack_array(r, arr, g.ncoords, PMIX_COORD)) == PMIX_SUCCESS) {
             g.coordinates = static_cast<pmix_coord_t*>(arr);
         }
         return rc;
@@ -221,14 +221,22 @@ constexpr Coder k_regattr{sizeof(pmix_regattr_t), 4 + 4 + 2 + 4, pack_regattrs, 
 
 const Coder* struct_coder(pmix_data_type_t type) noexcept {
     switch (type) {
-    case PMIX_PROC: return &k_proc;
-    case PMIX_PROC_INFO: return &k_pinfo;
-    case PMIX_COORD: return &k_coord;
-    case PMIX_GEOMETRY: return &k_geometry;
-    case PMIX_DEVICE_DIST: return &k_devdist;
-    case PMIX_ENDPOINT: return &k_endpoint;
-    case PMIX_REGATTR: return &k_regattr;
-    default: return nullptr;
+        case PMIX_PROC:
+            return &k_proc;
+        case PMIX_PROC_INFO:
+            return &k_pinfo;
+        case PMIX_COORD:
+            return &k_coord;
+        case PMIX_GEOMETRY:
+            return &k_geometry;
+        case PMIX_DEVICE_DIST:
+            return &k_devdist;
+        case PMIX_ENDPOINT:
+            return &k_endpoint;
+        case PMIX_REGATTR:
+            return &k_regattr;
+        default:
+            return nullptr;
     }
 }
 

@@ -43,7 +43,8 @@ pmix_status_t copy_payload(pmix_data_buffer_t* dest, const pmix_data_buffer_t* s
 }
 
 pmix_status_t load(pmix_data_buffer_t* buffer, pmix_byte_object_t* payload) noexcept {
-    if (buffer == nullptr || (payload != nullptr && payload->bytes == nullptr && payload->size > 0)) {
+    if (buffer == nullptr ||
+        (payload != nullptr && payload->bytes == nullptr && payload->size > 0)) {
         return PMIX_ERR_BAD_PARAM;
     }
     // A buffer being loaded is overwritten; free what it held if it looks like ours.
@@ -90,7 +91,8 @@ pmix_status_t unload(pmix_data_buffer_t* buffer, pmix_byte_object_t* payload) no
 }
 
 pmix_status_t embed(pmix_data_buffer_t* buffer, const pmix_byte_object_t* payload) noexcept {
-    if (buffer == nullptr || (payload != nullptr && payload->bytes == nullptr && payload->size > 0)) {
+    if (buffer == nullptr ||
+        (payload != nullptr && payload->bytes == nullptr && payload->size > 0)) {
         return PMIX_ERR_BAD_PARAM;
     }
     if (wire::buffer_ok(*buffer)) {

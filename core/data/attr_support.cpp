@@ -18,28 +18,31 @@ namespace {
 constexpr char kStdToolAttributes[] = "pmix.setup.env";
 
 const std::vector<FunctionAttributes> kClient = {
-    {"PMIx_Init", {"PMIX_TIMEOUT", "PMIX_PROGRAMMING_MODEL", "PMIX_MODEL_LIBRARY_NAME",
-                   "PMIX_MODEL_LIBRARY_VERSION", "PMIX_THREADING_MODEL"}},
+    {"PMIx_Init",
+     {"PMIX_TIMEOUT", "PMIX_PROGRAMMING_MODEL", "PMIX_MODEL_LIBRARY_NAME",
+      "PMIX_MODEL_LIBRARY_VERSION", "PMIX_THREADING_MODEL"}},
     {"PMIx_Finalize", {"PMIX_TIMEOUT"}},
-    {"PMIx_Get", {"PMIX_OPTIONAL", "PMIX_IMMEDIATE", "PMIX_TIMEOUT", "PMIX_GET_REFRESH_CACHE",
-                  "PMIX_GET_POINTER_VALUES"}},
+    {"PMIx_Get",
+     {"PMIX_OPTIONAL", "PMIX_IMMEDIATE", "PMIX_TIMEOUT", "PMIX_GET_REFRESH_CACHE",
+      "PMIX_GET_POINTER_VALUES"}},
     {"PMIx_Fence", {"PMIX_COLLECT_DATA", "PMIX_TIMEOUT"}},
     {"PMIx_Register_event_handler",
      {"PMIX_EVENT_HDLR_FIRST", "PMIX_EVENT_HDLR_LAST", "PMIX_EVENT_HDLR_PREPEND",
       "PMIX_EVENT_AFFECTED_PROC", "PMIX_EVENT_AFFECTED_PROCS"}},
-    {"PMIx_Notify_event", {"PMIX_EVENT_NON_DEFAULT", "PMIX_EVENT_AFFECTED_PROC",
-                           "PMIX_EVENT_AFFECTED_PROCS"}},
+    {"PMIx_Notify_event",
+     {"PMIX_EVENT_NON_DEFAULT", "PMIX_EVENT_AFFECTED_PROC", "PMIX_EVENT_AFFECTED_PROCS"}},
     {"PMIx_Spawn", {"PMIX_TIMEOUT"}},
     {"PMIx_Job_control",
      {"PMIX_TIMEOUT", "PMIX_REGISTER_CLEANUP", "PMIX_REGISTER_CLEANUP_DIR",
       "PMIX_CLEANUP_RECURSIVE", "PMIX_CLEANUP_EMPTY", "PMIX_CLEANUP_IGNORE",
       "PMIX_CLEANUP_LEAVE_TOPDIR"}},
-    {"PMIx_Log", {"PMIX_LOG_STDOUT", "PMIX_LOG_STDERR", "PMIX_LOG_SYSLOG", "PMIX_LOG_LOCAL_SYSLOG",
-                  "PMIX_LOG_GLOBAL_SYSLOG", "PMIX_LOG_SYSLOG_PRI", "PMIX_LOG_ONCE",
-                  "PMIX_LOG_TIMESTAMP", "PMIX_LOG_GENERATE_TIMESTAMP", "PMIX_LOG_TAG_OUTPUT"}},
-    {"PMIx_Query_info", {"PMIX_QUERY_NAMESPACES", "PMIX_QUERY_PROC_TABLE",
-                         "PMIX_QUERY_LOCAL_PROC_TABLE", "PMIX_QUERY_AVAIL_SERVERS",
-                         "PMIX_QUERY_ATTRIBUTE_SUPPORT"}},
+    {"PMIx_Log",
+     {"PMIX_LOG_STDOUT", "PMIX_LOG_STDERR", "PMIX_LOG_SYSLOG", "PMIX_LOG_LOCAL_SYSLOG",
+      "PMIX_LOG_GLOBAL_SYSLOG", "PMIX_LOG_SYSLOG_PRI", "PMIX_LOG_ONCE", "PMIX_LOG_TIMESTAMP",
+      "PMIX_LOG_GENERATE_TIMESTAMP", "PMIX_LOG_TAG_OUTPUT"}},
+    {"PMIx_Query_info",
+     {"PMIX_QUERY_NAMESPACES", "PMIX_QUERY_PROC_TABLE", "PMIX_QUERY_LOCAL_PROC_TABLE",
+      "PMIX_QUERY_AVAIL_SERVERS", "PMIX_QUERY_ATTRIBUTE_SUPPORT"}},
 };
 
 const std::vector<FunctionAttributes> kTool = {
@@ -112,7 +115,8 @@ void attributes_of(AttrLevel level, const std::string& functions, std::vector<pm
 
 void functions_of(AttrLevel level, const char* key, std::vector<pmix_info_t>* out) {
     std::string names;
-    for (const auto& fa : supported_attributes(level)) names += (names.empty() ? "" : ",") + fa.function;
+    for (const auto& fa : supported_attributes(level))
+        names += (names.empty() ? "" : ",") + fa.function;
     out->emplace_back();
     load(&out->back(), key, names.c_str(), PMIX_STRING);
 }
@@ -121,19 +125,23 @@ void functions_of(AttrLevel level, const char* key, std::vector<pmix_info_t>* ou
 
 std::vector<FunctionAttributes> supported_attributes(AttrLevel level) {
     switch (level) {
-        case AttrLevel::server: return kServer;
-        case AttrLevel::tool: return kTool;
+        case AttrLevel::server:
+            return kServer;
+        case AttrLevel::tool:
+            return kTool;
         case AttrLevel::host: {
             std::lock_guard lock(g_host_mutex);
             return g_host;
         }
-        case AttrLevel::client: break;
+        case AttrLevel::client:
+            break;
     }
     return kClient;
 }
 
 pmix_status_t register_host_attributes(const char* function, char* const attrs[]) {
-    if (function == nullptr || function[0] == '\0' || std::strlen(function) > 256) return PMIX_ERR_BAD_PARAM;
+    if (function == nullptr || function[0] == '\0' || std::strlen(function) > 256)
+        return PMIX_ERR_BAD_PARAM;
     FunctionAttributes fa{function, {}};
     for (std::size_t i = 0; attrs != nullptr && attrs[i] != nullptr; ++i) {
         if (std::strlen(attrs[i]) > 256 || i >= 4096) return PMIX_ERR_BAD_PARAM;
@@ -154,7 +162,9 @@ void clear_host_attributes() {
 
 bool asks_host_level(const pmix_query_t& q) {
     for (std::size_t i = 0; q.qualifiers != nullptr && i < q.nqual; ++i) {
-        if (is(q.qualifiers[i].key, PMIX_HOST_ATTRIBUTES) || is(q.qualifiers[i].key, PMIX_HOST_FUNCTIONS)) return true;
+        if (is(q.qualifiers[i].key, PMIX_HOST_ATTRIBUTES) ||
+            is(q.qualifiers[i].key, PMIX_HOST_FUNCTIONS))
+            return true;
     }
     return false;
 }
@@ -169,16 +179,21 @@ bool answer_attribute_support(const pmix_query_t& q, pmix_info_t* out) {
     for (std::size_t i = 0; q.qualifiers != nullptr && i < q.nqual; ++i) {
         const pmix_info_t& qual = q.qualifiers[i];
         const std::string list = qual.value.type == PMIX_STRING && qual.value.data.string != nullptr
-                                     ? qual.value.data.string : "all";
+                                     ? qual.value.data.string
+                                     : "all";
         if (is(qual.key, PMIX_CLIENT_ATTRIBUTES)) attributes_of(AttrLevel::client, list, &parts);
-        else if (is(qual.key, PMIX_SERVER_ATTRIBUTES)) attributes_of(AttrLevel::server, list, &parts);
+        else if (is(qual.key, PMIX_SERVER_ATTRIBUTES))
+            attributes_of(AttrLevel::server, list, &parts);
         else if (is(qual.key, PMIX_TOOL_ATTRIBUTES) || is(qual.key, kStdToolAttributes)) {
             attributes_of(AttrLevel::tool, list, &parts);
-        } else if (is(qual.key, PMIX_CLIENT_FUNCTIONS)) functions_of(AttrLevel::client, qual.key, &parts);
-        else if (is(qual.key, PMIX_SERVER_FUNCTIONS)) functions_of(AttrLevel::server, qual.key, &parts);
+        } else if (is(qual.key, PMIX_CLIENT_FUNCTIONS))
+            functions_of(AttrLevel::client, qual.key, &parts);
+        else if (is(qual.key, PMIX_SERVER_FUNCTIONS))
+            functions_of(AttrLevel::server, qual.key, &parts);
         else if (is(qual.key, PMIX_TOOL_FUNCTIONS)) functions_of(AttrLevel::tool, qual.key, &parts);
         else if (is(qual.key, PMIX_HOST_ATTRIBUTES)) attributes_of(AttrLevel::host, list, &parts);
-        else if (is(qual.key, PMIX_HOST_FUNCTIONS) && !supported_attributes(AttrLevel::host).empty()) {
+        else if (is(qual.key, PMIX_HOST_FUNCTIONS) &&
+                 !supported_attributes(AttrLevel::host).empty()) {
             functions_of(AttrLevel::host, qual.key, &parts);
         }
     }

@@ -38,38 +38,58 @@ pmix_value_cmp_t procs(const pmix_proc_t* a, const pmix_proc_t* b) noexcept {
 
 pmix_value_cmp_t plain(const void* a, const void* b, pmix_data_type_t type) noexcept {
     switch (type) {
-    case PMIX_BOOL: return numbers<bool>(a, b);
-    case PMIX_INT8: return numbers<std::int8_t>(a, b);
-    case PMIX_INT16: return numbers<std::int16_t>(a, b);
-    case PMIX_INT:
-    case PMIX_STATUS: return numbers<int>(a, b);
-    case PMIX_INT32: return numbers<std::int32_t>(a, b);
-    case PMIX_INT64: return numbers<std::int64_t>(a, b);
-    case PMIX_UINT: return numbers<unsigned int>(a, b);
-    case PMIX_SIZE: return numbers<std::size_t>(a, b);
-    case PMIX_PID: return numbers<pid_t>(a, b);
-    case PMIX_FLOAT: return numbers<float>(a, b);
-    case PMIX_DOUBLE: return numbers<double>(a, b);
-    case PMIX_TIME: return numbers<time_t>(a, b);
-    case PMIX_TIMEVAL: return timevals(a, b);
-    case PMIX_POINTER: return numbers<std::uintptr_t>(a, b);
-    case PMIX_PROC:
-        return procs(static_cast<const pmix_proc_t*>(a), static_cast<const pmix_proc_t*>(b));
-    case PMIX_PROC_NSPACE: {
-        int r = std::strncmp(static_cast<const char*>(a), static_cast<const char*>(b),
-                             PMIX_MAX_NSLEN + 1);
-        return compare_number(r, 0);
-    }
-    default: break;
+        case PMIX_BOOL:
+            return numbers<bool>(a, b);
+        case PMIX_INT8:
+            return numbers<std::int8_t>(a, b);
+        case PMIX_INT16:
+            return numbers<std::int16_t>(a, b);
+        case PMIX_INT:
+        case PMIX_STATUS:
+            return numbers<int>(a, b);
+        case PMIX_INT32:
+            return numbers<std::int32_t>(a, b);
+        case PMIX_INT64:
+            return numbers<std::int64_t>(a, b);
+        case PMIX_UINT:
+            return numbers<unsigned int>(a, b);
+        case PMIX_SIZE:
+            return numbers<std::size_t>(a, b);
+        case PMIX_PID:
+            return numbers<pid_t>(a, b);
+        case PMIX_FLOAT:
+            return numbers<float>(a, b);
+        case PMIX_DOUBLE:
+            return numbers<double>(a, b);
+        case PMIX_TIME:
+            return numbers<time_t>(a, b);
+        case PMIX_TIMEVAL:
+            return timevals(a, b);
+        case PMIX_POINTER:
+            return numbers<std::uintptr_t>(a, b);
+        case PMIX_PROC:
+            return procs(static_cast<const pmix_proc_t*>(a), static_cast<const pmix_proc_t*>(b));
+        case PMIX_PROC_NSPACE: {
+            int r = std::strncmp(static_cast<const char*>(a), static_cast<const char*>(b),
+                                 PMIX_MAX_NSLEN + 1);
+            return compare_number(r, 0);
+        }
+        default:
+            break;
     }
     // The remaining trivial types are unsigned integers of their element size (enums, flags,
     // ranks, device types, storage bitmasks).
     switch (element_size(type)) {
-    case 1: return numbers<std::uint8_t>(a, b);
-    case 2: return numbers<std::uint16_t>(a, b);
-    case 4: return numbers<std::uint32_t>(a, b);
-    case 8: return numbers<std::uint64_t>(a, b);
-    default: return PMIX_VALUE_COMPARISON_NOT_AVAIL;
+        case 1:
+            return numbers<std::uint8_t>(a, b);
+        case 2:
+            return numbers<std::uint16_t>(a, b);
+        case 4:
+            return numbers<std::uint32_t>(a, b);
+        case 8:
+            return numbers<std::uint64_t>(a, b);
+        default:
+            return PMIX_VALUE_COMPARISON_NOT_AVAIL;
     }
 }
 

@@ -286,35 +286,57 @@ const T* as(const void* p) {
 
 pmix_value_cmp_t dispatch(const void* a, const void* b, pmix_data_type_t type) {
     switch (type) {
-    case PMIX_STRING:
-    case PMIX_REGEX: return compare_strings(*as<char*>(a), *as<char*>(b));
-    case PMIX_VALUE: return value_compare(as<pmix_value_t>(a), as<pmix_value_t>(b));
-    case PMIX_INFO: return info(as<pmix_info_t>(a), as<pmix_info_t>(b));
-    case PMIX_APP: return app(as<pmix_app_t>(a), as<pmix_app_t>(b));
-    case PMIX_PDATA: return pdata(as<pmix_pdata_t>(a), as<pmix_pdata_t>(b));
-    case PMIX_BYTE_OBJECT:
-    case PMIX_COMPRESSED_STRING:
-    case PMIX_COMPRESSED_BYTE_OBJECT:
-        return compare_bytes(as<pmix_byte_object_t>(a), as<pmix_byte_object_t>(b));
-    case PMIX_KVAL: return kval(as<kval_t>(a), as<kval_t>(b));
-    case PMIX_PROC_INFO: return pinfo(as<pmix_proc_info_t>(a), as<pmix_proc_info_t>(b));
-    case PMIX_DATA_ARRAY: return darray(as<pmix_data_array_t>(a), as<pmix_data_array_t>(b));
-    case PMIX_QUERY: return query(as<pmix_query_t>(a), as<pmix_query_t>(b));
-    case PMIX_ENVAR: return envar(as<pmix_envar_t>(a), as<pmix_envar_t>(b));
-    case PMIX_COORD: return coord(as<pmix_coord_t>(a), as<pmix_coord_t>(b));
-    case PMIX_REGATTR: return regattr(as<pmix_regattr_t>(a), as<pmix_regattr_t>(b));
-    case PMIX_PROC_CPUSET: return compare_cpuset(as<pmix_cpuset_t>(a), as<pmix_cpuset_t>(b));
-    case PMIX_TOPO: return compare_topology(as<pmix_topology_t>(a), as<pmix_topology_t>(b));
-    case PMIX_GEOMETRY: return geometry(as<pmix_geometry_t>(a), as<pmix_geometry_t>(b));
-    case PMIX_DEVICE_DIST:
-        return devdist(as<pmix_device_distance_t>(a), as<pmix_device_distance_t>(b));
-    case PMIX_ENDPOINT: return endpoint(as<pmix_endpoint_t>(a), as<pmix_endpoint_t>(b));
-    case PMIX_DATA_BUFFER: return dbuf(as<pmix_data_buffer_t>(a), as<pmix_data_buffer_t>(b));
-    case PMIX_PROC_STATS: return pstats(as<pmix_proc_stats_t>(a), as<pmix_proc_stats_t>(b));
-    case PMIX_DISK_STATS: return dkstats(as<pmix_disk_stats_t>(a), as<pmix_disk_stats_t>(b));
-    case PMIX_NET_STATS: return netstats(as<pmix_net_stats_t>(a), as<pmix_net_stats_t>(b));
-    case PMIX_NODE_STATS: return ndstats(as<pmix_node_stats_t>(a), as<pmix_node_stats_t>(b));
-    default: return PMIX_VALUE_COMPARISON_NOT_AVAIL;
+        case PMIX_STRING:
+        case PMIX_REGEX:
+            return compare_strings(*as<char*>(a), *as<char*>(b));
+        case PMIX_VALUE:
+            return value_compare(as<pmix_value_t>(a), as<pmix_value_t>(b));
+        case PMIX_INFO:
+            return info(as<pmix_info_t>(a), as<pmix_info_t>(b));
+        case PMIX_APP:
+            return app(as<pmix_app_t>(a), as<pmix_app_t>(b));
+        case PMIX_PDATA:
+            return pdata(as<pmix_pdata_t>(a), as<pmix_pdata_t>(b));
+        case PMIX_BYTE_OBJECT:
+        case PMIX_COMPRESSED_STRING:
+        case PMIX_COMPRESSED_BYTE_OBJECT:
+            return compare_bytes(as<pmix_byte_object_t>(a), as<pmix_byte_object_t>(b));
+        case PMIX_KVAL:
+            return kval(as<kval_t>(a), as<kval_t>(b));
+        case PMIX_PROC_INFO:
+            return pinfo(as<pmix_proc_info_t>(a), as<pmix_proc_info_t>(b));
+        case PMIX_DATA_ARRAY:
+            return darray(as<pmix_data_array_t>(a), as<pmix_data_array_t>(b));
+        case PMIX_QUERY:
+            return query(as<pmix_query_t>(a), as<pmix_query_t>(b));
+        case PMIX_ENVAR:
+            return envar(as<pmix_envar_t>(a), as<pmix_envar_t>(b));
+        case PMIX_COORD:
+            return coord(as<pmix_coord_t>(a), as<pmix_coord_t>(b));
+        case PMIX_REGATTR:
+            return regattr(as<pmix_regattr_t>(a), as<pmix_regattr_t>(b));
+        case PMIX_PROC_CPUSET:
+            return compare_cpuset(as<pmix_cpuset_t>(a), as<pmix_cpuset_t>(b));
+        case PMIX_TOPO:
+            return compare_topology(as<pmix_topology_t>(a), as<pmix_topology_t>(b));
+        case PMIX_GEOMETRY:
+            return geometry(as<pmix_geometry_t>(a), as<pmix_geometry_t>(b));
+        case PMIX_DEVICE_DIST:
+            return devdist(as<pmix_device_distance_t>(a), as<pmix_device_distance_t>(b));
+        case PMIX_ENDPOINT:
+            return endpoint(as<pmix_endpoint_t>(a), as<pmix_endpoint_t>(b));
+        case PMIX_DATA_BUFFER:
+            return dbuf(as<pmix_data_buffer_t>(a), as<pmix_data_buffer_t>(b));
+        case PMIX_PROC_STATS:
+            return pstats(as<pmix_proc_stats_t>(a), as<pmix_proc_stats_t>(b));
+        case PMIX_DISK_STATS:
+            return dkstats(as<pmix_disk_stats_t>(a), as<pmix_disk_stats_t>(b));
+        case PMIX_NET_STATS:
+            return netstats(as<pmix_net_stats_t>(a), as<pmix_net_stats_t>(b));
+        case PMIX_NODE_STATS:
+            return ndstats(as<pmix_node_stats_t>(a), as<pmix_node_stats_t>(b));
+        default:
+            return PMIX_VALUE_COMPARISON_NOT_AVAIL;
     }
 }
 

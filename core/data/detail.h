@@ -20,7 +20,7 @@ enum class Storage : std::uint8_t {
 struct TypeInfo {
     std::size_t size;  // element size as stored in a pmix_data_array_t
     Storage storage;
-    bool trivial;      // element owns nothing: copy is memcpy, destruct is a no-op
+    bool trivial;  // element owns nothing: copy is memcpy, destruct is a no-op
 };
 
 // nullptr for PMIX_UNDEF, holes (26, 29, 44) and anything unknown.

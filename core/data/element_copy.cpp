@@ -29,8 +29,8 @@ pmix_status_t copy_bytes(pmix_byte_object_t* d, const pmix_byte_object_t* s) {
 }
 
 pmix_status_t copy_app(pmix_app_t* d, const pmix_app_t* s) {
-    if (!dup_string(d->cmd, s->cmd) || !argv_copy(d->argv, s->argv) ||
-        !argv_copy(d->env, s->env) || !dup_string(d->cwd, s->cwd)) {
+    if (!dup_string(d->cmd, s->cmd) || !argv_copy(d->argv, s->argv) || !argv_copy(d->env, s->env) ||
+        !dup_string(d->cwd, s->cwd)) {
         return nomem;
     }
     d->maxprocs = s->maxprocs;
@@ -65,8 +65,8 @@ pmix_status_t copy_pinfo(pmix_proc_info_t* d, const pmix_proc_info_t* s) {
     d->pid = s->pid;
     d->exit_code = s->exit_code;
     d->state = s->state;
-    bool fine = dup_string(d->hostname, s->hostname) &&
-                dup_string(d->executable_name, s->executable_name);
+    bool fine =
+        dup_string(d->hostname, s->hostname) && dup_string(d->executable_name, s->executable_name);
     return fine ? ok : nomem;
 }
 
@@ -118,8 +118,7 @@ pmix_status_t copy_coord(pmix_coord_t* d, const pmix_coord_t* s) {
 pmix_status_t copy_regattr(pmix_regattr_t* d, const pmix_regattr_t* s) {
     detail::load_key(d->string, s->string);
     d->type = s->type;
-    return dup_string(d->name, s->name) && argv_copy(d->description, s->description) ? ok
-                                                                                   : nomem;
+    return dup_string(d->name, s->name) && argv_copy(d->description, s->description) ? ok : nomem;
 }
 
 pmix_status_t copy_geometry(pmix_geometry_t* d, const pmix_geometry_t* s) {
@@ -221,51 +220,59 @@ const T* as(const void* p) {
 // Types whose element owns memory. `dst` is zeroed storage of element_size(type) bytes.
 pmix_status_t copy_owning(void* dst, const void* src, pmix_data_type_t type) {
     switch (type) {
-    case PMIX_STRING:
-    case PMIX_REGEX:
-        return dup_string(*static_cast<char**>(dst), *as<char*>(src)) ? ok : nomem;
-    case PMIX_VALUE: return value_xfer(static_cast<pmix_value_t*>(dst), as<pmix_value_t>(src));
-    case PMIX_INFO: return info_xfer(static_cast<pmix_info_t*>(dst), as<pmix_info_t>(src));
-    case PMIX_APP: return copy_app(static_cast<pmix_app_t*>(dst), as<pmix_app_t>(src));
-    case PMIX_PDATA: return copy_pdata(static_cast<pmix_pdata_t*>(dst), as<pmix_pdata_t>(src));
-    case PMIX_BYTE_OBJECT:
-    case PMIX_COMPRESSED_STRING:
-    case PMIX_COMPRESSED_BYTE_OBJECT:
-        return copy_bytes(static_cast<pmix_byte_object_t*>(dst), as<pmix_byte_object_t>(src));
-    case PMIX_KVAL: return copy_kval(static_cast<kval_t*>(dst), as<kval_t>(src));
-    case PMIX_PROC_INFO:
-        return copy_pinfo(static_cast<pmix_proc_info_t*>(dst), as<pmix_proc_info_t>(src));
-    case PMIX_DATA_ARRAY:
-        return copy_darray(static_cast<pmix_data_array_t*>(dst), as<pmix_data_array_t>(src));
-    case PMIX_QUERY: return copy_query(static_cast<pmix_query_t*>(dst), as<pmix_query_t>(src));
-    case PMIX_ENVAR: return copy_envar(static_cast<pmix_envar_t*>(dst), as<pmix_envar_t>(src));
-    case PMIX_COORD: return copy_coord(static_cast<pmix_coord_t*>(dst), as<pmix_coord_t>(src));
-    case PMIX_REGATTR:
-        return copy_regattr(static_cast<pmix_regattr_t*>(dst), as<pmix_regattr_t>(src));
-    case PMIX_PROC_CPUSET:
-        return detail::copy_cpuset(static_cast<pmix_cpuset_t*>(dst), as<pmix_cpuset_t>(src));
-    case PMIX_TOPO:
-        return detail::copy_topology(static_cast<pmix_topology_t*>(dst),
-                                     as<pmix_topology_t>(src));
-    case PMIX_GEOMETRY:
-        return copy_geometry(static_cast<pmix_geometry_t*>(dst), as<pmix_geometry_t>(src));
-    case PMIX_DEVICE_DIST:
-        return copy_devdist(static_cast<pmix_device_distance_t*>(dst),
-                            as<pmix_device_distance_t>(src));
-    case PMIX_ENDPOINT:
-        return copy_endpoint(static_cast<pmix_endpoint_t*>(dst), as<pmix_endpoint_t>(src));
-    case PMIX_DATA_BUFFER:
-        return copy_dbuf(static_cast<pmix_data_buffer_t*>(dst), as<pmix_data_buffer_t>(src));
-    case PMIX_PROC_STATS:
-        return copy_pstats(static_cast<pmix_proc_stats_t*>(dst), as<pmix_proc_stats_t>(src));
-    case PMIX_DISK_STATS:
-        return copy_dkstats(static_cast<pmix_disk_stats_t*>(dst), as<pmix_disk_stats_t>(src));
-    case PMIX_NET_STATS:
-        return copy_netstats(static_cast<pmix_net_stats_t*>(dst), as<pmix_net_stats_t>(src));
-    case PMIX_NODE_STATS:
-        return copy_ndstats(static_cast<pmix_node_stats_t*>(dst), as<pmix_node_stats_t>(src));
-    default:
-        return PMIX_ERR_UNKNOWN_DATA_TYPE;
+        case PMIX_STRING:
+        case PMIX_REGEX:
+            return dup_string(*static_cast<char**>(dst), *as<char*>(src)) ? ok : nomem;
+        case PMIX_VALUE:
+            return value_xfer(static_cast<pmix_value_t*>(dst), as<pmix_value_t>(src));
+        case PMIX_INFO:
+            return info_xfer(static_cast<pmix_info_t*>(dst), as<pmix_info_t>(src));
+        case PMIX_APP:
+            return copy_app(static_cast<pmix_app_t*>(dst), as<pmix_app_t>(src));
+        case PMIX_PDATA:
+            return copy_pdata(static_cast<pmix_pdata_t*>(dst), as<pmix_pdata_t>(src));
+        case PMIX_BYTE_OBJECT:
+        case PMIX_COMPRESSED_STRING:
+        case PMIX_COMPRESSED_BYTE_OBJECT:
+            return copy_bytes(static_cast<pmix_byte_object_t*>(dst), as<pmix_byte_object_t>(src));
+        case PMIX_KVAL:
+            return copy_kval(static_cast<kval_t*>(dst), as<kval_t>(src));
+        case PMIX_PROC_INFO:
+            return copy_pinfo(static_cast<pmix_proc_info_t*>(dst), as<pmix_proc_info_t>(src));
+        case PMIX_DATA_ARRAY:
+            return copy_darray(static_cast<pmix_data_array_t*>(dst), as<pmix_data_array_t>(src));
+        case PMIX_QUERY:
+            return copy_query(static_cast<pmix_query_t*>(dst), as<pmix_query_t>(src));
+        case PMIX_ENVAR:
+            return copy_envar(static_cast<pmix_envar_t*>(dst), as<pmix_envar_t>(src));
+        case PMIX_COORD:
+            return copy_coord(static_cast<pmix_coord_t*>(dst), as<pmix_coord_t>(src));
+        case PMIX_REGATTR:
+            return copy_regattr(static_cast<pmix_regattr_t*>(dst), as<pmix_regattr_t>(src));
+        case PMIX_PROC_CPUSET:
+            return detail::copy_cpuset(static_cast<pmix_cpuset_t*>(dst), as<pmix_cpuset_t>(src));
+        case PMIX_TOPO:
+            return detail::copy_topology(static_cast<pmix_topology_t*>(dst),
+                                         as<pmix_topology_t>(src));
+        case PMIX_GEOMETRY:
+            return copy_geometry(static_cast<pmix_geometry_t*>(dst), as<pmix_geometry_t>(src));
+        case PMIX_DEVICE_DIST:
+            return copy_devdist(static_cast<pmix_device_distance_t*>(dst),
+                                as<pmix_device_distance_t>(src));
+        case PMIX_ENDPOINT:
+            return copy_endpoint(static_cast<pmix_endpoint_t*>(dst), as<pmix_endpoint_t>(src));
+        case PMIX_DATA_BUFFER:
+            return copy_dbuf(static_cast<pmix_data_buffer_t*>(dst), as<pmix_data_buffer_t>(src));
+        case PMIX_PROC_STATS:
+            return copy_pstats(static_cast<pmix_proc_stats_t*>(dst), as<pmix_proc_stats_t>(src));
+        case PMIX_DISK_STATS:
+            return copy_dkstats(static_cast<pmix_disk_stats_t*>(dst), as<pmix_disk_stats_t>(src));
+        case PMIX_NET_STATS:
+            return copy_netstats(static_cast<pmix_net_stats_t*>(dst), as<pmix_net_stats_t>(src));
+        case PMIX_NODE_STATS:
+            return copy_ndstats(static_cast<pmix_node_stats_t*>(dst), as<pmix_node_stats_t>(src));
+        default:
+            return PMIX_ERR_UNKNOWN_DATA_TYPE;
     }
 }
 

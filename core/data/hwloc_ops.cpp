@@ -115,9 +115,9 @@ pmix_value_cmp_t compare_cpuset(const pmix_cpuset_t* a, const pmix_cpuset_t* b) 
         return verdict;
     }
     if (a->bitmap == nullptr || b->bitmap == nullptr) {
-        return a->bitmap == b->bitmap ? PMIX_EQUAL
-                                      : (a->bitmap != nullptr ? PMIX_VALUE1_GREATER
-                                                              : PMIX_VALUE2_GREATER);
+        return a->bitmap == b->bitmap
+                   ? PMIX_EQUAL
+                   : (a->bitmap != nullptr ? PMIX_VALUE1_GREATER : PMIX_VALUE2_GREATER);
     }
     // hwloc orders bitmaps by their highest set bit, which is a total order on cpusets.
     return order(hwloc_bitmap_compare(static_cast<hwloc_const_bitmap_t>(a->bitmap),
@@ -130,9 +130,9 @@ pmix_value_cmp_t compare_topology(const pmix_topology_t* a, const pmix_topology_
         return verdict;
     }
     if (a->topology == nullptr || b->topology == nullptr) {
-        return a->topology == b->topology ? PMIX_EQUAL
-                                          : (a->topology != nullptr ? PMIX_VALUE1_GREATER
-                                                                    : PMIX_VALUE2_GREATER);
+        return a->topology == b->topology
+                   ? PMIX_EQUAL
+                   : (a->topology != nullptr ? PMIX_VALUE1_GREATER : PMIX_VALUE2_GREATER);
     }
     // Compare the rendered trees, as OpenPMIx does: two topologies are equal when hwloc describes
     // them identically.
@@ -155,8 +155,7 @@ bool cpuset_text(const pmix_cpuset_t* cpuset, char** out) noexcept {
     if (!is_hwloc(cpuset->source)) {
         return false;
     }
-    return hwloc_bitmap_list_asprintf(out, static_cast<hwloc_const_bitmap_t>(cpuset->bitmap)) >=
-           0;
+    return hwloc_bitmap_list_asprintf(out, static_cast<hwloc_const_bitmap_t>(cpuset->bitmap)) >= 0;
 }
 
 bool topology_text(const pmix_topology_t* topo, char** out) noexcept {

@@ -51,9 +51,7 @@ InfoList* as_list(void* handle) noexcept { return static_cast<InfoList*>(handle)
 
 }  // namespace
 
-void* info_list_start() noexcept {
-    return new (std::nothrow) InfoList();
-}
+void* info_list_start() noexcept { return new (std::nothrow) InfoList(); }
 
 pmix_status_t info_list_add(void* list, const char* key, const void* value,
                             pmix_data_type_t type) noexcept {
@@ -110,8 +108,6 @@ pmix_status_t info_list_convert(void* list, pmix_data_array_t* array) noexcept {
     return PMIX_SUCCESS;
 }
 
-void info_list_release(void* list) noexcept {
-    delete as_list(list);
-}
+void info_list_release(void* list) noexcept { delete as_list(list); }
 
 }  // namespace pmix::data

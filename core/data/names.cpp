@@ -55,12 +55,18 @@ const char* attribute_name(const char* key) noexcept {
 
 const char* rank(pmix_rank_t rank) noexcept {
     switch (rank) {
-    case PMIX_RANK_UNDEF: return "PMIX_RANK_UNDEF";
-    case PMIX_RANK_WILDCARD: return "PMIX_RANK_WILDCARD";
-    case PMIX_RANK_LOCAL_NODE: return "PMIX_RANK_LOCAL_NODE";
-    case PMIX_RANK_INVALID: return "PMIX_RANK_INVALID";
-    case PMIX_RANK_LOCAL_PEERS: return "PMIX_RANK_LOCAL_PEERS";
-    default: return nullptr;
+        case PMIX_RANK_UNDEF:
+            return "PMIX_RANK_UNDEF";
+        case PMIX_RANK_WILDCARD:
+            return "PMIX_RANK_WILDCARD";
+        case PMIX_RANK_LOCAL_NODE:
+            return "PMIX_RANK_LOCAL_NODE";
+        case PMIX_RANK_INVALID:
+            return "PMIX_RANK_INVALID";
+        case PMIX_RANK_LOCAL_PEERS:
+            return "PMIX_RANK_LOCAL_PEERS";
+        default:
+            return nullptr;
     }
 }
 
@@ -85,36 +91,37 @@ std::string locality(pmix_locality_t locality) {
 
 std::string storage_flags(pmix_data_type_t type, std::uint64_t flags) {
     switch (type) {
-    case PMIX_STOR_MEDIUM:
-        if ((flags & PMIX_STORAGE_MEDIUM_UNKNOWN) != 0) {
-            return "UNKNOWN";
-        }
-        return join({{PMIX_STORAGE_MEDIUM_TAPE, "TAPE"},
-                     {PMIX_STORAGE_MEDIUM_HDD, "HDD"},
-                     {PMIX_STORAGE_MEDIUM_SSD, "SSD"},
-                     {PMIX_STORAGE_MEDIUM_NVME, "NVME"},
-                     {PMIX_STORAGE_MEDIUM_PMEM, "PMEM"},
-                     {PMIX_STORAGE_MEDIUM_RAM, "RAM"}},
-                    flags);
-    case PMIX_STOR_ACCESS:
-        return join({{PMIX_STORAGE_ACCESSIBILITY_NODE, "NODE"},
-                     {PMIX_STORAGE_ACCESSIBILITY_SESSION, "SESSION"},
-                     {PMIX_STORAGE_ACCESSIBILITY_JOB, "JOB"},
-                     {PMIX_STORAGE_ACCESSIBILITY_RACK, "RACK"},
-                     {PMIX_STORAGE_ACCESSIBILITY_CLUSTER, "CLUSTER"},
-                     {PMIX_STORAGE_ACCESSIBILITY_REMOTE, "REMOTE"}},
-                    flags);
-    case PMIX_STOR_PERSIST:
-        return join({{PMIX_STORAGE_PERSISTENCE_TEMPORARY, "TEMPORARY"},
-                     {PMIX_STORAGE_PERSISTENCE_NODE, "NODE"},
-                     {PMIX_STORAGE_PERSISTENCE_SESSION, "SESSION"},
-                     {PMIX_STORAGE_PERSISTENCE_JOB, "JOB"},
-                     {PMIX_STORAGE_PERSISTENCE_SCRATCH, "SCRATCH"},
-                     {PMIX_STORAGE_PERSISTENCE_PROJECT, "PROJECT"},
-                     {PMIX_STORAGE_PERSISTENCE_ARCHIVE, "ARCHIVE"}},
-                    flags);
-    default:
-        return join({{PMIX_STORAGE_ACCESS_RD, "READ"}, {PMIX_STORAGE_ACCESS_WR, "WRITE"}}, flags);
+        case PMIX_STOR_MEDIUM:
+            if ((flags & PMIX_STORAGE_MEDIUM_UNKNOWN) != 0) {
+                return "UNKNOWN";
+            }
+            return join({{PMIX_STORAGE_MEDIUM_TAPE, "TAPE"},
+                         {PMIX_STORAGE_MEDIUM_HDD, "HDD"},
+                         {PMIX_STORAGE_MEDIUM_SSD, "SSD"},
+                         {PMIX_STORAGE_MEDIUM_NVME, "NVME"},
+                         {PMIX_STORAGE_MEDIUM_PMEM, "PMEM"},
+                         {PMIX_STORAGE_MEDIUM_RAM, "RAM"}},
+                        flags);
+        case PMIX_STOR_ACCESS:
+            return join({{PMIX_STORAGE_ACCESSIBILITY_NODE, "NODE"},
+                         {PMIX_STORAGE_ACCESSIBILITY_SESSION, "SESSION"},
+                         {PMIX_STORAGE_ACCESSIBILITY_JOB, "JOB"},
+                         {PMIX_STORAGE_ACCESSIBILITY_RACK, "RACK"},
+                         {PMIX_STORAGE_ACCESSIBILITY_CLUSTER, "CLUSTER"},
+                         {PMIX_STORAGE_ACCESSIBILITY_REMOTE, "REMOTE"}},
+                        flags);
+        case PMIX_STOR_PERSIST:
+            return join({{PMIX_STORAGE_PERSISTENCE_TEMPORARY, "TEMPORARY"},
+                         {PMIX_STORAGE_PERSISTENCE_NODE, "NODE"},
+                         {PMIX_STORAGE_PERSISTENCE_SESSION, "SESSION"},
+                         {PMIX_STORAGE_PERSISTENCE_JOB, "JOB"},
+                         {PMIX_STORAGE_PERSISTENCE_SCRATCH, "SCRATCH"},
+                         {PMIX_STORAGE_PERSISTENCE_PROJECT, "PROJECT"},
+                         {PMIX_STORAGE_PERSISTENCE_ARCHIVE, "ARCHIVE"}},
+                        flags);
+        default:
+            return join({{PMIX_STORAGE_ACCESS_RD, "READ"}, {PMIX_STORAGE_ACCESS_WR, "WRITE"}},
+                        flags);
     }
 }
 

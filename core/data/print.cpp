@@ -48,42 +48,49 @@ std::string render_proc(const char* prefix, const pmix_proc_t& p) {
 bool render_enum(std::string& out, const char* prefix, const void* e, pmix_data_type_t type) {
     const char* name = names::data_type(type);
     switch (type) {
-    case PMIX_SCOPE: out = line(prefix, name, names::scope(load<pmix_scope_t>(e))); break;
-    case PMIX_DATA_RANGE:
-        out = line(prefix, name, names::data_range(load<pmix_data_range_t>(e)));
-        break;
-    case PMIX_PROC_STATE:
-        out = line(prefix, name, names::proc_state(load<pmix_proc_state_t>(e)));
-        break;
-    case PMIX_JOB_STATE: out = line(prefix, name, names::job_state(load<pmix_job_state_t>(e))); break;
-    case PMIX_LINK_STATE:
-        out = line(prefix, name, names::link_state(load<pmix_link_state_t>(e)));
-        break;
-    case PMIX_ALLOC_DIRECTIVE:
-        out = line(prefix, name, names::alloc_directive(load<pmix_alloc_directive_t>(e)));
-        break;
-    case PMIX_INFO_DIRECTIVES:
-        out = line(prefix, name, names::info_directives(load<pmix_info_directives_t>(e)));
-        break;
-    case PMIX_IOF_CHANNEL:
-        out = line(prefix, name, names::iof_channel(load<pmix_iof_channel_t>(e)));
-        break;
-    case PMIX_DATA_TYPE: out = line(prefix, name, names::data_type(load<pmix_data_type_t>(e))); break;
-    case PMIX_LOCTYPE:
-        out = line(prefix, "PMIX_LOCALITY", names::locality(load<pmix_locality_t>(e)));
-        break;
-    case PMIX_DEVTYPE:
-        out = line(prefix, "PMIX_DEVICE_TYPE", format("0x%" PRIx64, load<std::uint64_t>(e)));
-        break;
-    case PMIX_STOR_MEDIUM:
-    case PMIX_STOR_ACCESS:
-    case PMIX_STOR_PERSIST:
-        out = line(prefix, name, names::storage_flags(type, load<std::uint64_t>(e)));
-        break;
-    case PMIX_STOR_ACCESS_TYPE:
-        out = line(prefix, name, names::storage_flags(type, load<std::uint16_t>(e)));
-        break;
-    default: return false;
+        case PMIX_SCOPE:
+            out = line(prefix, name, names::scope(load<pmix_scope_t>(e)));
+            break;
+        case PMIX_DATA_RANGE:
+            out = line(prefix, name, names::data_range(load<pmix_data_range_t>(e)));
+            break;
+        case PMIX_PROC_STATE:
+            out = line(prefix, name, names::proc_state(load<pmix_proc_state_t>(e)));
+            break;
+        case PMIX_JOB_STATE:
+            out = line(prefix, name, names::job_state(load<pmix_job_state_t>(e)));
+            break;
+        case PMIX_LINK_STATE:
+            out = line(prefix, name, names::link_state(load<pmix_link_state_t>(e)));
+            break;
+        case PMIX_ALLOC_DIRECTIVE:
+            out = line(prefix, name, names::alloc_directive(load<pmix_alloc_directive_t>(e)));
+            break;
+        case PMIX_INFO_DIRECTIVES:
+            out = line(prefix, name, names::info_directives(load<pmix_info_directives_t>(e)));
+            break;
+        case PMIX_IOF_CHANNEL:
+            out = line(prefix, name, names::iof_channel(load<pmix_iof_channel_t>(e)));
+            break;
+        case PMIX_DATA_TYPE:
+            out = line(prefix, name, names::data_type(load<pmix_data_type_t>(e)));
+            break;
+        case PMIX_LOCTYPE:
+            out = line(prefix, "PMIX_LOCALITY", names::locality(load<pmix_locality_t>(e)));
+            break;
+        case PMIX_DEVTYPE:
+            out = line(prefix, "PMIX_DEVICE_TYPE", format("0x%" PRIx64, load<std::uint64_t>(e)));
+            break;
+        case PMIX_STOR_MEDIUM:
+        case PMIX_STOR_ACCESS:
+        case PMIX_STOR_PERSIST:
+            out = line(prefix, name, names::storage_flags(type, load<std::uint64_t>(e)));
+            break;
+        case PMIX_STOR_ACCESS_TYPE:
+            out = line(prefix, name, names::storage_flags(type, load<std::uint16_t>(e)));
+            break;
+        default:
+            return false;
     }
     return true;
 }
@@ -92,33 +99,75 @@ bool render_enum(std::string& out, const char* prefix, const void* e, pmix_data_
 bool render_number(std::string& out, const char* prefix, const void* e, pmix_data_type_t type) {
     const char* name = names::data_type(type);
     switch (type) {
-    case PMIX_BOOL: out = line(prefix, name, load<bool>(e) ? "TRUE" : "FALSE"); break;
-    case PMIX_BYTE: out = line(prefix, name, format("%x", load<std::uint8_t>(e))); break;
-    case PMIX_SIZE: out = line(prefix, name, format("%zu", load<std::size_t>(e))); break;
-    case PMIX_PID: out = line(prefix, name, format("%ld", static_cast<long>(load<pid_t>(e)))); break;
-    case PMIX_INT: out = line(prefix, name, format("%d", load<int>(e))); break;
-    case PMIX_INT8: out = line(prefix, name, format("%d", load<std::int8_t>(e))); break;
-    case PMIX_INT16: out = line(prefix, name, format("%d", load<std::int16_t>(e))); break;
-    case PMIX_INT32: out = line(prefix, name, format("%" PRId32, load<std::int32_t>(e))); break;
-    case PMIX_INT64: out = line(prefix, name, format("%" PRId64, load<std::int64_t>(e))); break;
-    case PMIX_UINT: out = line(prefix, name, format("%u", load<unsigned>(e))); break;
-    case PMIX_UINT8: out = line(prefix, name, format("%u", load<std::uint8_t>(e))); break;
-    case PMIX_UINT16: out = line(prefix, name, format("%u", load<std::uint16_t>(e))); break;
-    case PMIX_UINT32: out = line(prefix, name, format("%" PRIu32, load<std::uint32_t>(e))); break;
-    case PMIX_UINT64: out = line(prefix, name, format("%" PRIu64, load<std::uint64_t>(e))); break;
-    case PMIX_FLOAT: out = line(prefix, name, format("%f", static_cast<double>(load<float>(e)))); break;
-    case PMIX_DOUBLE: out = line(prefix, name, format("%f", load<double>(e))); break;
-    case PMIX_TIMEVAL: {
-        auto tv = load<struct timeval>(e);
-        out = line(prefix, name, format("%ld.%06ld", static_cast<long>(tv.tv_sec),
-                                        static_cast<long>(tv.tv_usec)));
-        break;
-    }
-    case PMIX_TIME: out = render_time(prefix, load<time_t>(e)); break;
-    case PMIX_STATUS: out = line(prefix, name, names::status(load<pmix_status_t>(e))); break;
-    case PMIX_PERSIST: out = line(prefix, name, format("%u", load<pmix_persistence_t>(e))); break;
-    case PMIX_COMMAND: out = line(prefix, name, format("%u", load<command_t>(e))); break;
-    default: return false;
+        case PMIX_BOOL:
+            out = line(prefix, name, load<bool>(e) ? "TRUE" : "FALSE");
+            break;
+        case PMIX_BYTE:
+            out = line(prefix, name, format("%x", load<std::uint8_t>(e)));
+            break;
+        case PMIX_SIZE:
+            out = line(prefix, name, format("%zu", load<std::size_t>(e)));
+            break;
+        case PMIX_PID:
+            out = line(prefix, name, format("%ld", static_cast<long>(load<pid_t>(e))));
+            break;
+        case PMIX_INT:
+            out = line(prefix, name, format("%d", load<int>(e)));
+            break;
+        case PMIX_INT8:
+            out = line(prefix, name, format("%d", load<std::int8_t>(e)));
+            break;
+        case PMIX_INT16:
+            out = line(prefix, name, format("%d", load<std::int16_t>(e)));
+            break;
+        case PMIX_INT32:
+            out = line(prefix, name, format("%" PRId32, load<std::int32_t>(e)));
+            break;
+        case PMIX_INT64:
+            out = line(prefix, name, format("%" PRId64, load<std::int64_t>(e)));
+            break;
+        case PMIX_UINT:
+            out = line(prefix, name, format("%u", load<unsigned>(e)));
+            break;
+        case PMIX_UINT8:
+            out = line(prefix, name, format("%u", load<std::uint8_t>(e)));
+            break;
+        case PMIX_UINT16:
+            out = line(prefix, name, format("%u", load<std::uint16_t>(e)));
+            break;
+        case PMIX_UINT32:
+            out = line(prefix, name, format("%" PRIu32, load<std::uint32_t>(e)));
+            break;
+        case PMIX_UINT64:
+            out = line(prefix, name, format("%" PRIu64, load<std::uint64_t>(e)));
+            break;
+        case PMIX_FLOAT:
+            out = line(prefix, name, format("%f", static_cast<double>(load<float>(e))));
+            break;
+        case PMIX_DOUBLE:
+            out = line(prefix, name, format("%f", load<double>(e)));
+            break;
+        case PMIX_TIMEVAL: {
+            auto tv = load<struct timeval>(e);
+            out = line(
+                prefix, name,
+                format("%ld.%06ld", static_cast<long>(tv.tv_sec), static_cast<long>(tv.tv_usec)));
+            break;
+        }
+        case PMIX_TIME:
+            out = render_time(prefix, load<time_t>(e));
+            break;
+        case PMIX_STATUS:
+            out = line(prefix, name, names::status(load<pmix_status_t>(e)));
+            break;
+        case PMIX_PERSIST:
+            out = line(prefix, name, format("%u", load<pmix_persistence_t>(e)));
+            break;
+        case PMIX_COMMAND:
+            out = line(prefix, name, format("%u", load<command_t>(e)));
+            break;
+        default:
+            return false;
     }
     return true;
 }
@@ -147,27 +196,31 @@ pmix_status_t render(std::string& out, const char* prefix, const void* e, pmix_d
         return PMIX_SUCCESS;
     }
     switch (type) {
-    case PMIX_STRING: {
-        const char* s = load<const char*>(e);
-        out = line(prefix, "PMIX_STRING", s != nullptr ? s : "NULL pointer");
-        return PMIX_SUCCESS;
-    }
-    case PMIX_POINTER:
-        out = format("%sData type: PMIX_POINTER\tAddress: %p", pfx(prefix), load<void*>(e));
-        return PMIX_SUCCESS;
-    case PMIX_PROC_RANK: {
-        auto r = load<pmix_rank_t>(e);
-        const char* special = names::rank(r);
-        out = line(prefix, "PMIX_PROC_RANK", special != nullptr ? special : std::to_string(r));
-        return PMIX_SUCCESS;
-    }
-    case PMIX_PROC: out = render_proc(prefix, load<pmix_proc_t>(e)); return PMIX_SUCCESS;
-    case PMIX_PROC_NSPACE:
-        out = format("%sData type: PMIX_PROC_NSPACE\tValue: %.*s", pfx(prefix), PMIX_MAX_NSLEN,
-                     static_cast<const char*>(e));
-        return PMIX_SUCCESS;
-    case PMIX_VALUE: return render_value(out, prefix, static_cast<const pmix_value_t*>(e));
-    default: return render_struct(out, prefix, e, type);
+        case PMIX_STRING: {
+            const char* s = load<const char*>(e);
+            out = line(prefix, "PMIX_STRING", s != nullptr ? s : "NULL pointer");
+            return PMIX_SUCCESS;
+        }
+        case PMIX_POINTER:
+            out = format("%sData type: PMIX_POINTER\tAddress: %p", pfx(prefix), load<void*>(e));
+            return PMIX_SUCCESS;
+        case PMIX_PROC_RANK: {
+            auto r = load<pmix_rank_t>(e);
+            const char* special = names::rank(r);
+            out = line(prefix, "PMIX_PROC_RANK", special != nullptr ? special : std::to_string(r));
+            return PMIX_SUCCESS;
+        }
+        case PMIX_PROC:
+            out = render_proc(prefix, load<pmix_proc_t>(e));
+            return PMIX_SUCCESS;
+        case PMIX_PROC_NSPACE:
+            out = format("%sData type: PMIX_PROC_NSPACE\tValue: %.*s", pfx(prefix), PMIX_MAX_NSLEN,
+                         static_cast<const char*>(e));
+            return PMIX_SUCCESS;
+        case PMIX_VALUE:
+            return render_value(out, prefix, static_cast<const pmix_value_t*>(e));
+        default:
+            return render_struct(out, prefix, e, type);
     }
 }
 
@@ -187,7 +240,8 @@ pmix_status_t render_value(std::string& out, const char* prefix, const pmix_valu
         // The text lives in a byte object; never read past its recorded size.
         const pmix_byte_object_t& bo = v->data.bo;
         int len = bo.bytes == nullptr ? 0 : static_cast<int>(::strnlen(bo.bytes, bo.size));
-        inner = format(" Data type: PMIX_REGEX\tName: %.*s", len, bo.bytes == nullptr ? "" : bo.bytes);
+        inner =
+            format(" Data type: PMIX_REGEX\tName: %.*s", len, bo.bytes == nullptr ? "" : bo.bytes);
     } else if (element == nullptr) {
         inner = format(" Data type: %s\tValue: NULL pointer", name);
     } else if (render(inner, nullptr, element, v->type) != PMIX_SUCCESS) {

@@ -59,11 +59,11 @@ std::string pinfo_text(const char* prefix, const pmix_proc_info_t* pi) {
     std::string sub = std::string(pfx(prefix)) + "\t";
     std::string proc;
     render(proc, sub.c_str(), &pi->proc, PMIX_PROC);
-    return format("%sData type: PMIX_PROC_INFO\tValue:\n%s\n%sHostname: %s\tExecutable: %s\n"
-                  "%sPid: %ld\tExit code: %d\tState: %s",
-                  pfx(prefix), proc.c_str(), sub.c_str(), or_null(pi->hostname),
-                  or_null(pi->executable_name), sub.c_str(), static_cast<long>(pi->pid),
-                  pi->exit_code, names::proc_state(pi->state));
+    return format(
+        "%sData type: PMIX_PROC_INFO\tValue:\n%s\n%sHostname: %s\tExecutable: %s\n"
+        "%sPid: %ld\tExit code: %d\tState: %s",
+        pfx(prefix), proc.c_str(), sub.c_str(), or_null(pi->hostname), or_null(pi->executable_name),
+        sub.c_str(), static_cast<long>(pi->pid), pi->exit_code, names::proc_state(pi->state));
 }
 
 pmix_status_t darray_text(std::string& out, const char* prefix, const pmix_data_array_t* d) {
@@ -131,16 +131,17 @@ pmix_status_t hwloc_text(std::string& out, const char* prefix, const void* e,
 std::string pstats_text(const char* prefix, const pmix_proc_stats_t* s) {
     std::string proc;
     render(proc, "", &s->proc, PMIX_PROC);
-    return format("%sPMIX_PROC_STATS SAMPLED AT: %ld.%06ld\n%snode: %s proc: %s pid: %ld cmd: %s "
-                  "state: %c pri: %d #threads: %d Processor: %d\n%s\ttime: %ld.%06ld cpu: %5.2f  "
-                  "PSS: %8.2f  VMsize: %8.2f PeakVMSize: %8.2f RSS: %8.2f\n",
-                  pfx(prefix), static_cast<long>(s->sample_time.tv_sec),
-                  static_cast<long>(s->sample_time.tv_usec), pfx(prefix), or_null(s->node),
-                  proc.c_str() + 6 /* drop "PROC: " */, static_cast<long>(s->pid), or_null(s->cmd),
-                  s->state != '\0' ? s->state : '-', s->priority, s->num_threads, s->processor,
-                  pfx(prefix), static_cast<long>(s->time.tv_sec), static_cast<long>(s->time.tv_usec),
-                  double(s->percent_cpu), double(s->pss), double(s->vsize), double(s->peak_vsize),
-                  double(s->rss));
+    return format(
+        "%sPMIX_PROC_STATS SAMPLED AT: %ld.%06ld\n%snode: %s proc: %s pid: %ld cmd: %s "
+        "state: %c pri: %d #threads: %d Processor: %d\n%s\ttime: %ld.%06ld cpu: %5.2f  "
+        "PSS: %8.2f  VMsize: %8.2f PeakVMSize: %8.2f RSS: %8.2f\n",
+        pfx(prefix), static_cast<long>(s->sample_time.tv_sec),
+        static_cast<long>(s->sample_time.tv_usec), pfx(prefix), or_null(s->node),
+        proc.c_str() + 6 /* drop "PROC: " */, static_cast<long>(s->pid), or_null(s->cmd),
+        s->state != '\0' ? s->state : '-', s->priority, s->num_threads, s->processor, pfx(prefix),
+        static_cast<long>(s->time.tv_sec), static_cast<long>(s->time.tv_usec),
+        double(s->percent_cpu), double(s->pss), double(s->vsize), double(s->peak_vsize),
+        double(s->rss));
 }
 
 std::string dkstats_text(const char* prefix, const pmix_disk_stats_t* d) {
@@ -175,9 +176,8 @@ std::string ndstats_text(const char* prefix, const pmix_node_stats_t* n) {
         "Mapped: %5.2f\n%s\tla: %5.2f\tla5: %5.2f\tla15: %5.2f\n",
         p, static_cast<long>(n->sample_time.tv_sec), static_cast<long>(n->sample_time.tv_usec),
         or_null(n->node), p, double(n->total_mem), double(n->free_mem), double(n->buffers),
-        double(n->cached), p, double(n->swap_cached), double(n->swap_total),
-        double(n->swap_free), double(n->mapped), p, double(n->la), double(n->la5),
-        double(n->la15));
+        double(n->cached), p, double(n->swap_cached), double(n->swap_total), double(n->swap_free),
+        double(n->mapped), p, double(n->la), double(n->la5), double(n->la15));
     for (std::size_t i = 0; n->diskstats != nullptr && i < n->ndiskstats; ++i) {
         out += dkstats_text(prefix, &n->diskstats[i]);
     }
@@ -198,62 +198,91 @@ pmix_status_t render_struct(std::string& out, const char* prefix, const void* e,
                             pmix_data_type_t type) {
     const char* p = pfx(prefix);
     switch (type) {
-    case PMIX_REGEX:
-        out = format("%sData type: PMIX_REGEX\tName: %s", p, or_null(*as<char*>(e)));
-        break;
-    case PMIX_INFO: out = info_text(prefix, as<pmix_info_t>(e)); break;
-    case PMIX_APP: out = app_text(prefix, as<pmix_app_t>(e)); break;
-    case PMIX_PDATA: out = pdata_text(prefix, as<pmix_pdata_t>(e)); break;
-    case PMIX_BYTE_OBJECT:
-    case PMIX_COMPRESSED_STRING:
-    case PMIX_COMPRESSED_BYTE_OBJECT:
-        out = format("%sData type: %s\tSize: %zu", p, names::data_type(type),
-                     as<pmix_byte_object_t>(e)->size);
-        break;
-    case PMIX_KVAL: out = kval_text(prefix, as<kval_t>(e)); break;
-    case PMIX_PROC_INFO: out = pinfo_text(prefix, as<pmix_proc_info_t>(e)); break;
-    case PMIX_DATA_ARRAY: return darray_text(out, prefix, as<pmix_data_array_t>(e));
-    case PMIX_QUERY: out = query_text(prefix, as<pmix_query_t>(e)); break;
-    case PMIX_ENVAR: {
-        const auto* ev = as<pmix_envar_t>(e);
-        out = format("%sData type: PMIX_ENVAR\tName: %s\tValue: %s\tSeparator: %c", p,
-                     or_null(ev->envar), or_null(ev->value),
-                     ev->separator == '\0' ? ' ' : ev->separator);
-        break;
-    }
-    case PMIX_COORD: out = coord_text(prefix, as<pmix_coord_t>(e)); break;
-    case PMIX_REGATTR: {
-        const auto* ra = as<pmix_regattr_t>(e);
-        std::string key(ra->string, ::strnlen(ra->string, PMIX_MAX_KEYLEN));
-        out = format("%sData type: PMIX_REGATTR\tName: %s\tString: %s", p, or_null(ra->name),
-                     key.empty() ? "NULL" : key.c_str());
-        break;
-    }
-    case PMIX_PROC_CPUSET:
-    case PMIX_TOPO: return hwloc_text(out, prefix, e, type);
-    case PMIX_GEOMETRY: out = geometry_text(prefix, as<pmix_geometry_t>(e)); break;
-    case PMIX_DEVICE_DIST: {
-        const auto* d = as<pmix_device_distance_t>(e);
-        out = format("%sData type: PMIX_DEVICE_DIST\tValue: UUID: %s OSName: %s Type: %s Min: %u "
-                     "Max: %u",
-                     p, or_null(d->uuid), or_null(d->osname), names::device_type(d->type),
-                     unsigned(d->mindist), unsigned(d->maxdist));
-        break;
-    }
-    case PMIX_ENDPOINT: {
-        const auto* ep = as<pmix_endpoint_t>(e);
-        out = format("%sData type: PMIX_ENDPOINT\tValue: %s(%s) #bytes: %zu", p,
-                     or_null(ep->uuid), or_null(ep->osname), ep->endpt.size);
-        break;
-    }
-    case PMIX_DATA_BUFFER:
-        out = format("%sPMIX_DATA_BUFFER NumBytesUsed: %zu", p, as<pmix_data_buffer_t>(e)->bytes_used);
-        break;
-    case PMIX_PROC_STATS: out = pstats_text(prefix, as<pmix_proc_stats_t>(e)); break;
-    case PMIX_DISK_STATS: out = dkstats_text(prefix, as<pmix_disk_stats_t>(e)); break;
-    case PMIX_NET_STATS: out = netstats_text(prefix, as<pmix_net_stats_t>(e)); break;
-    case PMIX_NODE_STATS: out = ndstats_text(prefix, as<pmix_node_stats_t>(e)); break;
-    default: return PMIX_ERR_UNKNOWN_DATA_TYPE;
+        case PMIX_REGEX:
+            out = format("%sData type: PMIX_REGEX\tName: %s", p, or_null(*as<char*>(e)));
+            break;
+        case PMIX_INFO:
+            out = info_text(prefix, as<pmix_info_t>(e));
+            break;
+        case PMIX_APP:
+            out = app_text(prefix, as<pmix_app_t>(e));
+            break;
+        case PMIX_PDATA:
+            out = pdata_text(prefix, as<pmix_pdata_t>(e));
+            break;
+        case PMIX_BYTE_OBJECT:
+        case PMIX_COMPRESSED_STRING:
+        case PMIX_COMPRESSED_BYTE_OBJECT:
+            out = format("%sData type: %s\tSize: %zu", p, names::data_type(type),
+                         as<pmix_byte_object_t>(e)->size);
+            break;
+        case PMIX_KVAL:
+            out = kval_text(prefix, as<kval_t>(e));
+            break;
+        case PMIX_PROC_INFO:
+            out = pinfo_text(prefix, as<pmix_proc_info_t>(e));
+            break;
+        case PMIX_DATA_ARRAY:
+            return darray_text(out, prefix, as<pmix_data_array_t>(e));
+        case PMIX_QUERY:
+            out = query_text(prefix, as<pmix_query_t>(e));
+            break;
+        case PMIX_ENVAR: {
+            const auto* ev = as<pmix_envar_t>(e);
+            out = format("%sData type: PMIX_ENVAR\tName: %s\tValue: %s\tSeparator: %c", p,
+                         or_null(ev->envar), or_null(ev->value),
+                         ev->separator == '\0' ? ' ' : ev->separator);
+            break;
+        }
+        case PMIX_COORD:
+            out = coord_text(prefix, as<pmix_coord_t>(e));
+            break;
+        case PMIX_REGATTR: {
+            const auto* ra = as<pmix_regattr_t>(e);
+            std::string key(ra->string, ::strnlen(ra->string, PMIX_MAX_KEYLEN));
+            out = format("%sData type: PMIX_REGATTR\tName: %s\tString: %s", p, or_null(ra->name),
+                         key.empty() ? "NULL" : key.c_str());
+            break;
+        }
+        case PMIX_PROC_CPUSET:
+        case PMIX_TOPO:
+            return hwloc_text(out, prefix, e, type);
+        case PMIX_GEOMETRY:
+            out = geometry_text(prefix, as<pmix_geometry_t>(e));
+            break;
+        case PMIX_DEVICE_DIST: {
+            const auto* d = as<pmix_device_distance_t>(e);
+            out = format(
+                "%sData type: PMIX_DEVICE_DIST\tValue: UUID: %s OSName: %s Type: %s Min: %u "
+                "Max: %u",
+                p, or_null(d->uuid), or_null(d->osname), names::device_type(d->type),
+                unsigned(d->mindist), unsigned(d->maxdist));
+            break;
+        }
+        case PMIX_ENDPOINT: {
+            const auto* ep = as<pmix_endpoint_t>(e);
+            out = format("%sData type: PMIX_ENDPOINT\tValue: %s(%s) #bytes: %zu", p,
+                         or_null(ep->uuid), or_null(ep->osname), ep->endpt.size);
+            break;
+        }
+        case PMIX_DATA_BUFFER:
+            out = format("%sPMIX_DATA_BUFFER NumBytesUsed: %zu", p,
+                         as<pmix_data_buffer_t>(e)->bytes_used);
+            break;
+        case PMIX_PROC_STATS:
+            out = pstats_text(prefix, as<pmix_proc_stats_t>(e));
+            break;
+        case PMIX_DISK_STATS:
+            out = dkstats_text(prefix, as<pmix_disk_stats_t>(e));
+            break;
+        case PMIX_NET_STATS:
+            out = netstats_text(prefix, as<pmix_net_stats_t>(e));
+            break;
+        case PMIX_NODE_STATS:
+            out = ndstats_text(prefix, as<pmix_node_stats_t>(e));
+            break;
+        default:
+            return PMIX_ERR_UNKNOWN_DATA_TYPE;
     }
     return PMIX_SUCCESS;
 }

@@ -44,9 +44,9 @@ constexpr void add_scalars(Table& t) {
     t[PMIX_STATUS] = scalar(sizeof(pmix_status_t));
     t[PMIX_POINTER] = scalar(sizeof(void*));
     // Enums and flag sets: plain unsigned integers (pmix_cmd_t is OpenPMIx-internal, a uint8_t).
-    for (pmix_data_type_t u8 : {PMIX_PERSIST, PMIX_SCOPE, PMIX_DATA_RANGE, PMIX_COMMAND,
-                                PMIX_PROC_STATE, PMIX_ALLOC_DIRECTIVE, PMIX_JOB_STATE,
-                                PMIX_LINK_STATE}) {
+    for (pmix_data_type_t u8 :
+         {PMIX_PERSIST, PMIX_SCOPE, PMIX_DATA_RANGE, PMIX_COMMAND, PMIX_PROC_STATE,
+          PMIX_ALLOC_DIRECTIVE, PMIX_JOB_STATE, PMIX_LINK_STATE}) {
         t[u8] = scalar(1);
     }
     for (pmix_data_type_t u16 :
@@ -55,8 +55,8 @@ constexpr void add_scalars(Table& t) {
     }
     t[PMIX_INFO_DIRECTIVES] = scalar(sizeof(pmix_info_directives_t));
     t[PMIX_PROC_RANK] = scalar(sizeof(pmix_rank_t));
-    for (pmix_data_type_t u64 : {PMIX_DEVTYPE, PMIX_STOR_MEDIUM, PMIX_STOR_ACCESS,
-                                 PMIX_STOR_PERSIST}) {
+    for (pmix_data_type_t u64 :
+         {PMIX_DEVTYPE, PMIX_STOR_MEDIUM, PMIX_STOR_ACCESS, PMIX_STOR_PERSIST}) {
         t[u64] = scalar(8);
     }
 }
@@ -171,9 +171,7 @@ void load_key(char (&dst)[PMIX_MAX_KEYLEN + 1], const char* src) noexcept {
 
 namespace pmix::data {
 
-bool is_known_type(pmix_data_type_t type) noexcept {
-    return detail::type_info(type) != nullptr;
-}
+bool is_known_type(pmix_data_type_t type) noexcept { return detail::type_info(type) != nullptr; }
 
 std::size_t element_size(pmix_data_type_t type) noexcept {
     const detail::TypeInfo* info = detail::type_info(type);

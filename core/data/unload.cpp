@@ -81,16 +81,19 @@ pmix_status_t value_unload(const pmix_value_t* value, void** data, std::size_t* 
         return PMIX_ERR_UNKNOWN_DATA_TYPE;  // includes PMIX_UNDEF: there is nothing to unload
     }
     switch (value->type) {
-    case PMIX_STRING: return deliver_string(value->data.string, data, size);
-    case PMIX_BYTE_OBJECT:
-    case PMIX_COMPRESSED_STRING:
-    case PMIX_COMPRESSED_BYTE_OBJECT:
-    case PMIX_REGEX: return deliver_bytes(value->data.bo, data, size);
-    case PMIX_POINTER:
-        *data = value->data.ptr;
-        *size = sizeof(void*);
-        return PMIX_SUCCESS;
-    default: break;
+        case PMIX_STRING:
+            return deliver_string(value->data.string, data, size);
+        case PMIX_BYTE_OBJECT:
+        case PMIX_COMPRESSED_STRING:
+        case PMIX_COMPRESSED_BYTE_OBJECT:
+        case PMIX_REGEX:
+            return deliver_bytes(value->data.bo, data, size);
+        case PMIX_POINTER:
+            *data = value->data.ptr;
+            *size = sizeof(void*);
+            return PMIX_SUCCESS;
+        default:
+            break;
     }
     const void* element = value_element(value);
     if (element == nullptr) {

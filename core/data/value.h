@@ -26,8 +26,8 @@ void destruct_element(void* element, pmix_data_type_t type) noexcept;
 // Deep-copy one element: `dst` points at element_size(type) bytes of uninitialised storage.
 pmix_status_t copy_element(void* dst, const void* src, pmix_data_type_t type) noexcept;
 
-// PMIx_Value_* semantics (Standard "Value support"): load copies `data` (a pointer to the C value of
-// `type`, e.g. `const char*` for PMIX_STRING is passed as the string itself as OpenPMIx does),
+// PMIx_Value_* semantics (Standard "Value support"): load copies `data` (a pointer to the C value
+// of `type`, e.g. `const char*` for PMIX_STRING is passed as the string itself as OpenPMIx does),
 // unload hands out a malloc'd copy, xfer deep-copies, destruct releases.
 pmix_status_t value_load(pmix_value_t* value, const void* data, pmix_data_type_t type) noexcept;
 pmix_status_t value_unload(const pmix_value_t* value, void** data, std::size_t* size) noexcept;

@@ -240,9 +240,8 @@ TimerId Executor::run_at(Clock::time_point when, Task task) {
         add_timer(id, when, std::move(task));
         return id;
     }
-    bool queued = post([this, id, when, t = std::move(task)]() mutable {
-        add_timer(id, when, std::move(t));
-    });
+    bool queued = post(
+        [this, id, when, t = std::move(task)]() mutable { add_timer(id, when, std::move(t)); });
     return queued ? id : kInvalidTimer;
 }
 
@@ -297,7 +296,8 @@ void Executor::rearm_timerfd() {
     while (!timer_heap_.empty() && timers_.count(timer_heap_.top().id) == 0) {
         timer_heap_.pop();
     }
-    Clock::time_point next = timer_heap_.empty() ? Clock::time_point::max() : timer_heap_.top().when;
+    Clock::time_point next =
+        timer_heap_.empty() ? Clock::time_point::max() : timer_heap_.top().when;
     // Only ever move the arming earlier. When the earliest timer was cancelled (every request's
     // timeout is, when its reply arrives) the old arming stays: it fires once, finds nothing due
     // and re-arms then. That saves two timerfd_settime calls per request/reply round trip
@@ -308,8 +308,8 @@ void Executor::rearm_timerfd() {
     itimerspec spec{};  // all zero disarms
     if (next != Clock::time_point::max()) {
         // steady_clock is CLOCK_MONOTONIC on Linux, so its epoch matches the timerfd's clock.
-        long long ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                           next.time_since_epoch()).count();
+        long long ns =
+            std::chrono::duration_cast<std::chrono::nanoseconds>(next.time_since_epoch()).count();
         if (ns <= 0) {
             ns = 1;  // zero would disarm; any past time fires at once
         }

@@ -119,10 +119,10 @@ private:
     std::atomic<std::thread::id> loop_id_{};
 
     std::mutex post_mutex_;
-    std::vector<Task> posted_;      // guarded by post_mutex_
+    std::vector<Task> posted_;  // guarded by post_mutex_
     std::atomic<bool> accepting_{false};
     std::atomic<bool> stop_requested_{false};
-    bool started_ = false;          // guarded by post_mutex_
+    bool started_ = false;  // guarded by post_mutex_
 
     // Loop-thread state.
     std::unordered_map<WatchId, std::unique_ptr<Watch>> watches_;

@@ -28,8 +28,8 @@ public:
     UniqueFunction(std::nullptr_t) noexcept {}  // NOLINT: mirrors std::function
 
     template <class F, class D = std::decay_t<F>>
-        requires(!std::is_same_v<D, UniqueFunction> && std::is_invocable_r_v<R, D&, Args...>)
-    UniqueFunction(F&& f) {  // NOLINT: implicit, like std::function
+    requires(!std::is_same_v<D, UniqueFunction> && std::is_invocable_r_v<R, D&, Args...>)
+        UniqueFunction(F&& f) {  // NOLINT: implicit, like std::function
         if constexpr (kFitsInline<D>) {
             ::new (static_cast<void*>(storage_)) D(std::forward<F>(f));
             ops_ = &kInlineOps<D>;
@@ -73,9 +73,9 @@ private:
     };
 
     template <class D>
-    static constexpr bool kFitsInline = sizeof(D) <= kInlineSize &&
-                                        alignof(D) <= alignof(std::max_align_t) &&
-                                        std::is_nothrow_move_constructible_v<D>;
+    static constexpr bool kFitsInline =
+        sizeof(D) <= kInlineSize &&
+        alignof(D) <= alignof(std::max_align_t) && std::is_nothrow_move_constructible_v<D>;
 
     template <class D>
     static constexpr Ops kInlineOps = {

@@ -140,9 +140,9 @@ Outcome<std::string_view> unwrap(std::string_view text, std::string_view what) {
         return Result::success(text.substr(kRawTag.size()));
     }
     if (text.starts_with(kBlobTag)) {
-        return Result::failure(PMIX_ERR_NOT_SUPPORTED,
-                               std::string(what) +
-                                   ": OpenPMIx's compressed 'blob:' form is not supported");
+        return Result::failure(
+            PMIX_ERR_NOT_SUPPORTED,
+            std::string(what) + ": OpenPMIx's compressed 'blob:' form is not supported");
     }
     return Result::success(text);
 }
@@ -159,14 +159,14 @@ Outcome<std::vector<std::string_view>> split_items(std::string_view body) {
     for (std::size_t i = 0; i < body.size(); ++i) {
         const char c = body[i];
         if (c == '[' && ++depth > 1) {
-            return Result::failure(PMIX_ERR_BAD_PARAM, "node map " + quote(body) +
-                                                           ": nested '[' at offset " +
-                                                           std::to_string(i));
+            return Result::failure(
+                PMIX_ERR_BAD_PARAM,
+                "node map " + quote(body) + ": nested '[' at offset " + std::to_string(i));
         }
         if (c == ']' && --depth < 0) {
-            return Result::failure(PMIX_ERR_BAD_PARAM, "node map " + quote(body) +
-                                                           ": unmatched ']' at offset " +
-                                                           std::to_string(i));
+            return Result::failure(
+                PMIX_ERR_BAD_PARAM,
+                "node map " + quote(body) + ": unmatched ']' at offset " + std::to_string(i));
         }
         if (c == ',' && depth == 0) {
             items.push_back(body.substr(start, i - start));

@@ -63,8 +63,8 @@ Outcome<std::vector<Range>> parse_range_list(std::string_view text, std::uint64_
         if (!range) {
             return Result::failure(PMIX_ERR_BAD_PARAM,
                                    std::string(what) + ": '" + std::string(piece) +
-                                       "' is not a number or range (limit " +
-                                       std::to_string(max) + ") in '" + std::string(text) + "'");
+                                       "' is not a number or range (limit " + std::to_string(max) +
+                                       ") in '" + std::string(text) + "'");
         }
         ranges.push_back(*range);
     }

@@ -27,9 +27,7 @@ const AttributeInfo* find_in(std::span<const std::uint16_t> index, detail::Attri
 
 }  // namespace
 
-std::span<const AttributeInfo> attributes() noexcept {
-    return detail::attribute_table().entries;
-}
+std::span<const AttributeInfo> attributes() noexcept { return detail::attribute_table().entries; }
 
 const AttributeInfo* find_attribute_by_name(std::string_view name) noexcept {
     return find_in(detail::attribute_table().by_name, &AttributeInfo::name, name);

@@ -27,7 +27,7 @@ constexpr void append(Text& text, std::size_t& used, std::string_view word) {
 // IOF channels: each selected channel's name followed by one space (so the text ends in a space),
 // or "NONE".
 static_assert(PMIX_FWD_STDIN_CHANNEL == 0x1 && PMIX_FWD_STDOUT_CHANNEL == 0x2 &&
-              PMIX_FWD_STDERR_CHANNEL == 0x4 && PMIX_FWD_STDDIAG_CHANNEL == 0x8,
+                  PMIX_FWD_STDERR_CHANNEL == 0x4 && PMIX_FWD_STDDIAG_CHANNEL == 0x8,
               "the channel table is indexed by the low four bits");
 
 constexpr Table make_channel_table() {
@@ -55,7 +55,7 @@ constexpr Table make_channel_table() {
 // Info directives: a qualifier is just "QUALIFIER"; anything else is REQUIRED or OPTIONAL,
 // then ":PROCESSED" and ":END" when those flags are set.
 static_assert(PMIX_INFO_REQD == 0x1 && PMIX_INFO_ARRAY_END == 0x2 &&
-              PMIX_INFO_REQD_PROCESSED == 0x4 && PMIX_INFO_QUALIFIER == 0x8,
+                  PMIX_INFO_REQD_PROCESSED == 0x4 && PMIX_INFO_QUALIFIER == 0x8,
               "the directive table is indexed by the low four bits");
 
 constexpr Table make_directive_table() {

@@ -20,8 +20,6 @@ static_assert(kVersion[0] > '2', "Open MPI checks that the version begins above 
 
 }  // namespace
 
-const char* version_string() noexcept {
-    return kVersion;
-}
+const char* version_string() noexcept { return kVersion; }
 
 }  // namespace pmix::text

@@ -48,8 +48,8 @@ struct AppRequest {
     const JobMap& map;
     const pmix_info_t* info;  // the host's directives, as given to setup_application
     std::size_t ninfo;
-    bool envars;     // PMIX_SETUP_APP_ENVARS or _ALL (or none of the three: all)
-    bool nonenvars;  // PMIX_SETUP_APP_NONENVARS or _ALL (or none)
+    bool envars;           // PMIX_SETUP_APP_ENVARS or _ALL (or none of the three: all)
+    bool nonenvars;        // PMIX_SETUP_APP_NONENVARS or _ALL (or none)
     char* const* environ;  // the launcher's environment, to harvest from
 };
 
@@ -73,9 +73,11 @@ public:
     virtual std::string_view name() const = 0;
     // Launcher's node. An empty blob: nothing for this job. An error fails setup_application
     // (PMIX_ERR_BAD_PARAM for a malformed directive; `why` says what).
-    virtual pmix_status_t setup_application(const AppRequest& req, Blob& blob, std::string& why) = 0;
+    virtual pmix_status_t setup_application(const AppRequest& req, Blob& blob,
+                                            std::string& why) = 0;
     // Every node. A blob this plugin cannot read: PMIX_ERR_UNPACK_FAILURE, `why` set.
-    virtual pmix_status_t setup_local(const LocalRequest& req, LocalResult& out, std::string& why) = 0;
+    virtual pmix_status_t setup_local(const LocalRequest& req, LocalResult& out,
+                                      std::string& why) = 0;
 };
 
 // The plugins built in, in a fixed order.

@@ -40,7 +40,8 @@ bool BlobReader::u8(std::uint8_t& v) {
 
 bool BlobReader::u16(std::uint16_t& v) {
     if (b_.size() - at_ < 2) return false;
-    v = static_cast<std::uint16_t>(static_cast<unsigned>(b_[at_]) | static_cast<unsigned>(b_[at_ + 1]) << 8);
+    v = static_cast<std::uint16_t>(static_cast<unsigned>(b_[at_]) |
+                                   static_cast<unsigned>(b_[at_ + 1]) << 8);
     at_ += 2;
     return true;
 }

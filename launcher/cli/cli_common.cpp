@@ -13,7 +13,8 @@ bool take_selector(std::vector<std::string>& args, Selector* sel) {
     for (size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         const bool has_value = i + 1 < args.size();
-        if ((a == "--pid" || a == "--server-nspace" || a == "--uri" || a == "--tmpdir" || a == "--file") &&
+        if ((a == "--pid" || a == "--server-nspace" || a == "--uri" || a == "--tmpdir" ||
+             a == "--file") &&
             !has_value) {
             std::fprintf(stderr, "%s needs a value\n", a.c_str());
             return false;
@@ -138,7 +139,8 @@ pmix_status_t available_servers(const Selector& sel, std::vector<ServerInfo>* ou
                 else if (PMIX_CHECK_KEY(&f[k], PMIX_SERVER_RANK)) si.rank = f[k].value.data.rank;
                 else if (PMIX_CHECK_KEY(&f[k], PMIX_SERVER_URI)) si.uri = f[k].value.data.string;
                 else if (PMIX_CHECK_KEY(&f[k], PMIX_SERVER_PIDINFO)) si.pid = f[k].value.data.pid;
-                else if (PMIX_CHECK_KEY(&f[k], PMIX_VERSION_INFO)) si.version = f[k].value.data.string;
+                else if (PMIX_CHECK_KEY(&f[k], PMIX_VERSION_INFO))
+                    si.version = f[k].value.data.string;
             }
             out->push_back(std::move(si));
         }
@@ -150,9 +152,14 @@ pmix_status_t available_servers(const Selector& sel, std::vector<ServerInfo>* ou
 std::string json_string(const std::string& s) {
     std::string out = "\"";
     for (char c : s) {
-        if (c == '"' || c == '\\') { out += '\\'; out += c; }
-        else if (static_cast<unsigned char>(c) < 0x20) { char b[8]; std::snprintf(b, sizeof b, "\\u%04x", c); out += b; }
-        else out += c;
+        if (c == '"' || c == '\\') {
+            out += '\\';
+            out += c;
+        } else if (static_cast<unsigned char>(c) < 0x20) {
+            char b[8];
+            std::snprintf(b, sizeof b, "\\u%04x", c);
+            out += b;
+        } else out += c;
     }
     return out + "\"";
 }
@@ -170,10 +177,12 @@ std::string array_json(const pmix_data_array_t& a) {
         if (i > 0) out << ',';
         if (a.type == PMIX_INFO) {
             const auto& info = static_cast<pmix_info_t*>(a.array)[i];
-            out << "{\"key\":" << json_string(info.key) << ",\"value\":" << to_json(info.value) << '}';
+            out << "{\"key\":" << json_string(info.key) << ",\"value\":" << to_json(info.value)
+                << '}';
         } else if (a.type == PMIX_PROC_INFO) {
             const auto& p = static_cast<pmix_proc_info_t*>(a.array)[i];
-            out << "{\"proc\":" << proc_json(p.proc) << ",\"hostname\":" << json_string(p.hostname ? p.hostname : "")
+            out << "{\"proc\":" << proc_json(p.proc)
+                << ",\"hostname\":" << json_string(p.hostname ? p.hostname : "")
                 << ",\"executable\":" << json_string(p.executable_name ? p.executable_name : "")
                 << ",\"pid\":" << p.pid << ",\"exit_code\":" << p.exit_code
                 << ",\"state\":" << json_string(PMIx_Proc_state_string(p.state)) << '}';
@@ -194,17 +203,28 @@ std::string array_json(const pmix_data_array_t& a) {
 
 std::string to_json(const pmix_value_t& v) {
     switch (v.type) {
-        case PMIX_STRING: return json_string(v.data.string ? v.data.string : "");
-        case PMIX_BOOL: return v.data.flag ? "true" : "false";
-        case PMIX_UINT32: return std::to_string(v.data.uint32);
-        case PMIX_UINT64: return std::to_string(v.data.uint64);
-        case PMIX_SIZE: return std::to_string(v.data.size);
-        case PMIX_INT: return std::to_string(v.data.integer);
-        case PMIX_PID: return std::to_string(v.data.pid);
-        case PMIX_PROC_RANK: return std::to_string(v.data.rank);
-        case PMIX_STATUS: return json_string(PMIx_Error_string(v.data.status));
-        case PMIX_PROC: return v.data.proc ? proc_json(*v.data.proc) : "null";
-        case PMIX_DATA_ARRAY: return v.data.darray ? array_json(*v.data.darray) : "[]";
+        case PMIX_STRING:
+            return json_string(v.data.string ? v.data.string : "");
+        case PMIX_BOOL:
+            return v.data.flag ? "true" : "false";
+        case PMIX_UINT32:
+            return std::to_string(v.data.uint32);
+        case PMIX_UINT64:
+            return std::to_string(v.data.uint64);
+        case PMIX_SIZE:
+            return std::to_string(v.data.size);
+        case PMIX_INT:
+            return std::to_string(v.data.integer);
+        case PMIX_PID:
+            return std::to_string(v.data.pid);
+        case PMIX_PROC_RANK:
+            return std::to_string(v.data.rank);
+        case PMIX_STATUS:
+            return json_string(PMIx_Error_string(v.data.status));
+        case PMIX_PROC:
+            return v.data.proc ? proc_json(*v.data.proc) : "null";
+        case PMIX_DATA_ARRAY:
+            return v.data.darray ? array_json(*v.data.darray) : "[]";
         default: {
             char* s = PMIx_Value_string(&v);
             std::string out = json_string(s ? s : "");
@@ -216,9 +236,12 @@ std::string to_json(const pmix_value_t& v) {
 
 std::string to_text(const pmix_value_t& v) {
     switch (v.type) {
-        case PMIX_STRING: return v.data.string ? v.data.string : "";
-        case PMIX_STATUS: return PMIx_Error_string(v.data.status);
-        case PMIX_DATA_ARRAY: return to_json(v);
+        case PMIX_STRING:
+            return v.data.string ? v.data.string : "";
+        case PMIX_STATUS:
+            return PMIx_Error_string(v.data.status);
+        case PMIX_DATA_ARRAY:
+            return to_json(v);
         default: {
             char* s = PMIx_Value_string(&v);
             std::string out = s ? s : "";

@@ -12,10 +12,13 @@ namespace pmixcli {
 // --pid P | --server-nspace NS | --uri U | --system | --tmpdir D  (consumed from args)
 struct Selector {
     long pid = 0;
-    std::string server_nspace, uri, tmpdir, file;  // file: a rendezvous file (PMIX_TOOL_ATTACHMENT_FILE)
+    std::string server_nspace, uri, tmpdir,
+        file;  // file: a rendezvous file (PMIX_TOOL_ATTACHMENT_FILE)
     bool system = false;
     bool json = false;  // --json: the output format, common to every command (not a selector)
-    bool any() const { return pid > 0 || !server_nspace.empty() || !uri.empty() || !file.empty() || system; }
+    bool any() const {
+        return pid > 0 || !server_nspace.empty() || !uri.empty() || !file.empty() || system;
+    }
 };
 
 // Removes the selector options and --json from `args`; false (with a message) on a malformed one.

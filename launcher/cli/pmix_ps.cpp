@@ -24,7 +24,8 @@ bool show_server(const std::string& label, bool json, bool* first_json) {
     size_t n = 0;
     pmix_status_t rc = pmixcli::query({PMIX_QUERY_NAMESPACES}, "", &res, &n);
     if (rc != PMIX_SUCCESS || n == 0 || res[0].value.type != PMIX_STRING) {
-        std::fprintf(stderr, "pmix-ps: %s: no namespaces (%s)\n", label.c_str(), PMIx_Error_string(rc));
+        std::fprintf(stderr, "pmix-ps: %s: no namespaces (%s)\n", label.c_str(),
+                     PMIx_Error_string(rc));
         if (res != nullptr) PMIX_INFO_FREE(res, n);
         return false;
     }
@@ -34,8 +35,10 @@ bool show_server(const std::string& label, bool json, bool* first_json) {
         res = nullptr;
         n = 0;
         rc = pmixcli::query({PMIX_QUERY_PROC_TABLE}, ns, &res, &n);
-        const pmix_data_array_t* table = rc == PMIX_SUCCESS && n > 0 && res[0].value.type == PMIX_DATA_ARRAY
-                                             ? res[0].value.data.darray : nullptr;
+        const pmix_data_array_t* table =
+            rc == PMIX_SUCCESS && n > 0 && res[0].value.type == PMIX_DATA_ARRAY
+                ? res[0].value.data.darray
+                : nullptr;
         if (json) {
             std::printf("%s{\"server\":%s,\"nspace\":%s,\"procs\":%s}", *first_json ? "" : ",",
                         pmixcli::json_string(label).c_str(), pmixcli::json_string(ns).c_str(),
@@ -43,13 +46,16 @@ bool show_server(const std::string& label, bool json, bool* first_json) {
             *first_json = false;
         } else {
             std::printf("%s  job %s\n", label.c_str(), ns.c_str());
-            std::printf("  %-6s %-16s %-8s %-22s %-5s %s\n", "RANK", "HOST", "PID", "STATE", "EXIT", "COMMAND");
+            std::printf("  %-6s %-16s %-8s %-22s %-5s %s\n", "RANK", "HOST", "PID", "STATE", "EXIT",
+                        "COMMAND");
             const auto* procs = table != nullptr && table->type == PMIX_PROC_INFO
-                                    ? static_cast<pmix_proc_info_t*>(table->array) : nullptr;
+                                    ? static_cast<pmix_proc_info_t*>(table->array)
+                                    : nullptr;
             for (size_t i = 0; procs != nullptr && i < table->size; ++i) {
                 const auto& p = procs[i];
-                std::printf("  %-6u %-16s %-8d %-22s %-5d %s\n", p.proc.rank, p.hostname ? p.hostname : "-",
-                            static_cast<int>(p.pid), PMIx_Proc_state_string(p.state), p.exit_code,
+                std::printf("  %-6u %-16s %-8d %-22s %-5d %s\n", p.proc.rank,
+                            p.hostname ? p.hostname : "-", static_cast<int>(p.pid),
+                            PMIx_Proc_state_string(p.state), p.exit_code,
                             p.executable_name ? p.executable_name : "-");
             }
         }
@@ -64,7 +70,9 @@ int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
     pmixcli::Selector sel;
     if (!pmixcli::take_selector(args, &sel) || !args.empty()) {
-        std::fprintf(stderr, "usage: pmix-ps [--pid P | --server-nspace NS | --uri U | --file F | --system] [--tmpdir DIR] [--json]\n");
+        std::fprintf(stderr,
+                     "usage: pmix-ps [--pid P | --server-nspace NS | --uri U | --file F | "
+                     "--system] [--tmpdir DIR] [--json]\n");
         return 2;
     }
     const bool json = sel.json;

@@ -19,8 +19,9 @@ std::string key_of(const std::string& word) {
 }
 
 int usage() {
-    std::fprintf(stderr, "usage: pmix-query [--pid P | --server-nspace NS | --uri U | --file F | --system] "
-                         "[--tmpdir DIR] [--nspace JOB] [--json] KEY...\n");
+    std::fprintf(stderr,
+                 "usage: pmix-query [--pid P | --server-nspace NS | --uri U | --file F | --system] "
+                 "[--tmpdir DIR] [--nspace JOB] [--json] KEY...\n");
     return 2;
 }
 
@@ -51,10 +52,12 @@ int main(int argc, char** argv) {
     if (json) {
         std::printf("{\"status\":%s", pmixcli::json_string(PMIx_Error_string(rc)).c_str());
         for (size_t i = 0; i < n; ++i)
-            std::printf(",%s:%s", pmixcli::json_string(res[i].key).c_str(), pmixcli::to_json(res[i].value).c_str());
+            std::printf(",%s:%s", pmixcli::json_string(res[i].key).c_str(),
+                        pmixcli::to_json(res[i].value).c_str());
         std::printf("}\n");
     } else {
-        for (size_t i = 0; i < n; ++i) std::printf("%s = %s\n", res[i].key, pmixcli::to_text(res[i].value).c_str());
+        for (size_t i = 0; i < n; ++i)
+            std::printf("%s = %s\n", res[i].key, pmixcli::to_text(res[i].value).c_str());
         if (rc != PMIX_SUCCESS) std::fprintf(stderr, "pmix-query: %s\n", PMIx_Error_string(rc));
     }
     if (res != nullptr) PMIX_INFO_FREE(res, n);

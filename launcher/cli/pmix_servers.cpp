@@ -30,9 +30,10 @@ int main(int argc, char** argv) {
         std::printf("[");
         for (size_t i = 0; i < servers.size(); ++i) {
             const auto& s = servers[i];
-            std::printf("%s{\"nspace\":%s,\"rank\":%u,\"pid\":%ld,\"uri\":%s,\"version\":%s}", i ? "," : "",
-                        pmixcli::json_string(s.nspace).c_str(), s.rank, s.pid,
-                        pmixcli::json_string(s.uri).c_str(), pmixcli::json_string(s.version).c_str());
+            std::printf("%s{\"nspace\":%s,\"rank\":%u,\"pid\":%ld,\"uri\":%s,\"version\":%s}",
+                        i ? "," : "", pmixcli::json_string(s.nspace).c_str(), s.rank, s.pid,
+                        pmixcli::json_string(s.uri).c_str(),
+                        pmixcli::json_string(s.version).c_str());
         }
         std::printf("]\n");
     } else {

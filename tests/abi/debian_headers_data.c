@@ -27,24 +27,22 @@
 #endif
 
 static int dh_pass, dh_fail, dh_ndev;
-static const char *dh_current = "startup";
+static const char* dh_current = "startup";
 static char dh_devs[128][256];
 
-void dh_section(const char *name)
-{
+void dh_section(const char* name) {
     dh_current = name;
     printf("-- %s\n", name);
     fflush(stdout);
 }
 
-void dh_check(bool ok, const char *file, int line, const char *what, const char *fmt, ...)
-{
+void dh_check(bool ok, const char* file, int line, const char* what, const char* fmt, ...) {
     if (ok) {
         ++dh_pass;
         return;
     }
     ++dh_fail;
-    const char *base = strrchr(file, '/');
+    const char* base = strrchr(file, '/');
     printf("FAIL [%s] %s:%d: %s", dh_current, base ? base + 1 : file, line, what);
     va_list ap;
     va_start(ap, fmt);
@@ -57,66 +55,75 @@ void dh_check(bool ok, const char *file, int line, const char *what, const char 
     fflush(stdout);
 }
 
-void dh_deviation(const char *what, const char *reason)
-{
-    if (dh_ndev < 128)
-        snprintf(dh_devs[dh_ndev++], sizeof dh_devs[0], "%s: %s", what, reason);
+void dh_deviation(const char* what, const char* reason) {
+    if (dh_ndev < 128) snprintf(dh_devs[dh_ndev++], sizeof dh_devs[0], "%s: %s", what, reason);
 }
 
-const char *dh_status_name(pmix_status_t rc)
-{
+const char* dh_status_name(pmix_status_t rc) {
     switch (rc) {
-    case PMIX_SUCCESS: return "PMIX_SUCCESS";
-    case PMIX_ERROR: return "PMIX_ERROR";
-    case PMIX_ERR_BAD_PARAM: return "PMIX_ERR_BAD_PARAM";
-    case PMIX_ERR_NOT_FOUND: return "PMIX_ERR_NOT_FOUND";
-    case PMIX_ERR_NOT_SUPPORTED: return "PMIX_ERR_NOT_SUPPORTED";
-    case PMIX_ERR_UNKNOWN_DATA_TYPE: return "PMIX_ERR_UNKNOWN_DATA_TYPE";
-    case PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER: return "PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER";
-    case PMIX_ERR_UNPACK_FAILURE: return "PMIX_ERR_UNPACK_FAILURE";
-    case PMIX_ERR_PACK_FAILURE: return "PMIX_ERR_PACK_FAILURE";
-    case PMIX_ERR_UNPACK_INADEQUATE_SPACE: return "PMIX_ERR_UNPACK_INADEQUATE_SPACE";
-    case PMIX_ERR_TYPE_MISMATCH: return "PMIX_ERR_TYPE_MISMATCH";
-    case PMIX_ERR_NOMEM: return "PMIX_ERR_NOMEM";
-    case PMIX_ERR_INIT: return "PMIX_ERR_INIT";
-    case PMIX_ERR_SILENT: return "PMIX_ERR_SILENT";
-    case PMIX_ERR_PACK_MISMATCH: return "PMIX_ERR_PACK_MISMATCH";
-    case PMIX_ERR_TIMEOUT: return "PMIX_ERR_TIMEOUT";
-    case PMIX_ERR_UNREACH: return "PMIX_ERR_UNREACH";
-    default: return "other";
+        case PMIX_SUCCESS:
+            return "PMIX_SUCCESS";
+        case PMIX_ERROR:
+            return "PMIX_ERROR";
+        case PMIX_ERR_BAD_PARAM:
+            return "PMIX_ERR_BAD_PARAM";
+        case PMIX_ERR_NOT_FOUND:
+            return "PMIX_ERR_NOT_FOUND";
+        case PMIX_ERR_NOT_SUPPORTED:
+            return "PMIX_ERR_NOT_SUPPORTED";
+        case PMIX_ERR_UNKNOWN_DATA_TYPE:
+            return "PMIX_ERR_UNKNOWN_DATA_TYPE";
+        case PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER:
+            return "PMIX_ERR_UNPACK_READ_PAST_END_OF_BUFFER";
+        case PMIX_ERR_UNPACK_FAILURE:
+            return "PMIX_ERR_UNPACK_FAILURE";
+        case PMIX_ERR_PACK_FAILURE:
+            return "PMIX_ERR_PACK_FAILURE";
+        case PMIX_ERR_UNPACK_INADEQUATE_SPACE:
+            return "PMIX_ERR_UNPACK_INADEQUATE_SPACE";
+        case PMIX_ERR_TYPE_MISMATCH:
+            return "PMIX_ERR_TYPE_MISMATCH";
+        case PMIX_ERR_NOMEM:
+            return "PMIX_ERR_NOMEM";
+        case PMIX_ERR_INIT:
+            return "PMIX_ERR_INIT";
+        case PMIX_ERR_SILENT:
+            return "PMIX_ERR_SILENT";
+        case PMIX_ERR_PACK_MISMATCH:
+            return "PMIX_ERR_PACK_MISMATCH";
+        case PMIX_ERR_TIMEOUT:
+            return "PMIX_ERR_TIMEOUT";
+        case PMIX_ERR_UNREACH:
+            return "PMIX_ERR_UNREACH";
+        default:
+            return "other";
     }
 }
 
-bool dh_streq(const char *a, const char *b)
-{
-    if (a == NULL || b == NULL)
-        return a == b;
+bool dh_streq(const char* a, const char* b) {
+    if (a == NULL || b == NULL) return a == b;
     return strcmp(a, b) == 0;
 }
 
-bool dh_argv_eq(char **a, char **b)
-{
-    if (a == NULL || b == NULL)
-        return a == b;
+bool dh_argv_eq(char** a, char** b) {
+    if (a == NULL || b == NULL) return a == b;
     size_t i = 0;
     for (; a[i] != NULL && b[i] != NULL; ++i)
-        if (strcmp(a[i], b[i]) != 0)
-            return false;
+        if (strcmp(a[i], b[i]) != 0) return false;
     return a[i] == NULL && b[i] == NULL;
 }
 
-static void verify_loaded_library(void)
-{
+static void verify_loaded_library(void) {
     dh_section("loaded library");
     Dl_info info;
     memset(&info, 0, sizeof info);
-    int found = dladdr((void *) &PMIx_Get_version, &info);
+    int found = dladdr((void*)&PMIx_Get_version, &info);
     char want[PATH_MAX], got[PATH_MAX];
-    const char *w = realpath(DH_EXPECTED_LIB, want);
-    const char *g = (found && info.dli_fname) ? realpath(info.dli_fname, got) : NULL;
+    const char* w = realpath(DH_EXPECTED_LIB, want);
+    const char* g = (found && info.dli_fname) ? realpath(info.dli_fname, got) : NULL;
     bool same = w != NULL && g != NULL && strcmp(w, g) == 0;
-    printf("PMIx_Get_version resolved in %s (expected %s)\n",
-           g ? g : "(unknown)", w ? w : DH_EXPECTED_LIB);
+    printf("PMIx_Get_version resolved in %s (expected %s)\n", g ? g : "(unknown)",
+           w ? w : DH_EXPECTED_LIB);
     if (!same) {
         printf("FATAL: the loaded libpmix is not the one this binary is meant to test\n");
         fflush(stdout);
@@ -127,10 +134,9 @@ static void verify_loaded_library(void)
 
 /* OpenPMIx initialises its data frameworks (bfrops, dictionary) only inside an init call, so the
  * reference run starts a tool that does not connect. Our library needs no init for the data half of
- * the API, and our PMIx_tool_init honestly reports PMIX_ERR_NOT_SUPPORTED until the tool issue lands;
- * the checks below then prove the data API works without any init. */
-static bool init_tool(pmix_proc_t *me)
-{
+ * the API, and our PMIx_tool_init honestly reports PMIX_ERR_NOT_SUPPORTED until the tool issue
+ * lands; the checks below then prove the data API works without any init. */
+static bool init_tool(pmix_proc_t* me) {
     dh_section("PMIx_tool_init (PMIX_TOOL_DO_NOT_CONNECT)");
     pmix_info_t info[1];
     bool yes = true;
@@ -139,19 +145,18 @@ static bool init_tool(pmix_proc_t *me)
     pmix_status_t rc = PMIx_tool_init(me, info, 1);
     PMIX_INFO_DESTRUCT(&info[0]);
 #ifdef DH_REFERENCE
-    CHECKF(rc == PMIX_SUCCESS && me->nspace[0] != '\0', "PMIx_tool_init returned %d (%s)",
-           rc, dh_status_name(rc));
+    CHECKF(rc == PMIX_SUCCESS && me->nspace[0] != '\0', "PMIx_tool_init returned %d (%s)", rc,
+           dh_status_name(rc));
 #else
-    CHECKF(rc == PMIX_SUCCESS || rc == PMIX_ERR_NOT_SUPPORTED,
-           "PMIx_tool_init returned %d (%s)", rc, dh_status_name(rc));
+    CHECKF(rc == PMIX_SUCCESS || rc == PMIX_ERR_NOT_SUPPORTED, "PMIx_tool_init returned %d (%s)",
+           rc, dh_status_name(rc));
     if (rc == PMIX_ERR_NOT_SUPPORTED)
         printf("PMIx_tool_init: not supported yet by this library; running without init\n");
 #endif
     return rc == PMIX_SUCCESS;
 }
 
-int main(void)
-{
+int main(void) {
     setvbuf(stdout, NULL, _IOLBF, 0);
     verify_loaded_library();
     pmix_proc_t me;
@@ -170,8 +175,7 @@ int main(void)
     }
     if (dh_ndev > 0) {
         printf("known deviations of the reference (not tested, identical for both builds):\n");
-        for (int i = 0; i < dh_ndev; ++i)
-            printf("  - %s\n", dh_devs[i]);
+        for (int i = 0; i < dh_ndev; ++i) printf("  - %s\n", dh_devs[i]);
     }
     printf("%d passed, %d failed\n", dh_pass, dh_fail);
     return dh_fail == 0 ? 0 : 1;

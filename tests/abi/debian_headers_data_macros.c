@@ -10,16 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void proc_macros(void)
-{
+static void proc_macros(void) {
     dh_section("PMIX_PROC_* macros");
-    pmix_proc_t *p = NULL;
+    pmix_proc_t* p = NULL;
     PMIX_PROC_CREATE(p, 2);
     CHECK(p != NULL && p[0].nspace[0] == '\0' && p[1].nspace[0] == '\0');
     PMIX_PROC_LOAD(&p[0], "nsA", 3);
     PMIX_LOAD_PROCID(&p[1], "nsA", PMIX_RANK_WILDCARD);
     CHECK(strcmp(p[0].nspace, "nsA") == 0 && p[0].rank == 3);
-    CHECK(PMIX_CHECK_PROCID(&p[0], &p[1]));     /* wildcard matches any rank */
+    CHECK(PMIX_CHECK_PROCID(&p[0], &p[1])); /* wildcard matches any rank */
     CHECK(PMIX_CHECK_NSPACE(p[0].nspace, "nsA") && !PMIX_CHECK_NSPACE(p[0].nspace, "nsB"));
     pmix_proc_t q;
     PMIX_XFER_PROCID(&q, &p[0]);
@@ -28,10 +27,9 @@ static void proc_macros(void)
     CHECK(p == NULL);
 }
 
-static void value_macros(void)
-{
+static void value_macros(void) {
     dh_section("PMIX_VALUE_* macros");
-    pmix_value_t *v = NULL;
+    pmix_value_t* v = NULL;
     PMIX_VALUE_CREATE(v, 3);
     CHECK(v != NULL && v[0].type == PMIX_UNDEF);
     int32_t i32 = -77;
@@ -43,11 +41,11 @@ static void value_macros(void)
     CHECK(v[0].type == PMIX_INT32 && v[0].data.int32 == -77);
     CHECK(v[1].type == PMIX_STRING && dh_streq(v[1].data.string, "string value"));
     CHECK(v[2].type == PMIX_PROC && v[2].data.proc != NULL && dh_proc_eq(v[2].data.proc, &proc));
-    pmix_value_t *copy = NULL;
+    pmix_value_t* copy = NULL;
     pmix_status_t rc;
     PMIX_VALUE_XFER(rc, copy, &v[2]);
     CHECK(rc == PMIX_SUCCESS && copy != NULL && dh_value_eq(copy, &v[2]));
-    CHECK(copy != NULL && copy->data.proc != v[2].data.proc);   /* deep copy */
+    CHECK(copy != NULL && copy->data.proc != v[2].data.proc); /* deep copy */
     PMIX_VALUE_RELEASE(copy);
     CHECK(copy == NULL);
     pmix_value_t direct;
@@ -60,10 +58,9 @@ static void value_macros(void)
     CHECK(v == NULL);
 }
 
-static void info_macros(void)
-{
+static void info_macros(void) {
     dh_section("PMIX_INFO_* macros");
-    pmix_info_t *info = NULL;
+    pmix_info_t* info = NULL;
     PMIX_INFO_CREATE(info, 4);
     CHECK(info != NULL && info[0].value.type == PMIX_UNDEF && info[3].key[0] == '\0');
     uint32_t u = 42;
@@ -98,10 +95,9 @@ static void info_macros(void)
     CHECK(info == NULL);
 }
 
-static void app_query_pdata_macros(void)
-{
+static void app_query_pdata_macros(void) {
     dh_section("PMIX_APP/QUERY/PDATA macros");
-    pmix_app_t *app = NULL;
+    pmix_app_t* app = NULL;
     PMIX_APP_CREATE(app, 1);
     CHECK(app != NULL && app->cmd == NULL && app->ninfo == 0);
     app->cmd = strdup("/bin/hostname");
@@ -114,7 +110,7 @@ static void app_query_pdata_macros(void)
     PMIX_APP_FREE(app, 1);
     CHECK(app == NULL);
 
-    pmix_query_t *q = NULL;
+    pmix_query_t* q = NULL;
     PMIX_QUERY_CREATE(q, 1);
     CHECK(q != NULL && q->keys == NULL && q->nqual == 0);
     PMIX_ARGV_APPEND(rc, q->keys, PMIX_QUERY_NAMESPACES);
@@ -140,15 +136,14 @@ static void app_query_pdata_macros(void)
     CHECK(pd == NULL);
 }
 
-static void array_and_object_macros(void)
-{
+static void array_and_object_macros(void) {
     dh_section("PMIX_DATA_ARRAY/BYTE_OBJECT/ENVAR/REGATTR macros");
-    pmix_data_array_t *da = NULL;
+    pmix_data_array_t* da = NULL;
     PMIX_DATA_ARRAY_CREATE(da, 3, PMIX_INFO);
     CHECK(da != NULL && da->type == PMIX_INFO && da->size == 3 && da->array != NULL);
-    pmix_info_t *infos = da->array;
+    pmix_info_t* infos = da->array;
     PMIX_INFO_LOAD(&infos[1], "pmix.test.in.array", "v", PMIX_STRING);
-    PMIX_DATA_ARRAY_FREE(da);                 /* releases nested values in the library */
+    PMIX_DATA_ARRAY_FREE(da); /* releases nested values in the library */
     CHECK(da == NULL);
     PMIX_DATA_ARRAY_CREATE(da, 4, PMIX_UINT32);
     CHECK(da != NULL && da->size == 4);
@@ -158,10 +153,10 @@ static void array_and_object_macros(void)
     PMIX_DATA_ARRAY_DESTRUCT(&stack);
     PMIX_DATA_ARRAY_FREE(da);
 
-    pmix_byte_object_t *bo = NULL;
+    pmix_byte_object_t* bo = NULL;
     PMIX_BYTE_OBJECT_CREATE(bo, 2);
     CHECK(bo != NULL && bo[0].bytes == NULL && bo[1].size == 0);
-    char *bytes = malloc(3);
+    char* bytes = malloc(3);
     size_t nbytes = 3;
     memcpy(bytes, "xyz", 3);
     PMIX_BYTE_OBJECT_LOAD(&bo[0], bytes, nbytes);
@@ -169,12 +164,12 @@ static void array_and_object_macros(void)
     PMIX_BYTE_OBJECT_FREE(bo, 2);
     CHECK(bo == NULL);
 
-    pmix_envar_t *env = NULL;
+    pmix_envar_t* env = NULL;
     PMIX_ENVAR_CREATE(env, 1);
     PMIX_ENVAR_LOAD(&env[0], "PATH", "/usr/bin", ':');
     CHECK(dh_streq(env[0].envar, "PATH") && dh_streq(env[0].value, "/usr/bin"));
     CHECK(env[0].separator == ':');
-    PMIX_ENVAR_FREE(env, 1);             /* frees, but leaves the pointer as it was */
+    PMIX_ENVAR_FREE(env, 1); /* frees, but leaves the pointer as it was */
 
     pmix_regattr_t *ra = NULL, copy;
     PMIX_REGATTR_CREATE(ra, 1);
@@ -193,10 +188,9 @@ static void array_and_object_macros(void)
     CHECK(ra == NULL);
 }
 
-static void hw_object_macros(void)
-{
+static void hw_object_macros(void) {
     dh_section("PMIX_COORD/GEOMETRY/DEVICE_DIST/ENDPOINT/CPUSET/TOPOLOGY macros");
-    pmix_coord_t *coords = calloc(2, sizeof(pmix_coord_t));
+    pmix_coord_t* coords = calloc(2, sizeof(pmix_coord_t));
     PMIX_COORD_CONSTRUCT(&coords[0]);
     CHECK(coords[0].view == PMIX_COORD_VIEW_UNDEF && coords[0].coord == NULL);
     coords[1].coord = calloc(2, sizeof(uint32_t));
@@ -204,43 +198,43 @@ static void hw_object_macros(void)
     PMIX_COORD_FREE(coords, 2);
     CHECK(coords == NULL);
 
-    pmix_geometry_t *geo = NULL;
+    pmix_geometry_t* geo = NULL;
     PMIX_GEOMETRY_CREATE(geo, 1);
     CHECK(geo != NULL && geo->uuid == NULL && geo->ncoords == 0);
     geo->uuid = strdup("geo");
     PMIX_GEOMETRY_FREE(geo, 1);
     CHECK(geo == NULL);
 
-    pmix_device_distance_t *dd = NULL;
+    pmix_device_distance_t* dd = NULL;
     PMIX_DEVICE_DIST_CREATE(dd, 2);
     CHECK(dd != NULL && dd[1].type == PMIX_DEVTYPE_UNKNOWN && dd[1].osname == NULL);
     dd[0].osname = strdup("ib0");
     PMIX_DEVICE_DIST_FREE(dd, 2);
     CHECK(dd == NULL);
 
-    pmix_endpoint_t *ep = NULL;
+    pmix_endpoint_t* ep = NULL;
     PMIX_ENDPOINT_CREATE(ep, 1);
     CHECK(ep != NULL && ep->endpt.bytes == NULL);
     ep->uuid = strdup("ep");
     PMIX_ENDPOINT_FREE(ep, 1);
     CHECK(ep == NULL);
 
-    pmix_cpuset_t *cs = NULL;
+    pmix_cpuset_t* cs = NULL;
     PMIX_CPUSET_CREATE(cs, 1);
     CHECK(cs != NULL && cs->source == NULL && cs->bitmap == NULL);
-    PMIx_Cpuset_destruct(cs);             /* an empty cpuset destructs cleanly */
+    PMIx_Cpuset_destruct(cs); /* an empty cpuset destructs cleanly */
     free(cs);
 
-    pmix_topology_t *topo = NULL;
+    pmix_topology_t* topo = NULL;
     PMIX_TOPOLOGY_CREATE(topo, 1);
     CHECK(topo != NULL && topo->source == NULL && topo->topology == NULL);
     PMIX_TOPOLOGY_DESTRUCT(topo);
     free(topo);
 }
 
-void dh_run_macros(void)
-{
-    dh_deviation("PMIX_COORD_CREATE", "memsets the caller's pointer before assigning it "
+void dh_run_macros(void) {
+    dh_deviation("PMIX_COORD_CREATE",
+                 "memsets the caller's pointer before assigning it "
                  "(crashes when it is NULL); not used");
     dh_deviation("PMIX_REGATTR_LOAD", "does not compile (takes &(&(a)->description)); not used");
     proc_macros();

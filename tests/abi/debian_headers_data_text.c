@@ -10,7 +10,7 @@
 
 #define CHECK_STR(expr, want)                                                           \
     do {                                                                                \
-        const char *dh_s_ = (expr);                                                     \
+        const char* dh_s_ = (expr);                                                     \
         dh_check(dh_streq(dh_s_, (want)), __FILE__, __LINE__, #expr " == \"" want "\"", \
                  "got \"%s\"", dh_s_ ? dh_s_ : "(null)");                               \
     } while (0)
@@ -18,14 +18,13 @@
 /* Same for printers that return an allocated string the caller frees. */
 #define CHECK_STR_FREE(expr, want)                                                      \
     do {                                                                                \
-        char *dh_s_ = (expr);                                                           \
+        char* dh_s_ = (expr);                                                           \
         dh_check(dh_streq(dh_s_, (want)), __FILE__, __LINE__, #expr " == \"" want "\"", \
                  "got \"%s\"", dh_s_ ? dh_s_ : "(null)");                               \
         free(dh_s_);                                                                    \
     } while (0)
 
-static void status_strings(void)
-{
+static void status_strings(void) {
     dh_section("PMIx_Error_string");
     CHECK_STR(PMIx_Error_string(PMIX_SUCCESS), "SUCCESS");
     CHECK_STR(PMIx_Error_string(PMIX_ERROR), "ERROR");
@@ -42,13 +41,11 @@ static void status_strings(void)
     CHECK_STR(PMIx_Error_string(-9999), "ERROR STRING NOT FOUND");
     CHECK_STR(PMIx_Error_string(12345), "ERROR STRING NOT FOUND");
     int null_count = 0;
-    for (pmix_status_t rc = 0; rc >= -700; --rc)
-        null_count += PMIx_Error_string(rc) == NULL;
+    for (pmix_status_t rc = 0; rc >= -700; --rc) null_count += PMIx_Error_string(rc) == NULL;
     CHECKF(null_count == 0, "%d status codes in [-700, 0] printed as NULL", null_count);
 }
 
-static void enum_strings(void)
-{
+static void enum_strings(void) {
     dh_section("state/scope/range/type printers");
     CHECK_STR(PMIx_Proc_state_string(PMIX_PROC_STATE_RUNNING), "PROC EXECUTING");
     CHECK_STR(PMIx_Proc_state_string(PMIX_PROC_STATE_TERMINATED), "PROC HAS TERMINATED");
@@ -85,18 +82,16 @@ static void enum_strings(void)
     CHECK_STR(PMIx_Data_type_string(PMIX_UNDEF), "UNKNOWN");
     CHECK_STR(PMIx_Data_type_string(4242), "UNKNOWN");
     size_t n = 0;
-    const dh_type_t *types = dh_types(&n);
+    const dh_type_t* types = dh_types(&n);
     for (size_t i = 0; i < n; ++i) {
-        if (strchr(types[i].name, '(') != NULL)
-            continue;
-        const char *got = PMIx_Data_type_string(types[i].type);
+        if (strchr(types[i].name, '(') != NULL) continue;
+        const char* got = PMIx_Data_type_string(types[i].type);
         CHECKF(dh_streq(got, types[i].name), "PMIx_Data_type_string(%u) = \"%s\", want \"%s\"",
                types[i].type, got ? got : "(null)", types[i].name);
     }
 }
 
-static void attribute_names(void)
-{
+static void attribute_names(void) {
     dh_section("PMIx_Get_attribute_string / PMIx_Get_attribute_name");
     CHECK_STR(PMIx_Get_attribute_string("PMIX_JOB_SIZE"), PMIX_JOB_SIZE);
     CHECK_STR(PMIx_Get_attribute_string("PMIX_HOSTNAME"), PMIX_HOSTNAME);
@@ -107,16 +102,15 @@ static void attribute_names(void)
     CHECK_STR(PMIx_Get_attribute_name("no.such.attr"), "no.such.attr");
 }
 
-static void value_and_info_strings(void)
-{
+static void value_and_info_strings(void) {
     dh_section("PMIx_Value_string / PMIx_Info_string");
     pmix_value_t v;
     int32_t i = 42;
     PMIX_VALUE_CONSTRUCT(&v);
     PMIX_VALUE_LOAD(&v, &i, PMIX_INT32);
-    char *s = PMIx_Value_string(&v);
-    CHECKF(s != NULL && strstr(s, "PMIX_INT32") != NULL && strstr(s, "42") != NULL,
-           "got \"%s\"", s ? s : "(null)");
+    char* s = PMIx_Value_string(&v);
+    CHECKF(s != NULL && strstr(s, "PMIX_INT32") != NULL && strstr(s, "42") != NULL, "got \"%s\"",
+           s ? s : "(null)");
     free(s);
     PMIX_VALUE_DESTRUCT(&v);
     pmix_info_t info;
@@ -133,13 +127,12 @@ static void value_and_info_strings(void)
     CHECK(PMIx_Info_string(NULL) == NULL);
 }
 
-static void version_and_regex(void)
-{
+static void version_and_regex(void) {
     dh_section("PMIx_Get_version, PMIx_generate_regex/ppn");
-    const char *ver = PMIx_Get_version();
+    const char* ver = PMIx_Get_version();
     /* Open MPI 4.1's ext3x refuses a version string whose first character is <= '2' */
     CHECKF(ver != NULL && ver[0] > '2', "version \"%s\"", ver ? ver : "(null)");
-    char *regex = NULL;
+    char* regex = NULL;
     CHECK_RC(PMIx_generate_regex("node01,node02,node03", &regex), PMIX_SUCCESS);
     CHECK(regex != NULL && regex[0] != '\0');
     free(regex);
@@ -147,14 +140,13 @@ static void version_and_regex(void)
     CHECK_RC(PMIx_generate_regex("a,b,c10", &regex), PMIX_SUCCESS);
     CHECK(regex != NULL && regex[0] != '\0');
     free(regex);
-    char *ppn = NULL;
+    char* ppn = NULL;
     CHECK_RC(PMIx_generate_ppn("0,1,2;3,4,5", &ppn), PMIX_SUCCESS);
     CHECK(ppn != NULL && ppn[0] != '\0');
     free(ppn);
 }
 
-void dh_run_text(void)
-{
+void dh_run_text(void) {
     status_strings();
     enum_strings();
     attribute_names();

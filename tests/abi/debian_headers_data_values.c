@@ -8,40 +8,47 @@
 #include <string.h>
 
 /* Types whose samples make sense inside a pmix_value_t (the union has a member for them). */
-static bool value_storable(const dh_type_t *t)
-{
+static bool value_storable(const dh_type_t* t) {
     switch (t->type) {
-    case PMIX_VALUE: case PMIX_APP: case PMIX_INFO: case PMIX_PDATA: case PMIX_QUERY:
-    case PMIX_REGATTR: case PMIX_KVAL: case PMIX_DATA_TYPE: case PMIX_COMMAND:
-    case PMIX_INFO_DIRECTIVES: case PMIX_IOF_CHANNEL: case PMIX_REGEX:
-    case PMIX_COMPRESSED_STRING: case PMIX_COMPRESSED_BYTE_OBJECT: case PMIX_PROC_CPUSET:
-    case PMIX_TOPO: case PMIX_PROC_STATS: case PMIX_NODE_STATS: case PMIX_DATA_BUFFER:
-        return false;
-    default:
-        return true;
+        case PMIX_VALUE:
+        case PMIX_APP:
+        case PMIX_INFO:
+        case PMIX_PDATA:
+        case PMIX_QUERY:
+        case PMIX_REGATTR:
+        case PMIX_KVAL:
+        case PMIX_DATA_TYPE:
+        case PMIX_COMMAND:
+        case PMIX_INFO_DIRECTIVES:
+        case PMIX_IOF_CHANNEL:
+        case PMIX_REGEX:
+        case PMIX_COMPRESSED_STRING:
+        case PMIX_COMPRESSED_BYTE_OBJECT:
+        case PMIX_PROC_CPUSET:
+        case PMIX_TOPO:
+        case PMIX_PROC_STATS:
+        case PMIX_NODE_STATS:
+        case PMIX_DATA_BUFFER:
+            return false;
+        default:
+            return true;
     }
 }
 
 /* What PMIx_Value_load takes as `data`: the string itself for strings, the pointer itself
  * for PMIX_POINTER, else the address of the element. */
-static const void *load_source(const dh_type_t *t, const void *elem)
-{
-    if (t->type == PMIX_STRING || t->type == PMIX_POINTER)
-        return *(void *const *) elem;
+static const void* load_source(const dh_type_t* t, const void* elem) {
+    if (t->type == PMIX_STRING || t->type == PMIX_POINTER) return *(void* const*)elem;
     return elem;
 }
 
-static bool loaded_matches(const dh_type_t *t, const pmix_value_t *v, const void *elem)
-{
-    if (v->type != t->type)
-        return false;
-    if (t->value_inline)
-        return t->eq(&v->data, elem);
-    if (v->data.ptr == NULL)
-        return false;
+static bool loaded_matches(const dh_type_t* t, const pmix_value_t* v, const void* elem) {
+    if (v->type != t->type) return false;
+    if (t->value_inline) return t->eq(&v->data, elem);
+    if (v->data.ptr == NULL) return false;
     if (t->type == PMIX_PROC_INFO) {
         /* the reference's load does not copy the state field (listed as a deviation) */
-        pmix_proc_info_t x = *(const pmix_proc_info_t *) elem;
+        pmix_proc_info_t x = *(const pmix_proc_info_t*)elem;
         x.state = v->data.pinfo->state;
         return t->eq(v->data.ptr, &x);
     }
@@ -50,18 +57,15 @@ static bool loaded_matches(const dh_type_t *t, const pmix_value_t *v, const void
 
 /* PMIx_Value_compare of a value and its copy: the reference answers PMIX_EQUAL for every type
  * except these (listed as deviations). */
-static bool compare_checked(const dh_type_t *t, pmix_value_cmp_t cmp)
-{
-    if (strcmp(t->name, "PMIX_DATA_ARRAY(PMIX_STRING)") == 0)
-        return true;
+static bool compare_checked(const dh_type_t* t, pmix_value_cmp_t cmp) {
+    if (strcmp(t->name, "PMIX_DATA_ARRAY(PMIX_STRING)") == 0) return true;
     if (strcmp(t->name, "PMIX_DATA_ARRAY(PMIX_VALUE)") == 0)
         return cmp == PMIX_EQUAL || cmp == PMIX_VALUE_COMPARISON_NOT_AVAIL;
     return cmp == PMIX_EQUAL;
 }
 
-static void load_xfer_compare(const dh_type_t *t)
-{
-    char *elem = calloc(1, t->size);
+static void load_xfer_compare(const dh_type_t* t) {
+    char* elem = calloc(1, t->size);
     t->make(elem, 0);
     pmix_value_t v, x;
     PMIX_VALUE_CONSTRUCT(&v);
@@ -73,7 +77,7 @@ static void load_xfer_compare(const dh_type_t *t)
     if (t->value_inline && dh_is_scalar(t))
         CHECKF(memcmp(&v.data, &x.data, t->size) == 0, "%s: xfer changed the bytes", t->name);
     pmix_value_cmp_t cmp = PMIx_Value_compare(&v, &x);
-    CHECKF(compare_checked(t, cmp), "%s: compare(v, xfer(v)) = %d", t->name, (int) cmp);
+    CHECKF(compare_checked(t, cmp), "%s: compare(v, xfer(v)) = %d", t->name, (int)cmp);
     PMIX_VALUE_DESTRUCT(&v);
     PMIX_VALUE_DESTRUCT(&x);
     t->release(elem);
@@ -81,17 +85,16 @@ static void load_xfer_compare(const dh_type_t *t)
 }
 
 /* Unload hands fixed-size data into caller storage, and allocates for strings and arrays. */
-static void unload(void)
-{
+static void unload(void) {
     dh_section("PMIx_Value_unload");
     pmix_value_t v;
     int32_t i32 = -42, got32 = 0;
-    void *dst = &got32;
+    void* dst = &got32;
     size_t sz = 0;
     PMIX_VALUE_CONSTRUCT(&v);
     PMIX_VALUE_LOAD(&v, &i32, PMIX_INT32);
     CHECK_RC(PMIx_Value_unload(&v, &dst, &sz), PMIX_SUCCESS);
-    CHECK(got32 == -42 && sz == sizeof(int32_t) && dst == (void *) &got32);
+    CHECK(got32 == -42 && sz == sizeof(int32_t) && dst == (void*)&got32);
 
     double d = 0.125, gotd = 0;
     PMIX_VALUE_DESTRUCT(&v);
@@ -106,7 +109,7 @@ static void unload(void)
     int r;
     PMIX_VALUE_UNLOAD(r, &v, &dst, &sz);
     CHECK(r == PMIX_SUCCESS && dh_streq(dst, "unloaded") && sz == strlen("unloaded"));
-    CHECK(dst != (void *) v.data.string);
+    CHECK(dst != (void*)v.data.string);
     free(dst);
 
     pmix_proc_t p, gotp;
@@ -118,7 +121,7 @@ static void unload(void)
     CHECK_RC(PMIx_Value_unload(&v, &dst, &sz), PMIX_SUCCESS);
     CHECK(dh_proc_eq(&gotp, &p));
 
-    const dh_type_t *da = dh_type_find(PMIX_DATA_ARRAY);
+    const dh_type_t* da = dh_type_find(PMIX_DATA_ARRAY);
     pmix_data_array_t arr;
     da->make(&arr, 0);
     PMIX_VALUE_DESTRUCT(&v);
@@ -128,8 +131,7 @@ static void unload(void)
     CHECK_RC(PMIx_Value_unload(&v, &dst, &sz), PMIX_SUCCESS);
     gotarr = dst;
     CHECK(gotarr != &placeholder && gotarr != v.data.darray && da->eq(&arr, gotarr));
-    if (gotarr != &placeholder && gotarr != NULL)
-        PMIX_DATA_ARRAY_FREE(gotarr);
+    if (gotarr != &placeholder && gotarr != NULL) PMIX_DATA_ARRAY_FREE(gotarr);
     da->release(&arr);
 
     /* bad input: no destination, and an undefined value */
@@ -140,8 +142,7 @@ static void unload(void)
     CHECK_RC(PMIx_Value_unload(&v, &dst, &sz), PMIX_ERR_UNKNOWN_DATA_TYPE);
 }
 
-static void compare_orders(void)
-{
+static void compare_orders(void) {
     dh_section("PMIx_Value_compare");
     pmix_value_t a, b;
     int32_t five = 5, seven = 7;
@@ -162,8 +163,7 @@ static void compare_orders(void)
     PMIX_VALUE_DESTRUCT(&b);
 }
 
-static void info_load_xfer(void)
-{
+static void info_load_xfer(void) {
     dh_section("PMIx_Info_load / PMIx_Info_xfer");
     pmix_info_t a, b;
     uint64_t big = 1ULL << 40;
@@ -182,7 +182,7 @@ static void info_load_xfer(void)
     memset(longkey, 'k', sizeof longkey - 1);
     longkey[sizeof longkey - 1] = '\0';
     PMIX_INFO_CONSTRUCT(&a);
-    (void) PMIx_Info_load(&a, longkey, "v", PMIX_STRING);
+    (void)PMIx_Info_load(&a, longkey, "v", PMIX_STRING);
     CHECK(strnlen(a.key, sizeof a.key) <= PMIX_MAX_KEYLEN);
     PMIX_INFO_DESTRUCT(&a);
     CHECK_RC(PMIx_Info_load(&a, NULL, "v", PMIX_STRING), PMIX_ERR_BAD_PARAM);
@@ -190,13 +190,11 @@ static void info_load_xfer(void)
     CHECK_RC(PMIx_Info_xfer(&b, NULL), PMIX_ERR_BAD_PARAM);
 }
 
-static void info_list(void)
-{
+static void info_list(void) {
     dh_section("PMIx_Info_list_*");
-    void *list = PMIx_Info_list_start();
+    void* list = PMIx_Info_list_start();
     CHECK(list != NULL);
-    if (list == NULL)
-        return;
+    if (list == NULL) return;
     uint32_t u = 99;
     bool yes = true;
     CHECK_RC(PMIx_Info_list_add(list, "pmix.l.str", "text", PMIX_STRING), PMIX_SUCCESS);
@@ -219,7 +217,7 @@ static void info_list(void)
     PMIX_INFO_LIST_CONVERT(r, list, &arr);
     CHECK(r == PMIX_SUCCESS && arr.type == PMIX_INFO && arr.size == 5);
     if (r == PMIX_SUCCESS && arr.size == 5) {
-        pmix_info_t *in = arr.array;
+        pmix_info_t* in = arr.array;
         CHECK(strcmp(in[0].key, "pmix.l.str") == 0 && dh_streq(in[0].value.data.string, "text"));
         CHECK(strcmp(in[1].key, "pmix.l.u32") == 0 && in[1].value.data.uint32 == 99);
         CHECK(strcmp(in[2].key, "pmix.l.flag") == 0 && in[2].value.data.flag);
@@ -234,16 +232,14 @@ static void info_list(void)
     CHECK_RC(PMIx_Info_list_convert(NULL, &arr), PMIX_ERR_BAD_PARAM);
 }
 
-void dh_run_values(void)
-{
+void dh_run_values(void) {
     dh_deviation("PMIx_Value_load(PMIX_PROC_INFO)", "does not copy the state field");
     dh_deviation("PMIx_Value_compare(PMIX_DATA_ARRAY(PMIX_STRING))",
                  "equal arrays compare as PMIX_VALUE2_GREATER (string pointers are compared)");
     size_t n = 0;
-    const dh_type_t *types = dh_types(&n);
+    const dh_type_t* types = dh_types(&n);
     for (size_t i = 0; i < n; ++i) {
-        if (!value_storable(&types[i]))
-            continue;
+        if (!value_storable(&types[i])) continue;
         char title[128];
         snprintf(title, sizeof title, "PMIx_Value_load/xfer/compare %s", types[i].name);
         dh_section(title);

@@ -17,11 +17,10 @@
 
 #define MAX_PUS 64
 
-static char *cpuset_string_of(const char *text)
-{
+static char* cpuset_string_of(const char* text) {
     pmix_cpuset_t cpuset;
-    char *copy = strdup(text); /* OpenPMIx writes into the string it parses */
-    char *out = NULL;
+    char* copy = strdup(text); /* OpenPMIx writes into the string it parses */
+    char* out = NULL;
 
     memset(&cpuset, 0, sizeof(cpuset));
     if (PMIX_SUCCESS != PMIx_Parse_cpuset_string(copy, &cpuset)) {
@@ -36,11 +35,10 @@ static char *cpuset_string_of(const char *text)
     return out;
 }
 
-static char *locality_of(const char *text)
-{
+static char* locality_of(const char* text) {
     pmix_cpuset_t cpuset;
-    char *copy = strdup(text);
-    char *loc = NULL;
+    char* copy = strdup(text);
+    char* loc = NULL;
     pmix_status_t rc;
 
     memset(&cpuset, 0, sizeof(cpuset));
@@ -57,24 +55,22 @@ static char *locality_of(const char *text)
     return NULL == loc ? strdup("NULL") : loc;
 }
 
-static void show(const char *cpus)
-{
-    char *cs = cpuset_string_of(cpus);
-    char *loc = locality_of(cpus);
+static void show(const char* cpus) {
+    char* cs = cpuset_string_of(cpus);
+    char* loc = locality_of(cpus);
     printf("cpuset %-12s -> %-14s locality %s\n", cpus, cs, loc);
     free(cs);
     free(loc);
 }
 
 /* Expand the "hwloc:<list>" of the current binding into PU indices (list syntax "0-3,8"). */
-static int bound_pus(const char *binding, int pus[MAX_PUS])
-{
-    const char *p = strchr(binding, ':');
+static int bound_pus(const char* binding, int pus[MAX_PUS]) {
+    const char* p = strchr(binding, ':');
     int n = 0;
 
     p = (NULL == p) ? binding : p + 1;
     while (*p && n < MAX_PUS) {
-        char *end;
+        char* end;
         long first = strtol(p, &end, 10), last = first;
         if (end == p) {
             break;
@@ -84,15 +80,14 @@ static int bound_pus(const char *binding, int pus[MAX_PUS])
             last = strtol(p, &end, 10);
         }
         for (long i = first; i <= last && n < MAX_PUS; i++) {
-            pus[n++] = (int) i;
+            pus[n++] = (int)i;
         }
         p = (',' == *end) ? end + 1 : end;
     }
     return n;
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char** argv) {
     pmix_server_module_t module;
     pmix_info_t info;
     pmix_topology_t topo;
@@ -167,8 +162,8 @@ int main(int argc, char **argv)
             l2 = locality_of(b);
             snprintf(la, sizeof(la), "hwloc:%s", l1);
             snprintf(lb, sizeof(lb), "hwloc:%s", l2);
-            (void) PMIx_Get_relative_locality(la, lb, &loc);
-            printf("relative %d %d -> 0x%04x\n", pus[i], pus[j], (unsigned) loc);
+            (void)PMIx_Get_relative_locality(la, lb, &loc);
+            printf("relative %d %d -> 0x%04x\n", pus[i], pus[j], (unsigned)loc);
             free(l1);
             free(l2);
         }

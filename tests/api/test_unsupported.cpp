@@ -42,7 +42,7 @@ struct Args {
 };
 
 class NotYetSupported : public ::testing::Test {
-  protected:
+protected:
     void SetUp() override { g_callbacks = 0; }
     void TearDown() override { EXPECT_EQ(g_callbacks.load(), 0) << "a callback was invoked"; }
     Args a;
@@ -83,11 +83,10 @@ TEST_F(NotYetSupported, ClientBlockingCalls) {
     EXPECT_EQ(PMIx_Validate_credential(&a.bo, a.info, 1, &results, &nresults), PMIX_ERR_INIT);
     EXPECT_EQ(PMIx_Group_construct("grp", a.procs, 2, a.info, 1, &results, &nresults),
               PMIX_ERR_INIT);
-    EXPECT_EQ(PMIx_Group_invite("grp", a.procs, 2, a.info, 1, &results, &nresults),
-              PMIX_ERR_INIT);
-    EXPECT_EQ(PMIx_Group_join("grp", &a.procs[0], PMIX_GROUP_ACCEPT, a.info, 1, &results,
-                              &nresults),
-              PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_Group_invite("grp", a.procs, 2, a.info, 1, &results, &nresults), PMIX_ERR_INIT);
+    EXPECT_EQ(
+        PMIx_Group_join("grp", &a.procs[0], PMIX_GROUP_ACCEPT, a.info, 1, &results, &nresults),
+        PMIX_ERR_INIT);
     EXPECT_EQ(PMIx_Group_leave("grp", a.info, 1), PMIX_ERR_INIT);
     EXPECT_EQ(PMIx_Group_destruct("grp", a.info, 1), PMIX_ERR_INIT);
     EXPECT_EQ(PMIx_Fabric_register(&a.fabric, a.info, 1), PMIX_ERR_INIT);
@@ -108,9 +107,9 @@ TEST_F(NotYetSupported, ClientNonBlockingCallsNeverCallBack) {
               PMIX_ERR_INIT);
     EXPECT_EQ(PMIx_Group_invite_nb("grp", a.procs, 2, a.info, 1, kCounting, &cbdata),
               PMIX_ERR_INIT);
-    EXPECT_EQ(PMIx_Group_join_nb("grp", &a.procs[0], PMIX_GROUP_DECLINE, a.info, 1, kCounting,
-                                 &cbdata),
-              PMIX_ERR_INIT);
+    EXPECT_EQ(
+        PMIx_Group_join_nb("grp", &a.procs[0], PMIX_GROUP_DECLINE, a.info, 1, kCounting, &cbdata),
+        PMIX_ERR_INIT);
     EXPECT_EQ(PMIx_Group_leave_nb("grp", a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
     EXPECT_EQ(PMIx_Group_destruct_nb("grp", a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
     EXPECT_EQ(PMIx_Fabric_register_nb(&a.fabric, a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
@@ -132,8 +131,7 @@ TEST_F(NotYetSupported, ServerCalls) {
     EXPECT_EQ(env, nullptr);
     EXPECT_EQ(PMIx_server_dmodex_request(&a.procs[0], kCounting, &cbdata), PMIX_ERR_INIT);
     EXPECT_EQ(PMIx_server_setup_application("job", a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
-    EXPECT_EQ(PMIx_server_setup_local_support("job", a.info, 1, kCounting, &cbdata),
-              PMIX_ERR_INIT);
+    EXPECT_EQ(PMIx_server_setup_local_support("job", a.info, 1, kCounting, &cbdata), PMIX_ERR_INIT);
     EXPECT_EQ(PMIx_server_IOF_deliver(&a.procs[0], PMIX_FWD_STDOUT_CHANNEL, &a.bo, a.info, 1,
                                       kCounting, &cbdata),
               PMIX_ERR_INIT);

@@ -13,17 +13,16 @@
 
 #include <pmix.h>
 
-int main(int argc, char **argv)
-{
+int main(int argc, char** argv) {
     /* A real call, so that the link keeps libpmix even with --as-needed. */
-    const char *version = PMIx_Get_version();
+    const char* version = PMIx_Get_version();
     /* dlsym, not &PMIx_Get_version: in a non-PIE executable the address of an imported function
      * can be a PLT stub inside the executable itself, and dladdr would name the executable. */
-    void *fn = dlsym(RTLD_DEFAULT, "PMIx_Get_version");
+    void* fn = dlsym(RTLD_DEFAULT, "PMIx_Get_version");
     Dl_info info;
     char loaded[PATH_MAX], wanted[PATH_MAX];
-    struct link_map *map = NULL;
-    void *handle;
+    struct link_map* map = NULL;
+    void* handle;
 
     if (NULL == fn || 0 == dladdr(fn, &info) || NULL == info.dli_fname) {
         fprintf(stderr, "consumer: cannot locate PMIx_Get_version: %s\n", dlerror());

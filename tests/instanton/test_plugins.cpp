@@ -46,7 +46,8 @@ TEST(EnvPatterns, MalformedPatternsAreRefusedWhole) {
     }
 }
 
-Blob app_blob(Plugin& plugin, const JobMap& map, const std::vector<pmix_info_t>& info, char* const* env) {
+Blob app_blob(Plugin& plugin, const JobMap& map, const std::vector<pmix_info_t>& info,
+              char* const* env) {
     Blob blob;
     std::string why;
     const AppRequest req{map, info.data(), info.size(), true, true, env};
@@ -69,7 +70,8 @@ TEST(EnvPlugin, HarvestsMatchingVariablesAndInstallsThem) {
     char a[] = "FWD_A=1", b[] = "FWD_SECRET=2", c[] = "OTHER=3", d[] = "FWD_B=x=y";
     char* const environ_[] = {a, b, c, d, nullptr};
     const JobMap map = two_nodes();
-    const Blob blob = app_blob(*env, map, {string_info("pmix.cpp.fwd.envars", "FWD_*;^FWD_SECRET")}, environ_);
+    const Blob blob =
+        app_blob(*env, map, {string_info("pmix.cpp.fwd.envars", "FWD_*;^FWD_SECRET")}, environ_);
     ASSERT_FALSE(blob.empty());
     LocalResult out;
     std::string why;
@@ -83,7 +85,9 @@ TEST(EnvPlugin, HarvestsMatchingVariablesAndInstallsThem) {
 TEST(EnvPlugin, NothingToForwardMeansNoBlob) {
     char a[] = "OTHER=3";
     char* const environ_[] = {a, nullptr};
-    EXPECT_TRUE(app_blob(*find_plugin("env"), two_nodes(), {string_info("pmix.cpp.fwd.envars", "FWD_*")}, environ_).empty());
+    EXPECT_TRUE(app_blob(*find_plugin("env"), two_nodes(),
+                         {string_info("pmix.cpp.fwd.envars", "FWD_*")}, environ_)
+                    .empty());
     EXPECT_TRUE(app_blob(*find_plugin("env"), two_nodes(), {}, environ_).empty());
 }
 
@@ -101,11 +105,14 @@ TEST(EnvPlugin, EveryTruncationOfItsBlobIsRefused) {
     char a[] = "FWD_A=1";
     char* const environ_[] = {a, nullptr};
     const JobMap map = two_nodes();
-    const Blob blob = app_blob(*find_plugin("env"), map, {string_info("pmix.cpp.fwd.envars", "FWD_A")}, environ_);
+    const Blob blob =
+        app_blob(*find_plugin("env"), map, {string_info("pmix.cpp.fwd.envars", "FWD_A")}, environ_);
     for (std::size_t n = 0; n < blob.size(); ++n) {
         LocalResult out;
         std::string why;
-        EXPECT_EQ(find_plugin("env")->setup_local({map, 0, std::span(blob.data(), n)}, out, why), PMIX_ERR_UNPACK_FAILURE) << n;
+        EXPECT_EQ(find_plugin("env")->setup_local({map, 0, std::span(blob.data(), n)}, out, why),
+                  PMIX_ERR_UNPACK_FAILURE)
+            << n;
         EXPECT_TRUE(out.env.empty());
     }
     Blob bad = blob;
@@ -124,18 +131,25 @@ TEST(OfiTcpPlugin, AssignsEveryRankAnEndpointFromNodeAddressAndLocalRank) {
     std::strncpy(port.key, "pmix.cpp.fab.port", PMIX_MAX_KEYLEN);
     port.value.type = PMIX_INT;
     port.value.data.integer = 41000;
-    const Blob blob = app_blob(*ofi, map, {string_info("pmix.cpp.node.addrs", "198.18.0.1,198.18.0.2"), port}, nullptr);
+    const Blob blob = app_blob(
+        *ofi, map, {string_info("pmix.cpp.node.addrs", "198.18.0.1,198.18.0.2"), port}, nullptr);
     ASSERT_FALSE(blob.empty());
     LocalResult out;
     std::string why;
     ASSERT_EQ(ofi->setup_local({map, 1, blob}, out, why), PMIX_SUCCESS) << why;
-    ASSERT_EQ(out.proc.size(), 5u);  // every rank of the job, not only this node's
+    ASSERT_EQ(out.proc.size(), 5u);      // every rank of the job, not only this node's
     ASSERT_EQ(out.proc_env.size(), 2u);  // but only this node's ranks get their address as env
     EXPECT_EQ(out.proc_env.at(4).at(0), std::make_pair(std::string("PMIX_CPP_FABRIC_ENDPOINT"),
-                                                        std::string("198.18.0.2:41001")));
+                                                       std::string("198.18.0.2:41001")));
     EXPECT_EQ(out.proc_env.count(0), 0u);
-    const struct { pmix_rank_t rank; const char* ip; int port; } want[] = {
-        {0, "198.18.0.1", 41000}, {2, "198.18.0.1", 41002}, {3, "198.18.0.2", 41000}, {4, "198.18.0.2", 41001}};
+    const struct {
+        pmix_rank_t rank;
+        const char* ip;
+        int port;
+    } want[] = {{0, "198.18.0.1", 41000},
+                {2, "198.18.0.1", 41002},
+                {3, "198.18.0.2", 41000},
+                {4, "198.18.0.2", 41001}};
     for (const auto& w : want) {
         const auto& kv = out.proc.at(w.rank);
         ASSERT_EQ(kv.size(), 1u);
@@ -161,21 +175,26 @@ TEST(OfiTcpPlugin, BadDirectivesAndBlobs) {
     Blob blob;
     std::string why;
     std::vector<pmix_info_t> three{string_info("pmix.cpp.node.addrs", "1.2.3.4,1.2.3.5,1.2.3.6")};
-    EXPECT_EQ(ofi->setup_application({map, three.data(), 1, true, true, nullptr}, blob, why), PMIX_ERR_BAD_PARAM);
+    EXPECT_EQ(ofi->setup_application({map, three.data(), 1, true, true, nullptr}, blob, why),
+              PMIX_ERR_BAD_PARAM);
     EXPECT_NE(why.find("3 addresses for 2 nodes"), std::string::npos) << why;
     // A blob made for another map (wrong node count) or cut short is refused.
-    const Blob good = app_blob(*ofi, map, {string_info("pmix.cpp.node.addrs", "10.0.0.1,10.0.0.2")}, nullptr);
+    const Blob good =
+        app_blob(*ofi, map, {string_info("pmix.cpp.node.addrs", "10.0.0.1,10.0.0.2")}, nullptr);
     JobMap one = map;
     one.nodes.resize(1);
     one.ranks.resize(1);
     LocalResult out;
     EXPECT_EQ(ofi->setup_local({one, 0, good}, out, why), PMIX_ERR_UNPACK_FAILURE);
     for (std::size_t n = 0; n < good.size(); ++n) {
-        EXPECT_EQ(ofi->setup_local({map, 0, std::span(good.data(), n)}, out, why), PMIX_ERR_UNPACK_FAILURE) << n;
+        EXPECT_EQ(ofi->setup_local({map, 0, std::span(good.data(), n)}, out, why),
+                  PMIX_ERR_UNPACK_FAILURE)
+            << n;
     }
     EXPECT_TRUE(out.proc.empty());
     // Only env asked for (PMIX_SETUP_APP_ENVARS): no endpoints.
-    EXPECT_EQ(ofi->setup_application({map, three.data(), 0, true, false, nullptr}, blob, why), PMIX_SUCCESS);
+    EXPECT_EQ(ofi->setup_application({map, three.data(), 0, true, false, nullptr}, blob, why),
+              PMIX_SUCCESS);
     EXPECT_TRUE(blob.empty());
 }
 

@@ -25,8 +25,8 @@ struct Blob {
     std::vector<pmix_info_t> info;
 };
 
-void app_cb(pmix_status_t status, pmix_info_t info[], size_t ninfo, void* provided, pmix_op_cbfunc_t release,
-            void* release_data) {
+void app_cb(pmix_status_t status, pmix_info_t info[], size_t ninfo, void* provided,
+            pmix_op_cbfunc_t release, void* release_data) {
     auto* b = static_cast<Blob*>(provided);
     std::lock_guard lock(b->mu);
     b->status = status;
@@ -60,14 +60,16 @@ protected:
         std::filesystem::remove_all(dir_);
     }
     // setup_application for `ns` with `extra` directives plus this host's maps (2 ranks). Takes
-    // ownership of `extra` (destructed here, after the callback: the library may read it until then).
+    // ownership of `extra` (destructed here, after the callback: the library may read it until
+    // then).
     pmix_status_t collect(const char* ns, std::vector<pmix_info_t> extra, Blob& b) {
         pmix_info_t maps[2];
         PMIX_INFO_LOAD(&maps[0], PMIX_NODE_MAP, host_.c_str(), PMIX_STRING);
         PMIX_INFO_LOAD(&maps[1], PMIX_PROC_MAP, "0,1", PMIX_STRING);
         extra.push_back(maps[0]);
         extra.push_back(maps[1]);
-        pmix_status_t rc = PMIx_server_setup_application(ns, extra.data(), extra.size(), app_cb, &b);
+        pmix_status_t rc =
+            PMIx_server_setup_application(ns, extra.data(), extra.size(), app_cb, &b);
         if (rc == PMIX_SUCCESS) {
             std::unique_lock lock(b.mu);
             b.cv.wait_for(lock, std::chrono::seconds(10), [&] { return b.done; });
@@ -104,12 +106,16 @@ TEST_F(SetupApp, ForwardedEnvironmentReachesSetupFork) {
     ::setenv("INST_FWD_X", "42", 1);
     ::setenv("INST_FWD_SECRET", "no", 1);
     Blob b;
-    ASSERT_EQ(collect("inst.env", {str_info("pmix.cpp.fwd.envars", "INST_FWD_?;^INST_FWD_SECRET")}, b), PMIX_SUCCESS);
+    ASSERT_EQ(
+        collect("inst.env", {str_info("pmix.cpp.fwd.envars", "INST_FWD_?;^INST_FWD_SECRET")}, b),
+        PMIX_SUCCESS);
     bool has_env_blob = false;
     for (auto& i : b.info) has_env_blob = has_env_blob || std::string(i.key) == "pmix.cpp.fab.env";
     EXPECT_TRUE(has_env_blob);
     register_ns("inst.env");
-    ASSERT_EQ(PMIx_server_setup_local_support("inst.env", b.info.data(), b.info.size(), nullptr, nullptr), PMIX_SUCCESS);
+    ASSERT_EQ(
+        PMIx_server_setup_local_support("inst.env", b.info.data(), b.info.size(), nullptr, nullptr),
+        PMIX_SUCCESS);
     ::unsetenv("INST_FWD_X");  // the forked process must get it from the blob, not from here
     pmix_proc_t p;
     PMIX_LOAD_PROCID(&p, "inst.env", 0);
@@ -137,28 +143,35 @@ TEST_F(SetupApp, MalformedPatternAndNullArguments) {
     Blob b;
     EXPECT_EQ(collect("inst.bad", {i}, b), PMIX_ERR_BAD_PARAM);
     EXPECT_EQ(PMIx_server_setup_application(nullptr, nullptr, 0, app_cb, &b), PMIX_ERR_BAD_PARAM);
-    EXPECT_EQ(PMIx_server_setup_local_support(nullptr, nullptr, 0, nullptr, nullptr), PMIX_ERR_BAD_PARAM);
-    EXPECT_EQ(PMIx_server_setup_local_support("inst.bad", nullptr, 2, nullptr, nullptr), PMIX_ERR_BAD_PARAM);
+    EXPECT_EQ(PMIx_server_setup_local_support(nullptr, nullptr, 0, nullptr, nullptr),
+              PMIX_ERR_BAD_PARAM);
+    EXPECT_EQ(PMIx_server_setup_local_support("inst.bad", nullptr, 2, nullptr, nullptr),
+              PMIX_ERR_BAD_PARAM);
 }
 
 TEST_F(SetupApp, CorruptOrForeignBlobsAreRefused) {
     ::setenv("INST_FWD_Y", "7", 1);
     Blob b;
-    ASSERT_EQ(collect("inst.corrupt", {str_info("pmix.cpp.fwd.envars", "INST_FWD_Y")}, b), PMIX_SUCCESS);
+    ASSERT_EQ(collect("inst.corrupt", {str_info("pmix.cpp.fwd.envars", "INST_FWD_Y")}, b),
+              PMIX_SUCCESS);
     register_ns("inst.corrupt");
     pmix_info_t* env_blob = nullptr;
-    for (auto& i : b.info) if (std::string(i.key) == "pmix.cpp.fab.env") env_blob = &i;
+    for (auto& i : b.info)
+        if (std::string(i.key) == "pmix.cpp.fab.env") env_blob = &i;
     ASSERT_NE(env_blob, nullptr);
     ASSERT_EQ(env_blob->value.type, PMIX_BYTE_OBJECT);
     env_blob->value.data.bo.size -= 1;  // truncated
-    EXPECT_EQ(PMIx_server_setup_local_support("inst.corrupt", env_blob, 1, nullptr, nullptr), PMIX_ERR_UNPACK_FAILURE);
+    EXPECT_EQ(PMIx_server_setup_local_support("inst.corrupt", env_blob, 1, nullptr, nullptr),
+              PMIX_ERR_UNPACK_FAILURE);
     env_blob->value.data.bo.size += 1;
     env_blob->value.data.bo.bytes[0] = 9;  // unknown version
-    EXPECT_EQ(PMIx_server_setup_local_support("inst.corrupt", env_blob, 1, nullptr, nullptr), PMIX_ERR_UNPACK_FAILURE);
+    EXPECT_EQ(PMIx_server_setup_local_support("inst.corrupt", env_blob, 1, nullptr, nullptr),
+              PMIX_ERR_UNPACK_FAILURE);
     pmix_info_t foreign;
     pmix_byte_object_t bo{const_cast<char*>("x"), 1};
     PMIX_INFO_LOAD(&foreign, "pmix.cpp.fab.nosuchplugin", &bo, PMIX_BYTE_OBJECT);
-    EXPECT_EQ(PMIx_server_setup_local_support("inst.corrupt", &foreign, 1, nullptr, nullptr), PMIX_ERR_NOT_SUPPORTED);
+    EXPECT_EQ(PMIx_server_setup_local_support("inst.corrupt", &foreign, 1, nullptr, nullptr),
+              PMIX_ERR_NOT_SUPPORTED);
     PMIX_INFO_DESTRUCT(&foreign);
     pmix_proc_t p;
     PMIX_LOAD_PROCID(&p, "inst.corrupt", 1);

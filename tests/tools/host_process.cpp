@@ -157,7 +157,8 @@ bool other_user(uid_t* uid, gid_t* gid) {
     passwd* pw = getpwnam("pmixtooltest");
     if (pw == nullptr && geteuid() == 0) {
         if (std::system("useradd --system --no-create-home --shell /usr/sbin/nologin pmixtooltest "
-                        ">/dev/null 2>&1") != 0) return false;
+                        ">/dev/null 2>&1") != 0)
+            return false;
         pw = getpwnam("pmixtooltest");
     }
     if (pw == nullptr) return false;
@@ -173,7 +174,8 @@ namespace {
 pmix_status_t init_forked(Infos& info, bool switch_user, uid_t uid, gid_t gid) {
     pid_t child = fork();
     if (child == 0) {
-        if (switch_user && (setgroups(0, nullptr) != 0 || setgid(gid) != 0 || setuid(uid) != 0)) _exit(250);
+        if (switch_user && (setgroups(0, nullptr) != 0 || setgid(gid) != 0 || setuid(uid) != 0))
+            _exit(250);
         pmix_proc_t me;
         const pmix_status_t rc = PMIx_tool_init(&me, info.data(), info.size());
         if (rc == PMIX_SUCCESS) PMIx_tool_finalize();
@@ -187,7 +189,9 @@ pmix_status_t init_forked(Infos& info, bool switch_user, uid_t uid, gid_t gid) {
 
 }  // namespace
 
-pmix_status_t init_as(uid_t uid, gid_t gid, Infos& info) { return init_forked(info, true, uid, gid); }
+pmix_status_t init_as(uid_t uid, gid_t gid, Infos& info) {
+    return init_forked(info, true, uid, gid);
+}
 
 pmix_status_t init_in_child(Infos& info) { return init_forked(info, false, 0, 0); }
 

@@ -1,5 +1,6 @@
 // tests/tools/host_process.h - runs tool_host as a child: start, wait for READY, read what
-// it prints (stdout and stderr, one pipe), stop (stdin closed, then SIGKILL after a deadline). Nothing outlives the object.
+// it prints (stdout and stderr, one pipe), stop (stdin closed, then SIGKILL after a deadline).
+// Nothing outlives the object.
 #pragma once
 
 #include <pmix_common.h>

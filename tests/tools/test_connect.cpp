@@ -19,16 +19,17 @@
 
 namespace {
 
-using tooltest::HostProcess;
 using tooltest::host_name;
-using tooltest::read_file;
+using tooltest::HostProcess;
 using tooltest::Infos;
 using tooltest::init_as;
 using tooltest::other_user;
+using tooltest::read_file;
 using tooltest::ScratchDir;
 
-
-std::string ns_of(const pmix_proc_t& p) { return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN)); }
+std::string ns_of(const pmix_proc_t& p) {
+    return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN));
+}
 
 class ToolConnect : public ::testing::Test {
 protected:
@@ -63,15 +64,17 @@ TEST_F(ToolConnect, RendezvousFilesHaveTheStandardNamesOwnerOnlyModeAndGoAtFinal
     const std::string by_ns = dir.path() + "/pmix." + h + ".tool." + host.nspace();
     const std::string session = dir.path() + "/pmix." + h + ".tool";
     for (const auto& f : {by_pid, by_ns, session}) {
-        struct stat sb{};
+        struct stat sb {};
         ASSERT_EQ(stat(f.c_str(), &sb), 0) << f;
         EXPECT_EQ(sb.st_mode & 0777, 0600u) << f;
         EXPECT_EQ(sb.st_uid, geteuid());
         const std::string text = read_file(f);
         EXPECT_EQ(text.rfind(host.nspace() + ".0;unix:/", 0), 0u) << text;
         EXPECT_NE(text.find("\n" + std::to_string(host.pid()) + "\n"), std::string::npos) << text;
-        EXPECT_NE(text.find("\n" + std::to_string(geteuid()) + ":" + std::to_string(getegid()) + "\n"),
-                  std::string::npos) << text;
+        EXPECT_NE(
+            text.find("\n" + std::to_string(geteuid()) + ":" + std::to_string(getegid()) + "\n"),
+            std::string::npos)
+            << text;
     }
     EXPECT_EQ(host.stop(), 0);
     for (const auto& f : {by_pid, by_ns, session}) EXPECT_NE(access(f.c_str(), F_OK), 0) << f;
@@ -105,7 +108,8 @@ TEST_F(ToolConnect, EachNamedWayReachesTheRightServer) {
     HostProcess a({"--tmpdir", dir.path()}), b({"--tmpdir", dir.path()});
     ASSERT_TRUE(a.wait_ready());
     ASSERT_TRUE(b.wait_ready());
-    const std::string file_b = dir.path() + "/pmix." + host_name() + ".tool." + std::to_string(b.pid());
+    const std::string file_b =
+        dir.path() + "/pmix." + host_name() + ".tool." + std::to_string(b.pid());
     const std::string uri_b = read_file(file_b).substr(0, read_file(file_b).find('\n'));
     std::vector<std::pair<std::string, std::function<void(Infos&)>>> ways = {
         {"pidinfo", [&](Infos& i) { i.pid(b.pid()); }},
@@ -141,13 +145,16 @@ TEST_F(ToolConnect, NamedServersThatAreNotThereFailWithoutSearching) {
     EXPECT_EQ(init(by_file), PMIX_ERR_NOT_FOUND);
     EXPECT_EQ(init(both), PMIX_ERR_BAD_PARAM);
     EXPECT_EQ(init(tcp), PMIX_ERR_NO_PERMISSIONS);  // no rendezvous file here holds its secret
-    EXPECT_TRUE(host.wait_line("TOOL ", std::chrono::seconds(1)).empty()) << "a tool reached the host";
+    EXPECT_TRUE(host.wait_line("TOOL ", std::chrono::seconds(1)).empty())
+        << "a tool reached the host";
 }
 
 TEST_F(ToolConnect, RetriesWaitForAServerThatStartsLate) {
     HostProcess host({"--tmpdir", dir.path(), "--delay", "2"});
     Infos i;
-    i.str(PMIX_SERVER_TMPDIR, dir.path()).pid(host.pid()).u32(PMIX_CONNECT_MAX_RETRIES, 20)
+    i.str(PMIX_SERVER_TMPDIR, dir.path())
+        .pid(host.pid())
+        .u32(PMIX_CONNECT_MAX_RETRIES, 20)
         .u32(PMIX_CONNECT_RETRY_DELAY, 1);
     const auto t0 = std::chrono::steady_clock::now();
     ASSERT_EQ(init(i), PMIX_SUCCESS);
@@ -164,11 +171,15 @@ TEST_F(ToolConnect, SystemServerDirectlyAndFirst) {
     ASSERT_TRUE(session.wait_ready());
     EXPECT_EQ(access((sys.path() + "/pmix.sys." + host_name()).c_str(), R_OK), 0);
     Infos direct, first;
-    direct.str(PMIX_SERVER_TMPDIR, dir.path()).str(PMIX_SYSTEM_TMPDIR, sys.path()).flag(PMIX_CONNECT_TO_SYSTEM);
+    direct.str(PMIX_SERVER_TMPDIR, dir.path())
+        .str(PMIX_SYSTEM_TMPDIR, sys.path())
+        .flag(PMIX_CONNECT_TO_SYSTEM);
     ASSERT_EQ(init(direct), PMIX_SUCCESS);
     EXPECT_EQ(ns_of(servers().at(0)), system.nspace());
     EXPECT_EQ(PMIx_tool_finalize(), PMIX_SUCCESS);
-    first.str(PMIX_SERVER_TMPDIR, dir.path()).str(PMIX_SYSTEM_TMPDIR, sys.path()).flag(PMIX_CONNECT_SYSTEM_FIRST);
+    first.str(PMIX_SERVER_TMPDIR, dir.path())
+        .str(PMIX_SYSTEM_TMPDIR, sys.path())
+        .flag(PMIX_CONNECT_SYSTEM_FIRST);
     ASSERT_EQ(init(first), PMIX_SUCCESS);
     EXPECT_EQ(ns_of(servers().at(0)), system.nspace());
     EXPECT_EQ(PMIx_tool_finalize(), PMIX_SUCCESS);
@@ -188,10 +199,11 @@ TEST_F(ToolConnect, StaleFilesOfDeadServersAreSkippedAndReplacedLiveOnesAreNot) 
     if (dead == 0) _exit(0);
     waitpid(dead, nullptr, 0);
     const std::string h = host_name();
-    const std::string stale = "gone.0;unix:/nonexistent/sock\n4.2.2\n" + std::to_string(dead) + "\n" +
-                              std::to_string(geteuid()) + ":" + std::to_string(getegid()) + "\n";
-    std::ofstream(dir.path() + "/pmix." + h + ".tool") << stale;          // a dead session server
-    std::ofstream(dir.path() + "/pmix." + h + ".tool.0000") << stale;     // sorts first in the search
+    const std::string stale = "gone.0;unix:/nonexistent/sock\n4.2.2\n" + std::to_string(dead) +
+                              "\n" + std::to_string(geteuid()) + ":" + std::to_string(getegid()) +
+                              "\n";
+    std::ofstream(dir.path() + "/pmix." + h + ".tool") << stale;       // a dead session server
+    std::ofstream(dir.path() + "/pmix." + h + ".tool.0000") << stale;  // sorts first in the search
     HostProcess host({"--tmpdir", dir.path(), "--session"});
     ASSERT_TRUE(host.wait_ready()) << "a stale session file must not stop a new server";
     EXPECT_EQ(read_file(dir.path() + "/pmix." + h + ".tool").rfind(host.nspace(), 0), 0u);
@@ -214,7 +226,8 @@ TEST_F(ToolConnect, HostsWithoutTheHookOrWithoutToolSupportAdmitNoTool) {
 
     HostProcess no_support({"--tmpdir", dir.path(), "--no-tool-support"});
     ASSERT_TRUE(no_support.wait_ready());
-    for (const auto& e : dir.entries()) EXPECT_EQ(e.rfind("pmix." + host_name() + ".tool", 0), std::string::npos) << e;
+    for (const auto& e : dir.entries())
+        EXPECT_EQ(e.rfind("pmix." + host_name() + ".tool", 0), std::string::npos) << e;
     Infos search;
     search.str(PMIX_SERVER_TMPDIR, dir.path());
     EXPECT_EQ(init(search), PMIX_ERR_UNREACH);
@@ -226,24 +239,31 @@ TEST_F(ToolConnect, ADuplicateLiveToolIdentityIsRefused) {
     HostProcess host({"--tmpdir", dir.path()});
     ASSERT_TRUE(host.wait_ready());
     Infos named;
-    named.str(PMIX_SERVER_TMPDIR, dir.path()).str(PMIX_TOOL_NSPACE, "dup-tool").u32(PMIX_TOOL_RANK, 3);
-    tooltest::HeldTool first(named, [](const pmix_proc_t& p) { return ns_of(p) == "dup-tool" && p.rank == 3; });
+    named.str(PMIX_SERVER_TMPDIR, dir.path())
+        .str(PMIX_TOOL_NSPACE, "dup-tool")
+        .u32(PMIX_TOOL_RANK, 3);
+    tooltest::HeldTool first(
+        named, [](const pmix_proc_t& p) { return ns_of(p) == "dup-tool" && p.rank == 3; });
     ASSERT_TRUE(first.ready()) << "the first tool did not get its own name";
     EXPECT_EQ(tooltest::init_in_child(named), PMIX_ERR_EXISTS);
     EXPECT_EQ(first.release(), 0);
-    EXPECT_EQ(tooltest::init_in_child(named), PMIX_SUCCESS) << "the name is free once its holder is gone";
+    EXPECT_EQ(tooltest::init_in_child(named), PMIX_SUCCESS)
+        << "the name is free once its holder is gone";
 }
 
 // PMIX_LAUNCHER: a tool that is a launcher can itself be found and reached by other tools, under
 // its own identity, until it finalizes.
 TEST_F(ToolConnect, ALauncherToolIsReachableByOtherTools) {
     Infos as_launcher;
-    as_launcher.flag(PMIX_LAUNCHER).flag(PMIX_TOOL_DO_NOT_CONNECT).str(PMIX_SERVER_TMPDIR, dir.path())
+    as_launcher.flag(PMIX_LAUNCHER)
+        .flag(PMIX_TOOL_DO_NOT_CONNECT)
+        .str(PMIX_SERVER_TMPDIR, dir.path())
         .str(PMIX_TOOL_NSPACE, "my-launcher");
     tooltest::HeldTool launcher_tool(as_launcher);
     ASSERT_TRUE(launcher_tool.ready());
     const pid_t launcher = launcher_tool.pid();
-    const std::string by_pid = dir.path() + "/pmix." + host_name() + ".tool." + std::to_string(launcher);
+    const std::string by_pid =
+        dir.path() + "/pmix." + host_name() + ".tool." + std::to_string(launcher);
     const std::string by_ns = dir.path() + "/pmix." + host_name() + ".tool.my-launcher";
     EXPECT_EQ(read_file(by_pid).rfind("my-launcher.0;unix:", 0), 0u) << read_file(by_pid);
     EXPECT_FALSE(read_file(by_ns).empty());
@@ -280,7 +300,9 @@ TEST_F(ToolConnect, OptionalAndDoNotConnect) {
     // Unconnected under a name of our choosing, then attached later under that same name.
     HostProcess host({"--tmpdir", dir.path()});
     ASSERT_TRUE(host.wait_ready());
-    alone.str(PMIX_SERVER_TMPDIR, dir.path()).flag(PMIX_TOOL_DO_NOT_CONNECT).str(PMIX_TOOL_NSPACE, "my-tool")
+    alone.str(PMIX_SERVER_TMPDIR, dir.path())
+        .flag(PMIX_TOOL_DO_NOT_CONNECT)
+        .str(PMIX_TOOL_NSPACE, "my-tool")
         .u32(PMIX_TOOL_RANK, 3);
     ASSERT_EQ(init(alone), PMIX_SUCCESS);
     EXPECT_EQ(ns_of(me), "my-tool");
@@ -290,12 +312,13 @@ TEST_F(ToolConnect, OptionalAndDoNotConnect) {
     Infos attach;
     attach.str(PMIX_SERVER_TMPDIR, dir.path()).str(PMIX_SERVER_NSPACE, host.nspace());
     pmix_proc_t myself, server;
-    ASSERT_EQ(PMIx_tool_attach_to_server(&myself, &server, attach.data(), attach.size()), PMIX_SUCCESS);
+    ASSERT_EQ(PMIx_tool_attach_to_server(&myself, &server, attach.data(), attach.size()),
+              PMIX_SUCCESS);
     EXPECT_EQ(ns_of(myself), "my-tool");
     EXPECT_EQ(myself.rank, 3u);
     EXPECT_EQ(ns_of(server), host.nspace());
-    EXPECT_EQ(host.wait_line("TOOL "), "TOOL my-tool:3 pid=" + std::to_string(getpid()) + " uid=" +
-                                           std::to_string(geteuid()));
+    EXPECT_EQ(host.wait_line("TOOL "), "TOOL my-tool:3 pid=" + std::to_string(getpid()) +
+                                           " uid=" + std::to_string(geteuid()));
 }
 
 TEST_F(ToolConnect, SeveralServersOnePrimarySwitchDisconnectReconnect) {
@@ -324,7 +347,8 @@ TEST_F(ToolConnect, SeveralServersOnePrimarySwitchDisconnectReconnect) {
     EXPECT_EQ(PMIx_tool_disconnect(&s[1]), PMIX_ERR_NOT_FOUND);
     pmix_value_t* v = nullptr;
     pmix_proc_t job;
-    const std::string job_ns = a.nspace() + ".job";  // the macro keeps the pointer past the full expression
+    const std::string job_ns =
+        a.nspace() + ".job";  // the macro keeps the pointer past the full expression
     PMIX_LOAD_PROCID(&job, job_ns.c_str(), PMIX_RANK_WILDCARD);
     EXPECT_EQ(PMIx_Get(&job, PMIX_JOB_SIZE, nullptr, 0, &v), PMIX_ERR_UNREACH);
     ASSERT_EQ(PMIx_tool_set_server(&s[0], nullptr, 0), PMIX_SUCCESS);
@@ -346,14 +370,16 @@ TEST_F(ToolConnect, ToolsOfAnotherUserCannotReadTheFilesNorReachTheSocket) {
     chmod(dir.path().c_str(), 0755);  // the directory is open; the files and the socket are not
     HostProcess host({"--tmpdir", dir.path()});
     ASSERT_TRUE(host.wait_ready());
-    const std::string file = dir.path() + "/pmix." + host_name() + ".tool." + std::to_string(host.pid());
+    const std::string file =
+        dir.path() + "/pmix." + host_name() + ".tool." + std::to_string(host.pid());
     Infos by_pid, by_uri;
     by_pid.str(PMIX_SERVER_TMPDIR, dir.path()).pid(host.pid());
     EXPECT_EQ(init_as(uid, gid, by_pid), PMIX_ERR_NO_PERMISSIONS) << "read a 0600 rendezvous file";
     // Even knowing the URI, the socket is in the server's 0700 session directory.
     by_uri.str(PMIX_SERVER_URI, read_file(file).substr(0, read_file(file).find('\n')));
     EXPECT_NE(init_as(uid, gid, by_uri), PMIX_SUCCESS) << "connected to another user's server";
-    EXPECT_TRUE(host.wait_line("TOOL ", std::chrono::seconds(1)).empty()) << "the host admitted another user's tool";
+    EXPECT_TRUE(host.wait_line("TOOL ", std::chrono::seconds(1)).empty())
+        << "the host admitted another user's tool";
     // The owner still gets in.
     Infos mine;
     mine.str(PMIX_SERVER_TMPDIR, dir.path()).pid(host.pid());

@@ -22,14 +22,17 @@ namespace {
 using tooltest::HostProcess;
 using tooltest::ScratchDir;
 
-std::string ns_of(const pmix_proc_t& p) { return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN)); }
+std::string ns_of(const pmix_proc_t& p) {
+    return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN));
+}
 
 // A query with its own storage.
 struct Query {
     pmix_query_t q;
     std::vector<char*> keys;
     std::vector<pmix_info_t> quals;
-    Query(std::initializer_list<const char*> ks, const std::string& nspace = "", const std::string& tmpdir = "") {
+    Query(std::initializer_list<const char*> ks, const std::string& nspace = "",
+          const std::string& tmpdir = "") {
         PMIX_QUERY_CONSTRUCT(&q);
         for (const char* k : ks) keys.push_back(const_cast<char*>(k));
         keys.push_back(nullptr);
@@ -82,7 +85,8 @@ protected:
     pmix_status_t log(std::vector<std::pair<const char*, std::string>> data,
                       std::vector<const char*> flags = {}) {
         std::vector<pmix_info_t> d(data.size()), f(flags.size());
-        for (size_t i = 0; i < data.size(); ++i) PMIX_INFO_LOAD(&d[i], data[i].first, data[i].second.c_str(), PMIX_STRING);
+        for (size_t i = 0; i < data.size(); ++i)
+            PMIX_INFO_LOAD(&d[i], data[i].first, data[i].second.c_str(), PMIX_STRING);
         bool yes = true;
         for (size_t i = 0; i < flags.size(); ++i) PMIX_INFO_LOAD(&f[i], flags[i], &yes, PMIX_BOOL);
         pmix_status_t rc = PMIx_Log(d.data(), d.size(), f.empty() ? nullptr : f.data(), f.size());
@@ -141,7 +145,8 @@ TEST_F(ToolQueryLog, AvailableServersAreAnsweredInTheToolAndMergedWithServerAnsw
         ASSERT_TRUE(PMIX_CHECK_KEY(&servers[i], PMIX_SERVER_INFO_ARRAY));
         auto* fields = static_cast<pmix_info_t*>(servers[i].value.data.darray->array);
         for (size_t k = 0; k < servers[i].value.data.darray->size; ++k)
-            if (PMIX_CHECK_KEY(&fields[k], PMIX_SERVER_NSPACE)) seen.insert(fields[k].value.data.string);
+            if (PMIX_CHECK_KEY(&fields[k], PMIX_SERVER_NSPACE))
+                seen.insert(fields[k].value.data.string);
     }
     EXPECT_EQ(seen, (std::set<std::string>{host->nspace(), second.nspace()}));
 }
@@ -151,14 +156,16 @@ TEST_F(ToolQueryLog, LogToStdoutOnceTaggedAndUnsupportedChannels) {
     EXPECT_EQ(host->wait_line("plain line"), "plain line");
     ASSERT_EQ(log({{PMIX_LOG_STDERR, "error line"}}), PMIX_SUCCESS);
     EXPECT_EQ(host->wait_line("error line"), "error line");
-    ASSERT_EQ(log({{PMIX_LOG_STDOUT, "first"}, {PMIX_LOG_STDOUT, "second"}}, {PMIX_LOG_ONCE}), PMIX_SUCCESS);
+    ASSERT_EQ(log({{PMIX_LOG_STDOUT, "first"}, {PMIX_LOG_STDOUT, "second"}}, {PMIX_LOG_ONCE}),
+              PMIX_SUCCESS);
     EXPECT_EQ(host->wait_line("first"), "first");
     ASSERT_EQ(log({{PMIX_LOG_STDOUT, "tagged"}}, {PMIX_LOG_TAG_OUTPUT}), PMIX_SUCCESS);
     EXPECT_EQ(host->wait_line("["), "[" + ns_of(me) + ",0] tagged");
     EXPECT_EQ(log({{PMIX_LOG_EMAIL, "nobody reads this"}}), PMIX_ERR_NOT_SUPPORTED);
     EXPECT_EQ(log({{PMIX_LOG_STDOUT, "half"}, {PMIX_LOG_EMAIL, "x"}}), PMIX_ERR_PARTIAL_SUCCESS);
     EXPECT_EQ(host->wait_line("half"), "half");
-    EXPECT_TRUE(host->wait_line("second", std::chrono::seconds(1)).empty()) << "PMIX_LOG_ONCE logged twice";
+    EXPECT_TRUE(host->wait_line("second", std::chrono::seconds(1)).empty())
+        << "PMIX_LOG_ONCE logged twice";
 }
 
 // PMIX_LOG_TIMESTAMP (the caller's time) and PMIX_LOG_GENERATE_TIMESTAMP (the library's) put a
@@ -246,7 +253,8 @@ const pmix_info_t* entry(const Results& r, const char* key, size_t* n = nullptr)
     auto* items = static_cast<pmix_info_t*>(top->value.data.darray->array);
     for (size_t i = 0; i < top->value.data.darray->size; ++i) {
         if (PMIX_CHECK_KEY(&items[i], key)) {
-            if (n != nullptr && items[i].value.type == PMIX_DATA_ARRAY) *n = items[i].value.data.darray->size;
+            if (n != nullptr && items[i].value.type == PMIX_DATA_ARRAY)
+                *n = items[i].value.data.darray->size;
             return &items[i];
         }
     }
@@ -290,13 +298,15 @@ TEST(ToolAttributeSupport, FunctionsAndTheirAttributesWithoutAServer) {
         EXPECT_NE(std::string(fns->value.data.string).find("PMIx_tool_init"), std::string::npos);
     }
     {
-        AttrQuery q("pmix.setup.env", "PMIx_tool_set_server");  // the Standard's PMIX_TOOL_ATTRIBUTES
+        AttrQuery q("pmix.setup.env",
+                    "PMIx_tool_set_server");  // the Standard's PMIX_TOOL_ATTRIBUTES
         Results r;
         ASSERT_EQ(PMIx_Query_info(&q.q, 1, &r.info, &r.n), PMIX_SUCCESS);
         EXPECT_NE(entry(r, "PMIx_tool_set_server"), nullptr);
     }
     // Every listed attribute is a real one: its key string comes from the dictionary.
-    for (const char* level : {PMIX_CLIENT_ATTRIBUTES, PMIX_SERVER_ATTRIBUTES, PMIX_TOOL_ATTRIBUTES}) {
+    for (const char* level :
+         {PMIX_CLIENT_ATTRIBUTES, PMIX_SERVER_ATTRIBUTES, PMIX_TOOL_ATTRIBUTES}) {
         AttrQuery q(level, "all");
         Results r;
         ASSERT_EQ(PMIx_Query_info(&q.q, 1, &r.info, &r.n), PMIX_SUCCESS) << level;
@@ -305,7 +315,8 @@ TEST(ToolAttributeSupport, FunctionsAndTheirAttributesWithoutAServer) {
         for (size_t f = 0; f < top->value.data.darray->size; ++f) {
             auto* attrs = static_cast<pmix_regattr_t*>(fns[f].value.data.darray->array);
             for (size_t a = 0; a < fns[f].value.data.darray->size; ++a) {
-                EXPECT_NE(attrs[a].string[0], '\0') << fns[f].key << ": " << attrs[a].name << " is unknown";
+                EXPECT_NE(attrs[a].string[0], '\0')
+                    << fns[f].key << ": " << attrs[a].name << " is unknown";
             }
         }
     }
@@ -375,7 +386,8 @@ TEST(ToolAttributeSupport, HostRegistrationsReachToolsThroughTheServer) {
         EXPECT_EQ(attrs[1].string[0], '\0');
         const pmix_info_t* names = r.find(PMIX_QUERY_NAMESPACES);
         ASSERT_NE(names, nullptr);
-        EXPECT_NE(std::string(names->value.data.string).find(host.nspace() + ".job"), std::string::npos);
+        EXPECT_NE(std::string(names->value.data.string).find(host.nspace() + ".job"),
+                  std::string::npos);
         for (auto& i : quals) PMIX_INFO_DESTRUCT(&i);
     }
     EXPECT_EQ(PMIx_tool_finalize(), PMIX_SUCCESS);

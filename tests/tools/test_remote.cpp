@@ -22,12 +22,11 @@
 
 namespace {
 
-using tooltest::HostProcess;
 using tooltest::host_name;
-using tooltest::read_file;
+using tooltest::HostProcess;
 using tooltest::Infos;
+using tooltest::read_file;
 using tooltest::ScratchDir;
-
 
 // The value of a "name:value" line of a rendezvous file ("" when absent).
 std::string field(const std::string& text, const std::string& name) {
@@ -40,7 +39,9 @@ std::string field(const std::string& text, const std::string& name) {
 
 // "ns.0;tcp4://1.2.3.4:5" -> "tcp4://1.2.3.4:5"; its port.
 std::string tcp_part(const std::string& uri) { return uri.substr(uri.find(';') + 1); }
-unsigned port_of(const std::string& tcp) { return static_cast<unsigned>(std::stoul(tcp.substr(tcp.rfind(':') + 1))); }
+unsigned port_of(const std::string& tcp) {
+    return static_cast<unsigned>(std::stoul(tcp.substr(tcp.rfind(':') + 1)));
+}
 
 // True when this process holds an established TCP connection to `port` (/proc/net/tcp lists
 // sockets by inode; /proc/self/fd says which inodes are ours).
@@ -50,7 +51,8 @@ bool tcp_connected_to(unsigned port) {
         while (dirent* e = readdir(d)) {
             char target[128] = {};
             const std::string link = std::string("/proc/self/fd/") + e->d_name;
-            if (readlink(link.c_str(), target, sizeof target - 1) > 0 && std::strncmp(target, "socket:[", 8) == 0) {
+            if (readlink(link.c_str(), target, sizeof target - 1) > 0 &&
+                std::strncmp(target, "socket:[", 8) == 0) {
                 mine.insert(std::string(target + 8, std::strlen(target) - 9));
             }
         }
@@ -63,7 +65,8 @@ bool tcp_connected_to(unsigned port) {
         std::istringstream f(line);
         std::string sl, local, remote, state, queues, timer, retr, uid, timeout, inode;
         f >> sl >> local >> remote >> state >> queues >> timer >> retr >> uid >> timeout >> inode;
-        const unsigned rport = static_cast<unsigned>(std::stoul(remote.substr(remote.find(':') + 1), nullptr, 16));
+        const unsigned rport =
+            static_cast<unsigned>(std::stoul(remote.substr(remote.find(':') + 1), nullptr, 16));
         if (state == "01" && rport == port && mine.count(inode) != 0) return true;
     }
     return false;
@@ -89,7 +92,9 @@ int tool_over_tcp(Infos& info, unsigned port, const std::string& job) {
     pmix_proc_t wildcard;
     PMIX_LOAD_PROCID(&wildcard, job.c_str(), PMIX_RANK_WILDCARD);
     pmix_value_t* v = nullptr;
-    if (code == 0 && (PMIx_Get(&wildcard, PMIX_JOB_SIZE, nullptr, 0, &v) != PMIX_SUCCESS || v->data.uint32 != 2)) code = 202;
+    if (code == 0 &&
+        (PMIx_Get(&wildcard, PMIX_JOB_SIZE, nullptr, 0, &v) != PMIX_SUCCESS || v->data.uint32 != 2))
+        code = 202;
     if (v != nullptr) PMIX_VALUE_RELEASE(v);
     PMIx_tool_finalize();
     return code;
@@ -122,12 +127,14 @@ TEST_F(RemoteTools, TheRendezvousFileCarriesTheTcpUriAndSecretOwnerOnly) {
     ASSERT_EQ(stat(file.c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 0777, 0600u);
     // Every file of this server says the same; a second server gets another secret.
-    const std::string by_ns = read_file(dir.path() + "/pmix." + host_name() + ".tool." + host->nspace());
+    const std::string by_ns =
+        read_file(dir.path() + "/pmix." + host_name() + ".tool." + host->nspace());
     EXPECT_EQ(field(by_ns, "secret"), secret);
     ScratchDir other_dir;
     HostProcess other({"--tmpdir", other_dir.path(), "--remote"});
     ASSERT_TRUE(other.wait_ready());
-    const std::string other_file = other_dir.path() + "/pmix." + host_name() + ".tool." + std::to_string(other.pid());
+    const std::string other_file =
+        other_dir.path() + "/pmix." + host_name() + ".tool." + std::to_string(other.pid());
     EXPECT_NE(field(read_file(other_file), "secret"), secret);
 }
 
@@ -142,8 +149,11 @@ TEST_F(RemoteTools, ATcpUriWithTheSecretFromAFileHereGetsIn) {
     // The same URI where no rendezvous file holds the secret: refused before dialling.
     ScratchDir empty;
     Infos blind;
-    blind.str(PMIX_TCP_URI, tcp).str(PMIX_SERVER_TMPDIR, empty.path()).str(PMIX_SYSTEM_TMPDIR, empty.path());
-    EXPECT_EQ(in_child([&] { return tool_over_tcp(blind, port_of(tcp), job()); }), static_cast<unsigned char>(-PMIX_ERR_NO_PERMISSIONS));
+    blind.str(PMIX_TCP_URI, tcp)
+        .str(PMIX_SERVER_TMPDIR, empty.path())
+        .str(PMIX_SYSTEM_TMPDIR, empty.path());
+    EXPECT_EQ(in_child([&] { return tool_over_tcp(blind, port_of(tcp), job()); }),
+              static_cast<unsigned char>(-PMIX_ERR_NO_PERMISSIONS));
 }
 
 TEST_F(RemoteTools, AnotherHostsFileIsReachedOverTcpNotTheUnixSocket) {
@@ -181,7 +191,8 @@ TEST_F(RemoteTools, ToolsOfAnotherUserCannotGetTheSecret) {
     Infos info;
     info.str(PMIX_TCP_URI, tcp_part(field(text, "tcp"))).str(PMIX_SERVER_TMPDIR, dir.path());
     EXPECT_EQ(tooltest::init_as(uid, gid, info), PMIX_ERR_NO_PERMISSIONS);
-    EXPECT_TRUE(host->wait_line("TOOL ", std::chrono::seconds(1)).empty()) << "the host admitted another user's tool";
+    EXPECT_TRUE(host->wait_line("TOOL ", std::chrono::seconds(1)).empty())
+        << "the host admitted another user's tool";
 }
 
 }  // namespace

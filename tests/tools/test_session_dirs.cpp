@@ -19,7 +19,7 @@ using tooltest::HostProcess;
 using tooltest::ScratchDir;
 
 bool is_dir(const std::string& p) {
-    struct stat sb{};
+    struct stat sb {};
     return stat(p.c_str(), &sb) == 0 && S_ISDIR(sb.st_mode);
 }
 

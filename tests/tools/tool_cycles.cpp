@@ -39,7 +39,8 @@ bool cycle(pid_t pid, const std::string& tmpdir) {
     pmix_info_t info[2];
     PMIX_INFO_LOAD(&info[0], PMIX_SERVER_PIDINFO, &pid, PMIX_PID);
     size_t ninfo = 1;
-    if (!tmpdir.empty()) PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_TMPDIR, tmpdir.c_str(), PMIX_STRING);
+    if (!tmpdir.empty())
+        PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_TMPDIR, tmpdir.c_str(), PMIX_STRING);
     pmix_proc_t me;
     pmix_status_t rc = PMIx_tool_init(&me, info, ninfo);
     for (size_t i = 0; i < ninfo; ++i) PMIX_INFO_DESTRUCT(&info[i]);
@@ -59,7 +60,8 @@ bool cycle(pid_t pid, const std::string& tmpdir) {
     PMIX_QUERY_DESTRUCT(&q);
     const pmix_status_t fin = PMIx_tool_finalize();
     if (rc != PMIX_SUCCESS || fin != PMIX_SUCCESS) {
-        std::fprintf(stderr, "query: %s, finalize: %s\n", PMIx_Error_string(rc), PMIx_Error_string(fin));
+        std::fprintf(stderr, "query: %s, finalize: %s\n", PMIx_Error_string(rc),
+                     PMIx_Error_string(fin));
         return false;
     }
     return true;
@@ -85,7 +87,8 @@ int main(int argc, char** argv) {
     for (long i = 0; i < warmup; ++i) {
         if (!cycle(static_cast<pid_t>(pid), tmpdir)) return 1;
     }
-    const long fds0 = count_fds(pid), rss0 = rss_kib(pid), my_fds0 = count_fds(getpid()), my_rss0 = rss_kib(getpid());
+    const long fds0 = count_fds(pid), rss0 = rss_kib(pid), my_fds0 = count_fds(getpid()),
+               my_rss0 = rss_kib(getpid());
     for (long i = warmup; i < cycles; ++i) {
         if (!cycle(static_cast<pid_t>(pid), tmpdir)) {
             std::fprintf(stderr, "cycle %ld failed\n", i);
@@ -93,11 +96,14 @@ int main(int argc, char** argv) {
         }
         if ((i + 1) % 250 == 0) std::printf("%ld cycles\n", i + 1), std::fflush(stdout);
     }
-    const long fds1 = count_fds(pid), rss1 = rss_kib(pid), my_fds1 = count_fds(getpid()), my_rss1 = rss_kib(getpid());
-    std::printf("server pid %ld after %ld and %ld cycles: fds %ld -> %ld, rss %ld -> %ld KiB\n", pid, warmup,
-                cycles, fds0, fds1, rss0, rss1);
-    std::printf("tool (this process): fds %ld -> %ld, rss %ld -> %ld KiB\n", my_fds0, my_fds1, my_rss0, my_rss1);
-    const bool ok = fds1 <= fds0 && my_fds1 <= my_fds0 && rss1 - rss0 <= max_growth && my_rss1 - my_rss0 <= max_growth;
+    const long fds1 = count_fds(pid), rss1 = rss_kib(pid), my_fds1 = count_fds(getpid()),
+               my_rss1 = rss_kib(getpid());
+    std::printf("server pid %ld after %ld and %ld cycles: fds %ld -> %ld, rss %ld -> %ld KiB\n",
+                pid, warmup, cycles, fds0, fds1, rss0, rss1);
+    std::printf("tool (this process): fds %ld -> %ld, rss %ld -> %ld KiB\n", my_fds0, my_fds1,
+                my_rss0, my_rss1);
+    const bool ok = fds1 <= fds0 && my_fds1 <= my_fds0 && rss1 - rss0 <= max_growth &&
+                    my_rss1 - my_rss0 <= max_growth;
     std::printf("%s\n", ok ? "no growth" : "GROWTH");
     return ok ? 0 : 1;
 }

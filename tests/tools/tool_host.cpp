@@ -46,14 +46,14 @@ void tool_connected(pmix_info_t* info, size_t ninfo, pmix_tool_connection_cbfunc
         return;
     }
     if (ns != nullptr && ns->value.type == PMIX_STRING) {
-        PMIX_LOAD_PROCID(&proc, ns->value.data.string,
-                         rank != nullptr ? rank->value.data.rank : 0);
+        PMIX_LOAD_PROCID(&proc, ns->value.data.string, rank != nullptr ? rank->value.data.rank : 0);
     } else {
         std::string assigned = g_nspace + ".tool." + std::to_string(++g_tools);
         PMIX_LOAD_PROCID(&proc, assigned.c_str(), 0);
     }
     std::printf("TOOL %s:%u pid=%d uid=%u\n", proc.nspace, proc.rank,
-                pid != nullptr ? static_cast<int>(pid->value.data.pid) : -1, uid->value.data.uint32);
+                pid != nullptr ? static_cast<int>(pid->value.data.pid) : -1,
+                uid->value.data.uint32);
     std::fflush(stdout);
     cbfunc(PMIX_SUCCESS, &proc, cbdata);
 }
@@ -72,7 +72,8 @@ void register_job() {
         bool yes = true;
         PMIX_INFO_LOAD(&info[4], PMIX_TDIR_RMCLEAN, &yes, PMIX_BOOL);
     }
-    pmix_status_t rc = PMIx_server_register_nspace(job.c_str(), 2, info.data(), info.size(), nullptr, nullptr);
+    pmix_status_t rc =
+        PMIx_server_register_nspace(job.c_str(), 2, info.data(), info.size(), nullptr, nullptr);
     if (rc != PMIX_SUCCESS) std::printf("REGISTER FAILED %d\n", rc);
     for (auto& i : info) PMIX_INFO_DESTRUCT(&i);
     for (pmix_rank_t r = 0; r < 2; ++r) {
@@ -117,20 +118,35 @@ int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         const char* next = i + 1 < argc ? argv[i + 1] : "";
-        if (a == "--tmpdir") { add_string(info, PMIX_SERVER_TMPDIR, next); ++i; }
-        else if (a == "--systmp") { add_string(info, PMIX_SYSTEM_TMPDIR, next); ++i; }
-        else if (a == "--nspace") { g_nspace = next; ++i; }
-        else if (a == "--nsdir") { g_nsdir = next; ++i; }
-        else if (a == "--launcher-file") { add_string(info, PMIX_LAUNCHER_RENDEZVOUS_FILE, next); ++i; }
-        else if (a == "--delay") { sleep(static_cast<unsigned>(std::atoi(next))); ++i; }
-        else if (a == "--system") add_flag(info, PMIX_SERVER_SYSTEM_SUPPORT);
+        if (a == "--tmpdir") {
+            add_string(info, PMIX_SERVER_TMPDIR, next);
+            ++i;
+        } else if (a == "--systmp") {
+            add_string(info, PMIX_SYSTEM_TMPDIR, next);
+            ++i;
+        } else if (a == "--nspace") {
+            g_nspace = next;
+            ++i;
+        } else if (a == "--nsdir") {
+            g_nsdir = next;
+            ++i;
+        } else if (a == "--launcher-file") {
+            add_string(info, PMIX_LAUNCHER_RENDEZVOUS_FILE, next);
+            ++i;
+        } else if (a == "--delay") {
+            sleep(static_cast<unsigned>(std::atoi(next)));
+            ++i;
+        } else if (a == "--system") add_flag(info, PMIX_SERVER_SYSTEM_SUPPORT);
         else if (a == "--session") add_flag(info, PMIX_SERVER_SESSION_SUPPORT);
         else if (a == "--scheduler") add_flag(info, PMIX_SERVER_SCHEDULER);
         else if (a == "--remote") add_flag(info, PMIX_SERVER_REMOTE_CONNECTIONS);
         else if (a == "--register-attributes") attrs = true;
         else if (a == "--no-tool-support") tool_support = false;
         else if (a == "--no-hook") hook = false;
-        else { std::fprintf(stderr, "tool_host: unknown option %s\n", a.c_str()); return 2; }
+        else {
+            std::fprintf(stderr, "tool_host: unknown option %s\n", a.c_str());
+            return 2;
+        }
     }
     if (tool_support) add_flag(info, PMIX_SERVER_TOOL_SUPPORT);
     add_string(info, PMIX_SERVER_NSPACE, g_nspace.c_str());

@@ -112,7 +112,9 @@ Writer& Writer::strings(char* const* p, std::size_t n) { return size(n).raw(p, n
 Writer& Writer::statuses(const pmix_status_t* p, std::size_t n) {
     return size(n).raw(p, n, PMIX_STATUS);
 }
-Writer& Writer::pdata(const pmix_pdata_t* p, std::size_t n) { return size(n).raw(p, n, PMIX_PDATA); }
+Writer& Writer::pdata(const pmix_pdata_t* p, std::size_t n) {
+    return size(n).raw(p, n, PMIX_PDATA);
+}
 Writer& Writer::apps(const pmix_app_t* p, std::size_t n) { return size(n).raw(p, n, PMIX_APP); }
 Writer& Writer::queries(const pmix_query_t* p, std::size_t n) {
     return size(n).raw(p, n, PMIX_QUERY);
@@ -273,7 +275,9 @@ pmix_status_t Reader::statuses(std::vector<pmix_status_t>* out) {
     return PMIX_SUCCESS;
 }
 
-bool Reader::at_end() const noexcept { return buf_.unpack_ptr == nullptr || buf_.unpack_ptr >= buf_.base_ptr + buf_.bytes_used; }
+bool Reader::at_end() const noexcept {
+    return buf_.unpack_ptr == nullptr || buf_.unpack_ptr >= buf_.base_ptr + buf_.bytes_used;
+}
 
 pmix_status_t Reader::finish() {
     if (status_ == PMIX_SUCCESS && !at_end()) {

@@ -25,7 +25,10 @@ class InfoArray {
 public:
     InfoArray() = default;
     ~InfoArray();
-    InfoArray(InfoArray&& o) noexcept : data_(o.data_), size_(o.size_) { o.data_ = nullptr; o.size_ = 0; }
+    InfoArray(InfoArray&& o) noexcept : data_(o.data_), size_(o.size_) {
+        o.data_ = nullptr;
+        o.size_ = 0;
+    }
     InfoArray& operator=(InfoArray&& o) noexcept;
     InfoArray(const InfoArray&) = delete;
     InfoArray& operator=(const InfoArray&) = delete;
@@ -34,7 +37,12 @@ public:
     // Takes ownership of a calloc'd array of n infos.
     void adopt(pmix_info_t* data, std::size_t n) noexcept;
     // Gives the array away (caller frees with PMIX_INFO_FREE semantics).
-    pmix_info_t* release() noexcept { auto* d = data_; data_ = nullptr; size_ = 0; return d; }
+    pmix_info_t* release() noexcept {
+        auto* d = data_;
+        data_ = nullptr;
+        size_ = 0;
+        return d;
+    }
     const pmix_info_t* find(const char* key) const noexcept;
     // Adds one info (e.g. what a server adds before passing a request up to its host).
     pmix_status_t append(const char* key, const void* data, pmix_data_type_t type) noexcept;

@@ -6,8 +6,9 @@
 // Every reply starts with a pmix_status_t (PMIX_STATUS).
 // Arrays ("procs(PROC[])" after "nprocs(SIZE)") are one codec batch of that many elements; when
 // the count is 0 the array batch is OMITTED (the codec cannot unpack an empty batch). The helpers
-// in wire/proto/message.h (target pmix_proto) implement these rules; use them on both sides. Server-initiated frames (events) use
-// tag 0 and are not replied to. Ops below 0x100 belong to wire (the Hello handshake).
+// in wire/proto/message.h (target pmix_proto) implement these rules; use them on both sides.
+// Server-initiated frames (events) use tag 0 and are not replied to. Ops below 0x100 belong to wire
+// (the Hello handshake).
 //
 // Environment contract (set by PMIx_server_setup_fork, read by PMIx_Init):
 //   PMIX_NAMESPACE, PMIX_RANK          the client's identity (as OpenPMIx)
@@ -25,18 +26,18 @@
 namespace pmix::proto {
 
 enum class Op : std::uint32_t {
-    kFinalize = 0x100,    // req: -                                      rep: status
-    kAbort = 0x101,       // req: status, msg(STRING), nprocs(SIZE), procs(PROC[])  rep: status
-    kCommit = 0x102,      // req: nkv(SIZE), then nkv x (scope(SCOPE), info(INFO)) rep: status
-    kFence = 0x103,       // req: nprocs(SIZE), procs(PROC[]), ninfo(SIZE), info(INFO[])
-                          // rep: status  (collected data is then in the server's store)
-    kGet = 0x104,         // req: proc(PROC), key(STRING, NULL = all keys), ninfo(SIZE), info(INFO[])
-                          // rep: status, then for a key: value(VALUE); for NULL key:
-                          //      ninfo(SIZE), info(INFO[]) with every key of that process
-    kPublish = 0x105,     // req: ninfo(SIZE), info(INFO[])               rep: status
-    kLookup = 0x106,      // req: nkeys(SIZE), keys(STRING[]), ninfo(SIZE), info(INFO[])
-                          // rep: status, ndata(SIZE), data(PDATA[])
-    kUnpublish = 0x107,   // req: nkeys(SIZE), keys(STRING[]), ninfo(SIZE), info(INFO[]) rep: status
+    kFinalize = 0x100,   // req: -                                      rep: status
+    kAbort = 0x101,      // req: status, msg(STRING), nprocs(SIZE), procs(PROC[])  rep: status
+    kCommit = 0x102,     // req: nkv(SIZE), then nkv x (scope(SCOPE), info(INFO)) rep: status
+    kFence = 0x103,      // req: nprocs(SIZE), procs(PROC[]), ninfo(SIZE), info(INFO[])
+                         // rep: status  (collected data is then in the server's store)
+    kGet = 0x104,        // req: proc(PROC), key(STRING, NULL = all keys), ninfo(SIZE), info(INFO[])
+                         // rep: status, then for a key: value(VALUE); for NULL key:
+                         //      ninfo(SIZE), info(INFO[]) with every key of that process
+    kPublish = 0x105,    // req: ninfo(SIZE), info(INFO[])               rep: status
+    kLookup = 0x106,     // req: nkeys(SIZE), keys(STRING[]), ninfo(SIZE), info(INFO[])
+                         // rep: status, ndata(SIZE), data(PDATA[])
+    kUnpublish = 0x107,  // req: nkeys(SIZE), keys(STRING[]), ninfo(SIZE), info(INFO[]) rep: status
     kRegisterEvents = 0x108,    // req: ncodes(SIZE), codes(STATUS[]), ninfo, info  rep: status
     kDeregisterEvents = 0x109,  // req: ncodes(SIZE), codes(STATUS[])           rep: status
     kNotify = 0x10A,      // req: status, source(PROC), range(DATA_RANGE), ninfo, info rep: status

@@ -22,7 +22,8 @@ bool valid_item(std::string_view item) {
     if (item.empty()) return false;
     for (std::size_t i = 0; i < item.size(); ++i) {
         const char c = item[i];
-        const bool name_char = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
+        const bool name_char =
+            (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_';
         if (name_char || c == '?') continue;
         if (c == '*' && i + 1 == item.size()) continue;  // only as the last character
         return false;
@@ -52,7 +53,8 @@ public:
             }
             if (!pats.add(req.info[i].value.data.string, why)) return PMIX_ERR_BAD_PARAM;
         }
-        if (const char* mca = std::getenv("PMIX_MCA_forward_envars"); mca != nullptr && *mca != '\0') {
+        if (const char* mca = std::getenv("PMIX_MCA_forward_envars");
+            mca != nullptr && *mca != '\0') {
             if (!pats.add(mca, why)) {
                 why = "PMIX_MCA_forward_envars: " + why;
                 return PMIX_ERR_BAD_PARAM;
@@ -63,7 +65,8 @@ public:
         for (char* const* e = req.environ; *e != nullptr; ++e) {
             const std::string_view kv(*e);
             const std::size_t eq = kv.find('=');
-            if (eq != std::string_view::npos && pats.matches(kv.substr(0, eq))) picked.emplace_back(kv);
+            if (eq != std::string_view::npos && pats.matches(kv.substr(0, eq)))
+                picked.emplace_back(kv);
         }
         if (picked.empty()) return PMIX_SUCCESS;
         blob.push_back(static_cast<std::byte>(kVersion));
@@ -72,7 +75,8 @@ public:
         return PMIX_SUCCESS;
     }
 
-    pmix_status_t setup_local(const LocalRequest& req, LocalResult& out, std::string& why) override {
+    pmix_status_t setup_local(const LocalRequest& req, LocalResult& out,
+                              std::string& why) override {
         BlobReader r(req.blob);
         std::uint8_t version = 0;
         std::uint32_t n = 0;
@@ -113,8 +117,9 @@ bool EnvPatterns::add(std::string_view list, std::string& why) {
         const bool exclude = !item.empty() && item[0] == '^';
         if (exclude) item.remove_prefix(1);
         if (!valid_item(item)) {
-            why = "malformed envar pattern '" + std::string(exclude ? "^" : "") + std::string(item) +
-                  "' (names of letters, digits and '_', '?' for one character, '*' only at the end)";
+            why =
+                "malformed envar pattern '" + std::string(exclude ? "^" : "") + std::string(item) +
+                "' (names of letters, digits and '_', '?' for one character, '*' only at the end)";
             return false;
         }
         (exclude ? more.exclude : more.include).emplace_back(item);

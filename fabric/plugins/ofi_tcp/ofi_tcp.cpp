@@ -5,8 +5,9 @@
 // blob carries the base port and every node's address; each node's server then stores every
 // process's PMIX_FABRIC_ENDPT (one pmix_endpoint_t: uuid "ofi-tcp", osname "", endpt = the
 // 16-byte sockaddr_in that fi_getname would return), and each local process's own address in its
-// environment as PMIX_CPP_FABRIC_ENDPOINT=ip:port. A process opens its endpoint on that address (FI_SOURCE) and can send to
-// any peer whose PMIX_FABRIC_ENDPT it reads: no Put, no Commit, no Fence.
+// environment as PMIX_CPP_FABRIC_ENDPOINT=ip:port. A process opens its endpoint on that address
+// (FI_SOURCE) and can send to any peer whose PMIX_FABRIC_ENDPT it reads: no Put, no Commit, no
+// Fence.
 //
 // Node addresses: "pmix.cpp.node.addrs" in setup_application's info (IPv4 addresses, ','-separated,
 // in PMIX_NODE_MAP order), else each node name resolved with getaddrinfo. Base port:
@@ -68,11 +69,14 @@ public:
 
     pmix_status_t setup_application(const AppRequest& req, Blob& blob, std::string& why) override {
         if (!req.nonenvars || req.map.nodes.empty()) return PMIX_SUCCESS;
-        std::uint32_t base = 20000 + static_cast<std::uint32_t>(std::hash<std::string>{}(req.map.nspace) % 20000);
+        std::uint32_t base =
+            20000 + static_cast<std::uint32_t>(std::hash<std::string>{}(req.map.nspace) % 20000);
         if (const pmix_info_t* p = find(req, kPortKey); p != nullptr) {
-            long v = p->value.type == PMIX_INT ? p->value.data.integer
-                   : p->value.type == PMIX_UINT16 ? p->value.data.uint16
-                   : p->value.type == PMIX_STRING && p->value.data.string != nullptr ? std::atol(p->value.data.string) : -1;
+            long v = p->value.type == PMIX_INT      ? p->value.data.integer
+                     : p->value.type == PMIX_UINT16 ? p->value.data.uint16
+                     : p->value.type == PMIX_STRING && p->value.data.string != nullptr
+                         ? std::atol(p->value.data.string)
+                         : -1;
             if (v < 1024 || v + static_cast<long>(max_local(req.map)) > 65535) {
                 why = std::string(kPortKey) + ": base port out of range";
                 return PMIX_ERR_BAD_PARAM;
@@ -89,8 +93,8 @@ public:
             std::stringstream ss(a->value.data.string);
             for (std::string item; std::getline(ss, item, ',');) names.push_back(item);
             if (names.size() != req.map.nodes.size()) {
-                why = std::string(kAddrsKey) + ": " + std::to_string(names.size()) + " addresses for " +
-                      std::to_string(req.map.nodes.size()) + " nodes";
+                why = std::string(kAddrsKey) + ": " + std::to_string(names.size()) +
+                      " addresses for " + std::to_string(req.map.nodes.size()) + " nodes";
                 return PMIX_ERR_BAD_PARAM;
             }
         }
@@ -106,12 +110,14 @@ public:
         return PMIX_SUCCESS;
     }
 
-    pmix_status_t setup_local(const LocalRequest& req, LocalResult& out, std::string& why) override {
+    pmix_status_t setup_local(const LocalRequest& req, LocalResult& out,
+                              std::string& why) override {
         BlobReader r(req.blob);
         std::uint8_t version = 0;
         std::uint16_t base = 0;
         std::uint32_t n = 0;
-        if (!r.u8(version) || version != kVersion || !r.u16(base) || !r.u32(n) || n != req.map.nodes.size()) {
+        if (!r.u8(version) || version != kVersion || !r.u16(base) || !r.u32(n) ||
+            n != req.map.nodes.size()) {
             why = "ofi-tcp blob: bad header or node count (the job map has " +
                   std::to_string(req.map.nodes.size()) + " nodes)";
             return PMIX_ERR_UNPACK_FAILURE;
@@ -134,12 +140,14 @@ public:
                 sa.sin_family = AF_INET;
                 sa.sin_port = htons(static_cast<std::uint16_t>(base + l));
                 sa.sin_addr.s_addr = addrs[node];
-                if (pmix_status_t rc = add_endpoint(out, ranks[l], sa); rc != PMIX_SUCCESS) return rc;
+                if (pmix_status_t rc = add_endpoint(out, ranks[l], sa); rc != PMIX_SUCCESS)
+                    return rc;
                 if (node == req.node) {  // where this node's process must open its endpoint
                     char ip[INET_ADDRSTRLEN] = {};
                     ::inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof ip);
-                    out.proc_env[ranks[l]].emplace_back("PMIX_CPP_FABRIC_ENDPOINT",
-                                                        std::string(ip) + ":" + std::to_string(base + l));
+                    out.proc_env[ranks[l]].emplace_back(
+                        "PMIX_CPP_FABRIC_ENDPOINT",
+                        std::string(ip) + ":" + std::to_string(base + l));
                 }
             }
         }
@@ -149,7 +157,8 @@ public:
 private:
     static pmix_status_t add_endpoint(LocalResult& out, pmix_rank_t rank, const sockaddr_in& sa) {
         auto v = std::make_shared<OwnedValue>();
-        pmix_data_array_t* arr = static_cast<pmix_data_array_t*>(std::calloc(1, sizeof(pmix_data_array_t)));
+        pmix_data_array_t* arr =
+            static_cast<pmix_data_array_t*>(std::calloc(1, sizeof(pmix_data_array_t)));
         if (arr == nullptr || data::data_array_init(arr, 1, PMIX_ENDPOINT) != PMIX_SUCCESS) {
             std::free(arr);
             return PMIX_ERR_NOMEM;

@@ -9,7 +9,7 @@ int main(int argc, char** argv) {
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     if (rank == (size > 1 ? 1 : 0)) MPI_Abort(MPI_COMM_WORLD, 3);
-    MPI_Barrier(MPI_COMM_WORLD);  /* never completes: the aborting rank does not arrive */
+    MPI_Barrier(MPI_COMM_WORLD); /* never completes: the aborting rank does not arrive */
     MPI_Finalize();
     return 0;
 }

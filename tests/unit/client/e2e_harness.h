@@ -27,15 +27,15 @@ extern char** environ;
 
 namespace clienttest {
 
-
 inline std::mutex g_mu;
 inline std::vector<std::thread> g_threads;
 inline std::atomic<int> g_fences{0};
 
 // One node: the collected data is just this server's own, handed back from another thread
 // (as a real host answers later, from its own progress thread).
-inline pmix_status_t host_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_t, char* data,
-                         size_t ndata, pmix_modex_cbfunc_t cbfunc, void* cbdata) {
+inline pmix_status_t host_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_t,
+                                char* data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
+                                void* cbdata) {
     ++g_fences;
     std::string blob(data, ndata);
     std::free(data);  // the host owns the contribution (as with OpenPMIx)
@@ -76,7 +76,6 @@ inline char** build_env(const pmix_proc_t& p, int nprocs, const std::vector<std:
     for (std::size_t i = 0; i < all.size(); ++i) env[i] = ::strdup(all[i].c_str());
     return env;
 }
-
 
 inline int wait_child(pid_t pid) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
@@ -142,7 +141,8 @@ inline void register_job(const char* ns, int n, int nlocal = -1) {
         std::string& list = r < nlocal ? here : there;
         list += (list.empty() ? "" : ",") + std::to_string(r);
     }
-    const std::string nodes = nlocal < n ? std::string(host) + ",e2e-other-node" : std::string(host);
+    const std::string nodes =
+        nlocal < n ? std::string(host) + ",e2e-other-node" : std::string(host);
     const std::string ppn = nlocal < n ? here + ";" + there : here;
     char* nmap = nullptr;
     char* pmap = nullptr;
@@ -161,7 +161,7 @@ inline void register_job(const char* ns, int n, int nlocal = -1) {
 
 // Registers and starts one client process running `scenario`.
 inline pid_t start_client(const char* ns, pmix_rank_t rank, int nprocs,
-                   const std::vector<std::string>& extra, const char* scenario) {
+                          const std::vector<std::string>& extra, const char* scenario) {
     pmix_proc_t p;
     PMIX_LOAD_PROCID(&p, ns, rank);
     EXPECT_EQ(PMIx_server_register_client(&p, ::getuid(), ::getgid(), nullptr, nullptr, nullptr),
@@ -181,7 +181,8 @@ inline pid_t start_client(const char* ns, pmix_rank_t rank, int nprocs,
 }
 
 inline void expect_all_succeed(const std::vector<pid_t>& kids) {
-    for (std::size_t i = 0; i < kids.size(); ++i) EXPECT_EQ(wait_child(kids[i]), 0) << "child " << i;
+    for (std::size_t i = 0; i < kids.size(); ++i)
+        EXPECT_EQ(wait_child(kids[i]), 0) << "child " << i;
 }
 
 }  // namespace clienttest

@@ -150,9 +150,8 @@ std::vector<std::string> FakeServer::client_env(pmix_rank_t rank, bool uri_only)
 
 void FakeServer::accept(const std::shared_ptr<wire::Connection>& conn, pmix_rank_t rank) {
     conns_.push_back(conn);
-    conn->on_message([this, rank](wire::Connection& c, wire::Frame&& f) {
-        on_message(rank, c, std::move(f));
-    });
+    conn->on_message(
+        [this, rank](wire::Connection& c, wire::Frame&& f) { on_message(rank, c, std::move(f)); });
 }
 
 void FakeServer::on_message(pmix_rank_t rank, wire::Connection& conn, wire::Frame&& f) {
@@ -177,15 +176,24 @@ void FakeServer::on_message(pmix_rank_t rank, wire::Connection& conn, wire::Fram
             abort_ = {st, msg};
             break;
         }
-        case Op::kGet: return on_get(conn, f);
-        case Op::kCommit: return on_commit(rank, conn, f);
-        case Op::kFence: return on_fence(conn, f);
-        case Op::kPublish: return on_publish(conn, f);
-        case Op::kLookup: return on_lookup(conn, f);
-        case Op::kQuery: return on_query(conn, f);
-        case Op::kRegisterEvents: return on_register(conn, f);
-        case Op::kNotify: return on_notify(conn, f);
-        default: return reply_status(conn, f, PMIX_ERR_NOT_SUPPORTED);
+        case Op::kGet:
+            return on_get(conn, f);
+        case Op::kCommit:
+            return on_commit(rank, conn, f);
+        case Op::kFence:
+            return on_fence(conn, f);
+        case Op::kPublish:
+            return on_publish(conn, f);
+        case Op::kLookup:
+            return on_lookup(conn, f);
+        case Op::kQuery:
+            return on_query(conn, f);
+        case Op::kRegisterEvents:
+            return on_register(conn, f);
+        case Op::kNotify:
+            return on_notify(conn, f);
+        default:
+            return reply_status(conn, f, PMIX_ERR_NOT_SUPPORTED);
     }
     reply_status(conn, f, PMIX_SUCCESS);
 }

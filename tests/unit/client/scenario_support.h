@@ -17,24 +17,23 @@
 
 namespace clienttest {
 
-#define CHECK(cond)                                                                     \
-    do {                                                                                \
-        if (!(cond)) {                                                                  \
-            std::fprintf(stderr, "scenario check failed at %s:%d: %s\n", __FILE__,     \
-                         __LINE__, #cond);                                              \
-            return 1;                                                                   \
-        }                                                                               \
+#define CHECK(cond)                                                                          \
+    do {                                                                                     \
+        if (!(cond)) {                                                                       \
+            std::fprintf(stderr, "scenario check failed at %s:%d: %s\n", __FILE__, __LINE__, \
+                         #cond);                                                             \
+            return 1;                                                                        \
+        }                                                                                    \
     } while (0)
 
-#define CHECK_RC(expr, want)                                                            \
-    do {                                                                                \
-        pmix_status_t rc_ = (expr);                                                     \
-        if (rc_ != (want)) {                                                            \
-            std::fprintf(stderr, "scenario check failed at %s:%d: %s = %s, want %s\n",  \
-                         __FILE__, __LINE__, #expr, PMIx_Error_string(rc_),             \
-                         PMIx_Error_string(want));                                      \
-            return 1;                                                                   \
-        }                                                                               \
+#define CHECK_RC(expr, want)                                                                     \
+    do {                                                                                         \
+        pmix_status_t rc_ = (expr);                                                              \
+        if (rc_ != (want)) {                                                                     \
+            std::fprintf(stderr, "scenario check failed at %s:%d: %s = %s, want %s\n", __FILE__, \
+                         __LINE__, #expr, PMIx_Error_string(rc_), PMIx_Error_string(want));      \
+            return 1;                                                                            \
+        }                                                                                        \
     } while (0)
 
 // A one-shot flag a callback sets and the scenario waits for (bounded).

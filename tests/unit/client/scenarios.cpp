@@ -72,7 +72,8 @@ int put_get() {
     // Own keys are answered locally, before and after the commit.
     pmix_value_t* got = nullptr;
     CHECK_RC(PMIx_Get(&me, "my.string", nullptr, 0, &got), PMIX_SUCCESS);
-    CHECK(got != nullptr && got->type == PMIX_STRING && std::strcmp(got->data.string, "hello") == 0);
+    CHECK(got != nullptr && got->type == PMIX_STRING &&
+          std::strcmp(got->data.string, "hello") == 0);
     PMIX_VALUE_RELEASE(got);
     CHECK_RC(PMIx_Commit(), PMIX_SUCCESS);
     CHECK_RC(PMIx_Get(&me, "my.int", nullptr, 0, &got), PMIX_SUCCESS);
@@ -95,7 +96,8 @@ int put_get() {
     CHECK(got->data.darray->size == 2);
     auto* infos = static_cast<pmix_info_t*>(got->data.darray->array);
     std::map<std::string, pmix_data_type_t> seen;
-    for (std::size_t k = 0; k < got->data.darray->size; ++k) seen[infos[k].key] = infos[k].value.type;
+    for (std::size_t k = 0; k < got->data.darray->size; ++k)
+        seen[infos[k].key] = infos[k].value.type;
     CHECK(seen["peer.key"] == PMIX_STRING && seen["peer.num"] == PMIX_UINT32);
     PMIX_VALUE_RELEASE(got);
 
@@ -153,15 +155,15 @@ int fence() {
 // Event handlers get their own cbdata only through the registration, so they report here.
 Signal g_specific, g_default;
 
-void specific_handler(size_t, pmix_status_t status, const pmix_proc_t* source, pmix_info_t*,
-                      size_t, pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc,
+void specific_handler(size_t, pmix_status_t status, const pmix_proc_t* source, pmix_info_t*, size_t,
+                      pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc,
                       void* cbdata) {
     g_specific.set(status, std::to_string(source->rank));
     if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, nullptr, nullptr, cbdata);
 }
 
-void default_handler(size_t, pmix_status_t status, const pmix_proc_t* source, pmix_info_t*,
-                     size_t, pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc,
+void default_handler(size_t, pmix_status_t status, const pmix_proc_t* source, pmix_info_t*, size_t,
+                     pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc,
                      void* cbdata) {
     g_default.set(status, std::to_string(source->rank));
     if (cbfunc != nullptr) cbfunc(PMIX_EVENT_ACTION_COMPLETE, nullptr, 0, nullptr, nullptr, cbdata);
@@ -183,8 +185,8 @@ int events() {
     if (init_as_env(&me) != 0) return 1;
     pmix_status_t code = PMIX_ERR_PROC_ABORTED;
     // Blocking registration returns the reference; the fake server then raises that code.
-    pmix_status_t ref = PMIx_Register_event_handler(&code, 1, nullptr, 0, specific_handler,
-                                                    nullptr, nullptr);
+    pmix_status_t ref =
+        PMIx_Register_event_handler(&code, 1, nullptr, 0, specific_handler, nullptr, nullptr);
     CHECK(ref >= 1);
     CHECK(g_specific.wait());
     CHECK_RC(g_specific.status, PMIX_ERR_PROC_ABORTED);
@@ -210,7 +212,8 @@ int events() {
     Signal dereg;
     CHECK_RC(PMIx_Deregister_event_handler(reg.ref, op_cb, &dereg), PMIX_SUCCESS);
     CHECK(dereg.wait());
-    CHECK_RC(PMIx_Deregister_event_handler(static_cast<size_t>(ref), nullptr, nullptr), PMIX_SUCCESS);
+    CHECK_RC(PMIx_Deregister_event_handler(static_cast<size_t>(ref), nullptr, nullptr),
+             PMIX_SUCCESS);
     CHECK_RC(PMIx_Deregister_event_handler(reg.ref, nullptr, nullptr), PMIX_ERR_NOT_FOUND);
     CHECK_RC(PMIx_Register_event_handler(&code, 1, nullptr, 0, nullptr, nullptr, nullptr),
              PMIX_ERR_BAD_PARAM);
@@ -223,7 +226,8 @@ int events() {
 int fence_server_dies() {
     pmix_proc_t me{};
     if (init_as_env(&me) != 0) return 1;
-    CHECK(PMIx_Register_event_handler(nullptr, 0, nullptr, 0, default_handler, nullptr, nullptr) >= 1);
+    CHECK(PMIx_Register_event_handler(nullptr, 0, nullptr, 0, default_handler, nullptr, nullptr) >=
+          1);
     pmix_status_t rc = PMIx_Fence(nullptr, 0, nullptr, 0);
     CHECK(rc == PMIX_ERR_LOST_CONNECTION || rc == PMIX_ERR_UNREACH);
     // Registered handlers hear about the loss.
@@ -444,15 +448,26 @@ int forwarded_ops() {
 
 const std::map<std::string, std::function<int()>>& table() {
     static const std::map<std::string, std::function<int()>> t = {
-        {"lifecycle", lifecycle},     {"put_get", put_get},
-        {"fence", fence},             {"fence_server_dies", fence_server_dies},
-        {"get_timeout", get_timeout}, {"bad_args", bad_args},
-        {"publish_lookup", publish_lookup}, {"abort", abort_call},
-        {"would_block", would_block}, {"forwarded_ops", forwarded_ops},
-        {"events", events}, {"exchange", exchange}, {"two_namespaces", two_namespaces},
-        {"lost_peer", lost_peer}, {"event_chain", event_chain}, {"cleanup", cleanup},
-        {"model_declared", model_declared}, {"board_rounds", board_rounds},
-        {"board_timeout", board_timeout}, {"board_dead_peer", board_dead_peer},
+        {"lifecycle", lifecycle},
+        {"put_get", put_get},
+        {"fence", fence},
+        {"fence_server_dies", fence_server_dies},
+        {"get_timeout", get_timeout},
+        {"bad_args", bad_args},
+        {"publish_lookup", publish_lookup},
+        {"abort", abort_call},
+        {"would_block", would_block},
+        {"forwarded_ops", forwarded_ops},
+        {"events", events},
+        {"exchange", exchange},
+        {"two_namespaces", two_namespaces},
+        {"lost_peer", lost_peer},
+        {"event_chain", event_chain},
+        {"cleanup", cleanup},
+        {"model_declared", model_declared},
+        {"board_rounds", board_rounds},
+        {"board_timeout", board_timeout},
+        {"board_dead_peer", board_dead_peer},
         {"board_required_directive", board_required_directive},
     };
     return t;
@@ -470,4 +485,3 @@ int run_scenario(const std::string& name) {
 }
 
 }  // namespace clienttest
-

@@ -91,8 +91,14 @@ int board_rounds() {
     static std::atomic<int> order{0};
     static int first = -1, second = -1;
     Signal a, b;
-    auto first_cb = [](pmix_status_t st, void* cb) { first = order++; op_cb(st, cb); };
-    auto second_cb = [](pmix_status_t st, void* cb) { second = order++; op_cb(st, cb); };
+    auto first_cb = [](pmix_status_t st, void* cb) {
+        first = order++;
+        op_cb(st, cb);
+    };
+    auto second_cb = [](pmix_status_t st, void* cb) {
+        second = order++;
+        op_cb(st, cb);
+    };
     CHECK_RC(PMIx_Fence_nb(nullptr, 0, nullptr, 0, first_cb, &a), PMIX_SUCCESS);
     CHECK_RC(PMIx_Fence_nb(nullptr, 0, nullptr, 0, second_cb, &b), PMIX_SUCCESS);
     CHECK_RC(PMIx_Fence(nullptr, 0, nullptr, 0), PMIX_SUCCESS);

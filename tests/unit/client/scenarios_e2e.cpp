@@ -56,7 +56,8 @@ int check_read_path(const pmix_proc_t& me, int n) {
     PMIX_INFO_LOAD(&ptr, PMIX_GET_POINTER_VALUES, &yes, PMIX_BOOL);
     pmix_value_t* view = nullptr;
     CHECK_RC(PMIx_Get(&peer, "test.rank.key", &ptr, 1, &view), PMIX_SUCCESS);
-    CHECK(view->type == PMIX_STRING && view->data.string == "value-of-" + std::to_string(peer.rank));
+    CHECK(view->type == PMIX_STRING &&
+          view->data.string == "value-of-" + std::to_string(peer.rank));
     // One pmix_value_t per stored value: asking again hands out the same one (memory does not
     // grow with the number of pointer-mode Gets), and a different key gets a different one.
     for (int i = 0; i < 100; ++i) {
@@ -66,7 +67,8 @@ int check_read_path(const pmix_proc_t& me, int n) {
     }
     pmix_value_t* size = nullptr;
     CHECK_RC(PMIx_Get(nullptr, PMIX_JOB_SIZE, &ptr, 1, &size), PMIX_SUCCESS);
-    CHECK(size != view && size->type == PMIX_UINT32 && size->data.uint32 == static_cast<uint32_t>(n));
+    CHECK(size != view && size->type == PMIX_UINT32 &&
+          size->data.uint32 == static_cast<uint32_t>(n));
     const pid_t child = ::fork();
     if (child == 0) {
         view->data.string[0] = 'X';  // read-only mapping: SIGSEGV here
@@ -85,7 +87,8 @@ int check_read_path(const pmix_proc_t& me, int n) {
 int exchange() {
     pmix_proc_t me{};
     CHECK_RC(PMIx_Init(&me, nullptr, 0), PMIX_SUCCESS);
-    const int n = std::atoi(std::getenv("TEST_NPROCS") != nullptr ? std::getenv("TEST_NPROCS") : "0");
+    const int n =
+        std::atoi(std::getenv("TEST_NPROCS") != nullptr ? std::getenv("TEST_NPROCS") : "0");
     CHECK(n > 0);
     std::string mine = "value-of-" + std::to_string(me.rank);
     pmix_value_t v;
@@ -249,7 +252,8 @@ int model_declared() {
     CHECK_RC(PMIx_Init(&me, nullptr, 0), PMIX_SUCCESS);
     pmix_status_t code = PMIX_MODEL_DECLARED;
     CHECK(PMIx_Register_event_handler(&code, 1, nullptr, 0, on_model, nullptr, nullptr) >= 0);
-    CHECK(PMIx_Register_event_handler(nullptr, 0, nullptr, 0, on_model_default, nullptr, nullptr) >= 0);
+    CHECK(PMIx_Register_event_handler(nullptr, 0, nullptr, 0, on_model_default, nullptr, nullptr) >=
+          0);
     pmix_info_t model[2];
     PMIX_INFO_LOAD(&model[0], PMIX_PROGRAMMING_MODEL, "MPI", PMIX_STRING);
     PMIX_INFO_LOAD(&model[1], PMIX_MODEL_LIBRARY_NAME, "TestMPI", PMIX_STRING);
@@ -278,8 +282,8 @@ std::mutex g_chain_mu;
 std::string g_chain;  // handler letters in call order
 
 template <char Letter, pmix_status_t Completion>
-void chain_handler(size_t, pmix_status_t, const pmix_proc_t*, pmix_info_t*, size_t,
-                   pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
+void chain_handler(size_t, pmix_status_t, const pmix_proc_t*, pmix_info_t*, size_t, pmix_info_t*,
+                   size_t, pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
     {
         std::lock_guard lock(g_chain_mu);
         g_chain += Letter;
@@ -306,9 +310,9 @@ pmix_status_t reg(pmix_status_t* code, pmix_notification_fn_t fn, const char* ke
     bool yes = true;
     if (key != nullptr && affected != nullptr) PMIX_INFO_LOAD(&info, key, affected, PMIX_PROC);
     else if (key != nullptr) PMIX_INFO_LOAD(&info, key, &yes, PMIX_BOOL);
-    const pmix_status_t rc = PMIx_Register_event_handler(code, code != nullptr ? 1 : 0,
-                                                         key != nullptr ? &info : nullptr,
-                                                         key != nullptr ? 1 : 0, fn, nullptr, nullptr);
+    const pmix_status_t rc =
+        PMIx_Register_event_handler(code, code != nullptr ? 1 : 0, key != nullptr ? &info : nullptr,
+                                    key != nullptr ? 1 : 0, fn, nullptr, nullptr);
     if (key != nullptr) PMIX_INFO_DESTRUCT(&info);
     return rc;
 }
@@ -338,7 +342,8 @@ int event_chain() {
     if (me.rank == 0) {
         pmix_info_t affected;
         PMIX_INFO_LOAD(&affected, PMIX_EVENT_AFFECTED_PROC, &me, PMIX_PROC);
-        CHECK_RC(PMIx_Notify_event(kChainCode, &me, PMIX_RANGE_NAMESPACE, &affected, 1, nullptr, nullptr),
+        CHECK_RC(PMIx_Notify_event(kChainCode, &me, PMIX_RANGE_NAMESPACE, &affected, 1, nullptr,
+                                   nullptr),
                  PMIX_SUCCESS);
         PMIX_INFO_DESTRUCT(&affected);
     } else {
@@ -346,8 +351,9 @@ int event_chain() {
     }
     CHECK_RC(PMIx_Fence(nullptr, 0, nullptr, 0), PMIX_SUCCESS);
     if (me.rank == 0) {
-        CHECK_RC(PMIx_Notify_event(kStopCode, &me, PMIX_RANGE_NAMESPACE, nullptr, 0, nullptr, nullptr),
-                 PMIX_SUCCESS);
+        CHECK_RC(
+            PMIx_Notify_event(kStopCode, &me, PMIX_RANGE_NAMESPACE, nullptr, 0, nullptr, nullptr),
+            PMIX_SUCCESS);
     } else {
         CHECK(wait_for_chain("BACDS"));  // the default handler D does not run after S completed
     }
@@ -382,7 +388,8 @@ int two_namespaces() {
         PMIX_LOAD_PROCID(&peer, other, r);
         pmix_value_t* got = nullptr;
         CHECK_RC(PMIx_Get(&peer, "test.two.key", nullptr, 0, &got), PMIX_SUCCESS);
-        CHECK(got->type == PMIX_STRING && got->data.string == std::string(other) + "/" + std::to_string(r));
+        CHECK(got->type == PMIX_STRING &&
+              got->data.string == std::string(other) + "/" + std::to_string(r));
         PMIX_VALUE_RELEASE(got);
     }
     CHECK_RC(PMIx_Fence(both, 2, nullptr, 0), PMIX_SUCCESS);  // a data-less fence across both

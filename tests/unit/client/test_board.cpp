@@ -100,14 +100,16 @@ TEST_F(BoardTest, ARequiredHostDirectiveBringsEveryoneToTheServer) {
     Server server;
     // No TEST_EXPECT_BOARD: rank 0 may disable the board before the last rank is forked, and
     // setup_fork does not name a disabled board.
-    run_job("directive.job", 3, "board_required_directive", [](int) { return std::vector<std::string>{}; });
+    run_job("directive.job", 3, "board_required_directive",
+            [](int) { return std::vector<std::string>{}; });
     EXPECT_EQ(g_fences.load(), 2);
 }
 
 TEST_F(BoardTest, ATimeoutOnTheBoardIsReportedAndTheNextFenceStillMeets) {
     Server server;
     run_job("timeout.job", 2, "board_timeout", same_for_all);
-    EXPECT_EQ(g_fences.load(), 1) << "after the timeout the board is off: the next fence is the host's";
+    EXPECT_EQ(g_fences.load(), 1)
+        << "after the timeout the board is off: the next fence is the host's";
 }
 
 TEST_F(BoardTest, ADeadParticipantFailsTheFenceInsteadOfHangingIt) {

@@ -131,9 +131,7 @@ TEST_F(ClientTest, GetTimesOutWhenTheServerNeverAnswers) {
     EXPECT_EQ(server.gets_of(kSilentKey), 2);
 }
 
-TEST_F(ClientTest, BadArgumentsAreRefused) {
-    EXPECT_EQ(run("bad_args", server.client_env(0)), 0);
-}
+TEST_F(ClientTest, BadArgumentsAreRefused) { EXPECT_EQ(run("bad_args", server.client_env(0)), 0); }
 
 TEST_F(ClientTest, PublishLookupAndUnsupportedOps) {
     EXPECT_EQ(run("publish_lookup", server.client_env(0)), 0);

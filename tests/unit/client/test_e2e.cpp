@@ -42,7 +42,8 @@ void run_exchange(const std::vector<std::string>& child_env, bool expect_store) 
     extra.push_back(std::string("TEST_EXPECT_STORE=") + (expect_store ? "1" : "0"));
     std::vector<pid_t> kids;
     for (int r = 0; r < kProcs; ++r) {
-        kids.push_back(start_client("e2e.job", static_cast<pmix_rank_t>(r), kProcs, extra, "exchange"));
+        kids.push_back(
+            start_client("e2e.job", static_cast<pmix_rank_t>(r), kProcs, extra, "exchange"));
     }
     expect_all_succeed(kids);
     // Every fence of this job is over the whole namespace and the job runs here: they all meet
@@ -64,7 +65,8 @@ TEST(ClientEndToEnd, FenceWaitsForRanksRegisteredAfterItOpened) {
         kids.push_back(start_client("late.job", r, kProcs, {"TEST_EXPECT_STORE=1"}, "exchange"));
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(500));  // ranks 0-2 are in the fence
-    kids.push_back(start_client("late.job", kProcs - 1, kProcs, {"TEST_EXPECT_STORE=1"}, "exchange"));
+    kids.push_back(
+        start_client("late.job", kProcs - 1, kProcs, {"TEST_EXPECT_STORE=1"}, "exchange"));
     expect_all_succeed(kids);
 }
 
@@ -128,8 +130,10 @@ TEST(ClientEndToEnd, TwoNamespacesFenceTogether) {
         register_job(b, 2);
         std::vector<pid_t> kids;
         for (pmix_rank_t r = 0; r < 2; ++r) {
-            kids.push_back(start_client(a, r, 2, {std::string("TEST_OTHER_NS=") + b}, "two_namespaces"));
-            kids.push_back(start_client(b, r, 2, {std::string("TEST_OTHER_NS=") + a}, "two_namespaces"));
+            kids.push_back(
+                start_client(a, r, 2, {std::string("TEST_OTHER_NS=") + b}, "two_namespaces"));
+            kids.push_back(
+                start_client(b, r, 2, {std::string("TEST_OTHER_NS=") + a}, "two_namespaces"));
         }
         expect_all_succeed(kids);
     }
@@ -141,7 +145,8 @@ TEST(ClientEndToEnd, EventHandlerChainFollowsTheStandard) {
     Server server;
     register_job("chain.job", 2);
     std::vector<pid_t> kids;
-    for (pmix_rank_t r = 0; r < 2; ++r) kids.push_back(start_client("chain.job", r, 2, {}, "event_chain"));
+    for (pmix_rank_t r = 0; r < 2; ++r)
+        kids.push_back(start_client("chain.job", r, 2, {}, "event_chain"));
     expect_all_succeed(kids);
 }
 
@@ -152,7 +157,8 @@ TEST(ClientEndToEnd, DeadClientRaisesLostConnectionForItsPeers) {
     Server server;
     register_job("lost.job", 3);
     std::vector<pid_t> kids;
-    for (pmix_rank_t r = 0; r < 3; ++r) kids.push_back(start_client("lost.job", r, 3, {}, "lost_peer"));
+    for (pmix_rank_t r = 0; r < 3; ++r)
+        kids.push_back(start_client("lost.job", r, 3, {}, "lost_peer"));
     expect_all_succeed(kids);
 }
 
@@ -201,7 +207,8 @@ bool host_saw(pmix_status_t code, const char* ns, pmix_rank_t rank, int tries = 
         {
             std::lock_guard lock(g_host_mu);
             for (const auto& [st, src] : g_host_events) {
-                if (st == code && (ns == nullptr || (std::strcmp(src.nspace, ns) == 0 && src.rank == rank))) {
+                if (st == code &&
+                    (ns == nullptr || (std::strcmp(src.nspace, ns) == 0 && src.rank == rank))) {
                     return true;
                 }
             }
@@ -237,10 +244,11 @@ TEST(ClientEndToEnd, HostHandlersSeeTheirOwnEventsAndLostClients) {
     EXPECT_TRUE(host_saw(PMIX_ERR_LOST_CONNECTION, "hostlost.job", 1));
     EXPECT_FALSE(host_saw(PMIX_ERR_LOST_CONNECTION, "hostlost.job", 0, 1)) << "rank 0 finalized";
     Waiter<pmix_status_t> gone;
-    ASSERT_EQ(PMIx_Deregister_event_handler(
-                  reg->second, [](pmix_status_t st, void* cb) { static_cast<decltype(gone)*>(cb)->set(st); },
-                  &gone),
-              PMIX_SUCCESS);
+    ASSERT_EQ(
+        PMIx_Deregister_event_handler(
+            reg->second,
+            [](pmix_status_t st, void* cb) { static_cast<decltype(gone)*>(cb)->set(st); }, &gone),
+        PMIX_SUCCESS);
     auto g = gone.wait();
     ASSERT_TRUE(g.has_value());
     EXPECT_EQ(*g, PMIX_SUCCESS);
@@ -276,12 +284,13 @@ TEST(ClientEndToEnd, HostGetsAndStoresThroughTheClientApi) {
     pmix_proc_t job;
     PMIX_LOAD_PROCID(&job, "hostdata.job", PMIX_RANK_WILDCARD);
     Waiter<std::uint32_t> size;
-    ASSERT_EQ(PMIx_Get_nb(&job, PMIX_JOB_SIZE, nullptr, 0,
-                          [](pmix_status_t st, pmix_value_t* v, void* cb) {
-                              static_cast<decltype(size)*>(cb)->set(
-                                  st == PMIX_SUCCESS && v->type == PMIX_UINT32 ? v->data.uint32 : 0);
-                          },
-                          &size),
+    ASSERT_EQ(PMIx_Get_nb(
+                  &job, PMIX_JOB_SIZE, nullptr, 0,
+                  [](pmix_status_t st, pmix_value_t* v, void* cb) {
+                      static_cast<decltype(size)*>(cb)->set(
+                          st == PMIX_SUCCESS && v->type == PMIX_UINT32 ? v->data.uint32 : 0);
+                  },
+                  &size),
               PMIX_SUCCESS);
     auto n = size.wait();
     ASSERT_TRUE(n.has_value());
@@ -296,8 +305,8 @@ TEST(ClientEndToEnd, CleanupRegistrationsRemoveOnlyTheClientsOwnFiles) {
     TempDir scratch;
     ASSERT_FALSE(scratch.path().empty());
     register_job("cleanup.job", 1);
-    std::vector<pid_t> kids{start_client("cleanup.job", 0, 1,
-                                         {"TEST_CLEANUP_DIR=" + scratch.path()}, "cleanup")};
+    std::vector<pid_t> kids{
+        start_client("cleanup.job", 0, 1, {"TEST_CLEANUP_DIR=" + scratch.path()}, "cleanup")};
     expect_all_succeed(kids);
     namespace fs = std::filesystem;
     bool gone = false;

@@ -14,7 +14,8 @@ namespace pmix::fabric::test {
 // A deterministic contribution: `size` bytes that name their origin.
 inline Bytes pattern(std::uint32_t origin, std::size_t size) {
     Bytes b(size);
-    for (std::size_t i = 0; i < size; ++i) b[i] = static_cast<std::byte>((origin * 131 + i * 7) & 0xff);
+    for (std::size_t i = 0; i < size; ++i)
+        b[i] = static_cast<std::byte>((origin * 131 + i * 7) & 0xff);
     return b;
 }
 
@@ -36,10 +37,11 @@ public:
 
     // Starts collective `spec` on member `r`, recording its outcome in `out`.
     pmix_status_t start(std::uint32_t r, CollectiveSpec spec, Bytes mine, Outcome& out) {
-        return engine(r).start(std::move(spec), std::move(mine), [&out](pmix_status_t s, std::vector<Bytes> b) {
-            out.status = s;
-            out.blocks = std::move(b);
-        });
+        return engine(r).start(std::move(spec), std::move(mine),
+                               [&out](pmix_status_t s, std::vector<Bytes> b) {
+                                   out.status = s;
+                                   out.blocks = std::move(b);
+                               });
     }
     // Delivers up to `limit` queued packets, each chosen at random among all queued.
     std::size_t shuffle_deliver(std::size_t limit = SIZE_MAX) {

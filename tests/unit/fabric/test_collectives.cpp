@@ -31,7 +31,8 @@ void run_allgather(std::uint32_t n, Algorithm alg, const SizeOf& size_of, std::u
     }
     c.shuffle_deliver();
     for (std::uint32_t r = 0; r < n; ++r) {
-        ASSERT_TRUE(out[r].status.has_value()) << "member " << r << " of " << n << " never completed";
+        ASSERT_TRUE(out[r].status.has_value())
+            << "member " << r << " of " << n << " never completed";
         ASSERT_EQ(*out[r].status, PMIX_SUCCESS);
         if (alg == Algorithm::dissemination) {
             EXPECT_TRUE(out[r].blocks.empty());
@@ -51,32 +52,40 @@ void run_allgather(std::uint32_t n, Algorithm alg, const SizeOf& size_of, std::u
 class EveryGroupSize : public ::testing::TestWithParam<std::uint32_t> {};
 
 TEST_P(EveryGroupSize, BruckWithoutData) {
-    run_allgather(GetParam(), Algorithm::bruck, [](std::uint32_t) { return 0; }, GetParam());
+    run_allgather(
+        GetParam(), Algorithm::bruck, [](std::uint32_t) { return 0; }, GetParam());
 }
 
 TEST_P(EveryGroupSize, BruckWithUnequalSizes) {
-    run_allgather(GetParam(), Algorithm::bruck, [](std::uint32_t r) { return (r * 37) % 301; }, GetParam() + 100);
+    run_allgather(
+        GetParam(), Algorithm::bruck, [](std::uint32_t r) { return (r * 37) % 301; },
+        GetParam() + 100);
 }
 
 TEST_P(EveryGroupSize, RingWithUnequalSizes) {
-    run_allgather(GetParam(), Algorithm::ring, [](std::uint32_t r) { return (r * 53) % 4099; }, GetParam() + 200);
+    run_allgather(
+        GetParam(), Algorithm::ring, [](std::uint32_t r) { return (r * 53) % 4099; },
+        GetParam() + 200);
 }
 
 TEST_P(EveryGroupSize, DisseminationBarrier) {
-    run_allgather(GetParam(), Algorithm::dissemination, [](std::uint32_t) { return 0; }, GetParam() + 300);
+    run_allgather(
+        GetParam(), Algorithm::dissemination, [](std::uint32_t) { return 0; }, GetParam() + 300);
 }
 
 // One member contributes 1 MiB, the others 0 to 64 KiB.
 TEST_P(EveryGroupSize, BruckWithOneMebibyteContribution) {
-    run_allgather(GetParam(), Algorithm::bruck,
-                  [](std::uint32_t r) -> std::size_t { return r == 0 ? 1u << 20 : (r * 4099u) % 65537u; },
-                  GetParam() + 400);
+    run_allgather(
+        GetParam(), Algorithm::bruck,
+        [](std::uint32_t r) -> std::size_t { return r == 0 ? 1u << 20 : (r * 4099u) % 65537u; },
+        GetParam() + 400);
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes1To64, EveryGroupSize, ::testing::Range(1u, 65u));
 
 TEST(Collectives, RingWithOneMebibyteFromEveryMemberOfEight) {
-    run_allgather(8, Algorithm::ring, [](std::uint32_t) { return std::size_t{1} << 20; }, 7);
+    run_allgather(
+        8, Algorithm::ring, [](std::uint32_t) { return std::size_t{1} << 20; }, 7);
 }
 
 // Rounds and traffic: Bruck needs ceil(log2 P) packets per member, ring P - 1, and each member
@@ -94,7 +103,9 @@ TEST(Collectives, PacketCountsMatchTheAlgorithms) {
             std::vector<std::uint32_t> all(n);
             std::iota(all.begin(), all.end(), 0u);
             for (std::uint32_t r = 0; r < n; ++r) {
-                ASSERT_EQ(c.start(r, {1, alg, all, Clock::time_point::max()}, pattern(r, 1000), out[r]), PMIX_SUCCESS);
+                ASSERT_EQ(
+                    c.start(r, {1, alg, all, Clock::time_point::max()}, pattern(r, 1000), out[r]),
+                    PMIX_SUCCESS);
             }
             EXPECT_EQ(c.hub().queued(), n);  // round 0 only: later rounds wait for receipts
             const std::size_t packets = c.shuffle_deliver();
@@ -113,9 +124,15 @@ TEST(Collectives, SubsetsAndConcurrentCollectivesMatchById) {
     const std::vector<std::uint32_t> a{1, 4, 5, 9};
     const std::vector<std::uint32_t> b{0, 4, 5, 6, 9, 11};
     std::map<std::uint32_t, Outcome> out_a, out_b;
-    for (std::uint32_t r : a) ASSERT_EQ(c.start(r, {100, Algorithm::bruck, a, Clock::time_point::max()}, pattern(r, r), out_a[r]), PMIX_SUCCESS);
+    for (std::uint32_t r : a)
+        ASSERT_EQ(c.start(r, {100, Algorithm::bruck, a, Clock::time_point::max()}, pattern(r, r),
+                          out_a[r]),
+                  PMIX_SUCCESS);
     std::vector<std::uint32_t> rb(b.rbegin(), b.rend());
-    for (std::uint32_t r : rb) ASSERT_EQ(c.start(r, {200, Algorithm::ring, b, Clock::time_point::max()}, pattern(r, 3 * r), out_b[r]), PMIX_SUCCESS);
+    for (std::uint32_t r : rb)
+        ASSERT_EQ(c.start(r, {200, Algorithm::ring, b, Clock::time_point::max()}, pattern(r, 3 * r),
+                          out_b[r]),
+                  PMIX_SUCCESS);
     c.shuffle_deliver();
     for (auto& [r, o] : out_a) {
         ASSERT_EQ(o.status, PMIX_SUCCESS);
@@ -132,10 +149,12 @@ TEST(Collectives, PacketsBeforeTheLocalStartAreKept) {
     Cluster c(2);
     Outcome o0, o1;
     const std::vector<std::uint32_t> all{0, 1};
-    ASSERT_EQ(c.start(0, {9, Algorithm::bruck, all, Clock::time_point::max()}, pattern(0, 10), o0), PMIX_SUCCESS);
+    ASSERT_EQ(c.start(0, {9, Algorithm::bruck, all, Clock::time_point::max()}, pattern(0, 10), o0),
+              PMIX_SUCCESS);
     c.shuffle_deliver();  // rank 1 receives rank 0's round 0 before it starts
     EXPECT_FALSE(o0.status.has_value());
-    ASSERT_EQ(c.start(1, {9, Algorithm::bruck, all, Clock::time_point::max()}, pattern(1, 20), o1), PMIX_SUCCESS);
+    ASSERT_EQ(c.start(1, {9, Algorithm::bruck, all, Clock::time_point::max()}, pattern(1, 20), o1),
+              PMIX_SUCCESS);
     EXPECT_EQ(o1.status, PMIX_SUCCESS);  // completes inside start(): everything was there
     c.shuffle_deliver();
     EXPECT_EQ(o0.status, PMIX_SUCCESS);

@@ -41,14 +41,16 @@ std::vector<Node> connect_nodes(std::uint32_t n, const OfiOptions& options) {
     for (std::uint32_t r = 0; r < n; ++r) {
         nodes[r].engine = std::make_unique<Engine>(*nodes[r].transport);
         std::string error;
-        EXPECT_TRUE(nodes[r].transport->connect(r, addresses, nodes[r].engine.get(), error)) << error;
+        EXPECT_TRUE(nodes[r].transport->connect(r, addresses, nodes[r].engine.get(), error))
+            << error;
     }
     return nodes;
 }
 
 // Runs one collective on every node; returns each node's outcome.
-std::vector<std::pair<pmix_status_t, std::vector<Bytes>>> run(std::vector<Node>& nodes, std::uint64_t id,
-                                                              Algorithm alg, std::size_t bytes) {
+std::vector<std::pair<pmix_status_t, std::vector<Bytes>>> run(std::vector<Node>& nodes,
+                                                              std::uint64_t id, Algorithm alg,
+                                                              std::size_t bytes) {
     const auto n = static_cast<std::uint32_t>(nodes.size());
     std::vector<std::uint32_t> all(n);
     std::iota(all.begin(), all.end(), 0u);
@@ -78,7 +80,8 @@ void check_allgather(std::vector<Node>& nodes, std::uint64_t id, Algorithm alg, 
     for (std::size_t r = 0; r < out.size(); ++r) {
         ASSERT_EQ(out[r].first, PMIX_SUCCESS) << "node " << r;
         ASSERT_EQ(out[r].second.size(), nodes.size());
-        for (std::uint32_t o = 0; o < nodes.size(); ++o) EXPECT_EQ(out[r].second[o], pattern(o, bytes + o));
+        for (std::uint32_t o = 0; o < nodes.size(); ++o)
+            EXPECT_EQ(out[r].second[o], pattern(o, bytes + o));
     }
 }
 
@@ -113,8 +116,9 @@ TEST(Ofi, LostPeerFailsTheCollectiveAndRefusesSends) {
     auto nodes = connect_nodes(2, tcp());
     ASSERT_EQ(nodes.size(), 2u);
     std::promise<pmix_status_t> done;
-    ASSERT_EQ(nodes[0].engine->start({9, Algorithm::bruck, {0, 1}, Clock::time_point::max()}, pattern(0, 5),
-                                     [&done](pmix_status_t s, std::vector<Bytes>) { done.set_value(s); }),
+    ASSERT_EQ(nodes[0].engine->start(
+                  {9, Algorithm::bruck, {0, 1}, Clock::time_point::max()}, pattern(0, 5),
+                  [&done](pmix_status_t s, std::vector<Bytes>) { done.set_value(s); }),
               PMIX_SUCCESS);
     nodes[0].transport->mark_lost(1);
     auto f = done.get_future();

@@ -47,8 +47,8 @@ protected:
         ASSERT_EQ(writer_->put(ns, e, key, v.v), PMIX_SUCCESS) << key;
     }
     // The value's uint64, or `fallback` (with the status in *status) when the get fails.
-    std::uint64_t get_u64(const std::string& ns, const pmix::gds::Entity& e,
-                          const std::string& key, pmix_status_t* status = nullptr) {
+    std::uint64_t get_u64(const std::string& ns, const pmix::gds::Entity& e, const std::string& key,
+                          pmix_status_t* status = nullptr) {
         Value v;
         const pmix_status_t rc = reader_->get(ns, e, key, &v);
         if (status != nullptr) {

@@ -41,7 +41,8 @@ TEST(FenceBoard, CreateRefusesBadArgumentsAndUnlinksWhenDestroyed) {
     std::unique_ptr<FenceBoard> b;
     EXPECT_EQ(FenceBoard::create(kPrefix, "ns", 0, b), PMIX_ERR_BAD_PARAM);
     EXPECT_EQ(FenceBoard::create(kPrefix, "", 2, b), PMIX_ERR_BAD_PARAM);
-    EXPECT_EQ(FenceBoard::create(kPrefix, std::string(PMIX_MAX_NSLEN + 1, 'n'), 2, b), PMIX_ERR_BAD_PARAM);
+    EXPECT_EQ(FenceBoard::create(kPrefix, std::string(PMIX_MAX_NSLEN + 1, 'n'), 2, b),
+              PMIX_ERR_BAD_PARAM);
     b = make(2);
     const std::string name = b->name();
     EXPECT_EQ(::access(("/dev/shm" + name).c_str(), F_OK), 0);
@@ -123,7 +124,8 @@ TEST(FenceBoard, DisablingRedirectsTheWaiterAndEveryLaterFence) {
     auto b = make(2);
     auto v = view_of(*b);
     std::atomic<int> outcome{-1};
-    std::thread waiter([&] { outcome = static_cast<int>(v->arrive_and_wait(Clock::now() + 30s, 0us)); });
+    std::thread waiter(
+        [&] { outcome = static_cast<int>(v->arrive_and_wait(Clock::now() + 30s, 0us)); });
     std::this_thread::sleep_for(50ms);
     EXPECT_EQ(outcome.load(), -1) << "the other participant has not arrived";
     b->disable();
@@ -139,7 +141,8 @@ TEST(FenceBoard, ATimeoutDisablesTheBoardAndRedirectsTheOthers) {
     auto v1 = view_of(*b);
     auto v2 = view_of(*b);
     std::atomic<int> other{-1};
-    std::thread patient([&] { other = static_cast<int>(v2->arrive_and_wait(Clock::now() + 30s, 0us)); });
+    std::thread patient(
+        [&] { other = static_cast<int>(v2->arrive_and_wait(Clock::now() + 30s, 0us)); });
     const auto start = Clock::now();
     EXPECT_EQ(v1->arrive_and_wait(start + 200ms, 0us), BoardView::Outcome::timeout);
     EXPECT_GE(Clock::now() - start, 200ms);
@@ -153,9 +156,8 @@ TEST(FenceBoard, CancelEndsAWaitWithoutDisabling) {
     auto v = view_of(*b);
     std::atomic<bool> cancel{false};
     std::atomic<int> outcome{-1};
-    std::thread waiter([&] {
-        outcome = static_cast<int>(v->arrive_and_wait(Clock::now() + 30s, 0us, &cancel));
-    });
+    std::thread waiter(
+        [&] { outcome = static_cast<int>(v->arrive_and_wait(Clock::now() + 30s, 0us, &cancel)); });
     std::this_thread::sleep_for(20ms);
     cancel = true;
     waiter.join();  // within one 100 ms sleep slice

@@ -36,7 +36,8 @@ TYPED_TEST(Columns, RegistrationDataReadsBackPerRank) {
     ASSERT_EQ(w.begin_namespace("job.col"), PMIX_SUCCESS);
     for (pmix_rank_t r = 0; r < kRanks; ++r) {
         put_u16(w, r, PMIX_LOCAL_RANK, static_cast<std::uint16_t>(r % 64));
-        this->put_string("job.col", Entity::proc(r), PMIX_HOSTNAME, "node" + std::to_string(r / 64));
+        this->put_string("job.col", Entity::proc(r), PMIX_HOSTNAME,
+                         "node" + std::to_string(r / 64));
         Value uri;
         make_sample(PMIX_BYTE_OBJECT, r, &uri);
         ASSERT_EQ(w.put_modex("job.col", r, PMIX_GLOBAL, "btl.tcp.uri", uri.v), PMIX_SUCCESS);
@@ -111,12 +112,12 @@ TYPED_TEST(Columns, RunsBrokenInEveryWayStillReadAsPuts) {
         want[{r, key}] = x;
     };
     for (pmix_rank_t r = 0; r < 100; ++r) put(r, "repeat", r);
-    put(50, "repeat", 5000);                          // a repeat inside the run
+    put(50, "repeat", 5000);                                      // a repeat inside the run
     for (pmix_rank_t r = 100; r < 120; ++r) put(r, "repeat", r);  // and after it
     for (pmix_rank_t r = 0; r < 40; ++r) put(r, "gap", r);
-    for (pmix_rank_t r = 60; r < 90; ++r) put(r, "gap", r);       // a gap
-    for (pmix_rank_t r = 90; r > 0; --r) put(r, "down", r * 3);    // descending ranks
-    for (pmix_rank_t r = 0; r < 5; ++r) put(r, "short", r + 7);    // too short for a column
+    for (pmix_rank_t r = 60; r < 90; ++r) put(r, "gap", r);      // a gap
+    for (pmix_rank_t r = 90; r > 0; --r) put(r, "down", r * 3);  // descending ranks
+    for (pmix_rank_t r = 0; r < 5; ++r) put(r, "short", r + 7);  // too short for a column
     for (pmix_rank_t r = 0; r < 50; ++r) put(r, "typed", r);
     put_u16(w, 50, "typed", 77);  // a different type ends the run
     for (pmix_rank_t r = 0; r < 30; ++r) put(r, "scoped", r);
@@ -134,8 +135,7 @@ TYPED_TEST(Columns, RunsBrokenInEveryWayStillReadAsPuts) {
     EXPECT_TRUE(same(got.v, m.v));
     for (pmix_rank_t r : {40u, 59u}) {
         Value none;
-        EXPECT_EQ(this->reader().get("job.col", Entity::proc(r), "gap", &none),
-                  PMIX_ERR_NOT_FOUND);
+        EXPECT_EQ(this->reader().get("job.col", Entity::proc(r), "gap", &none), PMIX_ERR_NOT_FOUND);
     }
     // A second commit: a new run over ranks that already have a column replaces it.
     for (pmix_rank_t r = 0; r < 100; ++r) put(r, "repeat", r + 1000000);

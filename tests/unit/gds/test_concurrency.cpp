@@ -124,8 +124,8 @@ TYPED_TEST(Concurrency, EightReadersWhileWriterAppends) {
         make_u64(&m, g);
         this->put_u64("job.conc", Entity::job(), "counter", g);
         // No ASSERT here: returning early would leave the reader threads unjoined.
-        if (w.put_modex("job.conc", static_cast<pmix_rank_t>(g % kPeers), PMIX_GLOBAL, "m",
-                        m.v) != PMIX_SUCCESS ||
+        if (w.put_modex("job.conc", static_cast<pmix_rank_t>(g % kPeers), PMIX_GLOBAL, "m", m.v) !=
+                PMIX_SUCCESS ||
             w.commit() != PMIX_SUCCESS) {
             failures.add("writer failed at commit " + std::to_string(g));
         }

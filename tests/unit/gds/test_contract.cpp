@@ -16,8 +16,8 @@ template <typename Kind>
 using Contract = StoreTest<Kind>;
 TYPED_TEST_SUITE(Contract, StoreKinds);
 
-const Entity kEntities[] = {Entity::job(),  Entity::app(0),       Entity::app(2),
-                            Entity::node(0), Entity::node(17),    Entity::node("hostA"),
+const Entity kEntities[] = {Entity::job(),   Entity::app(0),     Entity::app(2),
+                            Entity::node(0), Entity::node(17),   Entity::node("hostA"),
                             Entity::proc(0), Entity::proc(12345)};
 
 // Every data type at every level, through both get and get_view, two variants each.
@@ -59,9 +59,8 @@ TYPED_TEST(Contract, EveryTypeAtEveryLevel) {
 TYPED_TEST(Contract, ViewsAreZeroCopyWherePossible) {
     ASSERT_EQ(this->writer().begin_namespace("job.view"), PMIX_SUCCESS);
     const std::map<pmix_data_type_t, bool> expect = {
-        {PMIX_UINT32, true}, {PMIX_STRING, true}, {PMIX_BYTE_OBJECT, true},
-        {PMIX_PROC, true},   {PMIX_TIMEVAL, true}, {PMIX_ENVAR, false},
-        {PMIX_INFO, false},  {PMIX_APP, false}};
+        {PMIX_UINT32, true},  {PMIX_STRING, true}, {PMIX_BYTE_OBJECT, true}, {PMIX_PROC, true},
+        {PMIX_TIMEVAL, true}, {PMIX_ENVAR, false}, {PMIX_INFO, false},       {PMIX_APP, false}};
     for (const auto& [type, zero_copy] : expect) {
         Value v;
         make_sample(type, 3, &v);
@@ -99,8 +98,7 @@ TYPED_TEST(Contract, ViewSourcesIdentifyStoredValues) {
     EXPECT_EQ(a.source(), nullptr);
     ASSERT_EQ(this->reader().get_view("job.source", Entity::proc(2), "k", a), PMIX_SUCCESS);
     ASSERT_EQ(this->reader().get_view("job.source", Entity::proc(2), "k", b), PMIX_SUCCESS);
-    ASSERT_EQ(this->reader().get_view("job.source", Entity::proc(2), "other", other),
-              PMIX_SUCCESS);
+    ASSERT_EQ(this->reader().get_view("job.source", Entity::proc(2), "other", other), PMIX_SUCCESS);
     EXPECT_NE(a.source(), nullptr);
     EXPECT_EQ(a.source(), b.source());
     EXPECT_NE(a.source(), other.source());
@@ -108,9 +106,11 @@ TYPED_TEST(Contract, ViewSourcesIdentifyStoredValues) {
     const void* where = nullptr;
     ASSERT_EQ(this->reader().locate("job.source", Entity::proc(2), "k", &where), PMIX_SUCCESS);
     EXPECT_EQ(where, a.source());
-    EXPECT_EQ(this->reader().locate("job.source", Entity::proc(2), "absent", &where), PMIX_ERR_NOT_FOUND);
+    EXPECT_EQ(this->reader().locate("job.source", Entity::proc(2), "absent", &where),
+              PMIX_ERR_NOT_FOUND);
     EXPECT_EQ(where, nullptr);
-    EXPECT_EQ(this->reader().locate("job.source", Entity::proc(2), "k", nullptr), PMIX_ERR_BAD_PARAM);
+    EXPECT_EQ(this->reader().locate("job.source", Entity::proc(2), "k", nullptr),
+              PMIX_ERR_BAD_PARAM);
     this->put_string("job.source", Entity::proc(2), "k", "second");
     ASSERT_EQ(this->writer().commit(), PMIX_SUCCESS);
     ASSERT_EQ(this->reader().get_view("job.source", Entity::proc(2), "k", b), PMIX_SUCCESS);
@@ -265,7 +265,8 @@ TYPED_TEST(Contract, ManyKeysOverChainedSegments) {
     ASSERT_EQ(w.begin_namespace("job.many"), PMIX_SUCCESS);
     constexpr std::uint64_t kKeys = 100000;
     for (std::uint64_t i = 0; i < kKeys; ++i) {
-        const Entity e = i % 2 == 0 ? Entity::job() : Entity::proc(static_cast<pmix_rank_t>(i % 1000));
+        const Entity e =
+            i % 2 == 0 ? Entity::job() : Entity::proc(static_cast<pmix_rank_t>(i % 1000));
         this->put_u64("job.many", e, "key." + std::to_string(i), i * 7);
         if (i % 25000 == 24999) {
             ASSERT_EQ(w.commit(), PMIX_SUCCESS);
@@ -276,7 +277,8 @@ TYPED_TEST(Contract, ManyKeysOverChainedSegments) {
     EXPECT_GT(st.segments, 10u);
     EXPECT_EQ(st.generation, 5u);  // the empty root + 4 commits
     for (std::uint64_t i = 0; i < kKeys; ++i) {
-        const Entity e = i % 2 == 0 ? Entity::job() : Entity::proc(static_cast<pmix_rank_t>(i % 1000));
+        const Entity e =
+            i % 2 == 0 ? Entity::job() : Entity::proc(static_cast<pmix_rank_t>(i % 1000));
         ASSERT_EQ(this->get_u64("job.many", e, "key." + std::to_string(i)), i * 7) << i;
     }
     // A value larger than a segment gets a segment of its own.
@@ -330,9 +332,10 @@ TYPED_TEST(Contract, ModexScopesFilterReads) {
     EXPECT_EQ(status("global.k", pmix::gds::kLocalPeer), PMIX_SUCCESS);
     EXPECT_EQ(status("global.k", pmix::gds::kRemotePeer), PMIX_SUCCESS);
     std::set<std::string> seen;
-    ASSERT_EQ(r.visit("job.scope", Entity::proc(2),
-                      [&](std::string_view k, const pmix_value_t&) { seen.emplace(k); },
-                      pmix::gds::kLocalPeer),
+    ASSERT_EQ(r.visit(
+                  "job.scope", Entity::proc(2),
+                  [&](std::string_view k, const pmix_value_t&) { seen.emplace(k); },
+                  pmix::gds::kLocalPeer),
               PMIX_SUCCESS);
     EXPECT_EQ(seen, (std::set<std::string>{"local.k", "global.k"}));
 }
@@ -345,7 +348,8 @@ TYPED_TEST(Contract, VisitListsEveryKeyOnce) {
     for (int round = 0; round < 3; ++round) {
         for (int i = 0; i < 10; ++i) {
             const std::string key = i == 0 ? PMIX_JOB_SIZE : "visit." + std::to_string(i);
-            this->put_u64("job.visit", Entity::job(), key, static_cast<std::uint64_t>(round * 100 + i));
+            this->put_u64("job.visit", Entity::job(), key,
+                          static_cast<std::uint64_t>(round * 100 + i));
             want[key] = static_cast<std::uint64_t>(round * 100 + i);
         }
         this->put_u64("job.visit", Entity::app(0), "other.entity", 1);

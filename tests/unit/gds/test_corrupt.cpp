@@ -101,16 +101,20 @@ protected:
 
     // The slot (and record) of a job-level standard key.
     std::uint64_t& slot_of(const char* key) {
-        const auto probe = pmix::gds::Probe::value(Space::job, 0, pmix::gds::keys::standard_id(key));
+        const auto probe =
+            pmix::gds::Probe::value(Space::job, 0, pmix::gds::keys::standard_id(key));
         auto* slots = &seg_->at<std::uint64_t>(root().slots);
-        for (std::uint64_t i = probe.hash & (root().capacity - 1);; i = (i + 1) & (root().capacity - 1)) {
+        for (std::uint64_t i = probe.hash & (root().capacity - 1);;
+             i = (i + 1) & (root().capacity - 1)) {
             if (slots[i] != 0 && slot_matches_tag(slots[i], probe.hash) &&
                 seg_->at<ValueRecord>(slots[i] & kRefMask).key == probe.key) {
                 return slots[i];
             }
         }
     }
-    ValueRecord& record_of(const char* key) { return seg_->at<ValueRecord>(slot_of(key) & kRefMask); }
+    ValueRecord& record_of(const char* key) {
+        return seg_->at<ValueRecord>(slot_of(key) & kRefMask);
+    }
     BlobHeader& blob_of(const char* key) { return seg_->at<BlobHeader>(record_of(key).payload); }
 
     std::unique_ptr<pmix::gds::StoreWriter> writer_;

@@ -59,8 +59,8 @@ TEST(Internals, StandardKeysHaveStableDistinctIds) {
 
 TEST(Internals, RefsRoundTrip) {
     for (const std::uint32_t seg : {0u, 1u, 1023u}) {
-        for (const std::uint64_t off : {std::uint64_t{376}, std::uint64_t{4096},
-                                        layout::kMaxSegmentBytes - 8}) {
+        for (const std::uint64_t off :
+             {std::uint64_t{376}, std::uint64_t{4096}, layout::kMaxSegmentBytes - 8}) {
             const layout::Ref r = layout::make_ref(seg, off);
             EXPECT_EQ(layout::ref_segment(r), seg);
             EXPECT_EQ(layout::ref_offset(r), off);

@@ -20,8 +20,7 @@ constexpr int kIterations = 200000;
 
 // A job as registration leaves it (four process-level keys per rank) and, with `modex`, as a
 // fence leaves it (plus two modex keys from every rank).
-void register_job(pmix::gds::StoreWriter& w, pmix_rank_t ranks, const char* ns,
-                  bool modex = true) {
+void register_job(pmix::gds::StoreWriter& w, pmix_rank_t ranks, const char* ns, bool modex = true) {
     ASSERT_EQ(w.begin_namespace(ns), PMIX_SUCCESS);
     Value v;
     make_u32(&v, ranks);
@@ -101,9 +100,10 @@ void measure_get(const char* label) {
                view.value().data.bo.size == 0;
     });
     EXPECT_EQ(bad, 0);
-    std::printf("[ measure  ] %-4s Get job key %6.1f ns | proc key %6.1f ns | peer modex key "
-                "%6.1f ns (copy) %6.1f ns (pointer)\n",
-                label, job, local_rank, modex, modex_view);
+    std::printf(
+        "[ measure  ] %-4s Get job key %6.1f ns | proc key %6.1f ns | peer modex key "
+        "%6.1f ns (copy) %6.1f ns (pointer)\n",
+        label, job, local_rank, modex, modex_view);
 }
 
 TEST(Measure, GetLatencyHeapVsShm) {
@@ -129,10 +129,11 @@ TEST(Measure, BytesPerProcessForARegisteredJob) {
                       PMIX_SUCCESS);
             EXPECT_EQ(std::string(host.v.data.string),
                       "node" + std::to_string((ranks - 1) / 64) + ".cluster");
-            std::printf("[ measure  ] %-12s %6u procs: %8zu bytes used (%5.1f per process), "
-                        "%zu segments, put+commit %.1f ms\n",
-                        modex ? "after fence" : "registered", ranks, st.bytes_used,
-                        static_cast<double>(st.bytes_used) / ranks, st.segments, ms);
+            std::printf(
+                "[ measure  ] %-12s %6u procs: %8zu bytes used (%5.1f per process), "
+                "%zu segments, put+commit %.1f ms\n",
+                modex ? "after fence" : "registered", ranks, st.bytes_used,
+                static_cast<double>(st.bytes_used) / ranks, st.segments, ms);
         }
     }
 }

@@ -138,7 +138,8 @@ int exchange(Client& c) {
     const bool lrank_ok = v.type == PMIX_UINT16 && v.data.uint16 == c.rank;
     PMIX_VALUE_DESTRUCT(&v);
     if (!lrank_ok) return 18;
-    if (!get_u32(c, c.ns.c_str(), PMIX_RANK_WILDCARD, PMIX_JOB_SIZE, static_cast<std::uint32_t>(n))) {
+    if (!get_u32(c, c.ns.c_str(), PMIX_RANK_WILDCARD, PMIX_JOB_SIZE,
+                 static_cast<std::uint32_t>(n))) {
         return 19;
     }
     if (std::getenv("TEST_REMOTE") != nullptr && !get_u32(c, "remote-ns", 5, "rk", 99)) return 20;
@@ -248,9 +249,11 @@ int tool_rogue(Client& c, bool bad_attach) {
 // then hangs up. Still open after 5 s, closed by 20 s.
 int tool_silent(Client& c) {
     const auto start = std::chrono::steady_clock::now();
-    while (!c.conn->closed() && std::chrono::steady_clock::now() - start < std::chrono::seconds(20)) {
+    while (!c.conn->closed() &&
+           std::chrono::steady_clock::now() - start < std::chrono::seconds(20)) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        if (std::chrono::steady_clock::now() - start < std::chrono::seconds(5) && c.conn->closed()) return 70;
+        if (std::chrono::steady_clock::now() - start < std::chrono::seconds(5) && c.conn->closed())
+            return 70;
     }
     return c.conn->closed() ? 0 : 71;
 }
@@ -293,7 +296,9 @@ int run_raw_client(const char* scenario) {
         rc = 41;
     } else if (s == "fence-expect-success") {
         pmix::proto::Writer fin;
-        rc = fence(c, false) != PMIX_SUCCESS ? 42 : status_of(c, Op::kFinalize, fin) == PMIX_SUCCESS ? 0 : 43;
+        rc = fence(c, false) != PMIX_SUCCESS                    ? 42
+             : status_of(c, Op::kFinalize, fin) == PMIX_SUCCESS ? 0
+                                                                : 43;
     } else if (s == "remote-get") {
         rc = remote_get(c);
     } else if (s == "host-ops") {

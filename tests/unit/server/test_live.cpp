@@ -87,8 +87,8 @@ pmix_status_t host_fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_
     std::free(data);  // the host owns the contribution (as with OpenPMIx)
     std::lock_guard lock(g_fence_mutex);
     g_fence_threads.emplace_back([cbfunc, cbdata, all = std::move(all)] {
-        cbfunc(PMIX_SUCCESS, reinterpret_cast<const char*>(all.data()), all.size(), cbdata,
-               nullptr, nullptr);
+        cbfunc(PMIX_SUCCESS, reinterpret_cast<const char*>(all.data()), all.size(), cbdata, nullptr,
+               nullptr);
     });
     return PMIX_SUCCESS;
 }
@@ -126,15 +126,16 @@ pmix_status_t host_publish(const pmix_proc_t*, const pmix_info_t info[], size_t 
     // The client's info plus what the server adds: the caller's effective uid.
     bool euid = false;
     for (size_t i = 0; i < ninfo; ++i) {
-        if (std::strcmp(info[i].key, PMIX_USERID) == 0 && info[i].value.data.uint32 == getuid()) euid = true;
+        if (std::strcmp(info[i].key, PMIX_USERID) == 0 && info[i].value.data.uint32 == getuid())
+            euid = true;
     }
     if (ninfo == 2 && std::strcmp(info[0].key, "pub.key") == 0 && euid) ++g_published;
     cbfunc(PMIX_SUCCESS, cbdata);  // synchronous answer from inside the upcall
     return PMIX_SUCCESS;
 }
 
-void host_log(const pmix_proc_t* client, const pmix_info_t[], size_t ndata, const pmix_info_t dirs[],
-              size_t ndirs, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+void host_log(const pmix_proc_t* client, const pmix_info_t[], size_t ndata,
+              const pmix_info_t dirs[], size_t ndirs, pmix_op_cbfunc_t cbfunc, void* cbdata) {
     const bool source = ndirs == 1 && std::strcmp(dirs[0].key, PMIX_LOG_SOURCE) == 0 &&
                         dirs[0].value.type == PMIX_PROC &&
                         PMIX_CHECK_PROCID(dirs[0].value.data.proc, client);
@@ -265,7 +266,8 @@ protected:
     void run_exchange(const char* ns, int n, std::vector<std::string> extra = {}) {
         extra.push_back("TEST_NPROCS=" + std::to_string(n));
         std::vector<pid_t> kids;
-        for (int r = 0; r < n; ++r) kids.push_back(spawn(ns, static_cast<pmix_rank_t>(r), "exchange", extra));
+        for (int r = 0; r < n; ++r)
+            kids.push_back(spawn(ns, static_cast<pmix_rank_t>(r), "exchange", extra));
         for (int r = 0; r < n; ++r) EXPECT_EQ(wait_child(kids[r]), 0) << "rank " << r;
     }
 
@@ -514,7 +516,8 @@ TEST_F(LiveServer, RogueClientIsClosedOthersCarryOn) {
 // attach that does not decode, loses its connection; a proper tool next to them is admitted (the
 // host's hook names it) and the clients' exchange is unaffected.
 TEST_F(LiveServer, RogueToolsAreClosedOthersCarryOn) {
-    module_.tool_connected = [](pmix_info_t*, size_t, pmix_tool_connection_cbfunc_t cbfunc, void* cbdata) {
+    module_.tool_connected = [](pmix_info_t*, size_t, pmix_tool_connection_cbfunc_t cbfunc,
+                                void* cbdata) {
         pmix_proc_t p;
         PMIX_LOAD_PROCID(&p, "tool-by-host", 7);
         cbfunc(PMIX_SUCCESS, &p, cbdata);
@@ -533,7 +536,8 @@ TEST_F(LiveServer, RogueToolsAreClosedOthersCarryOn) {
     EXPECT_EQ(wait_child(early), 0);
     EXPECT_EQ(wait_child(bad), 0);
     EXPECT_EQ(wait_child(good), 0);
-    EXPECT_EQ(wait_child(silent), 0) << "a tool that never asks to attach is closed at its deadline";
+    EXPECT_EQ(wait_child(silent), 0)
+        << "a tool that never asks to attach is closed at its deadline";
 }
 
 TEST_F(LiveServer, UnregisteredClientIsRefused) {
@@ -554,8 +558,10 @@ TEST_F(LiveServer, NullArgumentsAreBadParams) {
         ++x->calls;
         x->status = s;
     };
-    EXPECT_EQ(PMIx_server_register_client(nullptr, 0, 0, nullptr, nullptr, nullptr), PMIX_ERR_BAD_PARAM);
-    EXPECT_EQ(PMIx_server_register_nspace("job", 1, nullptr, 3, nullptr, nullptr), PMIX_ERR_BAD_PARAM);
+    EXPECT_EQ(PMIx_server_register_client(nullptr, 0, 0, nullptr, nullptr, nullptr),
+              PMIX_ERR_BAD_PARAM);
+    EXPECT_EQ(PMIx_server_register_nspace("job", 1, nullptr, 3, nullptr, nullptr),
+              PMIX_ERR_BAD_PARAM);
     PMIx_server_deregister_client(nullptr, record, &seen);
     EXPECT_EQ(seen.calls, 1);
     EXPECT_EQ(seen.status, PMIX_ERR_BAD_PARAM);
@@ -565,7 +571,8 @@ TEST_F(LiveServer, NullArgumentsAreBadParams) {
     pmix_proc_t p;
     PMIX_LOAD_PROCID(&p, "job", 0);
     EXPECT_EQ(PMIx_server_dmodex_request(&p, nullptr, nullptr), PMIX_ERR_BAD_PARAM);
-    EXPECT_EQ(PMIx_server_setup_application("job", nullptr, 0, nullptr, nullptr), PMIX_ERR_BAD_PARAM);
+    EXPECT_EQ(PMIx_server_setup_application("job", nullptr, 0, nullptr, nullptr),
+              PMIX_ERR_BAD_PARAM);
     // Deregistering what was never registered reports NOT_FOUND through the callback.
     PMIx_server_deregister_client(&p, nullptr, nullptr);
     EXPECT_EQ(PMIx_server_init(&module_, nullptr, 0), PMIX_SUCCESS);  // already up: harmless
@@ -595,7 +602,8 @@ TEST_F(LiveServer, ApplicationSetupAndBadParams) {
                   },
                   &ctx),
               PMIX_SUCCESS);
-    for (int i = 0; i < 2000 && !done; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    for (int i = 0; i < 2000 && !done; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
     EXPECT_TRUE(done.load());
     EXPECT_TRUE(ctx.ok);
     EXPECT_EQ(PMIx_server_setup_local_support("job-g", &info, 1, nullptr, nullptr), PMIX_SUCCESS);

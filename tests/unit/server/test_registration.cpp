@@ -25,7 +25,9 @@ struct Infos {
         PMIX_INFO_LOAD(&v.back(), key, data, type);
     }
     template <class T>
-    void num(const char* key, T x, pmix_data_type_t type) { add(key, &x, type); }
+    void num(const char* key, T x, pmix_data_type_t type) {
+        add(key, &x, type);
+    }
 };
 
 // One pmix.pdata entry as ORTE builds it: rank first, hostname last.
@@ -33,7 +35,8 @@ void add_pdata(Infos& job, pmix_rank_t rank, std::uint16_t lrank, const char* ho
     std::vector<pmix_info_t> e(local ? 6 : 5);
     std::size_t k = 0;
     PMIX_INFO_LOAD(&e[k++], PMIX_RANK, &rank, PMIX_PROC_RANK);
-    if (local) PMIX_INFO_LOAD(&e[k++], PMIX_LOCALITY_STRING, "SK0:L30:L20:L10:CR0:HT0-1", PMIX_STRING);
+    if (local)
+        PMIX_INFO_LOAD(&e[k++], PMIX_LOCALITY_STRING, "SK0:L30:L20:L10:CR0:HT0-1", PMIX_STRING);
     PMIX_INFO_LOAD(&e[k++], PMIX_GLOBAL_RANK, &rank, PMIX_PROC_RANK);
     PMIX_INFO_LOAD(&e[k++], PMIX_LOCAL_RANK, &lrank, PMIX_UINT16);
     PMIX_INFO_LOAD(&e[k++], PMIX_NODE_RANK, &lrank, PMIX_UINT16);
@@ -100,7 +103,8 @@ TEST(Registration, OpenMpiKeySet) {
     add_pdata(job, 3, 1, "nodeB", false);
 
     Namespace ns;
-    ASSERT_EQ(pmix::server::parse_registration(ns, job.v.data(), job.v.size(), "nodeA"), PMIX_SUCCESS);
+    ASSERT_EQ(pmix::server::parse_registration(ns, job.v.data(), job.v.size(), "nodeA"),
+              PMIX_SUCCESS);
     EXPECT_EQ(u32(ns, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE), 4u);
     EXPECT_EQ(u32(ns, PMIX_RANK_WILDCARD, PMIX_MAX_PROCS), 4u);
     EXPECT_EQ(u32(ns, PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE), 2u);
@@ -161,7 +165,8 @@ TEST(Registration, OneNodeMapIsLocalOnlyWithLocalProcs) {
     EXPECT_EQ(str(elsewhere, 1, PMIX_HOSTNAME), "198.18.0.2");
     Namespace here;
     here.nlocalprocs = 2;
-    ASSERT_EQ(pmix::server::parse_registration(here, job.v.data(), job.v.size(), "node1"), PMIX_SUCCESS);
+    ASSERT_EQ(pmix::server::parse_registration(here, job.v.data(), job.v.size(), "node1"),
+              PMIX_SUCCESS);
     EXPECT_EQ(here.local_ranks, (std::set<pmix_rank_t>{0, 1}));
     EXPECT_EQ(str(here, PMIX_RANK_WILDCARD, PMIX_LOCAL_PEERS), "0,1");
 }

@@ -60,7 +60,9 @@ bool write_all(int fd, const void* data, std::size_t n) {
     return true;
 }
 
-bool write_all(int fd, const wire::Bytes& bytes) { return write_all(fd, bytes.data(), bytes.size()); }
+bool write_all(int fd, const wire::Bytes& bytes) {
+    return write_all(fd, bytes.data(), bytes.size());
+}
 
 namespace {
 
@@ -173,7 +175,9 @@ EchoServer::EchoServer(Tcp tcp, wire::ListenerOptions options) {
     }
     auto l = wire::Listener::open_tcp(
         ex_, "127.0.0.1", 0, std::move(tcp.secret),
-        [this](const std::shared_ptr<wire::Connection>& c, const wire::Peer& p) { return accept(c, p); },
+        [this](const std::shared_ptr<wire::Connection>& c, const wire::Peer& p) {
+            return accept(c, p);
+        },
         options);
     if (!l.ok()) {
         error_ = l.error;

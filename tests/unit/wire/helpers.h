@@ -23,8 +23,8 @@ using namespace std::chrono_literals;
 namespace exec = pmix::exec;
 namespace wire = pmix::wire;
 
-inline constexpr auto kWait = std::chrono::seconds(20);  // upper bound for every wait
-inline constexpr std::uint32_t kOpEcho = wire::kFirstUserOp;      // reply: le32(rank) + payload
+inline constexpr auto kWait = std::chrono::seconds(20);             // upper bound for every wait
+inline constexpr std::uint32_t kOpEcho = wire::kFirstUserOp;        // reply: le32(rank) + payload
 inline constexpr std::uint32_t kOpNotify = wire::kFirstUserOp + 1;  // one-way
 inline constexpr std::uint32_t kOpSilent = wire::kFirstUserOp + 2;  // never answered
 

@@ -185,7 +185,8 @@ TEST_F(ConnectionTest, BadArgumentsAreRefused) {
     auto [a, b] = make_pair(echo_as(0), small);
     EXPECT_EQ(a->send(kOpNotify, Bytes(101)), PMIX_ERR_BAD_PARAM);
     EXPECT_EQ(a->request(kOpEcho, Bytes{}, 0ms, [](pmix_status_t, Frame&&) {}), PMIX_ERR_BAD_PARAM);
-    EXPECT_EQ(a->request(kOpEcho, Bytes{}, -5ms, [](pmix_status_t, Frame&&) {}), PMIX_ERR_BAD_PARAM);
+    EXPECT_EQ(a->request(kOpEcho, Bytes{}, -5ms, [](pmix_status_t, Frame&&) {}),
+              PMIX_ERR_BAD_PARAM);
     EXPECT_EQ(a->request(kOpEcho, Bytes{}, 1s, nullptr), PMIX_ERR_BAD_PARAM);
     EXPECT_EQ(a->start(), PMIX_ERR_INIT);  // already started
     Bytes exact(100, 0xAB);
@@ -200,7 +201,8 @@ TEST_F(ConnectionTest, BlockingCallOnTheProgressThreadIsWouldBlock) {
     EXPECT_EQ(seen.wait_for(kWait).value_or(PMIX_SUCCESS), PMIX_ERR_WOULD_BLOCK);
     // Also on the *other* side's progress thread: any progress thread must not block.
     Completion<pmix_status_t> seen_b;
-    ASSERT_TRUE(bx.post([a = a, seen_b] { seen_b.complete(a->call(kOpEcho, Bytes{}, 1s).status); }));
+    ASSERT_TRUE(
+        bx.post([a = a, seen_b] { seen_b.complete(a->call(kOpEcho, Bytes{}, 1s).status); }));
     EXPECT_EQ(seen_b.wait_for(kWait).value_or(PMIX_SUCCESS), PMIX_ERR_WOULD_BLOCK);
     EXPECT_EQ(run_echoes(*a, 0, 3, 8), 3);  // and nothing was left half-sent
 }

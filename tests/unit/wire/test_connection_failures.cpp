@@ -25,7 +25,8 @@ using pmix::wire::Frame;
 
 using ConnectionFailureTest = ConnectionPairTest;
 
-pmix::wire::CloseReason expect_closed(CloseLog& log, CloseKind kind, const std::string& detail_has) {
+pmix::wire::CloseReason expect_closed(CloseLog& log, CloseKind kind,
+                                      const std::string& detail_has) {
     auto why = log.first.wait_for(kWait);
     EXPECT_TRUE(why.has_value());
     if (!why) {
@@ -115,8 +116,8 @@ TEST_F(ConnectionFailureTest, OutgoingQueueIsBoundedWhenThePeerStopsReading) {
     }
     EXPECT_EQ(last, PMIX_ERR_OUT_OF_RESOURCE);
     // At least the queue's worth got in (more if the socket buffer took some).
-    EXPECT_GE(accepted, static_cast<int>(opts.max_queued_bytes /
-                                         (chunk.size() + pmix::wire::kHeaderSize)));
+    EXPECT_GE(accepted,
+              static_cast<int>(opts.max_queued_bytes / (chunk.size() + pmix::wire::kHeaderSize)));
     EXPECT_LE(a->queued_bytes(), opts.max_queued_bytes + chunk.size() + pmix::wire::kHeaderSize);
     // Once the peer reads again the queue drains and sending works again.
     std::atomic<bool> stop{false};
@@ -138,7 +139,8 @@ TEST_F(ConnectionFailureTest, OutgoingQueueIsBoundedWhenThePeerStopsReading) {
     }
     EXPECT_EQ(a->queued_bytes(), 0u);
     EXPECT_EQ(a->send(kOpNotify, chunk), PMIX_SUCCESS);
-    std::size_t expected = static_cast<std::size_t>(accepted + 1) * (chunk.size() + pmix::wire::kHeaderSize);
+    std::size_t expected =
+        static_cast<std::size_t>(accepted + 1) * (chunk.size() + pmix::wire::kHeaderSize);
     while (total < expected && Clock::now() < deadline) {
         std::this_thread::sleep_for(5ms);
     }
@@ -202,7 +204,8 @@ TEST_F(ConnectionFailureTest, PeerProcessExitsMidReply) {
     auto took = Clock::now() - t0;
     EXPECT_EQ(r.status, PMIX_ERR_LOST_CONNECTION);
     EXPECT_LT(took, 5s) << "the request must fail when the peer dies, not at its timeout";
-    expect_closed(a_closed, CloseKind::bad_frame, "truncated frame: peer hung up after 324 of 1024");
+    expect_closed(a_closed, CloseKind::bad_frame,
+                  "truncated frame: peer hung up after 324 of 1024");
     int status = 0;
     EXPECT_EQ(::waitpid(child, &status, 0), child);
 }

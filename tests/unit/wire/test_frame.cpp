@@ -50,8 +50,8 @@ bool same(const Frame& a, const Frame& b) {
 }
 
 // Feeds `stream` cut at the given offsets (sorted, within bounds) and returns the frames.
-std::vector<Frame> decode_cut(const Bytes& stream, const std::vector<std::size_t>& cuts,
-                              bool* ok, bool* boundary) {
+std::vector<Frame> decode_cut(const Bytes& stream, const std::vector<std::size_t>& cuts, bool* ok,
+                              bool* boundary) {
     FrameDecoder d;
     std::vector<Frame> out;
     std::size_t from = 0;
@@ -176,7 +176,7 @@ TEST(FrameDecoder, TruncatedStreamIsNotAtABoundary) {
 
 struct Corruption {
     const char* name;
-    std::size_t offset;      // byte changed in the second frame's header
+    std::size_t offset;  // byte changed in the second frame's header
     std::uint8_t value;
     DecodeError expected;
     const char* reason_has;  // a word the reason must contain
@@ -216,8 +216,8 @@ TEST(FrameDecoder, EveryCorruptionKindIsRefusedWithAReason) {
         EXPECT_EQ(out.size(), 1u);
         EXPECT_EQ(d.error(), c.expected);
         EXPECT_NE(d.reason().find(c.reason_has), std::string::npos) << d.reason();
-        std::size_t expect_at = first.size() +
-                                (c.expected == DecodeError::bad_magic ? c.offset : kHeaderSize - 1);
+        std::size_t expect_at =
+            first.size() + (c.expected == DecodeError::bad_magic ? c.offset : kHeaderSize - 1);
         EXPECT_EQ(failed_at, expect_at);
         // Sticky: nothing after the damage is trusted.
         Bytes good = pmix::wire::encode_frame(frames[0]);
@@ -282,9 +282,9 @@ TEST(FrameDecoder, RandomGarbageAndMutationsNeverCrash) {
 }
 
 TEST(FrameDecoder, ErrorNamesAreDistinct) {
-    const DecodeError all[] = {DecodeError::none, DecodeError::bad_magic, DecodeError::bad_version,
-                               DecodeError::bad_flags, DecodeError::bad_reserved,
-                               DecodeError::too_large};
+    const DecodeError all[] = {DecodeError::none,         DecodeError::bad_magic,
+                               DecodeError::bad_version,  DecodeError::bad_flags,
+                               DecodeError::bad_reserved, DecodeError::too_large};
     std::set<std::string> names;
     for (auto e : all) {
         names.insert(pmix::wire::to_string(e));

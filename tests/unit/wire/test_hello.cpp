@@ -17,9 +17,7 @@ using pmix::wire::HelloReply;
 using pmix::wire::PeerCred;
 using pmix::wire::Role;
 
-Hello sample_hello() {
-    return Hello::for_this_process("job-42.ns", 17, Role::client);
-}
+Hello sample_hello() { return Hello::for_this_process("job-42.ns", 17, Role::client); }
 
 PeerCred self_cred() {
     return PeerCred{static_cast<std::int32_t>(::getpid()), static_cast<std::uint32_t>(::geteuid()),
@@ -67,7 +65,9 @@ TEST(Hello, EveryTruncationAndAnyTrailingByteIsRefused) {
 
 TEST(Hello, MalformedFieldsAreRefused) {
     Bytes good = pmix::wire::encode(sample_hello());
-    auto refused = [](Bytes b) { return pmix::wire::decode_hello(b).status == PMIX_ERR_UNPACK_FAILURE; };
+    auto refused = [](Bytes b) {
+        return pmix::wire::decode_hello(b).status == PMIX_ERR_UNPACK_FAILURE;
+    };
     Bytes bad_role = good;
     bad_role[2] = 9;
     EXPECT_TRUE(refused(bad_role));

@@ -24,7 +24,8 @@ using pmix::wire::Role;
 // Connects raw, completes a genuine handshake by hand and returns the socket (or invalid).
 pmix::exec::UniqueFd raw_accepted_client(const std::string& path, pmix_rank_t rank) {
     auto fd = raw_connect(path);
-    if (!fd || !write_all(fd.get(), hello_frame(Hello::for_this_process("rogue", rank, Role::client)))) {
+    if (!fd ||
+        !write_all(fd.get(), hello_frame(Hello::for_this_process("rogue", rank, Role::client)))) {
         return {};
     }
     auto reply = read_frame(fd.get(), std::chrono::seconds(5));
@@ -32,7 +33,8 @@ pmix::exec::UniqueFd raw_accepted_client(const std::string& path, pmix_rank_t ra
         return {};
     }
     auto decoded = pmix::wire::decode_hello_reply(reply->payload);
-    return decoded.ok() && decoded.value.status == PMIX_SUCCESS ? std::move(fd) : pmix::exec::UniqueFd{};
+    return decoded.ok() && decoded.value.status == PMIX_SUCCESS ? std::move(fd)
+                                                                : pmix::exec::UniqueFd{};
 }
 
 // Each rogue returns true when the server hung up on it (as it must).
@@ -149,7 +151,7 @@ TEST(RogueClients, ServerKeepsServingOthers) {
     EXPECT_EQ(bad_frame_closes(server), one_each);
     EXPECT_TRUE(eventually([&] { return server.listener().stats().failed >= 102; }));
     auto stats = server.listener().stats();
-    EXPECT_EQ(stats.refused, 1u);                                  // the spoofer
+    EXPECT_EQ(stats.refused, 1u);                                    // the spoofer
     EXPECT_EQ(stats.accepted, static_cast<std::size_t>(kGood + 2));  // + oversized, truncated
     EXPECT_EQ(stats.failed, 102u);  // garbage, silent, 100 flappers (all closed, no verdict)
     // And it still accepts newcomers.
@@ -203,19 +205,21 @@ TEST(RoundTrip, MeasuredAndPrinted) {
         while (i - done->load() >= 64) {  // keep at most 64 in flight
             std::this_thread::yield();
         }
-        pmix_status_t st = conn->request(kOpEcho, payload, 10s, [done, all](pmix_status_t s, auto&&) {
-            if (s == PMIX_SUCCESS && done->fetch_add(1) + 1 == kPipelined) {
-                all.complete(true);
-            }
-        });
+        pmix_status_t st =
+            conn->request(kOpEcho, payload, 10s, [done, all](pmix_status_t s, auto&&) {
+                if (s == PMIX_SUCCESS && done->fetch_add(1) + 1 == kPipelined) {
+                    all.complete(true);
+                }
+            });
         ASSERT_EQ(st, PMIX_SUCCESS);
     }
     ASSERT_TRUE(all.wait_for(kWait).value_or(false));
     double secs = std::chrono::duration<double>(Clock::now() - t0).count();
 
-    std::printf("[ wire RTT ] 32-byte request/reply over a Unix socket, blocking call(): "
-                "mean %.1f us, p50 %.1f us, p99 %.1f us, min %.1f us (%d samples)\n",
-                mean, percentile(us, 0.5), percentile(us, 0.99), percentile(us, 0.0), kSamples);
+    std::printf(
+        "[ wire RTT ] 32-byte request/reply over a Unix socket, blocking call(): "
+        "mean %.1f us, p50 %.1f us, p99 %.1f us, min %.1f us (%d samples)\n",
+        mean, percentile(us, 0.5), percentile(us, 0.99), percentile(us, 0.0), kSamples);
     std::printf("[ wire RTT ] pipelined (<=64 in flight): %.0f requests/s\n", kPipelined / secs);
     ::testing::Test::RecordProperty("rtt_mean_us", std::to_string(mean));
     ::testing::Test::RecordProperty("rtt_p50_us", std::to_string(percentile(us, 0.5)));

@@ -225,8 +225,12 @@ TEST_F(ServerTest, SixtyFourConcurrentClientThreads) {
 pid_t spawn_client(const std::string& path, int rank, int calls) {
     std::string self = "/proc/self/exe";
     std::string r = std::to_string(rank), c = std::to_string(calls);
-    char* argv[] = {self.data(), const_cast<char*>("--echo-client"), const_cast<char*>(path.c_str()),
-                    r.data(), c.data(), nullptr};
+    char* argv[] = {self.data(),
+                    const_cast<char*>("--echo-client"),
+                    const_cast<char*>(path.c_str()),
+                    r.data(),
+                    c.data(),
+                    nullptr};
     pid_t pid = -1;
     if (::posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv, environ) != 0) {
         return -1;

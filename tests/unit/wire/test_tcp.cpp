@@ -68,7 +68,8 @@ TEST_F(TcpTest, WrongMissingSecretAndClientsAreRefusedOthersCarryOn) {
     Hello client_hello = Hello::for_this_process("job", 0, Role::client);
     client_hello.secret = kSecret;
     EXPECT_EQ(dial_as(uri, client_hello).status, PMIX_ERR_NOT_SUPPORTED);
-    EXPECT_EQ(run_echoes(*good.connection, PMIX_RANK_UNDEF, 5, 16), 5);  // the admitted tool still works
+    EXPECT_EQ(run_echoes(*good.connection, PMIX_RANK_UNDEF, 5, 16),
+              5);  // the admitted tool still works
     EXPECT_EQ(server.listener().stats().refused, 3u);
     good.connection->close("done");
 }
@@ -79,8 +80,10 @@ TEST_F(TcpTest, ListenerNeedsASecretAndNobodyListeningIsUnreachable) {
     auto accept = [](const std::shared_ptr<pmix::wire::Connection>&, const pmix::wire::Peer&) {
         return pmix::wire::Verdict{};
     };
-    EXPECT_EQ(pmix::wire::Listener::open_tcp(ex, "127.0.0.1", 0, "short", accept).status, PMIX_ERR_BAD_PARAM);
-    EXPECT_EQ(pmix::wire::Listener::open_tcp(ex, "not-an-ip", 0, kSecret, accept).status, PMIX_ERR_BAD_PARAM);
+    EXPECT_EQ(pmix::wire::Listener::open_tcp(ex, "127.0.0.1", 0, "short", accept).status,
+              PMIX_ERR_BAD_PARAM);
+    EXPECT_EQ(pmix::wire::Listener::open_tcp(ex, "not-an-ip", 0, kSecret, accept).status,
+              PMIX_ERR_BAD_PARAM);
     // A port that was just free: bind one, note it, close it.
     std::uint16_t port = 0;
     {
@@ -99,8 +102,9 @@ TEST(TcpUri, ParsesStrictly) {
     EXPECT_EQ(a.value.ip, "10.1.2.3");
     EXPECT_EQ(a.value.port, 4567);
     EXPECT_TRUE(pmix::wire::parse_tcp_uri("tcp://127.0.0.1:1").ok());
-    for (const char* bad : {"tcp4://10.1.2.3", "tcp4://10.1.2.3:", "tcp4://10.1.2.3:0", "tcp4://10.1.2.3:65536",
-                            "tcp4://10.1.2.3:12x", "tcp4://host.example:80", "udp://1.2.3.4:5", "tcp4://:80"}) {
+    for (const char* bad :
+         {"tcp4://10.1.2.3", "tcp4://10.1.2.3:", "tcp4://10.1.2.3:0", "tcp4://10.1.2.3:65536",
+          "tcp4://10.1.2.3:12x", "tcp4://host.example:80", "udp://1.2.3.4:5", "tcp4://:80"}) {
         EXPECT_EQ(pmix::wire::parse_tcp_uri(bad).status, PMIX_ERR_BAD_PARAM) << bad;
     }
     auto full = pmix::wire::parse_uri("job.a.3;tcp4://10.0.0.1:99");

@@ -39,10 +39,18 @@ void fill_bytes(void* e, std::size_t width, int k) {
     auto* p = static_cast<unsigned char*>(e);
     for (std::size_t i = 0; i < width; ++i) {
         switch (k % kVariants) {
-        case 0: p[i] = 0; break;
-        case 1: p[i] = 0xFF; break;
-        case 2: p[i] = static_cast<unsigned char>(i + 1); break;
-        default: p[i] = i + 1 == width ? 0x80 : 0x5A; break;
+            case 0:
+                p[i] = 0;
+                break;
+            case 1:
+                p[i] = 0xFF;
+                break;
+            case 2:
+                p[i] = static_cast<unsigned char>(i + 1);
+                break;
+            default:
+                p[i] = i + 1 == width ? 0x80 : 0x5A;
+                break;
         }
     }
 }
@@ -52,10 +60,21 @@ std::string long_string(std::size_t n, char c) { return std::string(n, c); }
 void fill_proc(pmix_proc_t* p, int k) {
     std::memset(p, 0, sizeof(*p));
     switch (k % kVariants) {
-    case 0: p->rank = 0; break;
-    case 1: std::strcpy(p->nspace, "job-1"); p->rank = PMIX_RANK_WILDCARD; break;
-    case 2: std::memset(p->nspace, 'n', PMIX_MAX_NSLEN); p->rank = 7; break;
-    default: std::strcpy(p->nspace, "x"); p->rank = PMIX_RANK_UNDEF; break;
+        case 0:
+            p->rank = 0;
+            break;
+        case 1:
+            std::strcpy(p->nspace, "job-1");
+            p->rank = PMIX_RANK_WILDCARD;
+            break;
+        case 2:
+            std::memset(p->nspace, 'n', PMIX_MAX_NSLEN);
+            p->rank = 7;
+            break;
+        default:
+            std::strcpy(p->nspace, "x");
+            p->rank = PMIX_RANK_UNDEF;
+            break;
     }
 }
 
@@ -75,35 +94,47 @@ void fill_info(pmix_info_t* info, int k) {
 void fill_value(pmix_value_t* v, int k) {
     std::memset(v, 0, sizeof(*v));
     switch (k % 6) {
-    case 0: break;
-    case 1: make_value(v, PMIX_INT32, 2); break;
-    case 2: make_value(v, PMIX_STRING, 2); break;
-    case 3: make_value(v, PMIX_PROC, 1); break;
-    case 4: make_value(v, PMIX_DATA_ARRAY, 2); break;
-    default: make_value(v, PMIX_DATA_ARRAY, 3); break;
+        case 0:
+            break;
+        case 1:
+            make_value(v, PMIX_INT32, 2);
+            break;
+        case 2:
+            make_value(v, PMIX_STRING, 2);
+            break;
+        case 3:
+            make_value(v, PMIX_PROC, 1);
+            break;
+        case 4:
+            make_value(v, PMIX_DATA_ARRAY, 2);
+            break;
+        default:
+            make_value(v, PMIX_DATA_ARRAY, 3);
+            break;
     }
 }
 
 void fill_darray(pmix_data_array_t* d, int k) {
     std::memset(d, 0, sizeof(*d));
     switch (k % kVariants) {
-    case 0: break;
-    case 1:
-        d->type = PMIX_UINT32;
-        d->size = 3;
-        d->array = array_of<std::uint32_t>(PMIX_UINT32, 3, 1);
-        break;
-    case 2:
-        d->type = PMIX_STRING;
-        d->size = 3;
-        d->array = array_of<char*>(PMIX_STRING, 3, 0);
-        break;
-    default:
-        // infos whose values are a proc and an array of strings: three levels deep
-        d->type = PMIX_INFO;
-        d->size = 2;
-        d->array = array_of<pmix_info_t>(PMIX_INFO, 2, 3);
-        break;
+        case 0:
+            break;
+        case 1:
+            d->type = PMIX_UINT32;
+            d->size = 3;
+            d->array = array_of<std::uint32_t>(PMIX_UINT32, 3, 1);
+            break;
+        case 2:
+            d->type = PMIX_STRING;
+            d->size = 3;
+            d->array = array_of<char*>(PMIX_STRING, 3, 0);
+            break;
+        default:
+            // infos whose values are a proc and an array of strings: three levels deep
+            d->type = PMIX_INFO;
+            d->size = 2;
+            d->array = array_of<pmix_info_t>(PMIX_INFO, 2, 3);
+            break;
     }
 }
 
@@ -255,28 +286,37 @@ void fill_dbuf(pmix_data_buffer_t* b, int k) {
 void fill_bo(pmix_byte_object_t* bo, int k) {
     std::memset(bo, 0, sizeof(*bo));
     switch (k % kVariants) {
-    case 0: break;
-    case 1:
-        bo->bytes = static_cast<char*>(std::malloc(4));
-        std::memcpy(bo->bytes, "\0a\0b", 4);  // embedded NULs must survive
-        bo->size = 4;
-        break;
-    default:
-        bo->size = 1000u * static_cast<std::size_t>(k);
-        bo->bytes = static_cast<char*>(std::malloc(bo->size));
-        for (std::size_t i = 0; i < bo->size; ++i) {
-            bo->bytes[i] = static_cast<char>(i * 7);
-        }
-        break;
+        case 0:
+            break;
+        case 1:
+            bo->bytes = static_cast<char*>(std::malloc(4));
+            std::memcpy(bo->bytes, "\0a\0b", 4);  // embedded NULs must survive
+            bo->size = 4;
+            break;
+        default:
+            bo->size = 1000u * static_cast<std::size_t>(k);
+            bo->bytes = static_cast<char*>(std::malloc(bo->size));
+            for (std::size_t i = 0; i < bo->size; ++i) {
+                bo->bytes[i] = static_cast<char>(i * 7);
+            }
+            break;
     }
 }
 
 void fill_string(char** s, int k) {
     switch (k % kVariants) {
-    case 0: *s = nullptr; break;
-    case 1: *s = dup(""); break;
-    case 2: *s = dup("hello, world"); break;
-    default: *s = dup(long_string(5000, 's').c_str()); break;
+        case 0:
+            *s = nullptr;
+            break;
+        case 1:
+            *s = dup("");
+            break;
+        case 2:
+            *s = dup("hello, world");
+            break;
+        default:
+            *s = dup(long_string(5000, 's').c_str());
+            break;
     }
 }
 
@@ -312,17 +352,76 @@ std::vector<pmix_data_type_t> all_types() {
 }
 
 std::string type_name(pmix_data_type_t type) {
-    static const char* const names[] = {
-        "UNDEF", "BOOL", "BYTE", "STRING", "SIZE", "PID", "INT", "INT8", "INT16", "INT32",
-        "INT64", "UINT", "UINT8", "UINT16", "UINT32", "UINT64", "FLOAT", "DOUBLE", "TIMEVAL",
-        "TIME", "STATUS", "VALUE", "PROC", "APP", "INFO", "PDATA", "BUFFER", "BYTE_OBJECT", "KVAL",
-        "MODEX", "PERSIST", "POINTER", "SCOPE", "DATA_RANGE", "COMMAND", "INFO_DIRECTIVES",
-        "DATA_TYPE", "PROC_STATE", "PROC_INFO", "DATA_ARRAY", "PROC_RANK", "QUERY",
-        "COMPRESSED_STRING", "ALLOC_DIRECTIVE", "INFO_ARRAY", "IOF_CHANNEL", "ENVAR", "COORD",
-        "REGATTR", "REGEX", "JOB_STATE", "LINK_STATE", "PROC_CPUSET", "GEOMETRY", "DEVICE_DIST",
-        "ENDPOINT", "TOPO", "DEVTYPE", "LOCTYPE", "COMPRESSED_BYTE_OBJECT", "PROC_NSPACE",
-        "PROC_STATS", "DISK_STATS", "NET_STATS", "NODE_STATS", "DATA_BUFFER", "STOR_MEDIUM",
-        "STOR_ACCESS", "STOR_PERSIST", "STOR_ACCESS_TYPE"};
+    static const char* const names[] = {"UNDEF",
+                                        "BOOL",
+                                        "BYTE",
+                                        "STRING",
+                                        "SIZE",
+                                        "PID",
+                                        "INT",
+                                        "INT8",
+                                        "INT16",
+                                        "INT32",
+                                        "INT64",
+                                        "UINT",
+                                        "UINT8",
+                                        "UINT16",
+                                        "UINT32",
+                                        "UINT64",
+                                        "FLOAT",
+                                        "DOUBLE",
+                                        "TIMEVAL",
+                                        "TIME",
+                                        "STATUS",
+                                        "VALUE",
+                                        "PROC",
+                                        "APP",
+                                        "INFO",
+                                        "PDATA",
+                                        "BUFFER",
+                                        "BYTE_OBJECT",
+                                        "KVAL",
+                                        "MODEX",
+                                        "PERSIST",
+                                        "POINTER",
+                                        "SCOPE",
+                                        "DATA_RANGE",
+                                        "COMMAND",
+                                        "INFO_DIRECTIVES",
+                                        "DATA_TYPE",
+                                        "PROC_STATE",
+                                        "PROC_INFO",
+                                        "DATA_ARRAY",
+                                        "PROC_RANK",
+                                        "QUERY",
+                                        "COMPRESSED_STRING",
+                                        "ALLOC_DIRECTIVE",
+                                        "INFO_ARRAY",
+                                        "IOF_CHANNEL",
+                                        "ENVAR",
+                                        "COORD",
+                                        "REGATTR",
+                                        "REGEX",
+                                        "JOB_STATE",
+                                        "LINK_STATE",
+                                        "PROC_CPUSET",
+                                        "GEOMETRY",
+                                        "DEVICE_DIST",
+                                        "ENDPOINT",
+                                        "TOPO",
+                                        "DEVTYPE",
+                                        "LOCTYPE",
+                                        "COMPRESSED_BYTE_OBJECT",
+                                        "PROC_NSPACE",
+                                        "PROC_STATS",
+                                        "DISK_STATS",
+                                        "NET_STATS",
+                                        "NODE_STATS",
+                                        "DATA_BUFFER",
+                                        "STOR_MEDIUM",
+                                        "STOR_ACCESS",
+                                        "STOR_PERSIST",
+                                        "STOR_ACCESS_TYPE"};
     if (type < sizeof(names) / sizeof(names[0])) {
         return std::string("PMIX_") + names[type];
     }
@@ -331,114 +430,155 @@ std::string type_name(pmix_data_type_t type) {
 
 void fill(pmix_data_type_t type, void* e, int k) {
     switch (type) {
-    case PMIX_STRING: fill_string(static_cast<char**>(e), k); break;
-    case PMIX_REGEX: {
-        static const char* const rx[] = {nullptr, "pmix[node[2:1-3]]", "", "pmix[n[3:0-99,200]]@0(4)"};
-        *static_cast<char**>(e) = dup(rx[k % kVariants]);
-        break;
-    }
-    case PMIX_BYTE_OBJECT:
-    case PMIX_COMPRESSED_STRING:
-    case PMIX_COMPRESSED_BYTE_OBJECT: fill_bo(static_cast<pmix_byte_object_t*>(e), k); break;
-    case PMIX_PROC_NSPACE: {
-        auto* ns = static_cast<pmix_nspace_t*>(e);
-        std::memset(*ns, 0, sizeof(pmix_nspace_t));
-        if (k % 3 == 1) {
-            std::strcpy(*ns, "ns-1");
-        } else if (k % 3 == 2) {
-            std::memset(*ns, 'z', PMIX_MAX_NSLEN);
+        case PMIX_STRING:
+            fill_string(static_cast<char**>(e), k);
+            break;
+        case PMIX_REGEX: {
+            static const char* const rx[] = {nullptr, "pmix[node[2:1-3]]", "",
+                                             "pmix[n[3:0-99,200]]@0(4)"};
+            *static_cast<char**>(e) = dup(rx[k % kVariants]);
+            break;
         }
-        break;
-    }
-    case PMIX_POINTER: {
-        static int target = 0;
-        *static_cast<void**>(e) = k % 2 == 1 ? &target : nullptr;
-        break;
-    }
-    case PMIX_ENVAR: {
-        auto* ev = static_cast<pmix_envar_t*>(e);
-        ev->envar = k % 2 == 1 ? dup("PATH") : nullptr;
-        ev->value = k % 2 == 1 ? dup("/bin:/usr/bin") : nullptr;
-        ev->separator = k % 2 == 1 ? ':' : '\0';
-        break;
-    }
-    case PMIX_PROC: fill_proc(static_cast<pmix_proc_t*>(e), k); break;
-    case PMIX_PROC_INFO: {
-        auto* p = static_cast<pmix_proc_info_t*>(e);
-        fill_proc(&p->proc, k);
-        p->hostname = k % 2 == 1 ? dup("host") : nullptr;
-        p->executable_name = k % 2 == 1 ? dup("exe") : nullptr;
-        p->pid = 1000 + k;
-        p->exit_code = -k;
-        p->state = static_cast<pmix_proc_state_t>(k * 10);
-        break;
-    }
-    case PMIX_COORD: fill_coord(static_cast<pmix_coord_t*>(e), k); break;
-    case PMIX_GEOMETRY: fill_geometry(static_cast<pmix_geometry_t*>(e), k); break;
-    case PMIX_DEVICE_DIST: {
-        auto* d = static_cast<pmix_device_distance_t*>(e);
-        d->uuid = k % 2 == 1 ? dup("gpu-uuid") : nullptr;
-        d->osname = k % 2 == 1 ? dup("card0") : nullptr;
-        d->type = PMIX_DEVTYPE_GPU;
-        d->mindist = static_cast<std::uint16_t>(k);
-        d->maxdist = 0xFFFF;
-        break;
-    }
-    case PMIX_ENDPOINT: {
-        auto* ep = static_cast<pmix_endpoint_t*>(e);
-        ep->uuid = k % 2 == 1 ? dup("nic-uuid") : nullptr;
-        ep->osname = k % 2 == 1 ? dup("hfi1_0") : nullptr;
-        fill_bo(&ep->endpt, k);
-        break;
-    }
-    case PMIX_REGATTR: {
-        auto* a = static_cast<pmix_regattr_t*>(e);
-        if (k % 2 == 1) {
-            a->name = dup("PMIX_TIMEOUT");
-            std::strcpy(a->string, "pmix.timeout");
-            a->type = PMIX_INT;
-            a->description = argv_of({"first line", "second line"});
+        case PMIX_BYTE_OBJECT:
+        case PMIX_COMPRESSED_STRING:
+        case PMIX_COMPRESSED_BYTE_OBJECT:
+            fill_bo(static_cast<pmix_byte_object_t*>(e), k);
+            break;
+        case PMIX_PROC_NSPACE: {
+            auto* ns = static_cast<pmix_nspace_t*>(e);
+            std::memset(*ns, 0, sizeof(pmix_nspace_t));
+            if (k % 3 == 1) {
+                std::strcpy(*ns, "ns-1");
+            } else if (k % 3 == 2) {
+                std::memset(*ns, 'z', PMIX_MAX_NSLEN);
+            }
+            break;
         }
-        break;
-    }
-    case PMIX_VALUE: fill_value(static_cast<pmix_value_t*>(e), k); break;
-    case PMIX_INFO: fill_info(static_cast<pmix_info_t*>(e), k); break;
-    case PMIX_PDATA: {
-        auto* pd = static_cast<pmix_pdata_t*>(e);
-        fill_proc(&pd->proc, k);
-        std::snprintf(pd->key, sizeof(pd->key), "pdata.%d", k);
-        fill_value(&pd->value, k);
-        break;
-    }
-    case PMIX_KVAL: {
-        auto* kv = static_cast<pmix::data::kval_t*>(e);
-        kv->key = k % 2 == 1 ? dup("kval.key") : nullptr;
-        if (k % kVariants >= 2) {
-            kv->value = static_cast<pmix_value_t*>(std::calloc(1, sizeof(pmix_value_t)));
-            fill_value(kv->value, k + 1);
+        case PMIX_POINTER: {
+            static int target = 0;
+            *static_cast<void**>(e) = k % 2 == 1 ? &target : nullptr;
+            break;
         }
-        break;
-    }
-    case PMIX_DATA_ARRAY: fill_darray(static_cast<pmix_data_array_t*>(e), k); break;
-    case PMIX_APP: fill_app(static_cast<pmix_app_t*>(e), k); break;
-    case PMIX_QUERY: fill_query(static_cast<pmix_query_t*>(e), k); break;
-    case PMIX_PROC_CPUSET: fill_cpuset(static_cast<pmix_cpuset_t*>(e), k); break;
-    case PMIX_TOPO: fill_topology(static_cast<pmix_topology_t*>(e), k); break;
-    case PMIX_PROC_STATS: fill_pstats(static_cast<pmix_proc_stats_t*>(e), k); break;
-    case PMIX_DISK_STATS: fill_dkstats(static_cast<pmix_disk_stats_t*>(e), k); break;
-    case PMIX_NET_STATS: fill_netstats(static_cast<pmix_net_stats_t*>(e), k); break;
-    case PMIX_NODE_STATS: fill_ndstats(static_cast<pmix_node_stats_t*>(e), k); break;
-    case PMIX_DATA_BUFFER: fill_dbuf(static_cast<pmix_data_buffer_t*>(e), k); break;
-    default: fill_scalar_special(type, e, k); break;
+        case PMIX_ENVAR: {
+            auto* ev = static_cast<pmix_envar_t*>(e);
+            ev->envar = k % 2 == 1 ? dup("PATH") : nullptr;
+            ev->value = k % 2 == 1 ? dup("/bin:/usr/bin") : nullptr;
+            ev->separator = k % 2 == 1 ? ':' : '\0';
+            break;
+        }
+        case PMIX_PROC:
+            fill_proc(static_cast<pmix_proc_t*>(e), k);
+            break;
+        case PMIX_PROC_INFO: {
+            auto* p = static_cast<pmix_proc_info_t*>(e);
+            fill_proc(&p->proc, k);
+            p->hostname = k % 2 == 1 ? dup("host") : nullptr;
+            p->executable_name = k % 2 == 1 ? dup("exe") : nullptr;
+            p->pid = 1000 + k;
+            p->exit_code = -k;
+            p->state = static_cast<pmix_proc_state_t>(k * 10);
+            break;
+        }
+        case PMIX_COORD:
+            fill_coord(static_cast<pmix_coord_t*>(e), k);
+            break;
+        case PMIX_GEOMETRY:
+            fill_geometry(static_cast<pmix_geometry_t*>(e), k);
+            break;
+        case PMIX_DEVICE_DIST: {
+            auto* d = static_cast<pmix_device_distance_t*>(e);
+            d->uuid = k % 2 == 1 ? dup("gpu-uuid") : nullptr;
+            d->osname = k % 2 == 1 ? dup("card0") : nullptr;
+            d->type = PMIX_DEVTYPE_GPU;
+            d->mindist = static_cast<std::uint16_t>(k);
+            d->maxdist = 0xFFFF;
+            break;
+        }
+        case PMIX_ENDPOINT: {
+            auto* ep = static_cast<pmix_endpoint_t*>(e);
+            ep->uuid = k % 2 == 1 ? dup("nic-uuid") : nullptr;
+            ep->osname = k % 2 == 1 ? dup("hfi1_0") : nullptr;
+            fill_bo(&ep->endpt, k);
+            break;
+        }
+        case PMIX_REGATTR: {
+            auto* a = static_cast<pmix_regattr_t*>(e);
+            if (k % 2 == 1) {
+                a->name = dup("PMIX_TIMEOUT");
+                std::strcpy(a->string, "pmix.timeout");
+                a->type = PMIX_INT;
+                a->description = argv_of({"first line", "second line"});
+            }
+            break;
+        }
+        case PMIX_VALUE:
+            fill_value(static_cast<pmix_value_t*>(e), k);
+            break;
+        case PMIX_INFO:
+            fill_info(static_cast<pmix_info_t*>(e), k);
+            break;
+        case PMIX_PDATA: {
+            auto* pd = static_cast<pmix_pdata_t*>(e);
+            fill_proc(&pd->proc, k);
+            std::snprintf(pd->key, sizeof(pd->key), "pdata.%d", k);
+            fill_value(&pd->value, k);
+            break;
+        }
+        case PMIX_KVAL: {
+            auto* kv = static_cast<pmix::data::kval_t*>(e);
+            kv->key = k % 2 == 1 ? dup("kval.key") : nullptr;
+            if (k % kVariants >= 2) {
+                kv->value = static_cast<pmix_value_t*>(std::calloc(1, sizeof(pmix_value_t)));
+                fill_value(kv->value, k + 1);
+            }
+            break;
+        }
+        case PMIX_DATA_ARRAY:
+            fill_darray(static_cast<pmix_data_array_t*>(e), k);
+            break;
+        case PMIX_APP:
+            fill_app(static_cast<pmix_app_t*>(e), k);
+            break;
+        case PMIX_QUERY:
+            fill_query(static_cast<pmix_query_t*>(e), k);
+            break;
+        case PMIX_PROC_CPUSET:
+            fill_cpuset(static_cast<pmix_cpuset_t*>(e), k);
+            break;
+        case PMIX_TOPO:
+            fill_topology(static_cast<pmix_topology_t*>(e), k);
+            break;
+        case PMIX_PROC_STATS:
+            fill_pstats(static_cast<pmix_proc_stats_t*>(e), k);
+            break;
+        case PMIX_DISK_STATS:
+            fill_dkstats(static_cast<pmix_disk_stats_t*>(e), k);
+            break;
+        case PMIX_NET_STATS:
+            fill_netstats(static_cast<pmix_net_stats_t*>(e), k);
+            break;
+        case PMIX_NODE_STATS:
+            fill_ndstats(static_cast<pmix_node_stats_t*>(e), k);
+            break;
+        case PMIX_DATA_BUFFER:
+            fill_dbuf(static_cast<pmix_data_buffer_t*>(e), k);
+            break;
+        default:
+            fill_scalar_special(type, e, k);
+            break;
     }
 }
 
 Elements::Elements(pmix_data_type_t type, std::size_t n)
-    : type_(type), n_(n), elem_size_(pmix::data::element_size(type)),
+    : type_(type),
+      n_(n),
+      elem_size_(pmix::data::element_size(type)),
       data_(std::calloc(n == 0 ? 1 : n, elem_size_ == 0 ? 1 : elem_size_)) {}
 
 Elements::Elements(Elements&& other) noexcept
-    : type_(other.type_), n_(other.n_), elem_size_(other.elem_size_),
+    : type_(other.type_),
+      n_(other.n_),
+      elem_size_(other.elem_size_),
       data_(std::exchange(other.data_, nullptr)) {}
 
 Elements::~Elements() {

@@ -64,14 +64,17 @@ struct Buffer {
     pmix_data_buffer_t* operator->() { return &b; }
     pmix_data_buffer_t* get() { return &b; }
     std::size_t unread() const {
-        return b.base_ptr == nullptr ? 0 : b.bytes_used - static_cast<std::size_t>(b.unpack_ptr - b.base_ptr);
+        return b.base_ptr == nullptr
+                   ? 0
+                   : b.bytes_used - static_cast<std::size_t>(b.unpack_ptr - b.base_ptr);
     }
     std::size_t offset() const {
         return b.base_ptr == nullptr ? 0 : static_cast<std::size_t>(b.unpack_ptr - b.base_ptr);
     }
     std::vector<unsigned char> bytes() const {
-        return b.base_ptr == nullptr ? std::vector<unsigned char>{}
-                                     : std::vector<unsigned char>(b.base_ptr, b.base_ptr + b.bytes_used);
+        return b.base_ptr == nullptr
+                   ? std::vector<unsigned char>{}
+                   : std::vector<unsigned char>(b.base_ptr, b.base_ptr + b.bytes_used);
     }
     // Replace the contents with a malloc'd copy of `data` (nothing unpacked yet).
     void load(const std::vector<unsigned char>& data);

@@ -17,10 +17,15 @@ using pmix::codec::unpack;
 // Hand-written wire bytes.
 struct Bytes {
     std::vector<unsigned char> v;
-    Bytes& u8(unsigned x) { v.push_back(static_cast<unsigned char>(x)); return *this; }
+    Bytes& u8(unsigned x) {
+        v.push_back(static_cast<unsigned char>(x));
+        return *this;
+    }
     Bytes& u16(unsigned x) { return u8(x & 0xFF).u8(x >> 8); }
     Bytes& u32(std::uint32_t x) { return u16(x & 0xFFFF).u16(x >> 16); }
-    Bytes& u64(std::uint64_t x) { return u32(static_cast<std::uint32_t>(x)).u32(static_cast<std::uint32_t>(x >> 32)); }
+    Bytes& u64(std::uint64_t x) {
+        return u32(static_cast<std::uint32_t>(x)).u32(static_cast<std::uint32_t>(x >> 32));
+    }
     Bytes& header(pmix_data_type_t t, std::uint32_t n) { return u8(0xA1).u16(t).u32(n); }
     Bytes& str(const char* s) {
         u32(static_cast<std::uint32_t>(std::strlen(s)));
@@ -225,8 +230,8 @@ TEST(Errors, BadMarkersAndKeys) {
 }
 
 TEST(Errors, HostileCpusetLists) {
-    for (const char* list : {"0-4000000000", "1,,2", "a", "3-x", "1-2-3", ",", "99999999999999999999",
-                             "5,"}) {
+    for (const char* list :
+         {"0-4000000000", "1,,2", "a", "3-x", "1-2-3", ",", "99999999999999999999", "5,"}) {
         Bytes b;
         b.header(PMIX_PROC_CPUSET, 1).str(list);
         expect_refused(b, PMIX_PROC_CPUSET, 1, PMIX_ERR_UNPACK_FAILURE);
@@ -234,9 +239,10 @@ TEST(Errors, HostileCpusetLists) {
 }
 
 TEST(Errors, HostileTopologyXml) {
-    for (const char* xml : {"not xml at all, definitely not", "<x/>", "<?xml version=\"1.0\"?><topology>",
-                            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE topology SYSTEM "
-                            "\"hwloc2.dtd\">\n<topology version=\"2.0\"></topology>\n"}) {
+    for (const char* xml :
+         {"not xml at all, definitely not", "<x/>", "<?xml version=\"1.0\"?><topology>",
+          "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<!DOCTYPE topology SYSTEM "
+          "\"hwloc2.dtd\">\n<topology version=\"2.0\"></topology>\n"}) {
         Bytes b;
         b.header(PMIX_TOPO, 1).str(xml);
         expect_refused(b, PMIX_TOPO, 1, PMIX_ERR_UNPACK_FAILURE);

@@ -30,7 +30,7 @@ void build_deep(pmix_info_t* outer) {
         auto* v = static_cast<pmix_value_t*>(values.array);
         make_value(&v[0], PMIX_STRING, i == 0 ? 0 : 2);  // NULL string, then a real one
         make_value(&v[1], PMIX_UINT64, 1);
-        make_value(&v[2], PMIX_DATA_ARRAY, 3);            // yet another level of infos
+        make_value(&v[2], PMIX_DATA_ARRAY, 3);  // yet another level of infos
         ASSERT_EQ(PMIX_SUCCESS, pmix::data::value_adopt(&in[i].value, &values, PMIX_DATA_ARRAY));
     }
     ASSERT_EQ(PMIX_SUCCESS, pmix::data::value_adopt(&outer->value, &infos, PMIX_DATA_ARRAY));

@@ -21,10 +21,10 @@ using pmix::codec::unpack;
 // before the 5000-character sample and byte objects before the kilobyte ones.
 const std::vector<std::pair<pmix_data_type_t, std::int32_t>>& plan() {
     static const std::vector<std::pair<pmix_data_type_t, std::int32_t>> p = {
-        {PMIX_INT32, 2},     {PMIX_STRING, 3},     {PMIX_BOOL, 2},        {PMIX_PROC, 3},
-        {PMIX_VALUE, 4},     {PMIX_INFO, 4},       {PMIX_DATA_ARRAY, 4},  {PMIX_APP, 2},
+        {PMIX_INT32, 2},       {PMIX_STRING, 3},     {PMIX_BOOL, 2},        {PMIX_PROC, 3},
+        {PMIX_VALUE, 4},       {PMIX_INFO, 4},       {PMIX_DATA_ARRAY, 4},  {PMIX_APP, 2},
         {PMIX_BYTE_OBJECT, 2}, {PMIX_NODE_STATS, 2}, {PMIX_PROC_CPUSET, 4}, {PMIX_KVAL, 4},
-        {PMIX_QUERY, 2},     {PMIX_GEOMETRY, 2},   {PMIX_DOUBLE, 1},      {PMIX_REGATTR, 2},
+        {PMIX_QUERY, 2},       {PMIX_GEOMETRY, 2},   {PMIX_DOUBLE, 1},      {PMIX_REGATTR, 2},
     };
     return p;
 }

@@ -69,8 +69,7 @@ TEST(ValueCompare, IncompatibleObjects) {
 
     Element g1(PMIX_GEOMETRY, 1);
     Element g2(PMIX_GEOMETRY, 2);
-    EXPECT_EQ(compare_element(g1.get(), g2.get(), PMIX_GEOMETRY),
-              PMIX_VALUE_INCOMPATIBLE_OBJECTS);
+    EXPECT_EQ(compare_element(g1.get(), g2.get(), PMIX_GEOMETRY), PMIX_VALUE_INCOMPATIBLE_OBJECTS);
 }
 
 TEST(ValueCompare, ArraysOfDifferentElementTypes) {

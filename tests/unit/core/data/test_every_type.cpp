@@ -139,35 +139,37 @@ TEST_P(EveryType, UnloadHandsOutAnIndependentPayload) {
     ASSERT_EQ(value_unload(&v.v, &data, &size), PMIX_SUCCESS);
     EXPECT_GT(size, 0u);
     switch (type) {
-    case PMIX_STRING:
-        EXPECT_STREQ(static_cast<char*>(data), static_cast<const char*>(a.load_arg()));
-        std::free(data);
-        break;
-    case PMIX_BYTE_OBJECT:
-    case PMIX_COMPRESSED_STRING:
-    case PMIX_COMPRESSED_BYTE_OBJECT: {
-        auto* bo = static_cast<pmix_byte_object_t*>(a.get());
-        ASSERT_EQ(size, bo->size);
-        EXPECT_EQ(std::memcmp(data, bo->bytes, size), 0);
-        EXPECT_NE(data, v.v.data.bo.bytes);
-        std::free(data);
-        break;
-    }
-    case PMIX_REGEX:
-        EXPECT_STREQ(static_cast<char*>(data), static_cast<const char*>(a.load_arg()));
-        std::free(data);
-        break;
-    case PMIX_POINTER: EXPECT_EQ(data, a.load_arg()); break;
-    default:
-        if (data == storage) {  // copied in place
-            EXPECT_EQ(compare_element(storage, a.get(), type), PMIX_EQUAL);
-        } else {                // a malloc'd deep copy of the struct
-            EXPECT_EQ(size, element_size(type));
-            EXPECT_EQ(compare_element(data, a.get(), type), PMIX_EQUAL);
-            destruct_element(data, type);
+        case PMIX_STRING:
+            EXPECT_STREQ(static_cast<char*>(data), static_cast<const char*>(a.load_arg()));
             std::free(data);
+            break;
+        case PMIX_BYTE_OBJECT:
+        case PMIX_COMPRESSED_STRING:
+        case PMIX_COMPRESSED_BYTE_OBJECT: {
+            auto* bo = static_cast<pmix_byte_object_t*>(a.get());
+            ASSERT_EQ(size, bo->size);
+            EXPECT_EQ(std::memcmp(data, bo->bytes, size), 0);
+            EXPECT_NE(data, v.v.data.bo.bytes);
+            std::free(data);
+            break;
         }
-        break;
+        case PMIX_REGEX:
+            EXPECT_STREQ(static_cast<char*>(data), static_cast<const char*>(a.load_arg()));
+            std::free(data);
+            break;
+        case PMIX_POINTER:
+            EXPECT_EQ(data, a.load_arg());
+            break;
+        default:
+            if (data == storage) {  // copied in place
+                EXPECT_EQ(compare_element(storage, a.get(), type), PMIX_EQUAL);
+            } else {  // a malloc'd deep copy of the struct
+                EXPECT_EQ(size, element_size(type));
+                EXPECT_EQ(compare_element(data, a.get(), type), PMIX_EQUAL);
+                destruct_element(data, type);
+                std::free(data);
+            }
+            break;
     }
     std::free(storage);
 }

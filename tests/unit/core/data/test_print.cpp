@@ -29,7 +29,9 @@ TEST(Print, Scalars) {
     EXPECT_EQ(printed(&t, PMIX_BOOL), " Data type: PMIX_BOOL\tValue: TRUE");
     std::size_t s = 42;
     EXPECT_EQ(printed(&s, PMIX_SIZE), " Data type: PMIX_SIZE\tValue: 42");
-    struct timeval tv{12, 34};
+    struct timeval tv {
+        12, 34
+    };
     EXPECT_EQ(printed(&tv, PMIX_TIMEVAL), " Data type: PMIX_TIMEVAL\tValue: 12.000034");
     pmix_status_t st = PMIX_ERR_NOT_FOUND;
     EXPECT_EQ(printed(&st, PMIX_STATUS), " Data type: PMIX_STATUS\tValue: NOT-FOUND");
@@ -56,7 +58,8 @@ TEST(Print, EnumsUseTheirWords) {
     EXPECT_EQ(printed(&dir, PMIX_INFO_DIRECTIVES),
               " Data type: PMIX_INFO_DIRECTIVES\tValue: REQUIRED:END");
     pmix_iof_channel_t ch = PMIX_FWD_STDOUT_CHANNEL | PMIX_FWD_STDERR_CHANNEL;
-    EXPECT_EQ(printed(&ch, PMIX_IOF_CHANNEL), " Data type: PMIX_IOF_CHANNEL\tValue: STDOUT STDERR ");
+    EXPECT_EQ(printed(&ch, PMIX_IOF_CHANNEL),
+              " Data type: PMIX_IOF_CHANNEL\tValue: STDOUT STDERR ");
     pmix_locality_t lo = PMIX_LOCALITY_SHARE_CORE | PMIX_LOCALITY_SHARE_NODE;
     EXPECT_EQ(printed(&lo, PMIX_LOCTYPE), " Data type: PMIX_LOCALITY\tValue: CORE:NODE");
     pmix_link_state_t ls = PMIX_LINK_UP;
@@ -100,8 +103,8 @@ TEST(Print, Structs) {
     EXPECT_EQ(printed(&pi, PMIX_PROC_INFO),
               " Data type: PMIX_PROC_INFO\tValue:\n \tPROC: ns:1\n \tHostname: h\tExecutable: e\n"
               " \tPid: 9\tExit code: 0\tState: UNDEFINED");
-    pmix_device_distance_t dd{const_cast<char*>("u"), const_cast<char*>("os"), PMIX_DEVTYPE_GPU,
-                              1, 5};
+    pmix_device_distance_t dd{const_cast<char*>("u"), const_cast<char*>("os"), PMIX_DEVTYPE_GPU, 1,
+                              5};
     EXPECT_EQ(printed(&dd, PMIX_DEVICE_DIST),
               " Data type: PMIX_DEVICE_DIST\tValue: UUID: u OSName: os Type: GPU Min: 1 Max: 5");
 }

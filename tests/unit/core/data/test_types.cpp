@@ -18,10 +18,10 @@ TEST(DataTypes, EveryHeaderTypeIsKnown) {
 }
 
 TEST(DataTypes, HolesUndefAndOutOfRangeAreUnknown) {
-    for (pmix_data_type_t type : {pmix_data_type_t{PMIX_UNDEF}, pmix_data_type_t{26},
-                                  pmix_data_type_t{29}, pmix_data_type_t{44},
-                                  pmix_data_type_t{PMIX_STOR_ACCESS_TYPE + 1},
-                                  pmix_data_type_t{PMIX_DATA_TYPE_MAX}, pmix_data_type_t{65535}}) {
+    for (pmix_data_type_t type :
+         {pmix_data_type_t{PMIX_UNDEF}, pmix_data_type_t{26}, pmix_data_type_t{29},
+          pmix_data_type_t{44}, pmix_data_type_t{PMIX_STOR_ACCESS_TYPE + 1},
+          pmix_data_type_t{PMIX_DATA_TYPE_MAX}, pmix_data_type_t{65535}}) {
         EXPECT_FALSE(is_known_type(type)) << type;
         EXPECT_EQ(element_size(type), 0u) << type;
     }
@@ -62,15 +62,15 @@ TEST(DataTypes, ElementSizesMatchTheCTypes) {
 }
 
 TEST(DataTypes, BoxedTypesAreTheOnesWithPointerMembers) {
-    for (pmix_data_type_t type : {PMIX_PROC, PMIX_PROC_INFO, PMIX_DATA_ARRAY, PMIX_COORD,
-                                  PMIX_TOPO, PMIX_PROC_CPUSET, PMIX_GEOMETRY, PMIX_DEVICE_DIST,
-                                  PMIX_ENDPOINT, PMIX_REGATTR, PMIX_PROC_NSPACE, PMIX_DATA_BUFFER,
-                                  PMIX_PROC_STATS, PMIX_DISK_STATS, PMIX_NET_STATS,
-                                  PMIX_NODE_STATS, PMIX_VALUE, PMIX_INFO, PMIX_APP}) {
+    for (pmix_data_type_t type :
+         {PMIX_PROC, PMIX_PROC_INFO, PMIX_DATA_ARRAY, PMIX_COORD, PMIX_TOPO, PMIX_PROC_CPUSET,
+          PMIX_GEOMETRY, PMIX_DEVICE_DIST, PMIX_ENDPOINT, PMIX_REGATTR, PMIX_PROC_NSPACE,
+          PMIX_DATA_BUFFER, PMIX_PROC_STATS, PMIX_DISK_STATS, PMIX_NET_STATS, PMIX_NODE_STATS,
+          PMIX_VALUE, PMIX_INFO, PMIX_APP}) {
         EXPECT_TRUE(value_holds_pointer(type)) << type;
     }
-    for (pmix_data_type_t type : {PMIX_BOOL, PMIX_STRING, PMIX_INT64, PMIX_BYTE_OBJECT,
-                                  PMIX_ENVAR, PMIX_POINTER, PMIX_REGEX, PMIX_STOR_MEDIUM}) {
+    for (pmix_data_type_t type : {PMIX_BOOL, PMIX_STRING, PMIX_INT64, PMIX_BYTE_OBJECT, PMIX_ENVAR,
+                                  PMIX_POINTER, PMIX_REGEX, PMIX_STOR_MEDIUM}) {
         EXPECT_FALSE(value_holds_pointer(type)) << type;
     }
     EXPECT_FALSE(value_holds_pointer(PMIX_UNDEF));

@@ -95,8 +95,8 @@ TEST(ValueLoad, UnknownTypeIsRejectedAndTheValueUntouched) {
     Value v;
     int n = 3;
     ASSERT_EQ(value_load(&v.v, &n, PMIX_INT), PMIX_SUCCESS);
-    for (pmix_data_type_t bad : {pmix_data_type_t{26}, pmix_data_type_t{44},
-                                 pmix_data_type_t{999}}) {
+    for (pmix_data_type_t bad :
+         {pmix_data_type_t{26}, pmix_data_type_t{44}, pmix_data_type_t{999}}) {
         EXPECT_EQ(value_load(&v.v, &n, bad), PMIX_ERR_UNKNOWN_DATA_TYPE);
         EXPECT_EQ(v.v.type, PMIX_INT);
         EXPECT_EQ(v.v.data.integer, 3);

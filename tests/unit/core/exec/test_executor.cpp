@@ -124,7 +124,8 @@ TEST(Executor, PostsFromTheLoopRunWithoutAnyOtherWakeUp) {
     ASSERT_TRUE(n.has_value());
     EXPECT_EQ(*n, 10000);
     pmix::exec::Completion<bool> from_timer;
-    ex.run_after(std::chrono::milliseconds(1), [&] { ex.post([from_timer] { from_timer.complete(true); }); });
+    ex.run_after(std::chrono::milliseconds(1),
+                 [&] { ex.post([from_timer] { from_timer.complete(true); }); });
     EXPECT_TRUE(from_timer.wait_for(std::chrono::seconds(10)).has_value());
     pmix::exec::Completion<bool> mixed;
     ASSERT_TRUE(ex.post([&] {

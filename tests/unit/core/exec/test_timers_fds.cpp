@@ -260,9 +260,8 @@ TEST_F(ExecutorTest, HangUpIsReported) {
     UniqueFd rd(p[0]), wr(p[1]);
     Completion<std::uint32_t> seen;
     WatchId id = on_loop([&] {
-        return ex.watch_fd(rd.get(), EPOLLIN, [seen](std::uint32_t events) {
-            seen.complete(events);
-        });
+        return ex.watch_fd(rd.get(), EPOLLIN,
+                           [seen](std::uint32_t events) { seen.complete(events); });
     });
     wr.reset();
     auto events = seen.wait_for(kWait);

@@ -54,25 +54,25 @@ TEST(Locality, LevelsMissingFromTheTopologyAreOmitted) {
 
 TEST(Locality, UnboundOrEmptyHasNoString) {
     auto topology = synthetic(kTwoSockets);
-    EXPECT_EQ(locality_of(topology.get(), "0-"), std::nullopt);    // full: not bound
-    EXPECT_EQ(locality_of(topology.get(), ""), std::nullopt);      // empty set
-    EXPECT_EQ(locality_of(topology.get(), "100"), std::nullopt);   // outside the machine
+    EXPECT_EQ(locality_of(topology.get(), "0-"), std::nullopt);   // full: not bound
+    EXPECT_EQ(locality_of(topology.get(), ""), std::nullopt);     // empty set
+    EXPECT_EQ(locality_of(topology.get(), "100"), std::nullopt);  // outside the machine
     auto none = locality_string(topology.get(), nullptr);
     ASSERT_TRUE(none.ok());
     EXPECT_EQ(none.value, std::nullopt);
     EXPECT_EQ(locality_string(nullptr, nullptr).status, PMIX_ERR_BAD_PARAM);
 }
 
-constexpr pmix_locality_t kEverything =
-    PMIX_LOCALITY_SHARE_NODE | PMIX_LOCALITY_SHARE_NUMA | PMIX_LOCALITY_SHARE_PACKAGE |
-    PMIX_LOCALITY_SHARE_L3CACHE | PMIX_LOCALITY_SHARE_L2CACHE | PMIX_LOCALITY_SHARE_L1CACHE |
-    PMIX_LOCALITY_SHARE_CORE | PMIX_LOCALITY_SHARE_HWTHREAD;
+constexpr pmix_locality_t kEverything = PMIX_LOCALITY_SHARE_NODE | PMIX_LOCALITY_SHARE_NUMA |
+                                        PMIX_LOCALITY_SHARE_PACKAGE | PMIX_LOCALITY_SHARE_L3CACHE |
+                                        PMIX_LOCALITY_SHARE_L2CACHE | PMIX_LOCALITY_SHARE_L1CACHE |
+                                        PMIX_LOCALITY_SHARE_CORE | PMIX_LOCALITY_SHARE_HWTHREAD;
 
 TEST(Locality, RelativeLocalityOfGeneratedStrings) {
     auto topology = synthetic(kTwoSockets);
     auto rel = [&](const char* a, const char* b) {
-        auto result = relative_locality(*locality_of(topology.get(), a),
-                                        *locality_of(topology.get(), b));
+        auto result =
+            relative_locality(*locality_of(topology.get(), a), *locality_of(topology.get(), b));
         EXPECT_TRUE(result.ok()) << result.error;
         return result.value;
     };
@@ -91,12 +91,12 @@ TEST(Locality, RelativeLocalityOfGeneratedStrings) {
 TEST(Locality, RelativeLocalityMatchesOpenPMIxBits) {
     // Debian's OpenPMIx 4.2.2 computes these bits (it reports them with a stray
     // PMIX_ERR_TAKE_NEXT_OPTION, see locality.h).
-    auto same = relative_locality("hwloc:NM0:SK0:L30:L20:L10:CR0:HT0",
-                                  "hwloc:NM0:SK0:L30:L20:L10:CR0:HT0");
+    auto same =
+        relative_locality("hwloc:NM0:SK0:L30:L20:L10:CR0:HT0", "hwloc:NM0:SK0:L30:L20:L10:CR0:HT0");
     ASSERT_TRUE(same.ok());
     EXPECT_EQ(same.value, 0x407f);
-    auto cores = relative_locality("hwloc:NM0:SK0:L30:L20:L10:CR0:HT0",
-                                   "hwloc:NM0:SK0:L30:L21:L11:CR1:HT1");
+    auto cores =
+        relative_locality("hwloc:NM0:SK0:L30:L20:L10:CR0:HT0", "hwloc:NM0:SK0:L30:L21:L11:CR1:HT1");
     EXPECT_EQ(cores.value, 0x4070);
     EXPECT_EQ(relative_locality("hwloc:NM0:SK0", "hwloc:NM1:SK1").value, 0x4000);
     EXPECT_EQ(relative_locality("hwloc:NM0-1:SK0", "hwloc:NM1:SK1").value, 0x4040);

@@ -46,7 +46,7 @@ TEST(NodeRegex, CompressesRunsLikeOpenPMIx) {
     EXPECT_EQ(generate_regex("a,b,c").value, "pmix[a,b,c]");
     EXPECT_EQ(generate_regex("001,002").value, "pmix[[3:1-2]]");
     EXPECT_EQ(generate_regex("c1n1,c2n1,c3n1").value, "pmix[c[1:1-3]n1]");  // suffix kept
-    EXPECT_EQ(generate_regex("c0n1,c0n2").value, "pmix[c0n1,c0n2]");  // suffixes differ
+    EXPECT_EQ(generate_regex("c0n1,c0n2").value, "pmix[c0n1,c0n2]");        // suffixes differ
     EXPECT_EQ(generate_regex("n1,n2,n3,m1.ex,m2.ex").value, "pmix[n[1:1-3],m1.ex,m2.ex]");
 }
 
@@ -69,15 +69,15 @@ TEST(NodeRegex, EmptyListIsAnEmptyMap) {
 TEST(NodeRegex, RoundTripsKeepOrderAndDuplicates) {
     for (const char* list : {
              "node01,node02,node03,node10",
-             "n9,n10,n11,n12",            // width changes: separate groups
-             "n1,001,n2",                 // OpenPMIx reorders this one; we must not
-             "a28n01,a99n02,a28n02",      // ... nor this one
-             "n3,n2,n1",                  // descending
-             "node1,node1,node1",         // duplicates survive
+             "n9,n10,n11,n12",        // width changes: separate groups
+             "n1,001,n2",             // OpenPMIx reorders this one; we must not
+             "a28n01,a99n02,a28n02",  // ... nor this one
+             "n3,n2,n1",              // descending
+             "node1,node1,node1",     // duplicates survive
              "host-1,host-2,host.example.com,HOST3",
              "x000,x001,x999",
              "rack1node01,rack1node02,rack2node01",
-             "123456789012345678,123456789012345679",  // 18 digits: still compressed
+             "123456789012345678,123456789012345679",      // 18 digits: still compressed
              "n1234567890123456789,n1234567890123456790",  // 19 digits: kept plain
              "a",
              "A1,a1,A2",

@@ -21,23 +21,23 @@ TEST(NodeRegexErrors, GenerateRejectsUnusableNames) {
 
 TEST(NodeRegexErrors, ParseRejectsMalformedMaps) {
     for (const char* bad : {
-             "pmix[a[2:1-3]",      // missing the closing bracket of the map
-             "pmix[a[2:1-3]]]",    // one bracket too many
-             "pmix[a[[2:1]]]",     // nested
-             "pmix[a]b[2:1]]",     // ']' before '['
-             "pmix[a[x:1]]",       // width not a number
-             "pmix[a[0:1]]",       // width zero
-             "pmix[a[19:1]]",      // width beyond 18 digits
-             "pmix[a[2:100]]",     // number wider than its width
-             "pmix[a[2:5-3]]",     // backwards range
-             "pmix[a[2:]]",        // no numbers
-             "pmix[a[2:1,,2]]",    // empty number
-             "pmix[a[2-1]]",       // no width
-             "pmix[a[2:1]b[2:1]]", // two bracket groups in one name
-             "pmix[a,,b]",         // empty name
+             "pmix[a[2:1-3]",       // missing the closing bracket of the map
+             "pmix[a[2:1-3]]]",     // one bracket too many
+             "pmix[a[[2:1]]]",      // nested
+             "pmix[a]b[2:1]]",      // ']' before '['
+             "pmix[a[x:1]]",        // width not a number
+             "pmix[a[0:1]]",        // width zero
+             "pmix[a[19:1]]",       // width beyond 18 digits
+             "pmix[a[2:100]]",      // number wider than its width
+             "pmix[a[2:5-3]]",      // backwards range
+             "pmix[a[2:]]",         // no numbers
+             "pmix[a[2:1,,2]]",     // empty number
+             "pmix[a[2-1]]",        // no width
+             "pmix[a[2:1]b[2:1]]",  // two bracket groups in one name
+             "pmix[a,,b]",          // empty name
              "pmix[,]",
-             "a,,b",               // plain list with an empty name
-             "a[2:1",              // plain list, unclosed bracket
+             "a,,b",   // plain list with an empty name
+             "a[2:1",  // plain list, unclosed bracket
          }) {
         auto result = parse_nodes(bad);
         EXPECT_EQ(result.status, PMIX_ERR_BAD_PARAM) << bad;

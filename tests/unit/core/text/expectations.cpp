@@ -68,8 +68,8 @@ std::vector<DictionaryRow> load_debian_dictionary() {
 std::vector<GeneratedRow> load_generated_attributes() {
     std::vector<GeneratedRow> rows;
     for (auto& f : read_table(PMIX_TEXT_ATTRIBUTES_TSV, 5)) {
-        rows.push_back({std::move(f[0]), std::move(f[1]), std::move(f[2]), std::move(f[3]),
-                        f[4] == "1"});
+        rows.push_back(
+            {std::move(f[0]), std::move(f[1]), std::move(f[2]), std::move(f[3]), f[4] == "1"});
     }
     return rows;
 }

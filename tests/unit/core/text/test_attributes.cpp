@@ -28,8 +28,8 @@ TEST(Attributes, TableIsPopulatedAndTyped) {
         ASSERT_NE(a.string, nullptr);
         ASSERT_NE(a.c_type, nullptr);
         EXPECT_EQ(std::string(a.name).rfind("PMIX_", 0), 0u) << a.name;
-        EXPECT_NE(a.type, PMIX_UNDEF) << a.name << ": C type '" << a.c_type
-                                      << "' is not in attributes.cmake's type map";
+        EXPECT_NE(a.type, PMIX_UNDEF)
+            << a.name << ": C type '" << a.c_type << "' is not in attributes.cmake's type map";
     }
 }
 
@@ -88,13 +88,9 @@ void expect_same_as_openpmix(bool deprecated_part) {
     EXPECT_GT(checked, deprecated_part ? 10u : 400u);
 }
 
-TEST(Attributes, SameAsOpenPmixDictionary) {
-    expect_same_as_openpmix(false);
-}
+TEST(Attributes, SameAsOpenPmixDictionary) { expect_same_as_openpmix(false); }
 
-TEST(Attributes, SameAsOpenPmixDeprecatedDictionary) {
-    expect_same_as_openpmix(true);
-}
+TEST(Attributes, SameAsOpenPmixDeprecatedDictionary) { expect_same_as_openpmix(true); }
 
 // The attribute rows of debian_strings.tsv: what the C API returned, including case variants and
 // unknown inputs (where OpenPMIx hands back the caller's pointer).
@@ -140,8 +136,9 @@ TEST(Attributes, OverlongAndPrefixInput) {
     EXPECT_EQ(attribute_string(longer.c_str()), longer.c_str());
     EXPECT_EQ(find_attribute_by_string(std::string(some.string) + "."), nullptr);
     // A view is compared over its own length only, not up to a terminating NUL.
-    EXPECT_EQ(find_attribute_by_name(std::string_view(longer).substr(0, std::string(some.name).size())),
-              &some);
+    EXPECT_EQ(
+        find_attribute_by_name(std::string_view(longer).substr(0, std::string(some.name).size())),
+        &some);
     const std::string with_nul = std::string(some.name) + '\0' + "tail";
     EXPECT_EQ(find_attribute_by_name(with_nul), nullptr);
     EXPECT_EQ(attribute_string(with_nul.c_str()), some.string) << "C strings end at the NUL";

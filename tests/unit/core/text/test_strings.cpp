@@ -21,20 +21,24 @@ using Printer = std::function<const char*(long long)>;
 
 const std::map<std::string, Printer>& printers() {
     static const std::map<std::string, Printer> table = {
-        {"PMIx_Error_string", [](long long v) { return error_string(static_cast<pmix_status_t>(v)); }},
+        {"PMIx_Error_string",
+         [](long long v) { return error_string(static_cast<pmix_status_t>(v)); }},
         {"PMIx_Data_type_string",
          [](long long v) { return data_type_string(static_cast<pmix_data_type_t>(v)); }},
         {"PMIx_Proc_state_string",
          [](long long v) { return proc_state_string(static_cast<pmix_proc_state_t>(v)); }},
         {"PMIx_Job_state_string",
          [](long long v) { return job_state_string(static_cast<pmix_job_state_t>(v)); }},
-        {"PMIx_Scope_string", [](long long v) { return scope_string(static_cast<pmix_scope_t>(v)); }},
+        {"PMIx_Scope_string",
+         [](long long v) { return scope_string(static_cast<pmix_scope_t>(v)); }},
         {"PMIx_Persistence_string",
          [](long long v) { return persistence_string(static_cast<pmix_persistence_t>(v)); }},
         {"PMIx_Data_range_string",
          [](long long v) { return data_range_string(static_cast<pmix_data_range_t>(v)); }},
         {"PMIx_Alloc_directive_string",
-         [](long long v) { return alloc_directive_string(static_cast<pmix_alloc_directive_t>(v)); }},
+         [](long long v) {
+             return alloc_directive_string(static_cast<pmix_alloc_directive_t>(v));
+         }},
         {"PMIx_Link_state_string",
          [](long long v) { return link_state_string(static_cast<pmix_link_state_t>(v)); }},
         {"PMIx_Value_comparison_string",
@@ -42,7 +46,9 @@ const std::map<std::string, Printer>& printers() {
         {"PMIx_Device_type_string",
          [](long long v) { return device_type_string(static_cast<pmix_device_type_t>(v)); }},
         {"PMIx_Info_directives_string",
-         [](long long v) { return info_directives_string(static_cast<pmix_info_directives_t>(v)); }},
+         [](long long v) {
+             return info_directives_string(static_cast<pmix_info_directives_t>(v));
+         }},
         {"PMIx_IOF_channel_string",
          [](long long v) { return iof_channel_string(static_cast<pmix_iof_channel_t>(v)); }},
     };
@@ -78,15 +84,17 @@ TEST_P(PrinterMatchesDebian, EveryRecordedInput) {
     }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Debian, PrinterMatchesDebian,
-    ::testing::Values("PMIx_Error_string", "PMIx_Data_type_string", "PMIx_Proc_state_string",
-                      "PMIx_Job_state_string", "PMIx_Scope_string", "PMIx_Persistence_string",
-                      "PMIx_Data_range_string", "PMIx_Alloc_directive_string",
-                      "PMIx_Link_state_string", "PMIx_Value_comparison_string",
-                      "PMIx_Device_type_string", "PMIx_Info_directives_string",
-                      "PMIx_IOF_channel_string"),
-    [](const ::testing::TestParamInfo<std::string>& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(Debian, PrinterMatchesDebian,
+                         ::testing::Values("PMIx_Error_string", "PMIx_Data_type_string",
+                                           "PMIx_Proc_state_string", "PMIx_Job_state_string",
+                                           "PMIx_Scope_string", "PMIx_Persistence_string",
+                                           "PMIx_Data_range_string", "PMIx_Alloc_directive_string",
+                                           "PMIx_Link_state_string", "PMIx_Value_comparison_string",
+                                           "PMIx_Device_type_string", "PMIx_Info_directives_string",
+                                           "PMIx_IOF_channel_string"),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                             return info.param;
+                         });
 
 TEST(PrinterTable, CoversEveryFunctionRecorded) {
     std::set<std::string> recorded;

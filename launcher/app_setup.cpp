@@ -19,82 +19,102 @@ struct AppResult {
 
 void app_cb(pmix_status_t status, pmix_info_t info[], size_t ninfo, void* provided,
             pmix_op_cbfunc_t release, void* release_data) {
-    auto* r = static_cast<AppResult*>(provided);
-    pmix_status_t st = status;
-    if (st == PMIX_SUCCESS) st = pack_infos(info, ninfo, r->packed);
+    auto* result = static_cast<AppResult*>(provided);
+    pmix_status_t rc = status;
+    if (rc == PMIX_SUCCESS) rc = pack_infos(info, ninfo, result->packed);
     if (release != nullptr) release(PMIX_SUCCESS, release_data);
-    r->done.done(st);
+    result->done.done(rc);
 }
 
-std::string join(const Layout& lay, bool ranks) {
-    std::string s;
-    for (size_t n = 0; n < lay.nodes.size(); ++n) {
-        if (n > 0) s += ranks ? ";" : ",";
-        if (!ranks) {
-            s += lay.nodes[n].name;
+std::string join(const Layout& layout, bool rank_lists) {
+    std::string joined;
+    for (size_t node = 0; node < layout.nodes.size(); ++node) {
+        if (node > 0) joined += rank_lists ? ";" : ",";
+        if (!rank_lists) {
+            joined += layout.nodes[node].name;
             continue;
         }
-        for (uint32_t i = 0; i < lay.count[n]; ++i)
-            s += (i ? "," : "") + std::to_string(lay.first[n] + i);
+        for (uint32_t i = 0; i < layout.rank_count[node]; ++i)
+            joined += (i ? "," : "") + std::to_string(layout.first_rank[node] + i);
     }
-    return s;
+    return joined;
 }
 
 }  // namespace
 
-pmix_status_t pack_infos(const pmix_info_t* info, size_t ninfo, std::string& packed) {
-    pmix_data_buffer_t buf;
-    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
-    size_t n = ninfo;
-    pmix_status_t st = PMIx_Data_pack(nullptr, &buf, &n, 1, PMIX_SIZE);
-    if (st == PMIX_SUCCESS && ninfo > 0)
-        st = PMIx_Data_pack(nullptr, &buf, const_cast<pmix_info_t*>(info),
-                            static_cast<int32_t>(ninfo), PMIX_INFO);
-    if (st == PMIX_SUCCESS) packed.assign(buf.base_ptr, buf.bytes_used);
-    PMIX_DATA_BUFFER_DESTRUCT(&buf);
-    return st;
+InfoList::InfoList() : list_(PMIx_Info_list_start()) {
+    if (list_ == nullptr) status_ = PMIX_ERR_NOMEM;
 }
 
-pmix_status_t unpack_infos(const std::string& packed, pmix_info_t** out, size_t* nout) {
-    *out = nullptr;
-    *nout = 0;
+InfoList::~InfoList() {
+    if (array_.array != nullptr) PMIX_DATA_ARRAY_DESTRUCT(&array_);
+    if (list_ != nullptr) PMIx_Info_list_release(list_);
+}
+
+void InfoList::add(const char* key, const void* value, pmix_data_type_t type) {
+    if (status_ == PMIX_SUCCESS) status_ = PMIx_Info_list_add(list_, key, value, type);
+}
+
+pmix_status_t InfoList::convert() {
+    if (status_ != PMIX_SUCCESS || array_.array != nullptr) return status_;
+    status_ = PMIx_Info_list_convert(list_, &array_);
+    return status_;
+}
+
+pmix_status_t pack_infos(const pmix_info_t* info, size_t ninfo, std::string& packed) {
+    pmix_data_buffer_t buffer;
+    PMIX_DATA_BUFFER_CONSTRUCT(&buffer);
+    size_t count = ninfo;
+    pmix_status_t rc = PMIx_Data_pack(nullptr, &buffer, &count, 1, PMIX_SIZE);
+    if (rc == PMIX_SUCCESS && ninfo > 0)
+        rc = PMIx_Data_pack(nullptr, &buffer, const_cast<pmix_info_t*>(info),
+                            static_cast<int32_t>(ninfo), PMIX_INFO);
+    if (rc == PMIX_SUCCESS) packed.assign(buffer.base_ptr, buffer.bytes_used);
+    PMIX_DATA_BUFFER_DESTRUCT(&buffer);
+    return rc;
+}
+
+pmix_status_t unpack_infos(const std::string& packed, pmix_info_t** info_out, size_t* ninfo_out) {
+    *info_out = nullptr;
+    *ninfo_out = 0;
     if (packed.empty()) return PMIX_SUCCESS;
-    pmix_data_buffer_t buf;
-    PMIX_DATA_BUFFER_CONSTRUCT(&buf);
-    pmix_byte_object_t bo;
-    bo.size = packed.size();
-    bo.bytes = static_cast<char*>(std::malloc(bo.size));
-    if (bo.bytes == nullptr) return PMIX_ERR_NOMEM;
-    std::memcpy(bo.bytes, packed.data(), bo.size);
-    PMIx_Data_load(&buf, &bo);  // the buffer takes the bytes
+    pmix_data_buffer_t buffer;
+    PMIX_DATA_BUFFER_CONSTRUCT(&buffer);
+    pmix_byte_object_t copy;
+    copy.size = packed.size();
+    copy.bytes = static_cast<char*>(std::malloc(copy.size));
+    if (copy.bytes == nullptr) return PMIX_ERR_NOMEM;
+    std::memcpy(copy.bytes, packed.data(), copy.size);
+    PMIx_Data_load(&buffer, &copy);  // the buffer takes the bytes
     size_t ninfo = 0;
     int32_t one = 1;
-    pmix_status_t rc = PMIx_Data_unpack(nullptr, &buf, &ninfo, &one, PMIX_SIZE);
+    pmix_status_t rc = PMIx_Data_unpack(nullptr, &buffer, &ninfo, &one, PMIX_SIZE);
     if (rc == PMIX_SUCCESS && ninfo > 4096) rc = PMIX_ERR_UNPACK_FAILURE;
     pmix_info_t* info = nullptr;
     if (rc == PMIX_SUCCESS && ninfo > 0) {
         PMIX_INFO_CREATE(info, ninfo);
-        auto cnt = static_cast<int32_t>(ninfo);
-        rc = PMIx_Data_unpack(nullptr, &buf, info, &cnt, PMIX_INFO);
+        auto count = static_cast<int32_t>(ninfo);
+        rc = PMIx_Data_unpack(nullptr, &buffer, info, &count, PMIX_INFO);
     }
-    PMIX_DATA_BUFFER_DESTRUCT(&buf);
+    PMIX_DATA_BUFFER_DESTRUCT(&buffer);
     if (rc != PMIX_SUCCESS) {
         if (info != nullptr) PMIX_INFO_FREE(info, ninfo);
         return rc;
     }
-    *out = info;
-    *nout = ninfo;
+    *info_out = info;
+    *ninfo_out = ninfo;
     return PMIX_SUCCESS;
 }
 
-pmix_status_t setup_application(const std::string& nspace, const Layout& lay,
+pmix_status_t setup_application(const std::string& nspace, const Layout& layout,
                                 const std::string& node_addrs, std::string& packed) {
     char* nodemap = nullptr;
     char* procmap = nullptr;
-    const std::string names = join(lay, false), ppn = join(lay, true);
+    const std::string names = join(layout, false), ranks_per_node = join(layout, true);
     if (PMIx_generate_regex(names.c_str(), &nodemap) != PMIX_SUCCESS)
         nodemap = strdup(names.c_str());
-    if (PMIx_generate_ppn(ppn.c_str(), &procmap) != PMIX_SUCCESS) procmap = strdup(ppn.c_str());
+    if (PMIx_generate_ppn(ranks_per_node.c_str(), &procmap) != PMIX_SUCCESS)
+        procmap = strdup(ranks_per_node.c_str());
     const size_t ninfo = node_addrs.empty() ? 3 : 4;
     pmix_info_t* info = nullptr;
     PMIX_INFO_CREATE(info, ninfo);
@@ -108,16 +128,17 @@ pmix_status_t setup_application(const std::string& nspace, const Layout& lay,
     std::free(procmap);
     // Static: a callback arriving after we gave up must still find a live object.
     static std::deque<AppResult> results;
-    AppResult& r = results.emplace_back();
-    pmix_nspace_t ns;
-    PMIX_LOAD_NSPACE(ns, nspace.c_str());
-    pmix_status_t rc = PMIx_server_setup_application(ns, info, ninfo, app_cb, &r);
+    AppResult& result = results.emplace_back();
+    pmix_nspace_t nspace_name;
+    PMIX_LOAD_NSPACE(nspace_name, nspace.c_str());
+    pmix_status_t rc = PMIx_server_setup_application(nspace_name, info, ninfo, app_cb, &result);
     if (rc == PMIX_SUCCESS)
-        rc = r.done.wait_for(std::chrono::duration_cast<std::chrono::milliseconds>(kSetupTimeout));
+        rc = result.done.wait_for(
+            std::chrono::duration_cast<std::chrono::milliseconds>(kSetupTimeout));
     // OpenPMIx reads `info` on its own thread until it calls back (ASan caught it reading after the
     // call returned), so it lives until then; after a timeout it is left to the library.
     if (rc != PMIX_ERR_TIMEOUT) PMIX_INFO_FREE(info, ninfo);
-    if (rc == PMIX_SUCCESS) packed = r.packed;
+    if (rc == PMIX_SUCCESS) packed = result.packed;
     return rc;
 }
 
@@ -126,12 +147,13 @@ pmix_status_t setup_local_support(const std::string& nspace, const std::string& 
     size_t ninfo = 0;
     if (pmix_status_t rc = unpack_infos(packed, &info, &ninfo); rc != PMIX_SUCCESS) return rc;
     static std::deque<Waiter> waiters;
-    Waiter& w = waiters.emplace_back();
-    pmix_nspace_t ns;
-    PMIX_LOAD_NSPACE(ns, nspace.c_str());
-    pmix_status_t rc = PMIx_server_setup_local_support(ns, info, ninfo, Waiter::op_cb, &w);
+    Waiter& waiter = waiters.emplace_back();
+    pmix_nspace_t nspace_name;
+    PMIX_LOAD_NSPACE(nspace_name, nspace.c_str());
+    pmix_status_t rc =
+        PMIx_server_setup_local_support(nspace_name, info, ninfo, Waiter::op_cb, &waiter);
     if (rc == PMIX_SUCCESS)
-        rc = w.wait_for(std::chrono::duration_cast<std::chrono::milliseconds>(kSetupTimeout));
+        rc = waiter.wait_for(std::chrono::duration_cast<std::chrono::milliseconds>(kSetupTimeout));
     if (rc == PMIX_OPERATION_SUCCEEDED) rc = PMIX_SUCCESS;
     if (info != nullptr && rc != PMIX_ERR_TIMEOUT) PMIX_INFO_FREE(info, ninfo);  // as above
     return rc;

@@ -1,4 +1,4 @@
-// Framing of the head <-> daemon messages (channel.h).
+// Framing of the head <-> daemon messages, their kinds and the job message (channel.h).
 #include "channel.h"
 
 #include <fcntl.h>
@@ -7,114 +7,216 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 
 namespace pmix::launcher {
 namespace {
 
 constexpr uint32_t kMaxMessage = 64u << 20;
 
-void put_u32(std::string& s, uint32_t v) {
-    for (int i = 0; i < 4; ++i) s.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+struct KindName {
+    MessageKind kind;
+    const char* name;
+};
+constexpr KindName kKinds[] = {
+    {MessageKind::address, "address"},     {MessageKind::connected, "connected"},
+    {MessageKind::finalized, "finalized"}, {MessageKind::exited, "exited"},
+    {MessageKind::output, "output"},       {MessageKind::failed, "failed"},
+    {MessageKind::done, "done"},           {MessageKind::job, "job"},
+    {MessageKind::kill, "kill"},           {MessageKind::timeout, "timeout"},
+    {MessageKind::node_lost, "node lost"}, {MessageKind::quit, "quit"},
+    {MessageKind::event, "event"},         {MessageKind::signal, "signal"},
+};
+
+void put_u32(std::string& out, uint32_t value) {
+    for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
 }
 
-uint32_t get_u32(const std::string& s, size_t at) {
-    uint32_t v = 0;
+uint32_t get_u32(const std::string& bytes, size_t at) {
+    uint32_t value = 0;
     for (int i = 0; i < 4; ++i)
-        v |= static_cast<uint32_t>(static_cast<unsigned char>(s[at + i])) << (8 * i);
-    return v;
+        value |= static_cast<uint32_t>(static_cast<unsigned char>(bytes[at + i])) << (8 * i);
+    return value;
+}
+
+// A decimal count of at most `limit`; false on anything else.
+bool parse_count(const std::string& text, uint64_t limit, uint64_t& out) {
+    if (text.empty() || text.size() > 20) return false;
+    char* end = nullptr;
+    const unsigned long long value = std::strtoull(text.c_str(), &end, 10);
+    if (*end != '\0' || text[0] == '-' || value > limit) return false;
+    out = value;
+    return true;
 }
 
 }  // namespace
+
+std::optional<MessageKind> message_kind(char byte) {
+    for (const KindName& known : kKinds)
+        if (wire_byte(known.kind) == byte) return known.kind;
+    return std::nullopt;
+}
+
+const char* message_kind_name(MessageKind kind) {
+    for (const KindName& known : kKinds)
+        if (known.kind == kind) return known.name;
+    return "unknown";
+}
+
+std::string describe(const Message& message) {
+    return std::string("'") + message.wire + "' (" +
+           (message.kind ? message_kind_name(*message.kind) : "unknown") + ")";
+}
 
 Channel::Channel(int in_fd, int out_fd) : in_(in_fd), out_(out_fd) {
     ::fcntl(in_, F_SETFL, ::fcntl(in_, F_GETFL) | O_NONBLOCK);
 }
 
-bool Channel::send(char type, const std::vector<std::string>& fields) {
-    std::string body(1, type);
-    for (const std::string& f : fields) {
-        put_u32(body, static_cast<uint32_t>(f.size()));
-        body += f;
+bool Channel::send(MessageKind kind, const std::vector<std::string>& fields) {
+    std::string body(1, wire_byte(kind));
+    for (const std::string& field : fields) {
+        put_u32(body, static_cast<uint32_t>(field.size()));
+        body += field;
     }
-    std::string msg;
-    put_u32(msg, static_cast<uint32_t>(body.size()));
-    msg += body;
-    size_t done = 0;
-    while (done < msg.size()) {
-        ssize_t n = ::write(out_, msg.data() + done, msg.size() - done);
+    std::string framed;
+    put_u32(framed, static_cast<uint32_t>(body.size()));
+    framed += body;
+    size_t written = 0;
+    while (written < framed.size()) {
+        const ssize_t n = ::write(out_, framed.data() + written, framed.size() - written);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0 && errno == EAGAIN) {
-            pollfd p{out_, POLLOUT, 0};
-            ::poll(&p, 1, 1000);
+            pollfd writable{out_, POLLOUT, 0};
+            ::poll(&writable, 1, 1000);
             continue;
         }
         if (n <= 0) return false;
-        done += static_cast<size_t>(n);
+        written += static_cast<size_t>(n);
     }
     return true;
 }
 
 bool Channel::parse(std::vector<Message>& out) {
     size_t at = 0;
-    while (buf_.size() - at >= 4) {
-        const uint32_t len = get_u32(buf_, at);
-        if (len == 0 || len > kMaxMessage) return false;
-        if (buf_.size() - at - 4 < len) break;
-        Message m;
-        m.type = buf_[at + 4];
-        size_t p = at + 5;
-        const size_t end = at + 4 + len;
-        while (p < end) {
-            if (end - p < 4) return false;
-            const uint32_t flen = get_u32(buf_, p);
-            p += 4;
-            if (flen > end - p) return false;
-            m.fields.emplace_back(buf_, p, flen);
-            p += flen;
+    while (buffer_.size() - at >= 4) {
+        const uint32_t length = get_u32(buffer_, at);
+        if (length == 0 || length > kMaxMessage) return false;
+        if (buffer_.size() - at - 4 < length) break;
+        Message message;
+        message.wire = buffer_[at + 4];
+        message.kind = message_kind(message.wire);
+        size_t field_at = at + 5;
+        const size_t end = at + 4 + length;
+        while (field_at < end) {
+            if (end - field_at < 4) return false;
+            const uint32_t field_length = get_u32(buffer_, field_at);
+            field_at += 4;
+            if (field_length > end - field_at) return false;
+            message.fields.emplace_back(buffer_, field_at, field_length);
+            field_at += field_length;
         }
-        out.push_back(std::move(m));
+        out.push_back(std::move(message));
         at = end;
     }
-    buf_.erase(0, at);
+    buffer_.erase(0, at);
     return true;
 }
 
 bool Channel::receive(std::vector<Message>& out) {
-    for (Message& m : ready_) out.push_back(std::move(m));
+    for (Message& message : ready_) out.push_back(std::move(message));
     ready_.clear();
-    char tmp[65536];
+    char chunk[65536];
     for (;;) {
-        ssize_t n = ::read(in_, tmp, sizeof tmp);
+        const ssize_t n = ::read(in_, chunk, sizeof chunk);
         if (n < 0 && errno == EINTR) continue;
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return parse(out);
         if (n <= 0) {
             parse(out);
             return false;
         }
-        buf_.append(tmp, static_cast<size_t>(n));
-        if (buf_.size() > kMaxMessage + 8) return parse(out);
+        buffer_.append(chunk, static_cast<size_t>(n));
+        if (buffer_.size() > kMaxMessage + 8) return parse(out);
     }
 }
 
-bool Channel::wait_one(Message& m, int timeout_ms) {
+bool Channel::wait_one(Message& message, int timeout_ms) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
     for (;;) {
         if (!ready_.empty()) {
-            m = std::move(ready_.front());
+            message = std::move(ready_.front());
             ready_.erase(ready_.begin());
             return true;
         }
-        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-                              deadline - std::chrono::steady_clock::now())
-                              .count();
-        if (left <= 0) return false;
-        pollfd p{in_, POLLIN, 0};
-        if (::poll(&p, 1, static_cast<int>(left)) <= 0) continue;
-        std::vector<Message> got;
-        const bool alive = receive(got);
-        for (Message& g : got) ready_.push_back(std::move(g));
+        const auto left_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 deadline - std::chrono::steady_clock::now())
+                                 .count();
+        if (left_ms <= 0) return false;
+        pollfd readable{in_, POLLIN, 0};
+        if (::poll(&readable, 1, static_cast<int>(left_ms)) <= 0) continue;
+        std::vector<Message> received;
+        const bool alive = receive(received);
+        for (Message& one : received) ready_.push_back(std::move(one));
         if (!alive && ready_.empty()) return false;
     }
+}
+
+std::vector<std::string> encode_job(const JobMessage& job) {
+    std::vector<std::string> fields{job.nspace, std::to_string(job.nprocs),
+                                    std::to_string(job.nodes.size())};
+    for (const JobMessage::Node& node : job.nodes) {
+        fields.push_back(node.name);
+        fields.push_back(std::to_string(node.ranks));
+        fields.push_back(node.fabric_address);
+    }
+    for (const std::vector<std::string>* list : {&job.argv, &job.env}) {
+        fields.push_back(std::to_string(list->size()));
+        fields.insert(fields.end(), list->begin(), list->end());
+    }
+    fields.push_back(job.launch_blob);
+    return fields;
+}
+
+std::optional<JobMessage> decode_job(const Message& message) {
+    const std::vector<std::string>& fields = message.fields;
+    size_t next = 0;
+    auto take = [&]() -> const std::string* {
+        return next < fields.size() ? &fields[next++] : nullptr;
+    };
+    // Every count is bounded by the fields that are left, so nothing is reserved blindly.
+    auto take_count = [&](uint64_t limit, uint64_t& out) {
+        const std::string* text = take();
+        return text != nullptr && parse_count(*text, limit, out);
+    };
+    JobMessage job;
+    uint64_t nprocs = 0, nnodes = 0;
+    const std::string* nspace = take();
+    if (message.kind != MessageKind::job || nspace == nullptr || !take_count(UINT32_MAX, nprocs) ||
+        !take_count(fields.size(), nnodes))
+        return std::nullopt;
+    job.nspace = *nspace;
+    job.nprocs = static_cast<uint32_t>(nprocs);
+    for (uint64_t node = 0; node < nnodes; ++node) {
+        JobMessage::Node& entry = job.nodes.emplace_back();
+        const std::string* name = take();
+        uint64_t ranks = 0;
+        if (name == nullptr || !take_count(UINT32_MAX, ranks)) return std::nullopt;
+        const std::string* address = take();
+        if (address == nullptr) return std::nullopt;
+        entry = {*name, static_cast<uint32_t>(ranks), *address};
+    }
+    for (std::vector<std::string>* list : {&job.argv, &job.env}) {
+        uint64_t count = 0;
+        if (!take_count(fields.size(), count)) return std::nullopt;
+        for (; count > 0; --count) {
+            const std::string* item = take();
+            if (item == nullptr) return std::nullopt;
+            list->push_back(*item);
+        }
+    }
+    const std::string* blob = take();
+    if (blob == nullptr || job.argv.empty()) return std::nullopt;
+    job.launch_blob = *blob;
+    return job;
 }
 
 }  // namespace pmix::launcher

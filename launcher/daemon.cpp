@@ -4,12 +4,12 @@
 //
 //   pmixd --node-name NAME --node-index I [--fabric-node ADDR]
 //
-// 1. opens its fabric endpoint and sends the head its address ('A');
-// 2. receives the job ('J'): namespace, size, every node's name, rank count and address, the
-//    program, the -x environment; connects the fabric and serves the job like pmixrun does;
-// 3. reports connects (rank, pid), finalizes, exits (rank, pid, code), output lines, failures
-//    and its final status ('C' 'F' 'X' 'O' 'E' 'D'); obeys kill ('K'), timeout ('T'), node lost
-//    ('L'), events ('N') and quit ('Q').
+// 1. opens its fabric endpoint and sends the head its address (MessageKind::address);
+// 2. receives the job (JobMessage): namespace, size, every node's name, rank count and address,
+//    the program, the -x environment; connects the fabric and serves the job like pmixrun does;
+// 3. reports connects, finalizes, exits, output lines, failures and its final status
+//    (connected, finalized, exited, output, failed, done); obeys kill, timeout, node_lost,
+//    event, signal and quit (channel.h lists every kind and its fields).
 // If the head goes away (EOF on stdin) the daemon kills its ranks and exits.
 #include "channel.h"
 #include "launcher.h"
@@ -17,6 +17,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -24,14 +25,15 @@
 namespace pmix::launcher {
 namespace {
 
-void die(const std::string& why) {
+[[noreturn]] void die(const std::string& why) {
     std::fprintf(stderr, "pmixd: %s\n", why.c_str());
     std::exit(1);
 }
 
 class DaemonRemote final : public Remote {
 public:
-    DaemonRemote(Launcher& L, Channel& ch, NodeNet& net) : L_(L), ch_(ch), net_(net) {}
+    DaemonRemote(Launcher& launcher, Channel& channel, NodeNet& net)
+        : launcher_(launcher), channel_(channel), net_(net) {}
 
     pmix_status_t fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
                         size_t ninfo, char* data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
@@ -47,186 +49,162 @@ public:
         std::string packed;
         if (pack_infos(info, ninfo, packed) != PMIX_SUCCESS)
             packed.clear();  // the event, without its info
-        ch_.send('N', {std::to_string(code), source.nspace, std::to_string(source.rank),
+        channel_.send(MessageKind::event,
+                      {std::to_string(code), source.nspace, std::to_string(source.rank),
                        std::to_string(range), packed});
     }
     void failed(int code, const std::string& why) override {
-        ch_.send('E', {std::to_string(code), why});
+        channel_.send(MessageKind::failed, {std::to_string(code), why});
     }
-    void output(const std::string& tag, int stream, const char* s, size_t n) override {
-        ch_.send('O', {tag, std::to_string(stream), std::string(s, n)});
+    void output(const std::string& tag, int stream, const char* line, size_t length) override {
+        channel_.send(MessageKind::output,
+                      {tag, std::to_string(stream), std::string(line, length)});
     }
-    void connected(const Proc& p) override {
-        ch_.send('C', {std::to_string(p.rank), std::to_string(p.pid)});
+    void connected(const Proc& process) override {
+        channel_.send(MessageKind::connected,
+                      {std::to_string(process.rank), std::to_string(process.pid)});
     }
-    void finalized(pmix_rank_t rank) override { ch_.send('F', {std::to_string(rank)}); }
-    void exited(const Proc& p) override {
-        ch_.send('X', {std::to_string(p.rank), std::to_string(p.pid), std::to_string(p.exit_code)});
+    void finalized(pmix_rank_t rank) override {
+        channel_.send(MessageKind::finalized, {std::to_string(rank)});
     }
-    int control_fd() const override { return head_gone_ ? -1 : ch_.in_fd(); }
+    void exited(const Proc& process) override {
+        channel_.send(MessageKind::exited,
+                      {std::to_string(process.rank), std::to_string(process.pid),
+                       std::to_string(process.exit_code)});
+    }
+    int control_fd() const override { return head_gone_ ? -1 : channel_.in_fd(); }
     void tick() override { net_.tick(); }
-    void job_done(int code) override { ch_.send('D', {std::to_string(code)}); }
+    void job_done(int code) override { channel_.send(MessageKind::done, {std::to_string(code)}); }
     void signal_others(const std::vector<pmix_proc_t>& targets, int sig) override {
-        std::vector<std::string> f{std::to_string(sig)};
-        for (const pmix_proc_t& t : targets) {
-            f.emplace_back(t.nspace);
-            f.push_back(std::to_string(t.rank));
+        std::vector<std::string> fields{std::to_string(sig)};
+        for (const pmix_proc_t& target : targets) {
+            fields.emplace_back(target.nspace);
+            fields.push_back(std::to_string(target.rank));
         }
-        ch_.send('S', f);
+        channel_.send(MessageKind::signal, fields);
     }
 
     void on_control() override {
-        std::vector<Message> msgs;
-        const bool alive = ch_.receive(msgs);
-        for (const Message& m : msgs) handle(m);
+        std::vector<Message> messages;
+        const bool alive = channel_.receive(messages);
+        for (const Message& message : messages) handle(message);
         if (!alive) {  // the head is gone: nobody is left to report to
             head_gone_ = true;
             kill_now(1);
-            L_.quit = true;
+            launcher_.quit = true;
         }
     }
 
 private:
     void kill_now(int code) {
-        L_.fail(code, "");
-        L_.fail_at = Clock::now() - std::chrono::seconds(1);  // no grace
+        launcher_.fail(code, "");
+        launcher_.fail_at = Clock::now() - std::chrono::seconds(1);  // no grace
     }
 
-    void handle(const Message& m) {
-        const auto num = [&](size_t i) {
-            return i < m.fields.size() ? std::atoll(m.fields[i].c_str()) : 0;
+    void handle(const Message& message) {
+        const auto number = [&](size_t field) {
+            return field < message.fields.size() ? std::atoll(message.fields[field].c_str()) : 0;
         };
-        switch (m.type) {
-            case 'K':  // the job is failing: fences in flight end with an error, not by SIGTERM
-                L_.fail(static_cast<int>(num(0)), "");
-                for (size_t n = 0; n < L_.layout.nodes.size(); ++n)
-                    if (n != L_.layout.here) net_.lost(static_cast<uint32_t>(n));
+        if (!message.kind) {
+            report_unexpected(message);
+            return;
+        }
+        switch (*message.kind) {
+            case MessageKind::kill:  // the job is failing: fences in flight end with an error
+                launcher_.fail(static_cast<int>(number(0)), "");
+                for (size_t node = 0; node < launcher_.layout.nodes.size(); ++node)
+                    if (node != launcher_.layout.here) net_.lost(static_cast<uint32_t>(node));
                 break;
-            case 'T':
-                L_.timed_out = true;
+            case MessageKind::timeout:
+                launcher_.timed_out = true;
                 kill_now(124);
                 break;
-            case 'L':
-                net_.lost(static_cast<uint32_t>(num(0)));
+            case MessageKind::node_lost:
+                net_.lost(static_cast<uint32_t>(number(0)));
                 break;
-            case 'Q':
-                L_.quit = true;
+            case MessageKind::quit:
+                launcher_.quit = true;
                 break;
-            case 'N':
-                deliver_event(m);
+            case MessageKind::event:
+                deliver_event(message);
                 break;
-            case 'S': {  // another node's PMIx_Job_control: sig, then (nspace, rank) pairs
-                std::vector<pmix_proc_t> targets;
-                for (size_t i = 1; i + 1 < m.fields.size(); i += 2) {
-                    pmix_proc_t& t = targets.emplace_back();
-                    PMIX_LOAD_PROCID(&t, m.fields[i].c_str(),
-                                     static_cast<pmix_rank_t>(std::atoll(m.fields[i + 1].c_str())));
-                }
-                if (num(0) > 0 && num(0) < 65) signal_local(L_, targets, static_cast<int>(num(0)));
+            case MessageKind::signal:
+                apply_signal(message);
                 break;
-            }
-            default:
-                std::fprintf(stderr, "pmixd: unexpected message '%c' from the head\n", m.type);
+            default:  // a kind only daemons send
+                report_unexpected(message);
         }
     }
 
+    static void report_unexpected(const Message& message) {
+        std::fprintf(stderr, "pmixd: unexpected message %s from the head\n",
+                     describe(message).c_str());
+    }
+
+    // Another node's PMIx_Job_control: the signal, then (nspace, rank) pairs of the targets.
+    void apply_signal(const Message& message) {
+        const std::vector<std::string>& fields = message.fields;
+        std::vector<pmix_proc_t> targets;
+        for (size_t i = 1; i + 1 < fields.size(); i += 2) {
+            pmix_proc_t& target = targets.emplace_back();
+            PMIX_LOAD_PROCID(&target, fields[i].c_str(),
+                             static_cast<pmix_rank_t>(std::atoll(fields[i + 1].c_str())));
+        }
+        const long long sig = fields.empty() ? 0 : std::atoll(fields[0].c_str());
+        if (sig > 0 && sig < 65) signal_local(launcher_, targets, static_cast<int>(sig));
+    }
+
     // An event raised on another node: hand it to our server for its local clients.
-    void deliver_event(const Message& m) {
-        if (m.fields.size() < 5) return;
-        pmix_proc_t src;
-        PMIX_LOAD_PROCID(&src, m.fields[1].c_str(),
-                         static_cast<pmix_rank_t>(std::atoll(m.fields[2].c_str())));
-        auto* holder = new std::pair<pmix_info_t*, size_t>(nullptr, 0);
-        if (unpack_infos(m.fields[4], &holder->first, &holder->second) != PMIX_SUCCESS) {
+    void deliver_event(const Message& message) {
+        const std::vector<std::string>& fields = message.fields;
+        if (fields.size() < 5) return;
+        pmix_proc_t source;
+        PMIX_LOAD_PROCID(&source, fields[1].c_str(),
+                         static_cast<pmix_rank_t>(std::atoll(fields[2].c_str())));
+        auto* event_info = new std::pair<pmix_info_t*, size_t>(nullptr, 0);
+        if (unpack_infos(fields[4], &event_info->first, &event_info->second) != PMIX_SUCCESS) {
             std::fprintf(
                 stderr,
                 "pmixd: an event from another node has undecodable info; delivered without\n");
         }
-        auto release = [](pmix_status_t, void* cb) {
-            auto* h = static_cast<std::pair<pmix_info_t*, size_t>*>(cb);
-            if (h->first != nullptr) PMIX_INFO_FREE(h->first, h->second);
-            delete h;
+        auto release = [](pmix_status_t, void* cbdata) {
+            auto* owned = static_cast<std::pair<pmix_info_t*, size_t>*>(cbdata);
+            if (owned->first != nullptr) PMIX_INFO_FREE(owned->first, owned->second);
+            delete owned;
         };
         const pmix_status_t rc =
-            PMIx_Notify_event(std::atoi(m.fields[0].c_str()), &src,
-                              static_cast<pmix_data_range_t>(std::atoi(m.fields[3].c_str())),
-                              holder->first, holder->second, release, holder);
-        if (rc != PMIX_SUCCESS) release(rc, holder);
+            PMIx_Notify_event(std::atoi(fields[0].c_str()), &source,
+                              static_cast<pmix_data_range_t>(std::atoi(fields[3].c_str())),
+                              event_info->first, event_info->second, release, event_info);
+        if (rc != PMIX_SUCCESS) release(rc, event_info);
     }
 
-    Launcher& L_;
-    Channel& ch_;
+    Launcher& launcher_;
+    Channel& channel_;
     NodeNet& net_;
     bool head_gone_ = false;
 };
 
-struct Args {
-    std::string node_name, fabric_node;
-    size_t node_index = 0;
-};
-
-Args parse_args(int argc, char** argv) {
-    Args a;
-    bool have_index = false;
-    for (int i = 1; i + 1 < argc; i += 2) {
-        const std::string k = argv[i], v = argv[i + 1];
-        if (k == "--node-name") a.node_name = v;
-        else if (k == "--node-index") {
-            a.node_index = std::strtoul(v.c_str(), nullptr, 10);
-            have_index = true;
-        } else if (k == "--fabric-node") a.fabric_node = v;
-        else die("unknown option '" + k + "'");
-    }
-    if (a.node_name.empty() || !have_index)
-        die("usage: pmixd --node-name NAME --node-index I [--fabric-node ADDR] (started by "
-            "pmixrun)");
-    return a;
-}
-
-// The job message: nspace, nprocs, K, K x (name, count, address), argc, argv..., envc, env...,
-// launch blob
-bool read_job(const Message& m, const Args& a, Launcher& L, std::vector<std::string>& addrs) {
-    const auto& f = m.fields;
-    size_t i = 0;
-    auto next = [&]() -> const std::string* { return i < f.size() ? &f[i++] : nullptr; };
-    const std::string* ns = next();
-    const std::string* np = next();
-    const std::string* k = next();
-    if (m.type != 'J' || ns == nullptr || np == nullptr || k == nullptr) return false;
-    L.nspace = *ns;
-    L.opt.nprocs = std::atoi(np->c_str());
-    const size_t nodes = std::strtoul(k->c_str(), nullptr, 10);
-    for (size_t n = 0; n < nodes; ++n) {
-        const std::string* name = next();
-        const std::string* count = next();
-        const std::string* addr = next();
-        if (addr == nullptr) return false;
-        L.layout.nodes.push_back({*name, std::max(1, std::atoi(count->c_str()))});
-        L.layout.first.push_back(0);
-        L.layout.count.push_back(static_cast<uint32_t>(std::atoi(count->c_str())));
-        addrs.push_back(*addr);
-    }
+// Takes the job the head sent: the layout (every node's rank count, this node's index) and the
+// program; the nodes' fabric addresses go to `addresses`. False if it does not add up.
+bool accept_job(const JobMessage& job, const DaemonOptions& args, Launcher& launcher,
+                std::vector<std::string>& addresses) {
+    launcher.nspace = job.nspace;
+    launcher.options.nprocs = static_cast<int>(job.nprocs);
     uint32_t next_rank = 0;
-    for (size_t n = 0; n < nodes; ++n) {
-        L.layout.first[n] = next_rank;
-        next_rank += L.layout.count[n];
+    for (const JobMessage::Node& node : job.nodes) {
+        launcher.layout.nodes.push_back({node.name, std::max(1, static_cast<int>(node.ranks))});
+        launcher.layout.first_rank.push_back(next_rank);
+        launcher.layout.rank_count.push_back(node.ranks);
+        addresses.push_back(node.fabric_address);
+        next_rank += node.ranks;
     }
-    if (a.node_index >= nodes || next_rank != static_cast<uint32_t>(L.opt.nprocs)) return false;
-    L.layout.here = a.node_index;
-    for (auto* list : {&L.opt.argv, &L.opt.env}) {
-        const std::string* cnt = next();
-        if (cnt == nullptr) return false;
-        for (size_t c = std::strtoul(cnt->c_str(), nullptr, 10); c > 0; --c) {
-            const std::string* s = next();
-            if (s == nullptr) return false;
-            list->push_back(*s);
-        }
-    }
-    const std::string* blob =
-        next();  // PMIx_server_setup_application's result, for setup_local_support
-    if (blob == nullptr) return false;
-    L.launch_blob = *blob;
-    return !L.opt.argv.empty();
+    if (args.node_index >= job.nodes.size() || next_rank != job.nprocs) return false;
+    launcher.layout.here = args.node_index;
+    launcher.options.argv = job.argv;
+    launcher.options.env = job.env;
+    launcher.launch_blob = job.launch_blob;  // for setup_local_support
+    return true;
 }
 
 }  // namespace
@@ -234,33 +212,38 @@ bool read_job(const Message& m, const Args& a, Launcher& L, std::vector<std::str
 
 int main(int argc, char** argv) {
     using namespace pmix::launcher;
-    const Args args = parse_args(argc, argv);
+    DaemonOptions args;
+    std::string error;
+    if (!parse_daemon_options(argc, argv, args, error)) die(error);
     // The channel owns stdout; anything else that writes to fd 1 goes to stderr instead.
     const int channel_out = ::dup(1);
     ::dup2(2, 1);
-    Channel ch(0, channel_out);
-    std::string error;
+    Channel channel(0, channel_out);
     std::unique_ptr<NodeNet> net = NodeNet::open(args.fabric_node, error);
     if (!net) die("cannot open the fabric endpoint: " + error);
-    if (!ch.send('A', {net->address(), net->provider(), net->node_address()}))
+    if (!channel.send(MessageKind::address, {net->address(), net->provider(), net->node_address()}))
         die("the head is gone");
-    Launcher L;
-    L.t.start = Clock::now();
-    Message job;
-    std::vector<std::string> addrs;
-    if (!ch.wait_one(job, 120000)) die("no job from the head");
-    if (!read_job(job, args, L, addrs)) die("malformed job message from the head");
-    if (!net->connect(L.layout, L.nspace, addrs, error)) die("fabric connect failed: " + error);
-    L.hostname = args.node_name;
-    for (uint32_t r = 0; r < L.local_main(); ++r) {
-        Proc& pr = L.procs.emplace_back();
-        pr.rank = L.first_local() + r;
-        pr.nspace = L.nspace;
+    Launcher launcher;
+    launcher.times.start = Clock::now();
+    Message message;
+    std::vector<std::string> addresses;
+    if (!channel.wait_one(message, 120000)) die("no job from the head");
+    const std::optional<JobMessage> job = decode_job(message);
+    if (!job || !accept_job(*job, args, launcher, addresses))
+        die("malformed job message from the head");
+    if (!net->connect(launcher.layout, launcher.nspace, addresses, error))
+        die("fabric connect failed: " + error);
+    launcher.hostname = args.node_name;
+    for (uint32_t i = 0; i < launcher.local_main_ranks(); ++i) {
+        Proc& process = launcher.procs.emplace_back();
+        process.rank = launcher.first_local_rank() + i;
+        process.nspace = launcher.nspace;
     }
-    DaemonRemote remote(L, ch, *net);
-    L.remote = &remote;
-    g_launcher = &L;
-    const int code = serve_job(L, child_env(L.opt), {{PMIX_HOSTNAME, args.node_name}});
+    DaemonRemote remote(launcher, channel, *net);
+    launcher.remote = &remote;
+    g_launcher = &launcher;
+    const int code =
+        serve_job(launcher, child_env(launcher.options), {{PMIX_HOSTNAME, args.node_name}});
     net.reset();
     return code;
 }

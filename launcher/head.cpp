@@ -32,7 +32,7 @@ int run_head(const Options&) {
 namespace {
 
 constexpr int kStartupMs = 60000;                      // every daemon's address
-constexpr auto kQuitGrace = std::chrono::seconds(10);  // daemons exit after 'Q'
+constexpr auto kQuitGrace = std::chrono::seconds(10);  // daemons exit after quit
 constexpr auto kFailGrace = std::chrono::seconds(15);  // after a failure, then SIGKILL
 
 struct Daemon {
@@ -40,22 +40,22 @@ struct Daemon {
     std::string name;
     std::string ip;  // where its fabric endpoint listens (for the instant-on endpoint plugin)
     pid_t pid = -1;
-    std::unique_ptr<Channel> ch;
+    std::unique_ptr<Channel> channel;
     std::string address;
     bool gone = false;  // EOF on its channel
-    bool done = false;  // sent 'D' (or died)
+    bool done = false;  // sent done (or died)
     int code = 0;
 };
 
 struct Head {
-    Options opt;
+    Options options;
     Layout layout;
     std::string nspace, tmpdir, launch_blob;
     bool server_up = false;
-    std::vector<Daemon> d;
+    std::vector<Daemon> daemons;
     bool failing = false, timed_out = false;
     int fail_code = 0;
-    size_t nconnected = 0, nfinalized = 0;
+    size_t connected_count = 0, finalized_count = 0;
     Clock::time_point start, started, sent, all_connected, all_finalized, all_done, end, fail_at;
     // What tools are told (query.cpp reads it through g_launcher, on this loop): every rank of the
     // job with its node, and the pid, state and exit code its daemon reported.
@@ -63,69 +63,70 @@ struct Head {
 };
 
 // Fills the head's view of the job for tools: ranks block-mapped over the nodes, none started.
-void init_tool_view(Head& h) {
-    Launcher& L = h.tools;
-    char host[256] = {};
-    ::gethostname(host, sizeof host - 1);
-    L.hostname = host;
-    L.nspace = h.nspace;
-    L.opt = h.opt;
-    L.layout = h.layout;
-    L.procs.resize(static_cast<size_t>(h.opt.nprocs));
-    for (size_t r = 0; r < L.procs.size(); ++r) {
-        Proc& p = L.procs[r];
-        p.rank = static_cast<pmix_rank_t>(r);
-        p.nspace = h.nspace;
-        p.executable = h.opt.argv.empty() ? std::string() : h.opt.argv[0];
-        const size_t node = h.layout.node_of(p.rank);
-        p.host = node < h.layout.nodes.size() ? h.layout.nodes[node].name : std::string();
+void init_tool_view(Head& head) {
+    Launcher& view = head.tools;
+    char host_name[256] = {};
+    ::gethostname(host_name, sizeof host_name - 1);
+    view.hostname = host_name;
+    view.nspace = head.nspace;
+    view.options = head.options;
+    view.layout = head.layout;
+    view.procs.resize(static_cast<size_t>(head.options.nprocs));
+    for (size_t rank = 0; rank < view.procs.size(); ++rank) {
+        Proc& process = view.procs[rank];
+        process.rank = static_cast<pmix_rank_t>(rank);
+        process.nspace = head.nspace;
+        process.executable = head.options.argv.empty() ? std::string() : head.options.argv[0];
+        const size_t node = head.layout.node_of(process.rank);
+        process.host =
+            node < head.layout.nodes.size() ? head.layout.nodes[node].name : std::string();
     }
-    g_launcher = &L;
+    g_launcher = &view;
 }
 
-// A daemon's report about one rank ('C' rank pid, 'F' rank, 'X' rank pid code).
-Proc* reported_proc(Head& h, const Message& m) {
-    const long r = m.fields.empty() ? -1 : std::atol(m.fields[0].c_str());
-    if (r < 0 || static_cast<size_t>(r) >= h.tools.procs.size()) return nullptr;
-    Proc& p = h.tools.procs[static_cast<size_t>(r)];
-    if (m.fields.size() > 1) p.pid = static_cast<pid_t>(std::atol(m.fields[1].c_str()));
-    return &p;
+// A daemon's report about one rank (connected: rank pid; finalized: rank; exited: rank pid code).
+Proc* reported_proc(Head& head, const Message& message) {
+    const long rank = message.fields.empty() ? -1 : std::atol(message.fields[0].c_str());
+    if (rank < 0 || static_cast<size_t>(rank) >= head.tools.procs.size()) return nullptr;
+    Proc& process = head.tools.procs[static_cast<size_t>(rank)];
+    if (message.fields.size() > 1)
+        process.pid = static_cast<pid_t>(std::atol(message.fields[1].c_str()));
+    return &process;
 }
 
-int g_sig[2] = {-1, -1};
+int g_signal_pipe[2] = {-1, -1};
 void on_signal(int sig) {
-    unsigned char b = static_cast<unsigned char>(sig);
-    ssize_t r = ::write(g_sig[1], &b, 1);
-    (void)r;
+    const unsigned char byte = static_cast<unsigned char>(sig);
+    [[maybe_unused]] const ssize_t written = ::write(g_signal_pipe[1], &byte, 1);
 }
 
 std::string self_dir() {
-    char buf[PATH_MAX] = {};
-    ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-    std::string p(buf, n > 0 ? static_cast<size_t>(n) : 0);
-    return p.substr(0, p.rfind('/'));
+    char path[PATH_MAX] = {};
+    const ssize_t length = ::readlink("/proc/self/exe", path, sizeof path - 1);
+    const std::string executable(path, length > 0 ? static_cast<size_t>(length) : 0);
+    return executable.substr(0, executable.rfind('/'));
 }
 
-std::vector<std::string> split_words(const std::string& s) {
+std::vector<std::string> split_words(const std::string& text) {
     std::vector<std::string> out;
-    std::istringstream in(s);
-    for (std::string w; in >> w;) out.push_back(w);
+    std::istringstream in(text);
+    for (std::string word; in >> word;) out.push_back(word);
     return out;
 }
 
-bool start_daemon(Daemon& dm, const std::vector<std::string>& agent, const std::string& pmixd) {
-    int to[2], from[2];
+bool start_daemon(Daemon& daemon, const std::vector<std::string>& agent, const std::string& pmixd) {
+    int to[2], from[2];  // pipes to the daemon's stdin and from its stdout
     if (::pipe2(to, O_CLOEXEC) != 0 || ::pipe2(from, O_CLOEXEC) != 0) return false;
     std::vector<std::string> args = agent;
-    args.insert(args.end(),
-                {dm.name, pmixd, "--node-name", dm.name, "--node-index", std::to_string(dm.index)});
+    args.insert(args.end(), {daemon.name, pmixd, "--node-name", daemon.name, "--node-index",
+                             std::to_string(daemon.index)});
     pid_t pid = ::fork();
     if (pid == 0) {
         ::setpgid(0, 0);  // a ^C reaches pmixrun, which takes the job down in order
         ::dup2(to[0], 0);
         ::dup2(from[1], 1);
         std::vector<char*> argv;
-        for (std::string& a : args) argv.push_back(a.data());
+        for (std::string& arg : args) argv.push_back(arg.data());
         argv.push_back(nullptr);
         ::execvp(argv[0], argv.data());
         std::fprintf(stderr, "pmixrun: cannot run launch agent '%s': %s\n", argv[0],
@@ -135,189 +136,203 @@ bool start_daemon(Daemon& dm, const std::vector<std::string>& agent, const std::
     ::close(to[0]);
     ::close(from[1]);
     if (pid < 0) return false;
-    dm.pid = pid;
-    dm.ch = std::make_unique<Channel>(from[0], to[1]);
+    daemon.pid = pid;
+    daemon.channel = std::make_unique<Channel>(from[0], to[1]);
     return true;
 }
 
-void send_all(Head& h, char type, const std::vector<std::string>& fields,
+void send_all(Head& head, MessageKind kind, const std::vector<std::string>& fields,
               size_t except = SIZE_MAX) {
-    for (Daemon& dm : h.d)
-        if (!dm.gone && dm.index != except) dm.ch->send(type, fields);
+    for (Daemon& daemon : head.daemons)
+        if (!daemon.gone && daemon.index != except) daemon.channel->send(kind, fields);
 }
 
-void fail(Head& h, int code, const std::string& why) {
-    if (h.failing) return;
-    h.failing = true;
-    h.fail_code = code;
-    h.fail_at = Clock::now();
+void fail(Head& head, int code, const std::string& why) {
+    if (head.failing) return;
+    head.failing = true;
+    head.fail_code = code;
+    head.fail_at = Clock::now();
     std::fprintf(stderr, "pmixrun: %s\n", why.c_str());
     std::fflush(stderr);
-    send_all(h, 'K', {std::to_string(code)});
+    send_all(head, MessageKind::kill, {std::to_string(code)});
 }
 
 int wait_status(pid_t pid) {
-    int st = 0;
+    int status = 0;
     for (int i = 0; i < 100; ++i) {  // the agent ends with its daemon; give it a second
-        if (::waitpid(pid, &st, WNOHANG) == pid)
-            return WIFSIGNALED(st) ? 128 + WTERMSIG(st) : WEXITSTATUS(st);
+        if (::waitpid(pid, &status, WNOHANG) == pid)
+            return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
         ::usleep(10000);
     }
     return 1;
 }
 
-void daemon_gone(Head& h, Daemon& dm) {
-    dm.gone = true;
-    if (dm.done) return;
-    dm.done = true;
-    dm.code = wait_status(dm.pid);
-    dm.pid = -1;
-    send_all(h, 'L', {std::to_string(dm.index)});  // its fences fail everywhere, now
-    fail(h, dm.code == 0 ? 1 : dm.code,
-         "the daemon of node " + std::to_string(dm.index) + " (" + dm.name + ") died (status " +
-             std::to_string(dm.code) + "); killing the job");
+void daemon_gone(Head& head, Daemon& daemon) {
+    daemon.gone = true;
+    if (daemon.done) return;
+    daemon.done = true;
+    daemon.code = wait_status(daemon.pid);
+    daemon.pid = -1;
+    send_all(head, MessageKind::node_lost,
+             {std::to_string(daemon.index)});  // its fences fail everywhere, now
+    fail(head, daemon.code == 0 ? 1 : daemon.code,
+         "the daemon of node " + std::to_string(daemon.index) + " (" + daemon.name +
+             ") died (status " + std::to_string(daemon.code) + "); killing the job");
 }
 
-void handle(Head& h, Daemon& dm, const Message& m) {
-    const auto num = [&](size_t i) {
-        return i < m.fields.size() ? std::atoi(m.fields[i].c_str()) : 0;
+void report_unexpected(const Daemon& daemon, const Message& message) {
+    std::fprintf(stderr, "pmixrun: unexpected message %s from node %s\n", describe(message).c_str(),
+                 daemon.name.c_str());
+}
+
+void handle(Head& head, Daemon& daemon, const Message& message) {
+    const auto number = [&](size_t field) {
+        return field < message.fields.size() ? std::atoi(message.fields[field].c_str()) : 0;
     };
-    switch (m.type) {
-        case 'O':
-            if (m.fields.size() == 3) {
-                FILE* f = m.fields[1] == "1" ? stdout : stderr;
-                std::fprintf(f, "[%s] %s\n", m.fields[0].c_str(), m.fields[2].c_str());
-                std::fflush(f);
+    const size_t nprocs = static_cast<size_t>(head.options.nprocs);
+    if (!message.kind) {
+        report_unexpected(daemon, message);
+        return;
+    }
+    switch (*message.kind) {
+        case MessageKind::output:
+            if (message.fields.size() == 3) {
+                FILE* destination = message.fields[1] == "1" ? stdout : stderr;
+                std::fprintf(destination, "[%s] %s\n", message.fields[0].c_str(),
+                             message.fields[2].c_str());
+                std::fflush(destination);
             }
             break;
-        case 'C':
-            if (Proc* p = reported_proc(h, m)) p->connected = true;
-            if (++h.nconnected == static_cast<size_t>(h.opt.nprocs)) h.all_connected = Clock::now();
+        case MessageKind::connected:
+            if (Proc* process = reported_proc(head, message)) process->connected = true;
+            if (++head.connected_count == nprocs) head.all_connected = Clock::now();
             break;
-        case 'F':
-            if (Proc* p = reported_proc(h, m)) p->finalized = true;
-            if (++h.nfinalized == static_cast<size_t>(h.opt.nprocs)) h.all_finalized = Clock::now();
+        case MessageKind::finalized:
+            if (Proc* process = reported_proc(head, message)) process->finalized = true;
+            if (++head.finalized_count == nprocs) head.all_finalized = Clock::now();
             break;
-        case 'X':
-            if (Proc* p = reported_proc(h, m)) {
-                p->exited = true;
-                p->exit_code = num(2);
+        case MessageKind::exited:
+            if (Proc* process = reported_proc(head, message)) {
+                process->exited = true;
+                process->exit_code = number(2);
             }
             break;
-        case 'E':
-            fail(h, num(0), m.fields.size() > 1 ? m.fields[1] : "node " + dm.name + " failed");
+        case MessageKind::failed:
+            fail(head, number(0),
+                 message.fields.size() > 1 ? message.fields[1] : "node " + daemon.name + " failed");
             break;
-        case 'N':  // an event, or a job-control signal: every other node applies it locally
-        case 'S':
-            send_all(h, m.type, m.fields, dm.index);
+        case MessageKind::event:  // an event, or a job-control signal: every other node applies it
+        case MessageKind::signal:
+            send_all(head, *message.kind, message.fields, daemon.index);
             break;
-        case 'D':
-            dm.done = true;
-            dm.code = num(0);
+        case MessageKind::done:
+            daemon.done = true;
+            daemon.code = number(0);
             break;
-        default:
-            std::fprintf(stderr, "pmixrun: unexpected message '%c' from node %s\n", m.type,
-                         dm.name.c_str());
+        default:  // a kind only the head sends
+            report_unexpected(daemon, message);
     }
 }
 
-// Polls every daemon (and our signal pipe) once, for up to `ms`.
-void pump(Head& h, int ms) {
-    std::vector<pollfd> fds{{g_sig[0], POLLIN, 0}, {h.tools.queue.fd(), POLLIN, 0}};
-    std::vector<Daemon*> owner;
-    for (Daemon& dm : h.d) {
-        if (dm.gone) continue;
-        fds.push_back({dm.ch->in_fd(), POLLIN, 0});
-        owner.push_back(&dm);
+// Polls every daemon (and our signal pipe and the tools' work queue) once, for up to `timeout_ms`.
+void pump(Head& head, int timeout_ms) {
+    std::vector<pollfd> fds{{g_signal_pipe[0], POLLIN, 0}, {head.tools.queue.fd(), POLLIN, 0}};
+    std::vector<Daemon*> polled;  // fds[i + 2] is polled[i]'s channel
+    for (Daemon& daemon : head.daemons) {
+        if (daemon.gone) continue;
+        fds.push_back({daemon.channel->in_fd(), POLLIN, 0});
+        polled.push_back(&daemon);
     }
-    if (::poll(fds.data(), fds.size(), ms) < 0 && errno != EINTR) return;
-    unsigned char b[16];
-    for (ssize_t n; (n = ::read(g_sig[0], b, sizeof b)) > 0;)
-        for (ssize_t i = 0; i < n; ++i)
-            fail(h, 128 + b[i],
-                 std::string("received signal ") + strsignal(b[i]) + "; killing the job");
-    h.tools.failing = h.failing;
-    h.tools.queue.drain();  // tools' queries (query.cpp), answered on this loop
-    for (size_t i = 0; i < owner.size(); ++i) {
+    if (::poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) return;
+    unsigned char signals[16];
+    for (ssize_t count; (count = ::read(g_signal_pipe[0], signals, sizeof signals)) > 0;)
+        for (ssize_t i = 0; i < count; ++i)
+            fail(head, 128 + signals[i],
+                 std::string("received signal ") + strsignal(signals[i]) + "; killing the job");
+    head.tools.failing = head.failing;
+    head.tools.queue.drain();  // tools' queries (query.cpp), answered on this loop
+    for (size_t i = 0; i < polled.size(); ++i) {
         if (fds[i + 2].revents == 0) continue;
-        std::vector<Message> msgs;
-        const bool alive = owner[i]->ch->receive(msgs);
-        for (const Message& m : msgs) handle(h, *owner[i], m);
-        if (!alive) daemon_gone(h, *owner[i]);
+        std::vector<Message> messages;
+        const bool alive = polled[i]->channel->receive(messages);
+        for (const Message& message : messages) handle(head, *polled[i], message);
+        if (!alive) daemon_gone(head, *polled[i]);
     }
 }
 
-bool all_done(const Head& h) {
-    return std::all_of(h.d.begin(), h.d.end(), [](const Daemon& dm) { return dm.done; });
+bool all_done(const Head& head) {
+    return std::all_of(head.daemons.begin(), head.daemons.end(),
+                       [](const Daemon& daemon) { return daemon.done; });
 }
 
-bool collect_addresses(Head& h) {
+bool collect_addresses(Head& head) {
     const auto deadline = Clock::now() + std::chrono::milliseconds(kStartupMs);
     for (;;) {
-        size_t have = 0;
-        for (Daemon& dm : h.d) {
-            if (dm.gone) {
+        size_t reported = 0;
+        for (Daemon& daemon : head.daemons) {
+            if (daemon.gone) {
                 std::fprintf(stderr, "pmixrun: the daemon of node %s did not start (status %d)\n",
-                             dm.name.c_str(), wait_status(dm.pid));
-                dm.pid = -1;
+                             daemon.name.c_str(), wait_status(daemon.pid));
+                daemon.pid = -1;
                 return false;
             }
-            have += dm.address.empty() ? 0 : 1;
+            reported += daemon.address.empty() ? 0 : 1;
         }
-        if (have == h.d.size()) return true;
+        if (reported == head.daemons.size()) return true;
         if (Clock::now() > deadline) {
             std::fprintf(stderr, "pmixrun: not every daemon reported within %d s\n",
                          kStartupMs / 1000);
             return false;
         }
         std::vector<pollfd> fds;
-        for (Daemon& dm : h.d) fds.push_back({dm.ch->in_fd(), POLLIN, 0});
+        for (Daemon& daemon : head.daemons) fds.push_back({daemon.channel->in_fd(), POLLIN, 0});
         ::poll(fds.data(), fds.size(), 100);
-        for (size_t i = 0; i < h.d.size(); ++i) {
-            if (fds[i].revents == 0 || !h.d[i].address.empty()) continue;
-            std::vector<Message> msgs;
-            const bool alive = h.d[i].ch->receive(msgs);
-            for (const Message& m : msgs)
-                if (m.type == 'A' && !m.fields.empty()) {
-                    h.d[i].address = m.fields[0];
-                    if (m.fields.size() > 2) h.d[i].ip = m.fields[2];
+        for (size_t i = 0; i < head.daemons.size(); ++i) {
+            Daemon& daemon = head.daemons[i];
+            if (fds[i].revents == 0 || !daemon.address.empty()) continue;
+            std::vector<Message> messages;
+            const bool alive = daemon.channel->receive(messages);
+            for (const Message& message : messages)
+                if (message.kind == MessageKind::address && !message.fields.empty()) {
+                    daemon.address = message.fields[0];
+                    if (message.fields.size() > 2) daemon.ip = message.fields[2];
                 }
-            if (!alive) h.d[i].gone = true;
+            if (!alive) daemon.gone = true;
         }
     }
 }
 
-std::vector<std::string> job_message(const Head& h) {
-    std::vector<std::string> f{h.nspace, std::to_string(h.opt.nprocs), std::to_string(h.d.size())};
-    for (const Daemon& dm : h.d) {
-        f.push_back(dm.name);
-        f.push_back(std::to_string(h.layout.count[dm.index]));
-        f.push_back(dm.address);
-    }
-    f.push_back(std::to_string(h.opt.argv.size()));
-    f.insert(f.end(), h.opt.argv.begin(), h.opt.argv.end());
+JobMessage job_message(const Head& head) {
+    JobMessage job;
+    job.nspace = head.nspace;
+    job.nprocs = static_cast<uint32_t>(head.options.nprocs);
+    for (const Daemon& daemon : head.daemons)
+        job.nodes.push_back({daemon.name, head.layout.rank_count[daemon.index], daemon.address});
+    job.argv = head.options.argv;
     // -x: the value here (a bare VAR) or the one given; the daemons add these to their own
     // environment, as mpirun does on remote nodes.
-    std::vector<std::string> env;
-    for (const std::string& x : h.opt.env) {
-        if (x.find('=') != std::string::npos) env.push_back(x);
-        else if (const char* v = std::getenv(x.c_str()); v != nullptr) env.push_back(x + "=" + v);
-        else std::fprintf(stderr, "pmixrun: warning: -x %s: not set here, not passed\n", x.c_str());
+    for (const std::string& passed : head.options.env) {
+        if (passed.find('=') != std::string::npos) {
+            job.env.push_back(passed);
+        } else if (const char* value = std::getenv(passed.c_str()); value != nullptr) {
+            job.env.push_back(passed + "=" + value);
+        } else {
+            std::fprintf(stderr, "pmixrun: warning: -x %s: not set here, not passed\n",
+                         passed.c_str());
+        }
     }
-    f.push_back(std::to_string(env.size()));
-    f.insert(f.end(), env.begin(), env.end());
-    f.push_back(h.launch_blob);
-    return f;
+    job.launch_blob = head.launch_blob;
+    return job;
 }
 
 // The launcher's side of the fabric plugins: a PMIx server of our own (no clients) answers
 // PMIx_server_setup_application for the job, with every node's address for endpoint assignment.
-bool collect_launch_blob(Head& h) {
+bool collect_launch_blob(Head& head) {
     std::string addrs;
-    for (const Daemon& dm : h.d) addrs += (dm.index ? "," : "") + dm.ip;
-    for (const Daemon& dm : h.d)
-        if (dm.ip.empty()) addrs.clear();
-    const pmix_status_t rc = setup_application(h.nspace, h.layout, addrs, h.launch_blob);
+    for (const Daemon& daemon : head.daemons) addrs += (daemon.index ? "," : "") + daemon.ip;
+    for (const Daemon& daemon : head.daemons)
+        if (daemon.ip.empty()) addrs.clear();
+    const pmix_status_t rc = setup_application(head.nspace, head.layout, addrs, head.launch_blob);
     if (rc != PMIX_SUCCESS) {
         std::fprintf(stderr, "pmixrun: PMIx_server_setup_application failed: %s\n",
                      PMIx_Error_string(rc));
@@ -328,129 +343,137 @@ bool collect_launch_blob(Head& h) {
 
 // A server with no clients: for setup_application, and for tools, which find it through its
 // rendezvous files in the library's default tmpdir ($TMPDIR...) and get the whole job's proc
-// table (query.cpp on h.tools); finalized at the end.
-bool start_local_server(Head& h) {
+// table (query.cpp on head.tools); finalized at the end.
+bool start_local_server(Head& head) {
     const char* base = std::getenv("TMPDIR");
     std::string tmpl =
         std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/pmixrun.XXXXXX";
     if (::mkdtemp(tmpl.data()) == nullptr) return false;
-    h.tmpdir = tmpl;
-    init_tool_view(h);
+    head.tmpdir = tmpl;
+    init_tool_view(head);
     pmix_server_module_t module;
     std::memset(&module, 0, sizeof module);
     module.query = host_query;
     module.tool_connected = host_tool_connected;
-    pmix_info_t* info = nullptr;
-    PMIX_INFO_CREATE(info, 2);
-    bool yes = true;
-    PMIx_Info_load(&info[0], PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
-    PMIx_Info_load(&info[1], PMIX_SERVER_REMOTE_CONNECTIONS, &h.opt.remote_tools, PMIX_BOOL);
-    const pmix_status_t rc = PMIx_server_init(&module, info, 2);
-    PMIX_INFO_FREE(info, 2);
+    const bool yes = true;
+    InfoList info;
+    info.add(PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
+    info.add(PMIX_SERVER_REMOTE_CONNECTIONS, &head.options.remote_tools, PMIX_BOOL);
+    pmix_status_t rc = info.convert();
+    if (rc == PMIX_SUCCESS) rc = PMIx_server_init(&module, info.info(), info.size());
     if (rc != PMIX_SUCCESS) {
         std::fprintf(stderr, "pmixrun: PMIx_server_init failed: %s\n", PMIx_Error_string(rc));
         return false;
     }
-    h.server_up = true;
+    head.server_up = true;
     return true;
 }
 
-void run_job(Head& h) {
-    const auto limit = std::chrono::duration<double>(h.opt.timeout_s);
-    while (!all_done(h)) {
-        pump(h, 100);
+void run_job(Head& head) {
+    const auto limit = std::chrono::duration<double>(head.options.timeout_s);
+    while (!all_done(head)) {
+        pump(head, 100);
         const auto now = Clock::now();
-        if (h.opt.timeout_s > 0 && !h.timed_out && now - h.start >= limit) {
-            h.timed_out = true;
-            std::fprintf(stderr, "pmixrun: timeout after %g s; killing the job\n", h.opt.timeout_s);
-            h.failing = true;
-            h.fail_at = now;
-            send_all(h, 'T', {});
+        if (head.options.timeout_s > 0 && !head.timed_out && now - head.start >= limit) {
+            head.timed_out = true;
+            std::fprintf(stderr, "pmixrun: timeout after %g s; killing the job\n",
+                         head.options.timeout_s);
+            head.failing = true;
+            head.fail_at = now;
+            send_all(head, MessageKind::timeout, {});
         }
-        if (h.failing && now - h.fail_at > kFailGrace) {
+        if (head.failing && now - head.fail_at > kFailGrace) {
             std::fprintf(stderr, "pmixrun: daemons did not end after the failure; killing them\n");
-            for (Daemon& dm : h.d)
-                if (dm.pid > 0 && !dm.done) {
-                    ::kill(-dm.pid, SIGKILL);
-                    ::kill(dm.pid, SIGKILL);
-                    dm.done = true;
+            for (Daemon& daemon : head.daemons)
+                if (daemon.pid > 0 && !daemon.done) {
+                    ::kill(-daemon.pid, SIGKILL);
+                    ::kill(daemon.pid, SIGKILL);
+                    daemon.done = true;
                 }
         }
     }
-    h.all_done = Clock::now();
+    head.all_done = Clock::now();
 }
 
-void shut_down(Head& h) {
-    send_all(h, 'Q', {});
+void shut_down(Head& head) {
+    send_all(head, MessageKind::quit, {});
     const auto deadline = Clock::now() + kQuitGrace;
-    for (Daemon& dm : h.d) {
-        while (dm.pid > 0) {
-            int st = 0;
-            const pid_t got = ::waitpid(dm.pid, &st, WNOHANG);
-            if (got == dm.pid || (got < 0 && errno == ECHILD)) break;
+    for (Daemon& daemon : head.daemons) {
+        while (daemon.pid > 0) {
+            int status = 0;
+            const pid_t got = ::waitpid(daemon.pid, &status, WNOHANG);
+            if (got == daemon.pid || (got < 0 && errno == ECHILD)) break;
             if (Clock::now() > deadline) {
-                ::kill(-dm.pid, SIGKILL);
-                ::kill(dm.pid, SIGKILL);
-                ::waitpid(dm.pid, &st, 0);
+                ::kill(-daemon.pid, SIGKILL);
+                ::kill(daemon.pid, SIGKILL);
+                ::waitpid(daemon.pid, &status, 0);
                 break;
             }
             ::usleep(10000);
         }
-        dm.pid = -1;
+        daemon.pid = -1;
     }
 }
 
-double ms(Clock::time_point a, Clock::time_point b) {
-    return std::chrono::duration<double, std::milli>(b - a).count();
+double milliseconds(Clock::time_point from, Clock::time_point to) {
+    return std::chrono::duration<double, std::milli>(to - from).count();
 }
 
-void report(const Head& h, int code) {
+void report(const Head& head, int code) {
     std::fprintf(stderr,
                  "pmixrun report: %d process(es) on %zu node(s), launch agent \"%s\", exit %d\n",
-                 h.opt.nprocs, h.d.size(), h.opt.launch_agent.c_str(), code);
+                 head.options.nprocs, head.daemons.size(), head.options.launch_agent.c_str(), code);
     std::fprintf(stderr, "  %-28s %12s %12s\n", "phase", "at (ms)", "took (ms)");
-    Clock::time_point prev = h.start;
+    Clock::time_point previous = head.start;
     auto row = [&](const char* name, Clock::time_point at) {
         if (at == Clock::time_point{}) {
             std::fprintf(stderr, "  %-28s %12s %12s\n", name, "-", "-");
             return;
         }
-        std::fprintf(stderr, "  %-28s %12.3f %12.3f\n", name, ms(h.start, at), ms(prev, at));
-        prev = at;
+        std::fprintf(stderr, "  %-28s %12.3f %12.3f\n", name, milliseconds(head.start, at),
+                     milliseconds(previous, at));
+        previous = at;
     };
-    row("daemons up (fabric open)", h.started);
-    row("job sent to every daemon", h.sent);
-    row("all clients connected", h.all_connected);
-    row("all clients finalized", h.all_finalized);
-    row("all processes exited", h.all_done);
-    row("teardown", h.end);
-    std::fprintf(stderr, "  connected %zu/%d, finalized %zu/%d\n", h.nconnected, h.opt.nprocs,
-                 h.nfinalized, h.opt.nprocs);
+    row("daemons up (fabric open)", head.started);
+    row("job sent to every daemon", head.sent);
+    row("all clients connected", head.all_connected);
+    row("all clients finalized", head.all_finalized);
+    row("all processes exited", head.all_done);
+    row("teardown", head.end);
+    std::fprintf(stderr, "  connected %zu/%d, finalized %zu/%d\n", head.connected_count,
+                 head.options.nprocs, head.finalized_count, head.options.nprocs);
+}
+
+// The nodes (--hostfile, then --host) and the ranks mapped over them; false after saying why.
+bool plan_nodes(Head& head) {
+    const Options& options = head.options;
+    std::string error;
+    bool ok = options.hostfile.empty() ? parse_host_list(options.hosts, head.layout.nodes, error)
+                                       : parse_hostfile(options.hostfile, head.layout.nodes, error);
+    if (ok && !options.hosts.empty() && !options.hostfile.empty())
+        ok = parse_host_list(options.hosts, head.layout.nodes, error);
+    if (!ok) {
+        std::fprintf(stderr, "pmixrun: %s\n", error.c_str());
+        return false;
+    }
+    int slots = 0;
+    for (const NodeSlot& node : head.layout.nodes) slots += node.slots;
+    if (!options.nprocs_given) head.options.nprocs = std::min(slots, 4096);
+    if (!head.layout.map(static_cast<uint32_t>(head.options.nprocs))) {
+        std::fprintf(stderr, "pmixrun: %d processes do not fit in the %d slots of %zu node(s)\n",
+                     head.options.nprocs, slots, head.layout.nodes.size());
+        return false;
+    }
+    return true;
 }
 
 }  // namespace
 
-int run_head(const Options& opt) {
-    Head h;
-    h.start = Clock::now();
-    h.opt = opt;
-    std::string why;
-    bool ok = opt.hostfile.empty() ? parse_host_list(opt.hosts, h.layout.nodes, why)
-                                   : parse_hostfile(opt.hostfile, h.layout.nodes, why);
-    if (ok && !opt.hosts.empty() && !opt.hostfile.empty())
-        ok = parse_host_list(opt.hosts, h.layout.nodes, why);
-    if (!ok) {
-        std::fprintf(stderr, "pmixrun: %s\n", why.c_str());
-        return 2;
-    }
-    int slots = 0;
-    for (const NodeSlot& n : h.layout.nodes) slots += n.slots;
-    if (!opt.have_n) h.opt.nprocs = std::min(slots, 4096);
-    if (!h.layout.map(static_cast<uint32_t>(h.opt.nprocs))) {
-        std::fprintf(stderr, "pmixrun: %d processes do not fit in the %d slots of %zu node(s)\n",
-                     h.opt.nprocs, slots, h.layout.nodes.size());
-        return 2;
-    }
+int run_head(const Options& options) {
+    Head head;
+    head.start = Clock::now();
+    head.options = options;
+    if (!plan_nodes(head)) return 2;
     const char* env_pmixd = std::getenv("PMIXD");
     const std::string pmixd =
         env_pmixd != nullptr && *env_pmixd != '\0' ? env_pmixd : self_dir() + "/pmixd";
@@ -459,49 +482,50 @@ int run_head(const Options& opt) {
                      pmixd.c_str());
         return 127;
     }
-    const std::vector<std::string> agent = split_words(opt.launch_agent);
+    const std::vector<std::string> agent = split_words(options.launch_agent);
     if (agent.empty()) {
         std::fprintf(stderr, "pmixrun: empty --launch-agent\n");
         return 2;
     }
-    h.nspace = "pmixrun." + std::to_string(::getpid());
-    if (::pipe2(g_sig, O_CLOEXEC | O_NONBLOCK) != 0) return 1;
+    head.nspace = "pmixrun." + std::to_string(::getpid());
+    if (::pipe2(g_signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return 1;
     ::signal(SIGPIPE, SIG_IGN);  // a dead daemon's pipe: the write fails, EOF tells us the rest
     ::signal(SIGINT, on_signal);
     ::signal(SIGTERM, on_signal);
-    for (size_t i = 0; i < h.layout.nodes.size(); ++i) {
-        Daemon& dm = h.d.emplace_back();
-        dm.index = i;
-        dm.name = h.layout.nodes[i].name;
-        if (!start_daemon(dm, agent, pmixd)) {
-            std::fprintf(stderr, "pmixrun: cannot start the daemon of node %s\n", dm.name.c_str());
-            dm.gone = dm.done = true;
+    for (size_t i = 0; i < head.layout.nodes.size(); ++i) {
+        Daemon& daemon = head.daemons.emplace_back();
+        daemon.index = i;
+        daemon.name = head.layout.nodes[i].name;
+        if (!start_daemon(daemon, agent, pmixd)) {
+            std::fprintf(stderr, "pmixrun: cannot start the daemon of node %s\n",
+                         daemon.name.c_str());
+            daemon.gone = daemon.done = true;
         }
     }
     int code = 1;
-    if (collect_addresses(h) && start_local_server(h) && collect_launch_blob(h)) {
-        h.started = Clock::now();
-        send_all(h, 'J', job_message(h));
-        h.sent = Clock::now();
-        run_job(h);
-        code = h.timed_out ? 124 : h.fail_code;
-        for (const Daemon& dm : h.d)
-            if (!h.timed_out) code = std::max(code, dm.code);
+    if (collect_addresses(head) && start_local_server(head) && collect_launch_blob(head)) {
+        head.started = Clock::now();
+        send_all(head, MessageKind::job, encode_job(job_message(head)));
+        head.sent = Clock::now();
+        run_job(head);
+        code = head.timed_out ? 124 : head.fail_code;
+        for (const Daemon& daemon : head.daemons)
+            if (!head.timed_out) code = std::max(code, daemon.code);
     } else {
-        for (Daemon& dm : h.d)
-            if (dm.pid > 0) {
-                ::kill(-dm.pid, SIGKILL);
-                ::kill(dm.pid, SIGKILL);
+        for (Daemon& daemon : head.daemons)
+            if (daemon.pid > 0) {
+                ::kill(-daemon.pid, SIGKILL);
+                ::kill(daemon.pid, SIGKILL);
             }
     }
-    shut_down(h);
-    if (h.server_up) PMIx_server_finalize();
-    if (!h.tmpdir.empty()) {
+    shut_down(head);
+    if (head.server_up) PMIx_server_finalize();
+    if (!head.tmpdir.empty()) {
         std::error_code ec;
-        std::filesystem::remove_all(h.tmpdir, ec);
+        std::filesystem::remove_all(head.tmpdir, ec);
     }
-    h.end = Clock::now();
-    if (opt.report) report(h, code);
+    head.end = Clock::now();
+    if (options.report) report(head, code);
     return code;
 }
 #endif

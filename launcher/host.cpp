@@ -10,36 +10,39 @@
 namespace pmix::launcher {
 namespace {
 
-Proc* find_proc(const pmix_proc_t* p) {
-    Launcher& L = *g_launcher;
-    if (p == nullptr) return nullptr;
-    if (L.nspace == p->nspace) {  // the main job: this node's ranks are procs[0..local_main)
-        pmix_rank_t first = L.first_local();
-        return p->rank >= first && p->rank - first < L.local_main() ? &L.procs[p->rank - first]
-                                                                    : nullptr;
+Proc* find_proc(const pmix_proc_t* proc) {
+    Launcher& launcher = *g_launcher;
+    if (proc == nullptr) return nullptr;
+    if (launcher.nspace ==
+        proc->nspace) {  // the main job: this node's ranks are procs[0..local_main)
+        pmix_rank_t first = launcher.first_local_rank();
+        return proc->rank >= first && proc->rank - first < launcher.local_main_ranks()
+                   ? &launcher.procs[proc->rank - first]
+                   : nullptr;
     }
-    for (Proc& pr : L.procs) {
-        if (pr.rank == p->rank && pr.nspace == p->nspace) return &pr;
+    for (Proc& process : launcher.procs) {
+        if (process.rank == proc->rank && process.nspace == proc->nspace) return &process;
     }
     return nullptr;
 }
 
-std::string proc_name(const pmix_proc_t& p) {
-    return std::string(p.nspace) + ":" + std::to_string(p.rank);
+std::string proc_name(const pmix_proc_t& proc) {
+    return std::string(proc.nspace) + ":" + std::to_string(proc.rank);
 }
 
 pmix_status_t client_connected(const pmix_proc_t* proc, void*, pmix_op_cbfunc_t cbfunc,
                                void* cbdata) {
-    pmix_proc_t p = *proc;
-    g_launcher->queue.post([p, cbfunc, cbdata] {
-        Launcher& L = *g_launcher;
-        if (Proc* pr = find_proc(&p); pr != nullptr && !pr->connected) {
-            pr->connected = true;
-            pr->connected_at = Clock::now();
-            if (L.remote != nullptr && pr->job == 0) L.remote->connected(*pr);
-            if (pr->job == 0 && ++L.nconnected == L.local_main()) {
-                L.t.all_connected = pr->connected_at;
-                L.t.have_connected = true;
+    pmix_proc_t client = *proc;
+    g_launcher->queue.post([client, cbfunc, cbdata] {
+        Launcher& launcher = *g_launcher;
+        if (Proc* process = find_proc(&client); process != nullptr && !process->connected) {
+            process->connected = true;
+            process->connected_at = Clock::now();
+            if (launcher.remote != nullptr && process->job == 0)
+                launcher.remote->connected(*process);
+            if (process->job == 0 && ++launcher.connected_count == launcher.local_main_ranks()) {
+                launcher.times.all_connected = process->connected_at;
+                launcher.times.have_connected = true;
             }
         }
         if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, cbdata);
@@ -49,15 +52,16 @@ pmix_status_t client_connected(const pmix_proc_t* proc, void*, pmix_op_cbfunc_t 
 
 pmix_status_t client_finalized(const pmix_proc_t* proc, void*, pmix_op_cbfunc_t cbfunc,
                                void* cbdata) {
-    pmix_proc_t p = *proc;
-    g_launcher->queue.post([p, cbfunc, cbdata] {
-        Launcher& L = *g_launcher;
-        if (Proc* pr = find_proc(&p); pr != nullptr && !pr->finalized) {
-            pr->finalized = true;
-            if (L.remote != nullptr && pr->job == 0) L.remote->finalized(pr->rank);
-            if (pr->job == 0 && ++L.nfinalized == L.local_main()) {
-                L.t.all_finalized = Clock::now();
-                L.t.have_finalized = true;
+    pmix_proc_t client = *proc;
+    g_launcher->queue.post([client, cbfunc, cbdata] {
+        Launcher& launcher = *g_launcher;
+        if (Proc* process = find_proc(&client); process != nullptr && !process->finalized) {
+            process->finalized = true;
+            if (launcher.remote != nullptr && process->job == 0)
+                launcher.remote->finalized(process->rank);
+            if (process->job == 0 && ++launcher.finalized_count == launcher.local_main_ranks()) {
+                launcher.times.all_finalized = Clock::now();
+                launcher.times.have_finalized = true;
             }
         }
         if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, cbdata);
@@ -67,16 +71,16 @@ pmix_status_t client_finalized(const pmix_proc_t* proc, void*, pmix_op_cbfunc_t 
 
 pmix_status_t abort_fn(const pmix_proc_t* proc, void*, int status, const char msg[], pmix_proc_t[],
                        size_t, pmix_op_cbfunc_t cbfunc, void* cbdata) {
-    pmix_proc_t p = *proc;
-    std::string text = msg != nullptr ? msg : "";
-    g_launcher->queue.post([p, status, text, cbfunc, cbdata] {
+    pmix_proc_t client = *proc;
+    std::string message = msg != nullptr ? msg : "";
+    g_launcher->queue.post([client, status, message, cbfunc, cbdata] {
         // The caller stays blocked until this cbfunc runs; release it, then take the job down.
         if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, cbdata);
         int code = status & 0xff;
         if (code == 0) code = 1;  // an abort is a failure even with status 0
-        g_launcher->fail(code, "rank " + std::to_string(p.rank) + " called PMIx_Abort(status " +
-                                   std::to_string(status) +
-                                   (text.empty() ? "" : ", \"" + text + "\"") +
+        g_launcher->fail(code, "rank " + std::to_string(client.rank) +
+                                   " called PMIx_Abort(status " + std::to_string(status) +
+                                   (message.empty() ? "" : ", \"" + message + "\"") +
                                    "); killing the job");
     });
     return PMIX_SUCCESS;
@@ -85,12 +89,12 @@ pmix_status_t abort_fn(const pmix_proc_t* proc, void*, int status, const char ms
 void release_blob(void* cbdata) { std::free(cbdata); }
 
 bool any_dead(const pmix_proc_t* procs, size_t nprocs) {
-    Launcher& L = *g_launcher;
+    Launcher& launcher = *g_launcher;
     for (size_t i = 0; i < nprocs; ++i) {
-        for (const Proc& pr : L.procs) {
-            if (pr.nspace != procs[i].nspace) continue;
-            bool hit = procs[i].rank == PMIX_RANK_WILDCARD || procs[i].rank == pr.rank;
-            if (hit && pr.exited && !pr.finalized) return true;
+        for (const Proc& process : launcher.procs) {
+            if (process.nspace != procs[i].nspace) continue;
+            bool hit = procs[i].rank == PMIX_RANK_WILDCARD || procs[i].rank == process.rank;
+            if (hit && process.exited && !process.finalized) return true;
         }
     }
     return false;
@@ -115,9 +119,9 @@ pmix_status_t fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info
         cbfunc(PMIX_SUCCESS, data, ndata, cbdata, release_blob, data);
         return PMIX_SUCCESS;
     }
-    std::vector<pmix_proc_t> parts(procs, procs + nprocs);
-    g_launcher->queue.post([parts, data, ndata, cbfunc, cbdata] {
-        if (any_dead(parts.data(), parts.size())) {
+    std::vector<pmix_proc_t> participants(procs, procs + nprocs);
+    g_launcher->queue.post([participants, data, ndata, cbfunc, cbdata] {
+        if (any_dead(participants.data(), participants.size())) {
             std::free(data);
             cbfunc(PMIX_ERR_LOST_CONNECTION, nullptr, 0, cbdata, nullptr, nullptr);
             return;
@@ -139,46 +143,46 @@ pmix_status_t direct_modex(const pmix_proc_t* proc, const pmix_info_t[], size_t,
 bool is_directive(const char* key) { return std::strncmp(key, "pmix.", 5) == 0; }
 
 // Answers a lookup if every key is published; returns false to keep waiting.
-bool try_lookup(PendingLookup& lk, bool wait) {
-    Launcher& L = *g_launcher;
+bool try_lookup(PendingLookup& lookup, bool wait) {
+    Launcher& launcher = *g_launcher;
     size_t found = 0;
-    for (const std::string& k : lk.keys) found += L.store.count(k);
-    if (found < lk.keys.size() && wait) return false;
+    for (const std::string& key : lookup.keys) found += launcher.published.count(key);
+    if (found < lookup.keys.size() && wait) return false;
     if (found == 0) {
-        lk.cbfunc(PMIX_ERR_NOT_FOUND, nullptr, 0, lk.cbdata);
+        lookup.cbfunc(PMIX_ERR_NOT_FOUND, nullptr, 0, lookup.cbdata);
         return true;
     }
-    pmix_pdata_t* pd = nullptr;
-    PMIX_PDATA_CREATE(pd, found);
-    size_t n = 0;
-    for (const std::string& k : lk.keys) {
-        auto it = L.store.find(k);
-        if (it == L.store.end()) continue;
-        pd[n].proc = it->second.owner;
-        std::snprintf(pd[n].key, sizeof(pd[n].key), "%s", k.c_str());
-        PMIx_Value_xfer(&pd[n].value, &it->second.value);
-        ++n;
-        if (it->second.first_read) {
-            PMIx_Value_destruct(&it->second.value);
-            L.store.erase(it);
+    pmix_pdata_t* pdata = nullptr;
+    PMIX_PDATA_CREATE(pdata, found);
+    size_t filled = 0;
+    for (const std::string& key : lookup.keys) {
+        auto entry = launcher.published.find(key);
+        if (entry == launcher.published.end()) continue;
+        pdata[filled].proc = entry->second.owner;
+        std::snprintf(pdata[filled].key, sizeof(pdata[filled].key), "%s", key.c_str());
+        PMIx_Value_xfer(&pdata[filled].value, &entry->second.value);
+        ++filled;
+        if (entry->second.first_read) {
+            PMIx_Value_destruct(&entry->second.value);
+            launcher.published.erase(entry);
         }
     }
-    lk.cbfunc(PMIX_SUCCESS, pd, n, lk.cbdata);
-    PMIX_PDATA_FREE(pd, n);
+    lookup.cbfunc(PMIX_SUCCESS, pdata, filled, lookup.cbdata);
+    PMIX_PDATA_FREE(pdata, filled);
     return true;
 }
 
 void retry_lookups() {
-    auto& v = g_launcher->lookups;
-    for (size_t i = 0; i < v.size();) {
-        if (try_lookup(v[i], true)) v.erase(v.begin() + static_cast<long>(i));
+    auto& lookups = g_launcher->pending_lookups;
+    for (size_t i = 0; i < lookups.size();) {
+        if (try_lookup(lookups[i], true)) lookups.erase(lookups.begin() + static_cast<long>(i));
         else ++i;
     }
 }
 
 pmix_status_t publish(const pmix_proc_t* proc, const pmix_info_t info[], size_t ninfo,
                       pmix_op_cbfunc_t cbfunc, void* cbdata) {
-    pmix_proc_t p = *proc;
+    pmix_proc_t publisher = *proc;
     bool first_read = false;
     std::vector<std::pair<std::string, pmix_value_t>> items;
     for (size_t i = 0; i < ninfo; ++i) {
@@ -186,31 +190,32 @@ pmix_status_t publish(const pmix_proc_t* proc, const pmix_info_t info[], size_t 
             first_read = info[i].value.data.persist == PMIX_PERSIST_FIRST_READ;
         }
         if (is_directive(info[i].key)) continue;
-        pmix_value_t v;
-        PMIx_Value_xfer(&v, &info[i].value);
-        items.emplace_back(info[i].key, v);
+        pmix_value_t value;
+        PMIx_Value_xfer(&value, &info[i].value);
+        items.emplace_back(info[i].key, value);
     }
-    g_launcher->queue.post([p, items, first_read, cbfunc, cbdata]() mutable {
-        Launcher& L = *g_launcher;
-        pmix_status_t st = PMIX_SUCCESS;
-        for (auto& [key, v] : items) {
-            if (L.store.count(key) != 0) {  // first publisher wins; the rest are told
-                st = PMIX_ERR_DUPLICATE_KEY;
-                PMIx_Value_destruct(&v);
+    g_launcher->queue.post([publisher, items, first_read, cbfunc, cbdata]() mutable {
+        Launcher& launcher = *g_launcher;
+        pmix_status_t status = PMIX_SUCCESS;
+        for (auto& [key, value] : items) {
+            if (launcher.published.count(key) != 0) {  // first publisher wins; the rest are told
+                status = PMIX_ERR_DUPLICATE_KEY;
+                PMIx_Value_destruct(&value);
                 continue;
             }
-            L.store[key] = Published{p, v, first_read};
+            launcher.published[key] = Published{publisher, value, first_read};
         }
         retry_lookups();
-        if (cbfunc != nullptr) cbfunc(st, cbdata);
+        if (cbfunc != nullptr) cbfunc(status, cbdata);
     });
     return PMIX_SUCCESS;
 }
 
 pmix_status_t lookup(const pmix_proc_t* proc, char** keys, const pmix_info_t info[], size_t ninfo,
                      pmix_lookup_cbfunc_t cbfunc, void* cbdata) {
-    PendingLookup lk{*proc, {}, cbfunc, cbdata};
-    for (size_t i = 0; keys != nullptr && keys[i] != nullptr; ++i) lk.keys.emplace_back(keys[i]);
+    PendingLookup request{*proc, {}, cbfunc, cbdata};
+    for (size_t i = 0; keys != nullptr && keys[i] != nullptr; ++i)
+        request.keys.emplace_back(keys[i]);
     bool wait = false;
     for (size_t i = 0; i < ninfo; ++i) {
         if (std::strcmp(info[i].key, PMIX_WAIT) == 0) {
@@ -219,42 +224,43 @@ pmix_status_t lookup(const pmix_proc_t* proc, char** keys, const pmix_info_t inf
                    info[i].value.type == PMIX_INT;  // "wait for N keys" also means wait
         }
     }
-    if (lk.keys.empty()) return PMIX_ERR_BAD_PARAM;
-    g_launcher->queue.post([lk, wait]() mutable {
-        if (!try_lookup(lk, wait)) g_launcher->lookups.push_back(lk);
+    if (request.keys.empty()) return PMIX_ERR_BAD_PARAM;
+    g_launcher->queue.post([request, wait]() mutable {
+        if (!try_lookup(request, wait)) g_launcher->pending_lookups.push_back(request);
     });
     return PMIX_SUCCESS;
 }
 
 pmix_status_t unpublish(const pmix_proc_t* proc, char** keys, const pmix_info_t[], size_t,
                         pmix_op_cbfunc_t cbfunc, void* cbdata) {
-    pmix_proc_t p = *proc;
-    std::vector<std::string> ks;
-    for (size_t i = 0; keys != nullptr && keys[i] != nullptr; ++i) ks.emplace_back(keys[i]);
-    g_launcher->queue.post([p, ks, cbfunc, cbdata] {
-        auto& store = g_launcher->store;
-        pmix_status_t st = PMIX_SUCCESS;
-        auto mine = [&](const Published& e) {
-            return std::strcmp(e.owner.nspace, p.nspace) == 0 && e.owner.rank == p.rank;
+    pmix_proc_t publisher = *proc;
+    std::vector<std::string> keys_copy;
+    for (size_t i = 0; keys != nullptr && keys[i] != nullptr; ++i) keys_copy.emplace_back(keys[i]);
+    g_launcher->queue.post([publisher, keys_copy, cbfunc, cbdata] {
+        auto& published = g_launcher->published;
+        pmix_status_t status = PMIX_SUCCESS;
+        auto mine = [&](const Published& entry) {
+            return std::strcmp(entry.owner.nspace, publisher.nspace) == 0 &&
+                   entry.owner.rank == publisher.rank;
         };
-        if (ks.empty()) {  // no keys: everything this process published
-            for (auto it = store.begin(); it != store.end();) {
-                if (mine(it->second)) {
-                    PMIx_Value_destruct(&it->second.value);
-                    it = store.erase(it);
-                } else ++it;
+        if (keys_copy.empty()) {  // no keys: everything this process published
+            for (auto found = published.begin(); found != published.end();) {
+                if (mine(found->second)) {
+                    PMIx_Value_destruct(&found->second.value);
+                    found = published.erase(found);
+                } else ++found;
             }
         }
-        for (const std::string& k : ks) {
-            auto it = store.find(k);
-            if (it == store.end() || !mine(it->second)) {
-                st = PMIX_ERR_NOT_FOUND;
+        for (const std::string& key : keys_copy) {
+            auto found = published.find(key);
+            if (found == published.end() || !mine(found->second)) {
+                status = PMIX_ERR_NOT_FOUND;
                 continue;
             }
-            PMIx_Value_destruct(&it->second.value);
-            store.erase(it);
+            PMIx_Value_destruct(&found->second.value);
+            published.erase(found);
         }
-        if (cbfunc != nullptr) cbfunc(st, cbdata);
+        if (cbfunc != nullptr) cbfunc(status, cbdata);
     });
     return PMIX_SUCCESS;
 }
@@ -276,20 +282,21 @@ pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], si
     }
     AppSpec app;
     if (apps[0].cmd != nullptr) app.argv.emplace_back(apps[0].cmd);
-    for (char** a = apps[0].argv; a != nullptr && *a != nullptr; ++a) {
-        if (a == apps[0].argv && apps[0].cmd != nullptr)
+    for (char** arg = apps[0].argv; arg != nullptr && *arg != nullptr; ++arg) {
+        if (arg == apps[0].argv && apps[0].cmd != nullptr)
             continue;  // argv[0] names the command again
-        app.argv.emplace_back(*a);
+        app.argv.emplace_back(*arg);
     }
-    for (char** e = apps[0].env; e != nullptr && *e != nullptr; ++e) app.env.emplace_back(*e);
+    for (char** entry = apps[0].env; entry != nullptr && *entry != nullptr; ++entry)
+        app.env.emplace_back(*entry);
     app.nprocs = apps[0].maxprocs > 0 ? static_cast<size_t>(apps[0].maxprocs) : 1;
     pmix_proc_t parent = *proc;
     g_launcher->queue.post([parent, app, cbfunc, cbdata] {
-        std::string ns;
-        pmix_status_t rc = spawn_job(*g_launcher, parent, app, &ns);
-        pmix_nspace_t name;  // the callback takes a (non-const) pmix_nspace_t
-        PMIX_LOAD_NSPACE(name, rc == PMIX_SUCCESS ? ns.c_str() : nullptr);
-        cbfunc(rc, name, cbdata);
+        std::string nspace;
+        pmix_status_t rc = spawn_job(*g_launcher, parent, app, &nspace);
+        pmix_nspace_t spawned;  // the callback takes arg (non-const) pmix_nspace_t
+        PMIX_LOAD_NSPACE(spawned, rc == PMIX_SUCCESS ? nspace.c_str() : nullptr);
+        cbfunc(rc, spawned, cbdata);
     });
     return PMIX_SUCCESS;
 }
@@ -334,13 +341,13 @@ pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t* source, pmix_d
 
 }  // namespace
 
-void signal_local(Launcher& L, const std::vector<pmix_proc_t>& targets, int sig) {
-    for (Proc& pr : L.procs) {
+void signal_local(Launcher& launcher, const std::vector<pmix_proc_t>& targets, int sig) {
+    for (Proc& process : launcher.procs) {
         bool hit = targets.empty();
-        for (const pmix_proc_t& t : targets)
-            hit = hit ||
-                  (pr.nspace == t.nspace && (t.rank == PMIX_RANK_WILDCARD || t.rank == pr.rank));
-        if (hit && !pr.exited && pr.pid > 0) ::kill(pr.pid, sig);
+        for (const pmix_proc_t& target : targets)
+            hit = hit || (process.nspace == target.nspace &&
+                          (target.rank == PMIX_RANK_WILDCARD || target.rank == process.rank));
+        if (hit && !process.exited && process.pid > 0) ::kill(process.pid, sig);
     }
 }
 
@@ -358,11 +365,11 @@ pmix_status_t job_control(const pmix_proc_t*, const pmix_proc_t targets[], size_
             sig = directives[i].value.data.integer;
     }
     if (sig == 0) return PMIX_ERR_NOT_SUPPORTED;
-    std::vector<pmix_proc_t> tg(targets, targets + ntargets);
-    g_launcher->queue.post([tg, sig, cbfunc, cbdata] {
-        signal_local(*g_launcher, tg, sig);
+    std::vector<pmix_proc_t> target_list(targets, targets + ntargets);
+    g_launcher->queue.post([target_list, sig, cbfunc, cbdata] {
+        signal_local(*g_launcher, target_list, sig);
         // pmixd: the targets may run anywhere; every other node's daemon applies it to its own.
-        if (g_launcher->remote != nullptr) g_launcher->remote->signal_others(tg, sig);
+        if (g_launcher->remote != nullptr) g_launcher->remote->signal_others(target_list, sig);
         if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, cbdata, nullptr, nullptr);
     });
     return PMIX_SUCCESS;
@@ -372,14 +379,14 @@ void log_fn(const pmix_proc_t* client, const pmix_info_t data[], size_t ndata, c
             size_t, pmix_op_cbfunc_t cbfunc, void* cbdata) {
     std::string who = client != nullptr ? proc_name(*client) : "?";
     for (size_t i = 0; i < ndata; ++i) {
-        const pmix_value_t& v = data[i].value;
-        if (v.type == PMIX_STRING && v.data.string != nullptr) {
-            std::fprintf(stderr, "pmixrun: log from %s: %s\n", who.c_str(), v.data.string);
+        const pmix_value_t& value = data[i].value;
+        if (value.type == PMIX_STRING && value.data.string != nullptr) {
+            std::fprintf(stderr, "pmixrun: log from %s: %s\n", who.c_str(), value.data.string);
         } else {
-            char* s = PMIx_Value_string(&v);
+            char* text = PMIx_Value_string(&value);
             std::fprintf(stderr, "pmixrun: log from %s: %s = %s\n", who.c_str(), data[i].key,
-                         s != nullptr ? s : "(unprintable)");
-            std::free(s);
+                         text != nullptr ? text : "(unprintable)");
+            std::free(text);
         }
     }
     g_launcher->queue.post([cbfunc, cbdata] {
@@ -389,33 +396,34 @@ void log_fn(const pmix_proc_t* client, const pmix_info_t data[], size_t ndata, c
 
 }  // namespace
 
-void fail_pending_lookups(pmix_status_t st) {
-    for (PendingLookup& lk : g_launcher->lookups) lk.cbfunc(st, nullptr, 0, lk.cbdata);
-    g_launcher->lookups.clear();
+void fail_pending_lookups(pmix_status_t status) {
+    for (PendingLookup& lookup : g_launcher->pending_lookups)
+        lookup.cbfunc(status, nullptr, 0, lookup.cbdata);
+    g_launcher->pending_lookups.clear();
 }
 
-void clear_store() {
-    for (auto& [k, e] : g_launcher->store) PMIx_Value_destruct(&e.value);
-    g_launcher->store.clear();
+void clear_published() {
+    for (auto& [key, entry] : g_launcher->published) PMIx_Value_destruct(&entry.value);
+    g_launcher->published.clear();
 }
 
-void fill_module(pmix_server_module_t& m) {
-    std::memset(&m, 0, sizeof m);
-    m.client_connected = client_connected;
-    m.client_finalized = client_finalized;
-    m.abort = abort_fn;
-    m.fence_nb = fence_nb;
-    m.direct_modex = direct_modex;
-    m.notify_event = notify_event;
-    m.query = host_query;
-    m.tool_connected = host_tool_connected;
-    m.log = log_fn;
-    m.job_control = job_control;
+void fill_module(pmix_server_module_t& module) {
+    std::memset(&module, 0, sizeof module);
+    module.client_connected = client_connected;
+    module.client_finalized = client_finalized;
+    module.abort = abort_fn;
+    module.fence_nb = fence_nb;
+    module.direct_modex = direct_modex;
+    module.notify_event = notify_event;
+    module.query = host_query;
+    module.tool_connected = host_tool_connected;
+    module.log = log_fn;
+    module.job_control = job_control;
     if (g_launcher->remote != nullptr) return;  // pmixd: no cross-node publish/lookup/spawn yet
-    m.publish = publish;
-    m.lookup = lookup;
-    m.unpublish = unpublish;
-    m.spawn = spawn_fn;
+    module.publish = publish;
+    module.lookup = lookup;
+    module.unpublish = unpublish;
+    module.spawn = spawn_fn;
 }
 
 }  // namespace pmix::launcher

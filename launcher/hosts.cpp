@@ -1,6 +1,7 @@
-// --host / --hostfile parsing: which nodes a job runs on and how many ranks each takes.
-#include "launcher.h"
+// --host / --hostfile parsing and the block mapping of ranks over nodes (hosts.h).
+#include "hosts.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -8,84 +9,109 @@
 namespace pmix::launcher {
 namespace {
 
-bool parse_slots(const std::string& s, int& out) {
+bool parse_slots(const std::string& text, int& out) {
     char* end = nullptr;
-    long v = std::strtol(s.c_str(), &end, 10);
-    if (s.empty() || *end != '\0' || v < 1 || v > 4096) return false;
-    out = static_cast<int>(v);
+    const long value = std::strtol(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || value < 1 || value > kMaxSlots) return false;
+    out = static_cast<int>(value);
     return true;
 }
 
-bool valid_name(const std::string& n) {
-    if (n.empty() || n.size() > 255) return false;
-    for (char c : n)
-        if (c == ' ' || c == '\t' || c == ',' || c == ':' || c == ';' || c == '=') return false;
-    return true;
+bool valid_name(const std::string& name) {
+    if (name.empty() || name.size() > 255) return false;
+    return name.find_first_of(" \t,:;=") == std::string::npos;
 }
 
 // "name" or "name:slots".
-bool parse_entry(const std::string& e, std::vector<NodeSlot>& out, std::string& why) {
-    NodeSlot n;
-    const size_t colon = e.find(':');
-    n.name = e.substr(0, colon);
-    if (colon != std::string::npos && !parse_slots(e.substr(colon + 1), n.slots)) {
-        why = "bad slot count in '" + e + "' (1..4096)";
+bool parse_entry(const std::string& entry, std::vector<NodeSlot>& out, std::string& error) {
+    NodeSlot node;
+    const size_t colon = entry.find(':');
+    node.name = entry.substr(0, colon);
+    if (colon != std::string::npos && !parse_slots(entry.substr(colon + 1), node.slots)) {
+        error = "bad slot count in '" + entry + "' (1..4096)";
         return false;
     }
-    if (!valid_name(n.name)) {
-        why = "bad node name in '" + e + "'";
+    if (!valid_name(node.name)) {
+        error = "bad node name in '" + entry + "'";
         return false;
     }
-    for (const NodeSlot& have : out) {
-        if (have.name == n.name) {
-            why = "node '" + n.name + "' given twice";
+    for (const NodeSlot& known : out) {
+        if (known.name == node.name) {
+            error = "node '" + node.name + "' given twice";
             return false;
         }
     }
-    out.push_back(n);
+    out.push_back(node);
     return true;
 }
 
 }  // namespace
 
-bool parse_host_list(const std::string& list, std::vector<NodeSlot>& out, std::string& why) {
-    std::stringstream ss(list);
+bool parse_host_list(const std::string& list, std::vector<NodeSlot>& out, std::string& error) {
+    std::stringstream items(list);
     std::string item;
-    while (std::getline(ss, item, ',')) {
-        if (!parse_entry(item, out, why)) return false;
+    while (std::getline(items, item, ',')) {
+        if (!parse_entry(item, out, error)) return false;
     }
-    if (out.empty()) why = "no node given";
+    if (out.empty()) error = "no node given";
     return !out.empty();
 }
 
-bool parse_hostfile(const std::string& path, std::vector<NodeSlot>& out, std::string& why) {
-    std::ifstream in(path);
-    if (!in) {
-        why = "cannot read hostfile '" + path + "'";
-        return false;
-    }
+bool parse_hostfile_text(const std::string& text, const std::string& source,
+                         std::vector<NodeSlot>& out, std::string& error) {
+    std::istringstream lines(text);
     std::string line;
-    for (int lineno = 1; std::getline(in, line); ++lineno) {
-        line = line.substr(0, line.find('#'));
-        std::stringstream ss(line);
+    for (int line_number = 1; std::getline(lines, line); ++line_number) {
+        const std::string where = source + ":" + std::to_string(line_number) + ": ";
+        std::istringstream words(line.substr(0, line.find('#')));
         std::string name, extra;
-        if (!(ss >> name)) continue;
+        if (!(words >> name)) continue;
         std::string entry = name;
-        while (ss >> extra) {
+        while (words >> extra) {
             if (extra.rfind("slots=", 0) == 0 && entry.find(':') == std::string::npos) {
                 entry += ":" + extra.substr(6);
             } else {
-                why = path + ":" + std::to_string(lineno) + ": unexpected '" + extra + "'";
+                error = where + "unexpected '" + extra + "'";
                 return false;
             }
         }
-        if (!parse_entry(entry, out, why)) {
-            why = path + ":" + std::to_string(lineno) + ": " + why;
+        if (!parse_entry(entry, out, error)) {
+            error = where + error;
             return false;
         }
     }
-    if (out.empty()) why = "hostfile '" + path + "' names no node";
+    if (out.empty()) error = "hostfile '" + source + "' names no node";
     return !out.empty();
+}
+
+bool parse_hostfile(const std::string& path, std::vector<NodeSlot>& out, std::string& error) {
+    std::ifstream in(path);
+    if (!in) {
+        error = "cannot read hostfile '" + path + "'";
+        return false;
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_hostfile_text(text.str(), path, out, error);
+}
+
+bool Layout::map(uint32_t nprocs) {
+    first_rank.assign(nodes.size(), 0);
+    rank_count.assign(nodes.size(), 0);
+    uint32_t next_rank = 0;
+    for (size_t node = 0; node < nodes.size(); ++node) {
+        first_rank[node] = next_rank;
+        rank_count[node] =
+            std::min<uint32_t>(static_cast<uint32_t>(nodes[node].slots), nprocs - next_rank);
+        next_rank += rank_count[node];
+    }
+    return next_rank == nprocs;
+}
+
+size_t Layout::node_of(uint32_t rank) const {
+    for (size_t node = 0; node < nodes.size(); ++node)
+        if (rank >= first_rank[node] && rank - first_rank[node] < rank_count[node]) return node;
+    return nodes.size();
 }
 
 }  // namespace pmix::launcher

@@ -23,48 +23,41 @@ constexpr auto kTermGrace = std::chrono::milliseconds(3000);  // SIGTERM -> SIGK
 int g_sigpipe[2] = {-1, -1};
 
 void on_signal(int sig) {
-    int saved = errno;
-    unsigned char b = static_cast<unsigned char>(sig);
-    ssize_t r = ::write(g_sigpipe[1], &b, 1);
-    (void)r;
-    errno = saved;
-}
-
-void load(pmix_info_t& i, const char* key, const void* v, pmix_data_type_t t) {
-    PMIx_Info_load(&i, key, v, t);
+    const int saved_errno = errno;
+    const unsigned char byte = static_cast<unsigned char>(sig);
+    [[maybe_unused]] const ssize_t written = ::write(g_sigpipe[1], &byte, 1);
+    errno = saved_errno;
 }
 
 // One PMIX_PROC_DATA entry: the rank first, as Open MPI's hosts do.
-void proc_data(pmix_info_t& out, const Layout& lay, pmix_rank_t r) {
-    pmix_data_array_t* da = nullptr;
-    PMIX_DATA_ARRAY_CREATE(da, 8, PMIX_INFO);
-    auto* in = static_cast<pmix_info_t*>(da->array);
-    const size_t node = lay.node_of(r);
-    uint16_t lr = static_cast<uint16_t>(r - lay.first[node]);
-    uint32_t zero = 0, nodeid = static_cast<uint32_t>(node);
-    load(in[0], PMIX_RANK, &r, PMIX_PROC_RANK);
-    load(in[1], PMIX_GLOBAL_RANK, &r, PMIX_PROC_RANK);
-    load(in[2], PMIX_APP_RANK, &r, PMIX_PROC_RANK);
-    load(in[3], PMIX_LOCAL_RANK, &lr, PMIX_UINT16);
-    load(in[4], PMIX_NODE_RANK, &lr, PMIX_UINT16);
-    load(in[5], PMIX_APPNUM, &zero, PMIX_UINT32);
-    load(in[6], PMIX_NODEID, &nodeid, PMIX_UINT32);
-    load(in[7], PMIX_HOSTNAME, lay.nodes[node].name.c_str(), PMIX_STRING);
-    std::snprintf(out.key, sizeof out.key, "%s", PMIX_PROC_DATA);
-    out.value.type = PMIX_DATA_ARRAY;
-    out.value.data.darray = da;
+pmix_status_t add_proc_data(InfoList& job_info, const Layout& layout, pmix_rank_t rank) {
+    const size_t node = layout.node_of(rank);
+    const uint16_t local_rank = static_cast<uint16_t>(rank - layout.first_rank[node]);
+    const uint32_t app_number = 0, node_id = static_cast<uint32_t>(node);
+    InfoList proc_info;
+    proc_info.add(PMIX_RANK, &rank, PMIX_PROC_RANK);
+    proc_info.add(PMIX_GLOBAL_RANK, &rank, PMIX_PROC_RANK);
+    proc_info.add(PMIX_APP_RANK, &rank, PMIX_PROC_RANK);
+    proc_info.add(PMIX_LOCAL_RANK, &local_rank, PMIX_UINT16);
+    proc_info.add(PMIX_NODE_RANK, &local_rank, PMIX_UINT16);
+    proc_info.add(PMIX_APPNUM, &app_number, PMIX_UINT32);
+    proc_info.add(PMIX_NODEID, &node_id, PMIX_UINT32);
+    proc_info.add(PMIX_HOSTNAME, layout.nodes[node].name);
+    if (const pmix_status_t rc = proc_info.convert(); rc != PMIX_SUCCESS) return rc;
+    job_info.add(PMIX_PROC_DATA, &proc_info.array(), PMIX_DATA_ARRAY);  // copied into the list
+    return PMIX_SUCCESS;
 }
 
-std::string rank_list(uint32_t first, uint32_t n) {
-    std::string s;
-    for (uint32_t i = 0; i < n; ++i) s += (i ? "," : "") + std::to_string(first + i);
-    return s;
+std::string rank_list(uint32_t first, uint32_t count) {
+    std::string list;
+    for (uint32_t i = 0; i < count; ++i) list += (i ? "," : "") + std::to_string(first + i);
+    return list;
 }
 
-pmix_status_t wait_op(pmix_status_t rc, Waiter& w) {
+pmix_status_t wait_op(pmix_status_t rc, Waiter& waiter) {
     if (rc == PMIX_OPERATION_SUCCEEDED) return PMIX_SUCCESS;
     if (rc != PMIX_SUCCESS) return rc;
-    return w.wait();
+    return waiter.wait();
 }
 
 void set_nonblock_cloexec(int fd) {
@@ -76,122 +69,134 @@ void set_nonblock_cloexec(int fd) {
 
 namespace {
 
-// Registers namespace `ns` of `n` processes on this node (clients first, as Open MPI does; the
-// library must accept either order). `parent`: the process that spawned it, if any.
-pmix_status_t register_nspace(Launcher& L, const std::string& ns, size_t n,
+// PMIx_generate_regex / PMIx_generate_ppn output, freed with the object. The maps must only be
+// self-consistent with the same library's parser; the plain host names / rank lists are used if
+// the generator is not there.
+struct GeneratedMap {
+    char* text = nullptr;
+    GeneratedMap(const std::string& plain, bool ranks) {
+        const pmix_status_t rc = ranks ? PMIx_generate_ppn(plain.c_str(), &text)
+                                       : PMIx_generate_regex(plain.c_str(), &text);
+        if (rc != PMIX_SUCCESS) text = strdup(plain.c_str());
+    }
+    ~GeneratedMap() { std::free(text); }
+    GeneratedMap(const GeneratedMap&) = delete;
+    GeneratedMap& operator=(const GeneratedMap&) = delete;
+};
+
+// The job-level information a real RM passes (see README), then one PMIX_PROC_DATA per rank.
+pmix_status_t add_job_info(InfoList& info, const std::string& nspace, uint32_t job_size,
+                           const Layout& layout, const pmix_proc_t* parent) {
+    std::string node_names, ranks_per_node;
+    for (size_t node = 0; node < layout.nodes.size(); ++node) {
+        node_names += (node ? "," : "") + layout.nodes[node].name;
+        ranks_per_node +=
+            (node ? ";" : "") + rank_list(layout.first_rank[node], layout.rank_count[node]);
+    }
+    const GeneratedMap node_map(node_names, false), proc_map(ranks_per_node, true);
+    const uint32_t one = 1, zero = 0;
+    const uint32_t local_size = layout.rank_count[layout.here];
+    const uint32_t node_count = static_cast<uint32_t>(layout.nodes.size());
+    const uint32_t node_id = static_cast<uint32_t>(layout.here);
+    const pmix_rank_t local_leader = layout.first_rank[layout.here];
+    info.add(PMIX_JOBID, nspace);
+    info.add(PMIX_JOB_SIZE, &job_size, PMIX_UINT32);
+    info.add(PMIX_UNIV_SIZE, &job_size, PMIX_UINT32);
+    info.add(PMIX_MAX_PROCS, &job_size, PMIX_UINT32);
+    info.add(PMIX_LOCAL_SIZE, &local_size, PMIX_UINT32);
+    info.add(PMIX_NODE_SIZE, &local_size, PMIX_UINT32);
+    info.add(PMIX_NUM_NODES, &node_count, PMIX_UINT32);
+    info.add(PMIX_JOB_NUM_APPS, &one, PMIX_UINT32);
+    info.add(PMIX_APPNUM, &zero, PMIX_UINT32);
+    info.add(PMIX_NPROC_OFFSET, &zero, PMIX_UINT32);
+    info.add(PMIX_NODEID, &node_id, PMIX_UINT32);
+    info.add(PMIX_HOSTNAME, layout.nodes[layout.here].name);
+    info.add(PMIX_NODE_MAP, node_map.text, PMIX_STRING);
+    info.add(PMIX_PROC_MAP, proc_map.text, PMIX_STRING);
+    info.add(PMIX_LOCAL_PEERS, rank_list(local_leader, local_size));
+    info.add(PMIX_LOCALLDR, &local_leader, PMIX_PROC_RANK);
+    if (parent != nullptr) {
+        const bool yes = true;
+        info.add(PMIX_PARENT_ID, parent, PMIX_PROC);
+        info.add(PMIX_SPAWNED, &yes, PMIX_BOOL);
+    }
+    for (pmix_rank_t rank = 0; rank < job_size; ++rank) {
+        if (const pmix_status_t rc = add_proc_data(info, layout, rank); rc != PMIX_SUCCESS)
+            return rc;
+    }
+    return info.convert();
+}
+
+// Registers namespace `nspace` of `nprocs` processes on this node (clients first, as Open MPI
+// does; the library must accept either order). `parent`: the process that spawned it, if any.
+pmix_status_t register_nspace(Launcher& launcher, const std::string& nspace, size_t nprocs,
                               const pmix_proc_t* parent) {
     // The main job spans the layout's nodes; a spawned job runs on this node only.
-    Layout lay;
-    if (ns == L.nspace) {
-        lay = L.layout;
+    Layout layout;
+    if (nspace == launcher.nspace) {
+        layout = launcher.layout;
     } else {
-        lay.nodes = {{L.hostname, static_cast<int>(n)}};
-        lay.map(static_cast<uint32_t>(n));
+        layout.nodes = {{launcher.hostname, static_cast<int>(nprocs)}};
+        layout.map(static_cast<uint32_t>(nprocs));
     }
-    std::string names, ppn;
-    for (size_t i = 0; i < lay.nodes.size(); ++i) {
-        names += (i ? "," : "") + lay.nodes[i].name;
-        ppn += (i ? ";" : "") + rank_list(lay.first[i], lay.count[i]);
+    InfoList info;
+    if (const pmix_status_t rc =
+            add_job_info(info, nspace, static_cast<uint32_t>(nprocs), layout, parent);
+        rc != PMIX_SUCCESS)
+        return rc;
+    const uint32_t first = layout.first_rank[layout.here];
+    const uint32_t local_size = layout.rank_count[layout.here];
+    for (uint32_t rank = first; rank < first + local_size; ++rank) {
+        pmix_proc_t client;
+        PMIX_PROC_LOAD(&client, nspace.c_str(), static_cast<pmix_rank_t>(rank));
+        Waiter waiter;
+        const pmix_status_t rc =
+            wait_op(PMIx_server_register_client(&client, ::geteuid(), ::getegid(), nullptr,
+                                                Waiter::op_cb, &waiter),
+                    waiter);
+        if (rc != PMIX_SUCCESS) return rc;
     }
-    const uint32_t nlocal = lay.count[lay.here];
-    const std::string ranks = rank_list(lay.first[lay.here], nlocal);
-    char* nodemap = nullptr;
-    char* procmap = nullptr;
-    // The maps must only be self-consistent with the same library's parser; fall back to the plain
-    // host names / rank lists if the generator is not there.
-    if (PMIx_generate_regex(names.c_str(), &nodemap) != PMIX_SUCCESS)
-        nodemap = strdup(names.c_str());
-    if (PMIx_generate_ppn(ppn.c_str(), &procmap) != PMIX_SUCCESS) procmap = strdup(ppn.c_str());
-
-    const size_t njob = parent != nullptr ? 18 : 16;
-    pmix_info_t* info = nullptr;
-    PMIX_INFO_CREATE(info, njob + n);
-    uint32_t size = static_cast<uint32_t>(n), one = 1, zero = 0;
-    uint32_t nnodes = static_cast<uint32_t>(lay.nodes.size()),
-             nodeid = static_cast<uint32_t>(lay.here);
-    pmix_rank_t lldr = lay.first[lay.here];
-    (void)one;
-    load(info[0], PMIX_JOBID, ns.c_str(), PMIX_STRING);
-    load(info[1], PMIX_JOB_SIZE, &size, PMIX_UINT32);
-    load(info[2], PMIX_UNIV_SIZE, &size, PMIX_UINT32);
-    load(info[3], PMIX_MAX_PROCS, &size, PMIX_UINT32);
-    load(info[4], PMIX_LOCAL_SIZE, &nlocal, PMIX_UINT32);
-    load(info[5], PMIX_NODE_SIZE, &nlocal, PMIX_UINT32);
-    load(info[6], PMIX_NUM_NODES, &nnodes, PMIX_UINT32);
-    load(info[7], PMIX_JOB_NUM_APPS, &one, PMIX_UINT32);
-    load(info[8], PMIX_APPNUM, &zero, PMIX_UINT32);
-    load(info[9], PMIX_NPROC_OFFSET, &zero, PMIX_UINT32);
-    load(info[10], PMIX_NODEID, &nodeid, PMIX_UINT32);
-    load(info[11], PMIX_HOSTNAME, lay.nodes[lay.here].name.c_str(), PMIX_STRING);
-    load(info[12], PMIX_NODE_MAP, nodemap, PMIX_STRING);
-    load(info[13], PMIX_PROC_MAP, procmap, PMIX_STRING);
-    load(info[14], PMIX_LOCAL_PEERS, ranks.c_str(), PMIX_STRING);
-    load(info[15], PMIX_LOCALLDR, &lldr, PMIX_PROC_RANK);
-    if (parent != nullptr) {
-        bool yes = true;
-        load(info[16], PMIX_PARENT_ID, parent, PMIX_PROC);
-        load(info[17], PMIX_SPAWNED, &yes, PMIX_BOOL);
-    }
-    std::free(nodemap);
-    std::free(procmap);
-    for (size_t r = 0; r < n; ++r) proc_data(info[njob + r], lay, static_cast<pmix_rank_t>(r));
-
-    for (uint32_t r = lay.first[lay.here]; r < lay.first[lay.here] + nlocal; ++r) {
-        pmix_proc_t p;
-        PMIX_PROC_LOAD(&p, ns.c_str(), static_cast<pmix_rank_t>(r));
-        Waiter w;
-        pmix_status_t rc = wait_op(
-            PMIx_server_register_client(&p, ::geteuid(), ::getegid(), nullptr, Waiter::op_cb, &w),
-            w);
-        if (rc != PMIX_SUCCESS) {
-            PMIX_INFO_FREE(info, njob + n);
-            return rc;
-        }
-    }
-    Waiter w;
-    pmix_status_t rc = wait_op(PMIx_server_register_nspace(ns.c_str(), static_cast<int>(nlocal),
-                                                           info, njob + n, Waiter::op_cb, &w),
-                               w);
-    PMIX_INFO_FREE(info, njob + n);
-    return rc;
+    Waiter waiter;
+    return wait_op(PMIx_server_register_nspace(nspace.c_str(), static_cast<int>(local_size),
+                                               info.info(), info.size(), Waiter::op_cb, &waiter),
+                   waiter);
 }
 
 void setup_signals() {
-    struct sigaction sa {};
-    sa.sa_handler = on_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESTART;
-    ::sigaction(SIGCHLD, &sa, nullptr);
-    ::sigaction(SIGINT, &sa, nullptr);
-    ::sigaction(SIGTERM, &sa, nullptr);
+    struct sigaction action {};
+    action.sa_handler = on_signal;
+    sigemptyset(&action.sa_mask);
+    action.sa_flags = SA_RESTART;
+    ::sigaction(SIGCHLD, &action, nullptr);
+    ::sigaction(SIGINT, &action, nullptr);
+    ::sigaction(SIGTERM, &action, nullptr);
 }
 
 // setup_fork + fork/exec of one process with its output on two pipes.
-bool start_proc(Launcher& L, Proc& pr, std::vector<char*>& argv, char** base_env) {
+bool start_proc(Launcher& launcher, Proc& process, std::vector<char*>& argv, char** base_env) {
     char** env = nullptr;
-    for (char** e = base_env; *e != nullptr; ++e) {
-        pmix_status_t rc;
-        PMIX_ARGV_APPEND(rc, env, *e);
-        (void)rc;
+    for (char** entry = base_env; *entry != nullptr; ++entry) {
+        [[maybe_unused]] pmix_status_t appended;
+        PMIX_ARGV_APPEND(appended, env, *entry);
     }
-    pmix_proc_t p;
-    PMIX_PROC_LOAD(&p, pr.nspace.c_str(), pr.rank);
-    auto t0 = Clock::now();
-    pmix_status_t rc = PMIx_server_setup_fork(&p, &env);
-    if (pr.job == 0) L.t.setup_fork += Clock::now() - t0;
+    pmix_proc_t proc;
+    PMIX_PROC_LOAD(&proc, process.nspace.c_str(), process.rank);
+    const auto setup_start = Clock::now();
+    const pmix_status_t rc = PMIx_server_setup_fork(&proc, &env);
+    if (process.job == 0) launcher.times.setup_fork += Clock::now() - setup_start;
     if (rc != PMIX_SUCCESS) {
         std::fprintf(stderr, "pmixrun: PMIx_server_setup_fork(%s) failed: %s\n",
-                     proc_tag(pr).c_str(), PMIx_Error_string(rc));
+                     proc_tag(process).c_str(), PMIx_Error_string(rc));
         PMIX_ARGV_FREE(env);
         return false;
     }
-    int out[2], err[2];
+    int out[2], err[2];  // the child's stdout and stderr: [0] read end (ours), [1] write end
     if (::pipe(out) != 0 || ::pipe(err) != 0) return false;
-    pr.forked = Clock::now();
+    process.forked = Clock::now();
     pid_t pid = ::fork();
     if (pid == 0) {
         ::setpgid(0, 0);
-        if (L.remote != nullptr)
+        if (launcher.remote != nullptr)
             ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // pmixd gone: so are its ranks
         ::dup2(out[1], 1);
         ::dup2(err[1], 2);
@@ -206,7 +211,7 @@ bool start_proc(Launcher& L, Proc& pr, std::vector<char*>& argv, char** base_env
         std::fprintf(stderr, "pmixrun: cannot execute '%s': %s\n", argv[0], std::strerror(errno));
         ::_exit(127);
     }
-    if (pr.job == 0) L.t.fork += Clock::now() - pr.forked;
+    if (process.job == 0) launcher.times.fork += Clock::now() - process.forked;
     PMIX_ARGV_FREE(env);
     ::close(out[1]);
     ::close(err[1]);
@@ -215,244 +220,252 @@ bool start_proc(Launcher& L, Proc& pr, std::vector<char*>& argv, char** base_env
         ::close(err[0]);
         return false;
     }
-    pr.pid = pid;
-    pr.executable = argv[0];
-    pr.out.fd = out[0];
-    pr.err.fd = err[0];
+    process.pid = pid;
+    process.executable = argv[0];
+    process.out.fd = out[0];
+    process.err.fd = err[0];
     set_nonblock_cloexec(out[0]);
     set_nonblock_cloexec(err[0]);
     return true;
 }
 
-std::vector<char*> c_strings(std::vector<std::string>& v) {
+std::vector<char*> c_strings(std::vector<std::string>& strings) {
     std::vector<char*> out;
-    for (std::string& s : v) out.push_back(s.data());
+    for (std::string& text : strings) out.push_back(text.data());
     out.push_back(nullptr);
     return out;
 }
 
 }  // namespace
 
-std::string proc_tag(const Proc& pr) {
-    return pr.job == 0 ? std::to_string(pr.rank)
-                       : std::to_string(pr.job) + "." + std::to_string(pr.rank);
+std::string proc_tag(const Proc& process) {
+    return process.job == 0 ? std::to_string(process.rank)
+                            : std::to_string(process.job) + "." + std::to_string(process.rank);
 }
 
-pmix_status_t register_job(Launcher& L) {
-    return register_nspace(L, L.nspace, static_cast<size_t>(L.opt.nprocs), nullptr);
+pmix_status_t register_job(Launcher& launcher) {
+    return register_nspace(launcher, launcher.nspace, static_cast<size_t>(launcher.options.nprocs),
+                           nullptr);
 }
 
-pmix_status_t spawn_job(Launcher& L, const pmix_proc_t& parent, const AppSpec& app,
+pmix_status_t spawn_job(Launcher& launcher, const pmix_proc_t& parent, const AppSpec& app,
                         std::string* nspace) {
-    if (L.failing) return PMIX_ERR_JOB_TERMINATED;
+    if (launcher.failing) return PMIX_ERR_JOB_TERMINATED;
     if (app.argv.empty() || app.nprocs == 0) return PMIX_ERR_BAD_PARAM;
-    const unsigned job = L.next_job++;
-    const std::string ns = L.nspace + "." + std::to_string(job);
-    const size_t first = L.procs.size();
-    for (size_t r = 0; r < app.nprocs; ++r) {
-        Proc& pr = L.procs.emplace_back();
-        pr.rank = static_cast<pmix_rank_t>(r);
-        pr.nspace = ns;
-        pr.job = job;
+    const unsigned job = launcher.next_job++;
+    const std::string job_nspace = launcher.nspace + "." + std::to_string(job);
+    const size_t first = launcher.procs.size();
+    for (size_t rank = 0; rank < app.nprocs; ++rank) {
+        Proc& process = launcher.procs.emplace_back();
+        process.rank = static_cast<pmix_rank_t>(rank);
+        process.nspace = job_nspace;
+        process.job = job;
     }
-    if (pmix_status_t rc = register_nspace(L, ns, app.nprocs, &parent); rc != PMIX_SUCCESS) {
-        L.procs.resize(first);
+    if (pmix_status_t rc = register_nspace(launcher, job_nspace, app.nprocs, &parent);
+        rc != PMIX_SUCCESS) {
+        launcher.procs.resize(first);
         return rc;
     }
-    L.spawned_nspaces.push_back(ns);
-    std::vector<std::string> env = L.child_env;
-    for (const std::string& x : app.env) {
-        const std::string name = x.substr(0, x.find('=') + 1);
-        std::erase_if(env,
-                      [&](const std::string& e) { return e.compare(0, name.size(), name) == 0; });
-        env.push_back(x);
+    launcher.spawned_nspaces.push_back(job_nspace);
+    std::vector<std::string> env = launcher.child_env;
+    for (const std::string& added : app.env) {
+        const std::string prefix = added.substr(0, added.find('=') + 1);
+        std::erase_if(env, [&](const std::string& entry) {
+            return entry.compare(0, prefix.size(), prefix) == 0;
+        });
+        env.push_back(added);
     }
     std::vector<std::string> args = app.argv;
     std::vector<char*> argv = c_strings(args);
     std::vector<char*> envp = c_strings(env);
-    for (size_t i = first; i < L.procs.size(); ++i) {
-        if (!start_proc(L, L.procs[i], argv, envp.data())) {
-            L.fail(1, "could not start every process of spawned job " + ns + "; killing the job");
+    for (size_t i = first; i < launcher.procs.size(); ++i) {
+        if (!start_proc(launcher, launcher.procs[i], argv, envp.data())) {
+            launcher.fail(1, "could not start every process of spawned job " + job_nspace +
+                                 "; killing the job");
             return PMIX_ERR_JOB_FAILED_TO_LAUNCH;
         }
     }
-    *nspace = ns;
+    *nspace = job_nspace;
     return PMIX_SUCCESS;
 }
 
-bool spawn_all(Launcher& L, char** base_env) {
+bool spawn_all(Launcher& launcher, char** base_env) {
     if (::pipe2(g_sigpipe, O_CLOEXEC | O_NONBLOCK) != 0) return false;
     setup_signals();
-    std::vector<char*> argv = c_strings(L.opt.argv);
-    for (Proc& pr : L.procs) {
-        if (!start_proc(L, pr, argv, base_env)) return false;
+    std::vector<char*> argv = c_strings(launcher.options.argv);
+    for (Proc& process : launcher.procs) {
+        if (!start_proc(launcher, process, argv, base_env)) return false;
     }
     return true;
 }
 
-void kill_all(Launcher& L, int sig) {
-    for (Proc& pr : L.procs)
-        if (pr.pid > 0 && !pr.exited) ::kill(pr.pid, sig);
+void kill_all(Launcher& launcher, int sig) {
+    for (Proc& process : launcher.procs)
+        if (process.pid > 0 && !process.exited) ::kill(process.pid, sig);
 }
 
 namespace {
 
-void emit(FILE* f, const std::string& tag, const char* s, size_t n) {
+void emit(FILE* destination, const std::string& tag, const char* line, size_t length) {
     if (Remote* remote = g_launcher->remote; remote != nullptr) {  // pmixd: the head prints it
-        remote->output(tag, f == stdout ? 1 : 2, s, n);
+        remote->output(tag, destination == stdout ? 1 : 2, line, length);
         return;
     }
-    std::fprintf(f, "[%s] %.*s\n", tag.c_str(), static_cast<int>(n), s);
+    std::fprintf(destination, "[%s] %.*s\n", tag.c_str(), static_cast<int>(length), line);
 }
 
 // Forwards whole lines with a rank tag; a partial last line waits for more or for EOF.
-void pump(Stream& s, const std::string& rank, FILE* f) {
-    char buf[65536];
+void forward_output(Stream& stream, const std::string& tag, FILE* destination) {
+    char chunk[65536];
     for (;;) {
-        ssize_t n = ::read(s.fd, buf, sizeof buf);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
-        if (n <= 0) {
-            if (!s.partial.empty()) emit(f, rank, s.partial.data(), s.partial.size());
-            s.partial.clear();
-            ::close(s.fd);
-            s.fd = -1;
-            std::fflush(f);
+        const ssize_t bytes_read = ::read(stream.fd, chunk, sizeof chunk);
+        if (bytes_read < 0 && errno == EINTR) continue;
+        if (bytes_read < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+        if (bytes_read <= 0) {
+            if (!stream.partial.empty())
+                emit(destination, tag, stream.partial.data(), stream.partial.size());
+            stream.partial.clear();
+            ::close(stream.fd);
+            stream.fd = -1;
+            std::fflush(destination);
             return;
         }
-        s.partial.append(buf, static_cast<size_t>(n));
+        stream.partial.append(chunk, static_cast<size_t>(bytes_read));
         size_t start = 0;
-        for (size_t nl; (nl = s.partial.find('\n', start)) != std::string::npos; start = nl + 1)
-            emit(f, rank, s.partial.data() + start, nl - start);
-        s.partial.erase(0, start);
-        std::fflush(f);
+        for (size_t newline; (newline = stream.partial.find('\n', start)) != std::string::npos;
+             start = newline + 1)
+            emit(destination, tag, stream.partial.data() + start, newline - start);
+        stream.partial.erase(0, start);
+        std::fflush(destination);
     }
 }
 
-void reap(Launcher& L) {
+void reap(Launcher& launcher) {
     int status = 0;
     pid_t pid;
     while ((pid = ::waitpid(-1, &status, WNOHANG)) > 0) {
-        for (Proc& pr : L.procs) {
-            if (pr.pid != pid) continue;
-            L.undisturbed.store(false, std::memory_order_release);
-            pr.exited = true;
-            pr.exit_code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
-            pr.counted = L.kill_stage == 0;
-            if (L.remote != nullptr && pr.job == 0) L.remote->exited(pr);
-            if (++L.nexited == L.procs.size()) L.t.all_exited = Clock::now();
-            if (L.failing) break;
+        for (Proc& process : launcher.procs) {
+            if (process.pid != pid) continue;
+            launcher.undisturbed.store(false, std::memory_order_release);
+            process.exited = true;
+            process.exit_code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+            process.counted = launcher.kill_stage == 0;
+            if (launcher.remote != nullptr && process.job == 0) launcher.remote->exited(process);
+            if (++launcher.exited_count == launcher.procs.size())
+                launcher.times.all_exited = Clock::now();
+            if (launcher.failing) break;
             std::string how = WIFSIGNALED(status)
                                   ? "was killed by signal " + std::to_string(WTERMSIG(status)) +
                                         " (" + strsignal(WTERMSIG(status)) + ")"
                                   : "exited with status " + std::to_string(WEXITSTATUS(status));
-            if (pr.exit_code != 0)
-                L.fail(pr.exit_code, "rank " + proc_tag(pr) + " (pid " + std::to_string(pid) +
-                                         ") " + how + "; killing the job");
-            else if (pr.connected && !pr.finalized)
-                L.fail(1, "rank " + proc_tag(pr) + " (pid " + std::to_string(pid) + ") " + how +
-                              " without calling PMIx_Finalize; killing the job");
+            if (process.exit_code != 0)
+                launcher.fail(process.exit_code, "rank " + proc_tag(process) + " (pid " +
+                                                     std::to_string(pid) + ") " + how +
+                                                     "; killing the job");
+            else if (process.connected && !process.finalized)
+                launcher.fail(1, "rank " + proc_tag(process) + " (pid " + std::to_string(pid) +
+                                     ") " + how +
+                                     " without calling PMIx_Finalize; killing the job");
         }
     }
 }
 
-void handle_signals(Launcher& L) {
-    unsigned char b[64];
-    ssize_t n;
-    while ((n = ::read(g_sigpipe[0], b, sizeof b)) > 0) {
-        for (ssize_t i = 0; i < n; ++i) {
-            if (b[i] == SIGCHLD) continue;
-            L.fail(128 + b[i],
-                   std::string("received signal ") + strsignal(b[i]) + "; killing the job");
-            L.fail_at = Clock::now() - kExitGrace;  // no grace: the user asked us to stop
+void handle_signals(Launcher& launcher) {
+    unsigned char signals[64];
+    ssize_t bytes_read;
+    while ((bytes_read = ::read(g_sigpipe[0], signals, sizeof signals)) > 0) {
+        for (ssize_t i = 0; i < bytes_read; ++i) {
+            if (signals[i] == SIGCHLD) continue;
+            launcher.fail(128 + signals[i], std::string("received signal ") +
+                                                strsignal(signals[i]) + "; killing the job");
+            launcher.fail_at = Clock::now() - kExitGrace;  // no grace: the user asked us to stop
         }
     }
-    reap(L);
+    reap(launcher);
 }
 
-void advance_kill(Launcher& L, Clock::time_point now) {
-    if (L.opt.timeout_s > 0 && !L.timed_out &&
-        now - L.t.start >= std::chrono::duration<double>(L.opt.timeout_s)) {
-        L.timed_out = true;
-        std::fprintf(stderr, "pmixrun: timeout after %g s; killing the job\n", L.opt.timeout_s);
-        L.failing = true;
-        L.fail_at = now - kExitGrace;
+void advance_kill(Launcher& launcher, Clock::time_point now) {
+    if (launcher.options.timeout_s > 0 && !launcher.timed_out &&
+        now - launcher.times.start >= std::chrono::duration<double>(launcher.options.timeout_s)) {
+        launcher.timed_out = true;
+        std::fprintf(stderr, "pmixrun: timeout after %g s; killing the job\n",
+                     launcher.options.timeout_s);
+        launcher.failing = true;
+        launcher.fail_at = now - kExitGrace;
     }
-    if (!L.failing) return;
-    if (L.kill_stage == 0 && now - L.fail_at >= kExitGrace) {
-        kill_all(L, SIGTERM);
-        L.kill_stage = 1;
-    } else if (L.kill_stage == 1 && now - L.fail_at >= kExitGrace + kTermGrace) {
-        kill_all(L, SIGKILL);
-        L.kill_stage = 2;
+    if (!launcher.failing) return;
+    if (launcher.kill_stage == 0 && now - launcher.fail_at >= kExitGrace) {
+        kill_all(launcher, SIGTERM);
+        launcher.kill_stage = 1;
+    } else if (launcher.kill_stage == 1 && now - launcher.fail_at >= kExitGrace + kTermGrace) {
+        kill_all(launcher, SIGKILL);
+        launcher.kill_stage = 2;
     }
 }
 
 }  // namespace
 
-void run_loop(Launcher& L) {
+void run_loop(Launcher& launcher) {
     bool reported = false;
     for (;;) {
-        std::vector<pollfd> fds;
+        std::vector<pollfd> fds;  // signal pipe, work queue, head's channel, then output pipes
         std::vector<std::pair<Stream*, Proc*>> owners;
         fds.push_back({g_sigpipe[0], POLLIN, 0});
-        fds.push_back({L.queue.fd(), POLLIN, 0});
-        const int control = L.remote != nullptr ? L.remote->control_fd() : -1;
+        fds.push_back({launcher.queue.fd(), POLLIN, 0});
+        const int control = launcher.remote != nullptr ? launcher.remote->control_fd() : -1;
         fds.push_back({control, POLLIN, 0});  // a negative fd is ignored by poll
-        for (Proc& pr : L.procs) {
-            for (Stream* s : {&pr.out, &pr.err}) {
-                if (s->fd < 0) continue;
-                fds.push_back({s->fd, POLLIN, 0});
-                owners.emplace_back(s, &pr);
+        for (Proc& process : launcher.procs) {
+            for (Stream* stream : {&process.out, &process.err}) {
+                if (stream->fd < 0) continue;
+                fds.push_back({stream->fd, POLLIN, 0});
+                owners.emplace_back(stream, &process);
             }
         }
-        if (owners.empty() && L.nexited == L.procs.size()) {
-            if (L.remote == nullptr) break;
-            if (!reported) L.remote->job_done(L.final_exit_code());
+        if (owners.empty() && launcher.exited_count == launcher.procs.size()) {
+            if (launcher.remote == nullptr) break;
+            if (!reported) launcher.remote->job_done(launcher.final_exit_code());
             reported = true;
-            if (L.quit) break;  // pmixd stays until the head says the whole job is over
+            if (launcher.quit) break;  // pmixd stays until the head says the whole job is over
         }
-        int timeout_ms = 100;  // coarse tick for the timeout and kill stages
-        int rc = ::poll(fds.data(), fds.size(), timeout_ms);
+        const int tick_ms = 100;  // coarse tick for the timeout and kill stages
+        const int rc = ::poll(fds.data(), fds.size(), tick_ms);
         if (rc < 0 && errno != EINTR) break;
-        if (fds[1].revents != 0) L.queue.drain();
-        if (fds[2].revents != 0) L.remote->on_control();
-        if (L.remote != nullptr) L.remote->tick();
+        if (fds[1].revents != 0) launcher.queue.drain();
+        if (fds[2].revents != 0) launcher.remote->on_control();
+        if (launcher.remote != nullptr) launcher.remote->tick();
         for (size_t i = 0; i < owners.size(); ++i) {
             if (fds[i + 3].revents == 0) continue;
-            Stream* s = owners[i].first;
-            pump(*s, proc_tag(*owners[i].second), s == &owners[i].second->out ? stdout : stderr);
+            auto [stream, process] = owners[i];
+            forward_output(*stream, proc_tag(*process), stream == &process->out ? stdout : stderr);
         }
-        handle_signals(L);
-        advance_kill(L, Clock::now());
+        handle_signals(launcher);
+        advance_kill(launcher, Clock::now());
     }
-    L.queue.drain();
+    launcher.queue.drain();
     fail_pending_lookups(PMIX_ERR_TIMEOUT);
 }
 
 namespace {
-pmix_status_t deregister_nspace_bounded(const char* ns, Waiter& w) {
-    PMIx_server_deregister_nspace(ns, Waiter::op_cb, &w);
-    return w.wait_for(std::chrono::seconds(5));
+pmix_status_t deregister_nspace_bounded(const char* nspace, Waiter& waiter) {
+    PMIx_server_deregister_nspace(nspace, Waiter::op_cb, &waiter);
+    return waiter.wait_for(std::chrono::seconds(5));
 }
 }  // namespace
 
-void deregister_job(Launcher& L) {
-    for (Proc& pr : L.procs) {
-        pmix_proc_t p;
-        PMIX_PROC_LOAD(&p, pr.nspace.c_str(), pr.rank);
-        PMIx_server_deregister_client(&p, nullptr, nullptr);
+void deregister_job(Launcher& launcher) {
+    for (Proc& process : launcher.procs) {
+        pmix_proc_t proc;
+        PMIX_PROC_LOAD(&proc, process.nspace.c_str(), process.rank);
+        PMIx_server_deregister_client(&proc, nullptr, nullptr);
     }
     // Static: if the library never calls back, a late callback must still find a live object.
     static std::deque<Waiter> waiters;
-    for (const std::string& ns : L.spawned_nspaces) {
-        (void)deregister_nspace_bounded(ns.c_str(), waiters.emplace_back());
-    }
-    pmix_status_t rc = deregister_nspace_bounded(L.nspace.c_str(), waiters.emplace_back());
-    (void)rc;
-    for (Proc& pr : L.procs) {
-        if (pr.out.fd >= 0) ::close(pr.out.fd);
-        if (pr.err.fd >= 0) ::close(pr.err.fd);
+    for (const std::string& nspace : launcher.spawned_nspaces)
+        (void)deregister_nspace_bounded(nspace.c_str(), waiters.emplace_back());
+    (void)deregister_nspace_bounded(launcher.nspace.c_str(), waiters.emplace_back());
+    for (Proc& process : launcher.procs) {
+        if (process.out.fd >= 0) ::close(process.out.fd);
+        if (process.err.fd >= 0) ::close(process.err.fd);
     }
     if (g_sigpipe[0] >= 0) {
         ::close(g_sigpipe[0]);

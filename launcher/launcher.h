@@ -8,6 +8,9 @@
 #include <pmix.h>
 #include <pmix_server.h>
 
+#include "hosts.h"
+#include "options.h"
+
 #include <sys/types.h>
 
 #include <atomic>
@@ -23,41 +26,6 @@
 namespace pmix::launcher {
 
 using Clock = std::chrono::steady_clock;
-
-struct Options {
-    int nprocs = 1;
-    std::vector<std::string> env;  // -x entries: "VAR" (copy ours) or "VAR=value"
-    double timeout_s = 0;          // 0 = none
-    bool report = false;
-    std::vector<std::string> argv;  // program and its arguments
-    bool have_n = false;            // -n given (else, across nodes: every slot)
-    std::string hosts;              // --host a:2,b:2
-    std::string hostfile;           // --hostfile FILE
-    std::string launch_agent =
-        "ssh";                  // --launch-agent CMD (split at spaces; the node name follows)
-    bool remote_tools = false;  // --remote-tools: PMIX_SERVER_REMOTE_CONNECTIONS (TCP, secret)
-};
-
-// One node of the job and how many ranks it runs (block mapping: node 0 gets ranks 0..n0-1, ...).
-struct NodeSlot {
-    std::string name;
-    int slots = 1;
-};
-
-// Where every rank of the main job runs; one node (this host) for single-node pmixrun.
-struct Layout {
-    std::vector<NodeSlot> nodes;
-    std::vector<uint32_t> first, count;  // per node: first rank, number of ranks
-    size_t here = 0;                     // this process's node
-    // Block mapping of `nprocs` ranks over the nodes' slots; false if they do not fit.
-    bool map(uint32_t nprocs);
-    size_t node_of(pmix_rank_t r) const;  // nodes.size() if out of range
-};
-
-// Parses "a:2,b,c:4" (a name without a count has 1 slot) or a hostfile ("a slots=2", "a:2" or
-// "a" per line, '#' comments); appends to `out`. False with `why` set on a malformed entry.
-bool parse_host_list(const std::string& list, std::vector<NodeSlot>& out, std::string& why);
-bool parse_hostfile(const std::string& path, std::vector<NodeSlot>& out, std::string& why);
 
 // What a node daemon adds to the single-node host (daemon.cpp; nullptr in pmixrun itself).
 // fence/direct_modex are called on the PMIx server's thread, the rest on the launcher's loop.
@@ -75,11 +43,11 @@ public:
     virtual void notify(pmix_status_t code, const pmix_proc_t& source, pmix_data_range_t range,
                         const pmix_info_t* info, size_t ninfo) = 0;
     virtual void failed(int code, const std::string& why) = 0;  // a local failure, for the head
-    virtual void output(const std::string& tag, int stream, const char* s, size_t n) = 0;
-    virtual void connected(const Proc& p) = 0;  // main-job ranks only: rank and pid for the head
+    virtual void output(const std::string& tag, int stream, const char* line, size_t length) = 0;
+    virtual void connected(const Proc& process) = 0;  // main-job ranks only: rank, pid for the head
     virtual void finalized(pmix_rank_t rank) = 0;
-    virtual void exited(const Proc& p) = 0;  // with its exit code
-    virtual int control_fd() const = 0;      // polled by run_loop; on_control() when readable
+    virtual void exited(const Proc& process) = 0;  // with its exit code
+    virtual int control_fd() const = 0;            // polled by run_loop; on_control() when readable
     virtual void on_control() = 0;
     virtual void tick() = 0;              // every loop turn (deadlines)
     virtual void job_done(int code) = 0;  // every local process has ended
@@ -87,33 +55,52 @@ public:
     virtual void signal_others(const std::vector<pmix_proc_t>& targets, int sig) = 0;
 };
 
-// Parses argv; on error prints the reason and usage to stderr and returns false (exit_code set).
-bool parse_options(int argc, char** argv, Options& out, int& exit_code);
-
 // Work handed from the server's thread to the launcher's own loop (an eventfd wakes the loop).
 class WorkQueue {
 public:
     WorkQueue();
     ~WorkQueue();
-    void post(std::function<void()> fn);
+    void post(std::function<void()> work);
     int fd() const { return fd_; }
     void drain();  // runs everything queued so far, on the calling (main) thread
 private:
     int fd_ = -1;
-    std::mutex mu_;
+    std::mutex mutex_;
     std::deque<std::function<void()>> items_;
+};
+
+// An info array built with PMIx_Info_list_* (public API, in both libraries): add() keeps the first
+// error; the list and the converted array are released with the object.
+class InfoList {
+public:
+    InfoList();
+    ~InfoList();
+    InfoList(const InfoList&) = delete;
+    InfoList& operator=(const InfoList&) = delete;
+    void add(const char* key, const void* value, pmix_data_type_t type);
+    void add(const char* key, const std::string& value) { add(key, value.c_str(), PMIX_STRING); }
+    // Everything added, as one PMIX_INFO array owned by this object; the first error otherwise.
+    pmix_status_t convert();
+    pmix_info_t* info() const { return static_cast<pmix_info_t*>(array_.array); }
+    size_t size() const { return array_.size; }
+    const pmix_data_array_t& array() const { return array_; }
+
+private:
+    void* list_ = nullptr;
+    pmix_data_array_t array_{};
+    pmix_status_t status_ = PMIX_SUCCESS;
 };
 
 // Blocks the main thread until a server callback reports (used only during setup and teardown).
 class Waiter {
 public:
-    void done(pmix_status_t st);
+    void done(pmix_status_t status);
     pmix_status_t wait();
     pmix_status_t wait_for(std::chrono::milliseconds limit);  // PMIX_ERR_TIMEOUT if no callback
-    static void op_cb(pmix_status_t st, void* cbdata);
+    static void op_cb(pmix_status_t status, void* cbdata);
 
 private:
-    std::mutex mu_;
+    std::mutex mutex_;
     std::condition_variable cv_;
     bool done_ = false;
     pmix_status_t status_ = PMIX_SUCCESS;
@@ -131,7 +118,7 @@ struct Proc {
     pid_t pid = -1;
     std::string executable;  // argv[0] as started (proc tables)
     std::string host;        // its node, where that is not this one (the multi-node head's table)
-    Stream out, err;
+    Stream out, err;         // its stdout and stderr pipes
     bool connected = false, finalized = false, exited = false;
     int exit_code = 0;     // 128+sig for signals
     bool counted = false;  // exited on its own, before pmixrun started killing
@@ -159,28 +146,28 @@ struct AppSpec {
 };
 
 struct Launcher {
-    Options opt;
+    Options options;
     std::string nspace, hostname, tmpdir;
     Layout layout;
     Remote* remote = nullptr;  // set in pmixd only
     bool quit = false;         // pmixd: the head said the job is over
     std::string launch_blob;   // setup_application's result (pmixd: from the head)
-    // Every process: the first opt.nprocs are the main job; spawned jobs follow. A deque, so that
-    // references survive a spawn appending while the event loop holds them.
+    // Every process: the first options.nprocs are the main job; spawned jobs follow. A deque, so
+    // that references survive a spawn appending while the event loop holds them.
     std::deque<Proc> procs;
     std::vector<std::string> child_env;        // environment every child starts from
     std::vector<std::string> spawned_nspaces;  // in spawn order
     unsigned next_job = 1;
     WorkQueue queue;
-    std::map<std::string, Published> store;
-    std::vector<PendingLookup> lookups;
+    std::map<std::string, Published> published;  // PMIx_Publish's keys
+    std::vector<PendingLookup> pending_lookups;  // PMIX_WAIT lookups of keys not published yet
     // Failure handling: the first failure decides the exit code; survivors get a grace to exit,
     // then SIGTERM, then SIGKILL.
     bool failing = false, timed_out = false;
     int fail_code = 0;
     int kill_stage = 0;  // 0 none, 1 SIGTERM sent, 2 SIGKILL sent
     Clock::time_point fail_at;
-    size_t nconnected = 0, nfinalized = 0, nexited = 0;
+    size_t connected_count = 0, finalized_count = 0, exited_count = 0;
     // True until the first process exits or the job starts failing; read on the PMIx server's
     // thread (fence_nb's fast path), written on the loop.
     std::atomic<bool> undisturbed{true};
@@ -189,18 +176,19 @@ struct Launcher {
             all_exited, done;
         bool have_connected = false, have_finalized = false;
         Clock::duration setup_fork{}, fork{};  // summed over ranks, inside "fork/exec all"
-    } t;
+    } times;
 
     void fail(int code, const std::string& why);
     int final_exit_code() const;
-    size_t local_main() const { return layout.count[layout.here]; }  // main-job ranks on this node
-    pmix_rank_t first_local() const { return layout.first[layout.here]; }
+    // The main job's ranks on this node: first_local_rank() .. + local_main_ranks() - 1.
+    size_t local_main_ranks() const { return layout.rank_count[layout.here]; }
+    pmix_rank_t first_local_rank() const { return layout.first_rank[layout.here]; }
 };
 
 extern Launcher* g_launcher;
 
 // host.cpp
-void fill_module(pmix_server_module_t& m);
+void fill_module(pmix_server_module_t& module);
 // query.cpp: the host's query callback (namespaces, job status, proc tables, sizes) and tool
 // admission (tools of this user only, named "<nspace>.tool.<n>" unless they name themselves).
 pmix_status_t host_query(pmix_proc_t* requester, pmix_query_t* queries, size_t nqueries,
@@ -208,31 +196,32 @@ pmix_status_t host_query(pmix_proc_t* requester, pmix_query_t* queries, size_t n
 void host_tool_connected(pmix_info_t* info, size_t ninfo, pmix_tool_connection_cbfunc_t cbfunc,
                          void* cbdata);
 // Sends `sig` to this node's processes among `targets` (all of them when empty).
-void signal_local(Launcher& L, const std::vector<pmix_proc_t>& targets, int sig);
-void fail_pending_lookups(pmix_status_t st);
-void clear_store();
+void signal_local(Launcher& launcher, const std::vector<pmix_proc_t>& targets, int sig);
+void fail_pending_lookups(pmix_status_t status);
+void clear_published();
 
 // job.cpp
-pmix_status_t register_job(Launcher& L);
+pmix_status_t register_job(Launcher& launcher);
 // Registers and starts a job for PMIx_Spawn; *nspace receives its namespace.
-pmix_status_t spawn_job(Launcher& L, const pmix_proc_t& parent, const AppSpec& app,
+pmix_status_t spawn_job(Launcher& launcher, const pmix_proc_t& parent, const AppSpec& app,
                         std::string* nspace);
 // "[rank]" for the main job, "[job.rank]" for spawned ones (output tags and messages).
-std::string proc_tag(const Proc& pr);
-bool spawn_all(Launcher& L, char** base_env);
-void run_loop(Launcher& L);
-void deregister_job(Launcher& L);
-void kill_all(Launcher& L, int sig);
+std::string proc_tag(const Proc& process);
+bool spawn_all(Launcher& launcher, char** base_env);
+void run_loop(Launcher& launcher);
+void deregister_job(Launcher& launcher);
+void kill_all(Launcher& launcher, int sig);
 
 // Deregisters, finalizes the server and removes the temporary directory (main.cpp).
-int serve_job(Launcher& L, const std::vector<std::string>& child_env,
+int serve_job(Launcher& launcher, const std::vector<std::string>& child_env,
               const std::vector<std::pair<const char*, std::string>>& server_info);
-std::vector<std::string> child_env(const Options& o);
+std::vector<std::string> child_env(const Options& options);
 bool program_exists(const std::string& prog);
 
-// app_setup.cpp: the fabric plugins' launch blob (packed info array) for a job laid out as `lay`;
+// app_setup.cpp: the fabric plugins' launch blob (packed info array) for a job laid out as
+// `layout`;
 // `node_addrs`: the nodes' IPv4 addresses in layout order ("" if unknown).
-pmix_status_t setup_application(const std::string& nspace, const Layout& lay,
+pmix_status_t setup_application(const std::string& nspace, const Layout& layout,
                                 const std::string& node_addrs, std::string& packed);
 pmix_status_t setup_local_support(const std::string& nspace, const std::string& packed);
 // An info array as bytes (count, then the infos; PMIx_Data_pack) and back, for the head <-> daemon
@@ -241,9 +230,9 @@ pmix_status_t pack_infos(const pmix_info_t* info, size_t ninfo, std::string& pac
 pmix_status_t unpack_infos(const std::string& packed, pmix_info_t** info, size_t* ninfo);
 
 // report.cpp
-void print_report(const Launcher& L);
+void print_report(const Launcher& launcher);
 
 // head.cpp: pmixrun across nodes (--host / --hostfile).
-int run_head(const Options& opt);
+int run_head(const Options& options);
 
 }  // namespace pmix::launcher

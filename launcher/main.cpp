@@ -11,19 +11,19 @@
 namespace pmix::launcher {
 namespace {
 
-int run(Launcher& L) {
+int run(Launcher& launcher) {
     char host[HOST_NAME_MAX + 1] = {};
     ::gethostname(host, sizeof host - 1);
-    L.hostname = host;
-    L.nspace = "pmixrun." + std::to_string(::getpid());
-    L.layout.nodes = {{L.hostname, L.opt.nprocs}};
-    L.layout.map(static_cast<uint32_t>(L.opt.nprocs));
-    L.procs.resize(static_cast<size_t>(L.opt.nprocs));
-    for (size_t r = 0; r < L.procs.size(); ++r) {
-        L.procs[r].rank = static_cast<pmix_rank_t>(r);
-        L.procs[r].nspace = L.nspace;
+    launcher.hostname = host;
+    launcher.nspace = "pmixrun." + std::to_string(::getpid());
+    launcher.layout.nodes = {{launcher.hostname, launcher.options.nprocs}};
+    launcher.layout.map(static_cast<uint32_t>(launcher.options.nprocs));
+    launcher.procs.resize(static_cast<size_t>(launcher.options.nprocs));
+    for (size_t rank = 0; rank < launcher.procs.size(); ++rank) {
+        launcher.procs[rank].rank = static_cast<pmix_rank_t>(rank);
+        launcher.procs[rank].nspace = launcher.nspace;
     }
-    return serve_job(L, child_env(L.opt), {});
+    return serve_job(launcher, child_env(launcher.options), {});
 }
 
 }  // namespace
@@ -31,18 +31,29 @@ int run(Launcher& L) {
 
 int main(int argc, char** argv) {
     using namespace pmix::launcher;
-    Launcher L;
-    L.t.start = Clock::now();
-    int code = 0;
-    if (!parse_options(argc, argv, L.opt, code)) return code;
-    if (!L.opt.hosts.empty() || !L.opt.hostfile.empty()) return run_head(L.opt);
-    if (!program_exists(L.opt.argv[0])) {
+    Launcher launcher;
+    launcher.times.start = Clock::now();
+    std::string error;
+    switch (parse_options(argc, argv, launcher.options, error)) {
+        case ParseOutcome::help:
+            print_usage(stdout);
+            return 0;
+        case ParseOutcome::usage_error:
+            std::fprintf(stderr, "pmixrun: %s\n", error.c_str());
+            print_usage(stderr);
+            return 2;
+        case ParseOutcome::run:
+            break;
+    }
+    const Options& options = launcher.options;
+    if (!options.hosts.empty() || !options.hostfile.empty()) return run_head(options);
+    if (!program_exists(options.argv[0])) {
         std::fprintf(stderr, "pmixrun: cannot find program '%s' (not found or not executable)\n",
-                     L.opt.argv[0].c_str());
+                     options.argv[0].c_str());
         return 127;
     }
-    g_launcher = &L;
-    code = run(L);
-    if (L.opt.report) print_report(L);
+    g_launcher = &launcher;
+    const int code = run(launcher);
+    if (options.report) print_report(launcher);
     return code;
 }

@@ -17,35 +17,36 @@ constexpr uint8_t kDmodexRequest = 1, kDmodexReply = 2;
 constexpr size_t kDmodexHeader = 4 + 1 + 8 + 4 + 4 + 2;
 
 template <typename T>
-void put(fabric::Bytes& b, T v) {
+void put(fabric::Bytes& out, T value) {
     for (size_t i = 0; i < sizeof(T); ++i)
-        b.push_back(static_cast<std::byte>((static_cast<uint64_t>(v) >> (8 * i)) & 0xff));
+        out.push_back(static_cast<std::byte>((static_cast<uint64_t>(value) >> (8 * i)) & 0xff));
 }
 
 template <typename T>
-T get(std::span<const std::byte> b, size_t at) {
-    uint64_t v = 0;
-    for (size_t i = 0; i < sizeof(T); ++i) v |= static_cast<uint64_t>(b[at + i]) << (8 * i);
-    return static_cast<T>(v);
+T get(std::span<const std::byte> bytes, size_t at) {
+    uint64_t value = 0;
+    for (size_t i = 0; i < sizeof(T); ++i) value |= static_cast<uint64_t>(bytes[at + i]) << (8 * i);
+    return static_cast<T>(value);
 }
 
-uint64_t fnv1a(const std::string& s) {
-    uint64_t h = 1469598103934665603ull;
-    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
-    return h;
+uint64_t fnv1a(const std::string& text) {
+    uint64_t hash = 1469598103934665603ull;
+    for (unsigned char byte : text) hash = (hash ^ byte) * 1099511628211ull;
+    return hash;
 }
 
 void free_blob(void* cbdata) { std::free(cbdata); }
 
 // Hands `n` bytes to a PMIx modex callback in a malloc'd copy the library releases.
-void answer(pmix_modex_cbfunc_t cbfunc, void* cbdata, pmix_status_t st, const void* p, size_t n) {
-    char* copy = n > 0 ? static_cast<char*>(std::malloc(n)) : nullptr;
-    if (n > 0 && copy == nullptr) {
+void answer(pmix_modex_cbfunc_t cbfunc, void* cbdata, pmix_status_t status, const void* bytes,
+            size_t size) {
+    char* copy = size > 0 ? static_cast<char*>(std::malloc(size)) : nullptr;
+    if (size > 0 && copy == nullptr) {
         cbfunc(PMIX_ERR_NOMEM, nullptr, 0, cbdata, nullptr, nullptr);
         return;
     }
-    if (n > 0) std::memcpy(copy, p, n);
-    cbfunc(st, copy, n, cbdata, copy != nullptr ? free_blob : nullptr, copy);
+    if (size > 0) std::memcpy(copy, bytes, size);
+    cbfunc(status, copy, size, cbdata, copy != nullptr ? free_blob : nullptr, copy);
 }
 
 struct DmodexServe {
@@ -58,11 +59,11 @@ struct DmodexServe {
 }  // namespace
 
 std::unique_ptr<NodeNet> NodeNet::open(const std::string& node_addr, std::string& error) {
-    fabric::OfiOptions o;
-    o.node = node_addr.empty() ? fabric::default_node_address() : node_addr;
+    fabric::OfiOptions options;
+    options.node = node_addr.empty() ? fabric::default_node_address() : node_addr;
     std::unique_ptr<NodeNet> net(new NodeNet());
-    net->node_ = o.node;
-    net->transport_ = fabric::OfiTransport::open(o, error);
+    net->node_ = options.node;
+    net->transport_ = fabric::OfiTransport::open(options, error);
     if (!net->transport_) return nullptr;
     return net;
 }
@@ -73,8 +74,8 @@ NodeNet::~NodeNet() {
 }
 
 std::string NodeNet::address() const {
-    fabric::Bytes a = transport_->address();
-    return std::string(reinterpret_cast<const char*>(a.data()), a.size());
+    fabric::Bytes bytes = transport_->address();
+    return std::string(reinterpret_cast<const char*>(bytes.data()), bytes.size());
 }
 
 std::string NodeNet::provider() const { return transport_->provider_name(); }
@@ -84,33 +85,33 @@ bool NodeNet::connect(const Layout& layout, const std::string& nspace,
     layout_ = layout;
     nspace_ = nspace;
     engine_ = std::make_unique<fabric::Engine>(*transport_);
-    std::vector<fabric::Bytes> addrs;
-    for (const std::string& a : addresses) {
-        const auto* p = reinterpret_cast<const std::byte*>(a.data());
-        addrs.emplace_back(p, p + a.size());
+    std::vector<fabric::Bytes> peer_addresses;
+    for (const std::string& address : addresses) {
+        const auto* bytes = reinterpret_cast<const std::byte*>(address.data());
+        peer_addresses.emplace_back(bytes, bytes + address.size());
     }
-    return transport_->connect(static_cast<uint32_t>(layout.here), addrs, this, error);
+    return transport_->connect(static_cast<uint32_t>(layout.here), peer_addresses, this, error);
 }
 
 // The nodes that run at least one participant: every node with ranks for a whole-namespace
 // fence of the main job, the owners of the named ranks otherwise. Other namespaces (spawned on
 // this node) stay here.
 std::vector<uint32_t> NodeNet::members_of(const pmix_proc_t procs[], size_t nprocs) const {
-    std::vector<uint32_t> m;
+    std::vector<uint32_t> members;
     for (size_t i = 0; i < nprocs; ++i) {
         if (nspace_ != procs[i].nspace) {
-            m.push_back(static_cast<uint32_t>(layout_.here));
+            members.push_back(static_cast<uint32_t>(layout_.here));
         } else if (procs[i].rank == PMIX_RANK_WILDCARD) {
-            for (size_t n = 0; n < layout_.nodes.size(); ++n)
-                if (layout_.count[n] > 0) m.push_back(static_cast<uint32_t>(n));
-        } else if (size_t n = layout_.node_of(procs[i].rank); n < layout_.nodes.size()) {
-            m.push_back(static_cast<uint32_t>(n));
+            for (size_t node = 0; node < layout_.nodes.size(); ++node)
+                if (layout_.rank_count[node] > 0) members.push_back(static_cast<uint32_t>(node));
+        } else if (size_t node = layout_.node_of(procs[i].rank); node < layout_.nodes.size()) {
+            members.push_back(static_cast<uint32_t>(node));
         }
     }
-    m.push_back(static_cast<uint32_t>(layout_.here));  // our server called: we take part
-    std::sort(m.begin(), m.end());
-    m.erase(std::unique(m.begin(), m.end()), m.end());
-    return m;
+    members.push_back(static_cast<uint32_t>(layout_.here));  // our server called: we take part
+    std::sort(members.begin(), members.end());
+    members.erase(std::unique(members.begin(), members.end()), members.end());
+    return members;
 }
 
 pmix_status_t NodeNet::fence(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
@@ -129,25 +130,25 @@ pmix_status_t NodeNet::fence(const pmix_proc_t procs[], size_t nprocs, const pmi
     for (size_t i = 0; i < nprocs; ++i)
         names.push_back(std::string(procs[i].nspace) + ":" + std::to_string(procs[i].rank));
     std::sort(names.begin(), names.end());
-    std::string sig = collect ? "collect|" : "barrier|";
-    for (const std::string& n : names) sig += n + ";";
+    std::string signature = collect ? "collect|" : "barrier|";
+    for (const std::string& name : names) signature += name + ";";
     {
         std::lock_guard lock(mu_);
-        sig += "#" + std::to_string(++fences_run_[sig]);
+        signature += "#" + std::to_string(++fences_run_[signature]);
     }
-    spec.id = fnv1a(sig);
+    spec.id = fnv1a(signature);
     spec.members = members_of(procs, nprocs);
     spec.algorithm = collect ? fabric::Algorithm::bruck : fabric::Algorithm::dissemination;
     fabric::Bytes mine;
     if (collect && ndata > 0) {
-        const auto* p = reinterpret_cast<const std::byte*>(data);
-        mine.assign(p, p + ndata);
+        const auto* bytes = reinterpret_cast<const std::byte*>(data);
+        mine.assign(bytes, bytes + ndata);
     }
     std::free(data);  // ours since fence_nb accepted it; copied above
-    auto done = [cbfunc, cbdata](pmix_status_t st, std::vector<fabric::Bytes> blocks) {
+    auto done = [cbfunc, cbdata](pmix_status_t status, std::vector<fabric::Bytes> blocks) {
         fabric::Bytes all;
-        for (const fabric::Bytes& b : blocks) all.insert(all.end(), b.begin(), b.end());
-        answer(cbfunc, cbdata, st, all.data(), st == PMIX_SUCCESS ? all.size() : 0);
+        for (const fabric::Bytes& block : blocks) all.insert(all.end(), block.begin(), block.end());
+        answer(cbfunc, cbdata, status, all.data(), status == PMIX_SUCCESS ? all.size() : 0);
     };
     pmix_status_t rc = engine_->start(std::move(spec), std::move(mine), done);
     if (rc != PMIX_SUCCESS) cbfunc(rc, nullptr, 0, cbdata, nullptr, nullptr);
@@ -156,19 +157,19 @@ pmix_status_t NodeNet::fence(const pmix_proc_t procs[], size_t nprocs, const pmi
 
 void NodeNet::send_dmodex(uint32_t to, uint8_t kind, uint64_t id, int32_t status,
                           const pmix_proc_t& proc, const char* blob, size_t nblob) {
-    fabric::Bytes b;
+    fabric::Bytes packet;
     const size_t nslen = strnlen(proc.nspace, PMIX_MAX_NSLEN);
-    put<uint32_t>(b, kDmodexMagic);
-    put<uint8_t>(b, kind);
-    put<uint64_t>(b, id);
-    put<uint32_t>(b, static_cast<uint32_t>(status));
-    put<uint32_t>(b, proc.rank);
-    put<uint16_t>(b, static_cast<uint16_t>(nslen));
-    const auto* ns = reinterpret_cast<const std::byte*>(proc.nspace);
-    b.insert(b.end(), ns, ns + nslen);
-    const auto* p = reinterpret_cast<const std::byte*>(blob);
-    if (nblob > 0) b.insert(b.end(), p, p + nblob);
-    if (!transport_->send(to, std::move(b)) && kind == kDmodexRequest) on_peer_lost(to);
+    put<uint32_t>(packet, kDmodexMagic);
+    put<uint8_t>(packet, kind);
+    put<uint64_t>(packet, id);
+    put<uint32_t>(packet, static_cast<uint32_t>(status));
+    put<uint32_t>(packet, proc.rank);
+    put<uint16_t>(packet, static_cast<uint16_t>(nslen));
+    const auto* nspace_bytes = reinterpret_cast<const std::byte*>(proc.nspace);
+    packet.insert(packet.end(), nspace_bytes, nspace_bytes + nslen);
+    const auto* blob_bytes = reinterpret_cast<const std::byte*>(blob);
+    if (nblob > 0) packet.insert(packet.end(), blob_bytes, blob_bytes + nblob);
+    if (!transport_->send(to, std::move(packet)) && kind == kDmodexRequest) on_peer_lost(to);
 }
 
 pmix_status_t NodeNet::direct_modex(const pmix_proc_t* proc, pmix_modex_cbfunc_t cbfunc,
@@ -198,28 +199,29 @@ void NodeNet::on_dmodex_packet(uint32_t from, std::span<const std::byte> bytes) 
     std::memcpy(proc.nspace, bytes.data() + kDmodexHeader, nslen);
     const auto blob = bytes.subspan(kDmodexHeader + nslen);
     if (kind == kDmodexRequest) {
-        auto* serve = new DmodexServe{this, from, id, proc};
-        auto reply = [](pmix_status_t st, char* data, size_t sz, void* cb) {
-            auto* s = static_cast<DmodexServe*>(cb);
-            s->net->send_dmodex(s->from, kDmodexReply, s->id, st, s->proc, data, sz);
-            delete s;
+        auto* request = new DmodexServe{this, from, id, proc};
+        auto reply = [](pmix_status_t status, char* data, size_t size, void* cbdata) {
+            auto* request = static_cast<DmodexServe*>(cbdata);
+            request->net->send_dmodex(request->from, kDmodexReply, request->id, status,
+                                      request->proc, data, size);
+            delete request;
         };
-        if (pmix_status_t rc = PMIx_server_dmodex_request(&proc, reply, serve);
+        if (pmix_status_t rc = PMIx_server_dmodex_request(&proc, reply, request);
             rc != PMIX_SUCCESS) {
             send_dmodex(from, kDmodexReply, id, rc, proc, nullptr, 0);
-            delete serve;
+            delete request;
         }
         return;
     }
-    DmodexWait w;
+    DmodexWait wait;
     {
         std::lock_guard lock(mu_);
         auto it = dmodex_.find(id);
         if (kind != kDmodexReply || it == dmodex_.end() || it->second.owner != from) return;
-        w = it->second;
+        wait = it->second;
         dmodex_.erase(it);
     }
-    answer(w.cbfunc, w.cbdata, status, blob.data(), status == PMIX_SUCCESS ? blob.size() : 0);
+    answer(wait.cbfunc, wait.cbdata, status, blob.data(), status == PMIX_SUCCESS ? blob.size() : 0);
 }
 
 void NodeNet::on_packet(std::uint32_t from, std::span<const std::byte> bytes) {
@@ -244,8 +246,8 @@ void NodeNet::on_peer_lost(std::uint32_t peer) {
             it = dmodex_.erase(it);
         }
     }
-    for (const DmodexWait& w : failed)
-        w.cbfunc(PMIX_ERR_LOST_CONNECTION, nullptr, 0, w.cbdata, nullptr, nullptr);
+    for (const DmodexWait& wait : failed)
+        wait.cbfunc(PMIX_ERR_LOST_CONNECTION, nullptr, 0, wait.cbdata, nullptr, nullptr);
 }
 
 void NodeNet::lost(uint32_t node) {

@@ -1,16 +1,132 @@
-// Command-line parsing for pmixrun. Anything after the program name belongs to the program.
-#include "launcher.h"
+// Command-line parsing for pmixrun and pmixd (options.h).
+#include "options.h"
 
-#include <cstdio>
+#include <getopt.h>
+
 #include <cstdlib>
-#include <cstring>
+#include <string_view>
 
 namespace pmix::launcher {
 namespace {
 
-void usage(FILE* f) {
+constexpr int kMaxProcs = 4096;
+
+// getopt values of the long options that have no one-letter form.
+enum LongOnly : int {
+    kTimeout = 256,
+    kReport,
+    kRemoteTools,
+    kHost,
+    kHostfile,
+    kLaunchAgent,
+    kNodeName,
+    kNodeIndex,
+    kFabricNode,
+};
+
+// "+": options end at the first argument that is not one (the program's own options follow it);
+// ":": a missing value is reported as ':' so the message can name the option.
+constexpr char kShortOptions[] = "+:hn:x:";
+constexpr option kLongOptions[] = {
+    {"np", required_argument, nullptr, 'n'},
+    {"help", no_argument, nullptr, 'h'},
+    {"timeout", required_argument, nullptr, kTimeout},
+    {"report", no_argument, nullptr, kReport},
+    {"remote-tools", no_argument, nullptr, kRemoteTools},
+    {"host", required_argument, nullptr, kHost},
+    {"hostfile", required_argument, nullptr, kHostfile},
+    {"launch-agent", required_argument, nullptr, kLaunchAgent},
+    {nullptr, 0, nullptr, 0},
+};
+
+bool parse_process_count(const char* text, int& out) {
+    char* end = nullptr;
+    const long value = std::strtol(text, &end, 10);
+    if (end == text || *end != '\0' || value < 1 || value > kMaxProcs) return false;
+    out = static_cast<int>(value);
+    return true;
+}
+
+bool parse_seconds(const char* text, double& out) {
+    char* end = nullptr;
+    const double value = std::strtod(text, &end);
+    if (end == text || *end != '\0' || !(value > 0) || value > 1e7) return false;
+    out = value;
+    return true;
+}
+
+// What a missing value of `option_value` is reported as.
+std::string missing_value(int option_value, const std::string& spelled) {
+    switch (option_value) {
+        case 'n':
+            return spelled + " needs a number";
+        case 'x':
+            return spelled + " needs VAR or VAR=value";
+        case kTimeout:
+            return spelled + " needs a number of seconds";
+        default:
+            return spelled + " needs a value";
+    }
+}
+
+// Applies one option and its value (`value` is null for flags); false with `error` set.
+bool apply_option(int option_value, const char* value, const std::string& spelled, Options& out,
+                  std::string& error) {
+    switch (option_value) {
+        case 'n':
+            if (!parse_process_count(value, out.nprocs)) {
+                error = "bad process count '" + std::string(value) + "' (1..4096)";
+                return false;
+            }
+            out.nprocs_given = true;
+            return true;
+        case 'x':
+            if (value[0] == '\0' || value[0] == '=') {
+                error = "bad -x argument '" + std::string(value) + "'";
+                return false;
+            }
+            out.env.emplace_back(value);
+            return true;
+        case kTimeout:
+            if (!parse_seconds(value, out.timeout_s)) {
+                error = "bad timeout '" + std::string(value) + "'";
+                return false;
+            }
+            return true;
+        case kReport:
+            out.report = true;
+            return true;
+        case kRemoteTools:
+            out.remote_tools = true;
+            return true;
+        case kHost:
+        case kHostfile:
+        case kLaunchAgent:
+            if (value[0] == '\0') {
+                error = missing_value(option_value, spelled);
+                return false;
+            }
+            (option_value == kHost       ? out.hosts
+             : option_value == kHostfile ? out.hostfile
+                                         : out.launch_agent) = value;
+            return true;
+        default:
+            error = "unknown option '" + spelled + "'";
+            return false;
+    }
+}
+
+bool takes_value(const option* options, int option_value) {
+    for (const option* o = options; o->name != nullptr; ++o)
+        if (o->val == option_value) return o->has_arg != no_argument;
+    return false;
+}
+
+}  // namespace
+
+void print_usage(std::FILE* stream) {
     std::fprintf(
-        f,
+        stream,
         "usage: pmixrun [-n N] [--host LIST | --hostfile FILE] [--launch-agent CMD] "
         "[-x VAR[=value]]... [--timeout SECONDS] [--report] [--remote-tools] [--] "
         "program [args...]\n"
@@ -26,86 +142,88 @@ void usage(FILE* f) {
         "  -h, --help        this text\n");
 }
 
-bool bad(const char* fmt, const char* arg, int& exit_code) {
-    std::fprintf(stderr, "pmixrun: ");
-    std::fprintf(stderr, fmt, arg);
-    std::fprintf(stderr, "\n");
-    usage(stderr);
-    exit_code = 2;
-    return false;
-}
-
-bool parse_int(const char* s, int& out) {
-    char* end = nullptr;
-    long v = std::strtol(s, &end, 10);
-    if (end == s || *end != '\0' || v < 1 || v > 4096) return false;
-    out = static_cast<int>(v);
-    return true;
-}
-
-bool parse_seconds(const char* s, double& out) {
-    char* end = nullptr;
-    double v = std::strtod(s, &end);
-    if (end == s || *end != '\0' || !(v > 0) || v > 1e7) return false;
-    out = v;
-    return true;
-}
-
-}  // namespace
-
-bool parse_options(int argc, char** argv, Options& o, int& exit_code) {
-    bool have_n = false;
-    int i = 1;
-    for (; i < argc; ++i) {
-        const char* a = argv[i];
-        auto value = [&](const char* name) -> const char* {
-            if (i + 1 >= argc) return nullptr;
-            (void)name;
-            return argv[++i];
-        };
-        if (std::strcmp(a, "--") == 0) {
-            ++i;
-            break;
+// getopt_long_only, so that mpirun's single-dash spelling "-np 4" is the long option np; a lone
+// letter stays a short option (-n, -x, -h).
+ParseOutcome parse_options(int argc, char* const argv[], Options& out, std::string& error) {
+    optind = 0;  // glibc: 0 starts a fresh scan (parse_options may run more than once)
+    opterr = 0;
+    for (;;) {
+        const int element = optind == 0 ? 1 : optind;  // the argument this option is written in
+        const int option_value = getopt_long_only(argc, argv, kShortOptions, kLongOptions, nullptr);
+        if (option_value == -1) break;
+        const std::string spelled = element < argc ? argv[element] : "";
+        if (option_value == 'h') return ParseOutcome::help;
+        if (option_value == ':') {
+            error = missing_value(optopt, spelled);
+            return ParseOutcome::usage_error;
         }
-        if (a[0] != '-') break;
-        if (std::strcmp(a, "-h") == 0 || std::strcmp(a, "--help") == 0) {
-            usage(stdout);
-            exit_code = 0;
+        if (option_value == '?') {
+            // glibc sets optopt to a known long option's value when it was given a value it
+            // does not take ("--report=1"); 0 or an unknown letter otherwise.
+            const bool known_flag = optopt != 0 && !takes_value(kLongOptions, optopt) &&
+                                    spelled.find('=') != std::string::npos;
+            error = known_flag
+                        ? "option '" + spelled.substr(0, spelled.find('=')) + "' takes no value"
+                        : "unknown option '" + spelled + "'";
+            return ParseOutcome::usage_error;
+        }
+        if (!apply_option(option_value, optarg, spelled, out, error))
+            return ParseOutcome::usage_error;
+    }
+    if (optind >= argc) {
+        error = "no program given";
+        return ParseOutcome::usage_error;
+    }
+    out.argv.assign(argv + optind, argv + argc);
+    return ParseOutcome::run;
+}
+
+bool parse_daemon_options(int argc, char* const argv[], DaemonOptions& out, std::string& error) {
+    static constexpr option kDaemonOptions[] = {
+        {"node-name", required_argument, nullptr, kNodeName},
+        {"node-index", required_argument, nullptr, kNodeIndex},
+        {"fabric-node", required_argument, nullptr, kFabricNode},
+        {nullptr, 0, nullptr, 0},
+    };
+    const std::string usage =
+        "usage: pmixd --node-name NAME --node-index I [--fabric-node ADDR] (started by pmixrun)";
+    optind = 0;
+    opterr = 0;
+    bool index_given = false;
+    for (;;) {
+        const int element = optind == 0 ? 1 : optind;
+        const int option_value = getopt_long(argc, argv, "+:", kDaemonOptions, nullptr);
+        if (option_value == -1) break;
+        const std::string spelled = element < argc ? argv[element] : "";
+        if (option_value == kNodeName) {
+            out.node_name = optarg;
+        } else if (option_value == kFabricNode) {
+            out.fabric_node = optarg;
+        } else if (option_value == kNodeIndex) {
+            char* end = nullptr;
+            const unsigned long index = std::strtoul(optarg, &end, 10);
+            if (end == optarg || *end != '\0' || optarg[0] == '-' || index >= (1ul << 20)) {
+                error = "bad node index '" + std::string(optarg) + "'";
+                return false;
+            }
+            out.node_index = index;
+            index_given = true;
+        } else if (option_value == ':') {
+            error = spelled + " needs a value";
             return false;
-        } else if (std::strcmp(a, "-n") == 0 || std::strcmp(a, "--np") == 0 ||
-                   std::strcmp(a, "-np") == 0) {
-            const char* v = value(a);
-            if (v == nullptr) return bad("%s needs a number", a, exit_code);
-            if (!parse_int(v, o.nprocs))
-                return bad("bad process count '%s' (1..4096)", v, exit_code);
-            have_n = true;
-        } else if (std::strcmp(a, "-x") == 0) {
-            const char* v = value(a);
-            if (v == nullptr) return bad("%s needs VAR or VAR=value", a, exit_code);
-            if (v[0] == '\0' || v[0] == '=') return bad("bad -x argument '%s'", v, exit_code);
-            o.env.emplace_back(v);
-        } else if (std::strcmp(a, "--timeout") == 0) {
-            const char* v = value(a);
-            if (v == nullptr) return bad("%s needs a number of seconds", a, exit_code);
-            if (!parse_seconds(v, o.timeout_s)) return bad("bad timeout '%s'", v, exit_code);
-        } else if (std::strcmp(a, "--report") == 0) {
-            o.report = true;
-        } else if (std::strcmp(a, "--remote-tools") == 0) {
-            o.remote_tools = true;
-        } else if (std::strcmp(a, "--host") == 0 || std::strcmp(a, "--hostfile") == 0 ||
-                   std::strcmp(a, "--launch-agent") == 0) {
-            const char* v = value(a);
-            if (v == nullptr || v[0] == '\0') return bad("%s needs a value", a, exit_code);
-            std::string& dst = a[2] == 'l' ? o.launch_agent : a[6] == 'f' ? o.hostfile : o.hosts;
-            dst = v;
         } else {
-            return bad("unknown option '%s'", a, exit_code);
+            error = "unknown option '" + spelled + "'";
+            return false;
         }
     }
-    o.have_n = have_n;
-    if (!have_n) o.nprocs = 1;
-    if (i >= argc) return bad("no program given%s", "", exit_code);
-    for (; i < argc; ++i) o.argv.emplace_back(argv[i]);
+    if (optind < argc) {
+        error = "unexpected argument '" + std::string(argv[optind]) + "'";
+        return false;
+    }
+    if (out.node_name.empty() || !index_given) {
+        error = usage;
+        return false;
+    }
     return true;
 }
 

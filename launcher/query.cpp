@@ -17,86 +17,93 @@ namespace pmix::launcher {
 
 namespace {
 
-const pmix_info_t* qualifier(const pmix_query_t& q, const char* key) {
-    for (size_t i = 0; q.qualifiers != nullptr && i < q.nqual; ++i)
-        if (std::strncmp(q.qualifiers[i].key, key, PMIX_MAX_KEYLEN) == 0) return &q.qualifiers[i];
+const pmix_info_t* qualifier(const pmix_query_t& query, const char* key) {
+    for (size_t i = 0; query.qualifiers != nullptr && i < query.nqual; ++i)
+        if (std::strncmp(query.qualifiers[i].key, key, PMIX_MAX_KEYLEN) == 0)
+            return &query.qualifiers[i];
     return nullptr;
 }
 
-std::string nspace_qualifier(const pmix_query_t& q) {
-    const pmix_info_t* ns = qualifier(q, PMIX_NSPACE);
-    if (ns != nullptr && ns->value.type == PMIX_STRING && ns->value.data.string != nullptr)
-        return ns->value.data.string;
+std::string nspace_qualifier(const pmix_query_t& query) {
+    const pmix_info_t* qualified = qualifier(query, PMIX_NSPACE);
+    if (qualified != nullptr && qualified->value.type == PMIX_STRING &&
+        qualified->value.data.string != nullptr)
+        return qualified->value.data.string;
     return {};
 }
 
-pmix_proc_state_t state_of(const Proc& p) {
-    if (p.exited) {
-        if (p.exit_code == 0) return PMIX_PROC_STATE_TERMINATED;
-        return p.exit_code > 128 ? PMIX_PROC_STATE_ABORTED_BY_SIG : PMIX_PROC_STATE_TERM_NON_ZERO;
+pmix_proc_state_t state_of(const Proc& process) {
+    if (process.exited) {
+        if (process.exit_code == 0) return PMIX_PROC_STATE_TERMINATED;
+        return process.exit_code > 128 ? PMIX_PROC_STATE_ABORTED_BY_SIG
+                                       : PMIX_PROC_STATE_TERM_NON_ZERO;
     }
-    if (p.connected) return PMIX_PROC_STATE_CONNECTED;
-    return p.pid > 0 ? PMIX_PROC_STATE_RUNNING : PMIX_PROC_STATE_LAUNCH_UNDERWAY;
+    if (process.connected) return PMIX_PROC_STATE_CONNECTED;
+    return process.pid > 0 ? PMIX_PROC_STATE_RUNNING : PMIX_PROC_STATE_LAUNCH_UNDERWAY;
 }
 
 // PMIX_QUERY_PROC_TABLE / LOCAL_PROC_TABLE: every process of the namespace this launcher runs,
 // in rank order. pmixrun and pmixd run theirs on their own node; the multi-node head (head.cpp)
 // knows every node's processes from its daemons' reports, each with its node's name.
-bool proc_table(const Launcher& L, const char* key, const std::string& nspace, pmix_info_t& out) {
+bool proc_table(const Launcher& launcher, const char* key, const std::string& nspace,
+                pmix_info_t& out) {
     const bool local_only = std::strcmp(key, PMIX_QUERY_LOCAL_PROC_TABLE) == 0;
-    std::vector<const Proc*> mine;
-    for (const Proc& p : L.procs)
-        if (p.nspace == nspace && !(local_only && !p.host.empty() && p.host != L.hostname))
-            mine.push_back(&p);
-    if (mine.empty()) return false;
-    std::sort(mine.begin(), mine.end(),
-              [](const Proc* a, const Proc* b) { return a->rank < b->rank; });
+    std::vector<const Proc*> rows;
+    for (const Proc& process : launcher.procs)
+        if (process.nspace == nspace &&
+            !(local_only && !process.host.empty() && process.host != launcher.hostname))
+            rows.push_back(&process);
+    if (rows.empty()) return false;
+    std::sort(rows.begin(), rows.end(),
+              [](const Proc* left, const Proc* right) { return left->rank < right->rank; });
     pmix_data_array_t darray;
-    PMIX_DATA_ARRAY_CONSTRUCT(&darray, mine.size(), PMIX_PROC_INFO);
+    PMIX_DATA_ARRAY_CONSTRUCT(&darray, rows.size(), PMIX_PROC_INFO);
     auto* table = static_cast<pmix_proc_info_t*>(darray.array);
-    for (size_t i = 0; i < mine.size(); ++i) {
-        const Proc& p = *mine[i];
-        PMIX_LOAD_PROCID(&table[i].proc, p.nspace.c_str(), p.rank);
-        table[i].hostname = strdup((p.host.empty() ? L.hostname : p.host).c_str());
-        table[i].executable_name = strdup(p.executable.c_str());
-        table[i].pid = p.pid;
-        table[i].exit_code = p.exited ? p.exit_code : 0;
-        table[i].state = state_of(p);
+    for (size_t i = 0; i < rows.size(); ++i) {
+        const Proc& process = *rows[i];
+        PMIX_LOAD_PROCID(&table[i].proc, process.nspace.c_str(), process.rank);
+        table[i].hostname =
+            strdup((process.host.empty() ? launcher.hostname : process.host).c_str());
+        table[i].executable_name = strdup(process.executable.c_str());
+        table[i].pid = process.pid;
+        table[i].exit_code = process.exited ? process.exit_code : 0;
+        table[i].state = state_of(process);
     }
     PMIx_Info_load(&out, key, &darray, PMIX_DATA_ARRAY);
     PMIX_DATA_ARRAY_DESTRUCT(&darray);
     return true;
 }
 
-bool known_nspace(const Launcher& L, const std::string& ns) {
-    if (ns == L.nspace) return true;
-    return std::find(L.spawned_nspaces.begin(), L.spawned_nspaces.end(), ns) !=
-           L.spawned_nspaces.end();
+bool known_nspace(const Launcher& launcher, const std::string& nspace) {
+    if (nspace == launcher.nspace) return true;
+    return std::find(launcher.spawned_nspaces.begin(), launcher.spawned_nspaces.end(), nspace) !=
+           launcher.spawned_nspaces.end();
 }
 
 // One key of one query; false when this launcher cannot answer it.
-bool answer(const Launcher& L, const char* key, const pmix_query_t& q, pmix_info_t& out) {
-    const uint32_t n = static_cast<uint32_t>(L.opt.nprocs);
-    const std::string ns = nspace_qualifier(q);
+bool answer(const Launcher& launcher, const char* key, const pmix_query_t& query,
+            pmix_info_t& out) {
+    const uint32_t job_size = static_cast<uint32_t>(launcher.options.nprocs);
+    const std::string nspace = nspace_qualifier(query);
     if (std::strcmp(key, PMIX_QUERY_NAMESPACES) == 0) {
-        std::string all = L.nspace;  // comma-separated, as OpenPMIx answers
-        for (const std::string& s : L.spawned_nspaces) all += "," + s;
+        std::string all = launcher.nspace;  // comma-separated, as OpenPMIx answers
+        for (const std::string& spawned : launcher.spawned_nspaces) all += "," + spawned;
         PMIx_Info_load(&out, key, all.c_str(), PMIX_STRING);
     } else if (std::strcmp(key, PMIX_QUERY_PROC_TABLE) == 0 ||
                std::strcmp(key, PMIX_QUERY_LOCAL_PROC_TABLE) == 0) {
-        return proc_table(L, key, ns.empty() ? L.nspace : ns, out);
+        return proc_table(launcher, key, nspace.empty() ? launcher.nspace : nspace, out);
     } else if (std::strcmp(key, PMIX_QUERY_JOB_STATUS) == 0) {
-        if (!known_nspace(L, ns.empty() ? L.nspace : ns)) return false;
+        if (!known_nspace(launcher, nspace.empty() ? launcher.nspace : nspace)) return false;
         // Running normally: PMIX_SUCCESS; failing: the reason the job is being torn down.
-        pmix_status_t st = L.failing ? PMIX_ERR_JOB_TERMINATED : PMIX_SUCCESS;
-        PMIx_Info_load(&out, key, &st, PMIX_STATUS);
+        pmix_status_t status = launcher.failing ? PMIX_ERR_JOB_TERMINATED : PMIX_SUCCESS;
+        PMIx_Info_load(&out, key, &status, PMIX_STATUS);
     } else if (std::strcmp(key, PMIX_JOB_SIZE) == 0 || std::strcmp(key, PMIX_UNIV_SIZE) == 0 ||
                std::strcmp(key, PMIX_MAX_PROCS) == 0) {
-        PMIx_Info_load(&out, key, &n, PMIX_UINT32);
+        PMIx_Info_load(&out, key, &job_size, PMIX_UINT32);
     } else if (std::strcmp(key, PMIX_HOSTNAME) == 0) {
-        PMIx_Info_load(&out, key, L.hostname.c_str(), PMIX_STRING);
+        PMIx_Info_load(&out, key, launcher.hostname.c_str(), PMIX_STRING);
     } else if (std::strcmp(key, PMIX_NUM_NODES) == 0) {
-        uint32_t nodes = static_cast<uint32_t>(L.layout.count.size());
+        uint32_t nodes = static_cast<uint32_t>(launcher.layout.nodes.size());
         PMIx_Info_load(&out, key, &nodes, PMIX_UINT32);
     } else {
         return false;
@@ -110,8 +117,8 @@ struct Answer {
 };
 
 void release_answer(void* cbdata) {
-    std::unique_ptr<Answer> a(static_cast<Answer*>(cbdata));
-    PMIX_INFO_FREE(a->info, a->capacity);
+    std::unique_ptr<Answer> answer(static_cast<Answer*>(cbdata));
+    PMIX_INFO_FREE(answer->info, answer->capacity);
 }
 
 // Deep copies of the queries, so that the loop can read them after the call returned.
@@ -126,68 +133,74 @@ pmix_status_t host_query(pmix_proc_t*, pmix_query_t* queries, size_t nqueries,
                          pmix_info_cbfunc_t cbfunc, void* cbdata) {
     auto copies = std::make_shared<Queries>();
     size_t total = 0;
-    for (size_t q = 0; q < nqueries; ++q) {
+    for (size_t query_index = 0; query_index < nqueries; ++query_index) {
         copies->keys.emplace_back();
-        for (size_t k = 0; queries[q].keys != nullptr && queries[q].keys[k] != nullptr;
-             ++k, ++total)
-            copies->keys.back().emplace_back(queries[q].keys[k]);
-        copies->nspaces.push_back(nspace_qualifier(queries[q]));
+        for (size_t key_index = 0; queries[query_index].keys != nullptr &&
+                                   queries[query_index].keys[key_index] != nullptr;
+             ++key_index, ++total)
+            copies->keys.back().emplace_back(queries[query_index].keys[key_index]);
+        copies->nspaces.push_back(nspace_qualifier(queries[query_index]));
     }
     g_launcher->queue.post([copies, total, cbfunc, cbdata] {
-        auto a = std::make_unique<Answer>();
-        a->capacity = total == 0 ? 1 : total;
-        PMIX_INFO_CREATE(a->info, a->capacity);
-        size_t n = 0;
-        for (size_t q = 0; q < copies->keys.size(); ++q) {
-            pmix_query_t one;
-            PMIX_QUERY_CONSTRUCT(&one);
-            pmix_info_t ns_qual;
-            if (!copies->nspaces[q].empty()) {
-                PMIX_INFO_LOAD(&ns_qual, PMIX_NSPACE, copies->nspaces[q].c_str(), PMIX_STRING);
-                one.qualifiers = &ns_qual;
-                one.nqual = 1;
+        auto reply = std::make_unique<Answer>();
+        reply->capacity = total == 0 ? 1 : total;
+        PMIX_INFO_CREATE(reply->info, reply->capacity);
+        size_t answered = 0;
+        for (size_t query_index = 0; query_index < copies->keys.size(); ++query_index) {
+            pmix_query_t query;
+            PMIX_QUERY_CONSTRUCT(&query);
+            pmix_info_t nspace_info;
+            if (!copies->nspaces[query_index].empty()) {
+                PMIX_INFO_LOAD(&nspace_info, PMIX_NSPACE, copies->nspaces[query_index].c_str(),
+                               PMIX_STRING);
+                query.qualifiers = &nspace_info;
+                query.nqual = 1;
             }
-            for (const std::string& k : copies->keys[q])
-                n += answer(*g_launcher, k.c_str(), one, a->info[n]) ? 1 : 0;
-            if (one.nqual > 0) PMIX_INFO_DESTRUCT(&ns_qual);
+            for (const std::string& key : copies->keys[query_index])
+                answered += answer(*g_launcher, key.c_str(), query, reply->info[answered]) ? 1 : 0;
+            if (query.nqual > 0) PMIX_INFO_DESTRUCT(&nspace_info);
         }
-        const pmix_status_t st = n == 0      ? PMIX_ERR_NOT_FOUND
-                                 : n < total ? PMIX_QUERY_PARTIAL_SUCCESS
-                                             : PMIX_SUCCESS;
-        if (n == 0) {
-            release_answer(a.release());
-            cbfunc(st, nullptr, 0, cbdata, nullptr, nullptr);
+        const pmix_status_t status = answered == 0      ? PMIX_ERR_NOT_FOUND
+                                     : answered < total ? PMIX_QUERY_PARTIAL_SUCCESS
+                                                        : PMIX_SUCCESS;
+        if (answered == 0) {
+            release_answer(reply.release());
+            cbfunc(status, nullptr, 0, cbdata, nullptr, nullptr);
             return;
         }
-        pmix_info_t* info = a->info;
-        cbfunc(st, info, n, cbdata, release_answer, a.release());
+        pmix_info_t* info = reply->info;
+        cbfunc(status, info, answered, cbdata, release_answer, reply.release());
     });
     return PMIX_SUCCESS;
 }
 
 void host_tool_connected(pmix_info_t* info, size_t ninfo, pmix_tool_connection_cbfunc_t cbfunc,
                          void* cbdata) {
-    static std::atomic<unsigned> tools{0};
-    const pmix_info_t* uid = nullptr;
-    const pmix_info_t* ns = nullptr;
-    const pmix_info_t* rank = nullptr;
+    static std::atomic<unsigned> tools_admitted{0};
+    const pmix_info_t* user_id = nullptr;
+    const pmix_info_t* tool_nspace = nullptr;
+    const pmix_info_t* tool_rank = nullptr;
     for (size_t i = 0; i < ninfo; ++i) {
-        if (std::strcmp(info[i].key, PMIX_USERID) == 0) uid = &info[i];
-        else if (std::strcmp(info[i].key, PMIX_TOOL_NSPACE) == 0) ns = &info[i];
-        else if (std::strcmp(info[i].key, PMIX_TOOL_RANK) == 0) rank = &info[i];
+        if (std::strcmp(info[i].key, PMIX_USERID) == 0) user_id = &info[i];
+        else if (std::strcmp(info[i].key, PMIX_TOOL_NSPACE) == 0) tool_nspace = &info[i];
+        else if (std::strcmp(info[i].key, PMIX_TOOL_RANK) == 0) tool_rank = &info[i];
     }
     // Tools of other users could signal or inspect this user's job: never.
-    if (uid == nullptr || uid->value.type != PMIX_UINT32 || uid->value.data.uint32 != ::geteuid()) {
+    if (user_id == nullptr || user_id->value.type != PMIX_UINT32 ||
+        user_id->value.data.uint32 != ::geteuid()) {
         cbfunc(PMIX_ERR_NO_PERMISSIONS, nullptr, cbdata);
         return;
     }
     pmix_proc_t proc;
-    if (ns != nullptr && ns->value.type == PMIX_STRING && ns->value.data.string != nullptr) {
-        PMIX_LOAD_PROCID(
-            &proc, ns->value.data.string,
-            rank != nullptr && rank->value.type == PMIX_PROC_RANK ? rank->value.data.rank : 0);
+    if (tool_nspace != nullptr && tool_nspace->value.type == PMIX_STRING &&
+        tool_nspace->value.data.string != nullptr) {
+        PMIX_LOAD_PROCID(&proc, tool_nspace->value.data.string,
+                         tool_rank != nullptr && tool_rank->value.type == PMIX_PROC_RANK
+                             ? tool_rank->value.data.rank
+                             : 0);
     } else {
-        const std::string assigned = g_launcher->nspace + ".tool." + std::to_string(++tools);
+        const std::string assigned =
+            g_launcher->nspace + ".tool." + std::to_string(++tools_admitted);
         PMIX_LOAD_PROCID(&proc, assigned.c_str(), 0);
     }
     cbfunc(PMIX_SUCCESS, &proc, cbdata);

@@ -8,48 +8,54 @@
 namespace pmix::launcher {
 namespace {
 
-double ms(Clock::duration d) { return std::chrono::duration<double, std::milli>(d).count(); }
+double milliseconds(Clock::duration duration) {
+    return std::chrono::duration<double, std::milli>(duration).count();
+}
 
 void row(const char* name, const Clock::time_point& start, const Clock::time_point& at,
-         Clock::time_point& prev, bool reached) {
+         Clock::time_point& previous, bool reached) {
     if (!reached) {
         std::fprintf(stderr, "  %-28s %12s %12s\n", name, "-", "-");
         return;
     }
-    std::fprintf(stderr, "  %-28s %12.3f %12.3f\n", name, ms(at - start), ms(at - prev));
-    prev = at;
+    std::fprintf(stderr, "  %-28s %12.3f %12.3f\n", name, milliseconds(at - start),
+                 milliseconds(at - previous));
+    previous = at;
 }
 
 }  // namespace
 
-void print_report(const Launcher& L) {
-    const auto& t = L.t;
-    Clock::time_point zero{};
+void print_report(const Launcher& launcher) {
+    const auto& times = launcher.times;
+    Clock::time_point never{};
     std::fprintf(stderr, "pmixrun report: %zu process(es), library \"%s\", exit %d\n",
-                 L.procs.size(), PMIx_Get_version(), L.final_exit_code());
+                 launcher.procs.size(), PMIx_Get_version(), launcher.final_exit_code());
     std::fprintf(stderr, "  %-28s %12s %12s\n", "phase", "at (ms)", "took (ms)");
-    Clock::time_point prev = t.start;
-    row("server init", t.start, t.server_init, prev, t.server_init != zero);
-    row("register job + clients", t.start, t.registered, prev, t.registered != zero);
-    row("fork/exec all", t.start, t.forked, prev, t.forked != zero);
+    Clock::time_point previous = times.start;
+    row("server init", times.start, times.server_init, previous, times.server_init != never);
+    row("register job + clients", times.start, times.registered, previous,
+        times.registered != never);
+    row("fork/exec all", times.start, times.forked, previous, times.forked != never);
     std::fprintf(stderr, "    of which PMIx_server_setup_fork %.3f ms, fork() %.3f ms (sums)\n",
-                 ms(t.setup_fork), ms(t.fork));
-    row("all clients connected", t.start, t.all_connected, prev, t.have_connected);
-    row("all clients finalized", t.start, t.all_finalized, prev, t.have_finalized);
-    row("all processes exited", t.start, t.all_exited, prev, t.all_exited != zero);
-    row("teardown", t.start, t.done, prev, t.done != zero);
-    std::vector<double> lat;
-    for (const Proc& p : L.procs)
-        if (p.connected) lat.push_back(ms(p.connected_at - p.forked));
-    if (!lat.empty()) {
-        std::sort(lat.begin(), lat.end());
+                 milliseconds(times.setup_fork), milliseconds(times.fork));
+    row("all clients connected", times.start, times.all_connected, previous, times.have_connected);
+    row("all clients finalized", times.start, times.all_finalized, previous, times.have_finalized);
+    row("all processes exited", times.start, times.all_exited, previous, times.all_exited != never);
+    row("teardown", times.start, times.done, previous, times.done != never);
+    std::vector<double> latencies;
+    for (const Proc& process : launcher.procs)
+        if (process.connected)
+            latencies.push_back(milliseconds(process.connected_at - process.forked));
+    if (!latencies.empty()) {
+        std::sort(latencies.begin(), latencies.end());
         std::fprintf(
             stderr, "  fork->connect per rank (ms): min %.3f  median %.3f  max %.3f  (%zu ranks)\n",
-            lat.front(), lat[lat.size() / 2], lat.back(), lat.size());
+            latencies.front(), latencies[latencies.size() / 2], latencies.back(), latencies.size());
     }
-    const size_t main_job = static_cast<size_t>(L.opt.nprocs);  // spawned jobs are not counted
-    std::fprintf(stderr, "  connected %zu/%zu, finalized %zu/%zu\n", L.nconnected, main_job,
-                 L.nfinalized, main_job);
+    const size_t main_job =
+        static_cast<size_t>(launcher.options.nprocs);  // spawned jobs are not counted
+    std::fprintf(stderr, "  connected %zu/%zu, finalized %zu/%zu\n", launcher.connected_count,
+                 main_job, launcher.finalized_count, main_job);
 }
 
 }  // namespace pmix::launcher

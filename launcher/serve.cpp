@@ -1,5 +1,5 @@
-// What pmixrun and pmixd share: the work queue and waiter, failure bookkeeping, the rank layout,
-// and serve_job (server init, register, fork, loop, teardown).
+// What pmixrun and pmixd share: the work queue and waiter, failure bookkeeping and serve_job
+// (server init, register, fork, loop, teardown).
 #include "launcher.h"
 
 #include <sys/eventfd.h>
@@ -24,10 +24,10 @@ WorkQueue::~WorkQueue() {
     if (fd_ >= 0) ::close(fd_);
 }
 
-void WorkQueue::post(std::function<void()> fn) {
+void WorkQueue::post(std::function<void()> work) {
     {
-        std::lock_guard lk(mu_);
-        items_.push_back(std::move(fn));
+        std::lock_guard lock(mutex_);
+        items_.push_back(std::move(work));
     }
     uint64_t one = 1;
     ssize_t r = ::write(fd_, &one, sizeof one);
@@ -35,41 +35,43 @@ void WorkQueue::post(std::function<void()> fn) {
 }
 
 void WorkQueue::drain() {
-    uint64_t v;
-    ssize_t r = ::read(fd_, &v, sizeof v);
+    uint64_t wakeups;
+    ssize_t r = ::read(fd_, &wakeups, sizeof wakeups);
     (void)r;
     for (;;) {
-        std::function<void()> fn;
+        std::function<void()> work;
         {
-            std::lock_guard lk(mu_);
+            std::lock_guard lock(mutex_);
             if (items_.empty()) return;
-            fn = std::move(items_.front());
+            work = std::move(items_.front());
             items_.pop_front();
         }
-        fn();
+        work();
     }
 }
 
-void Waiter::done(pmix_status_t st) {
-    std::lock_guard lk(mu_);
-    status_ = st;
+void Waiter::done(pmix_status_t status) {
+    std::lock_guard lock(mutex_);
+    status_ = status;
     done_ = true;
     cv_.notify_all();
 }
 
 pmix_status_t Waiter::wait() {
-    std::unique_lock lk(mu_);
-    cv_.wait(lk, [&] { return done_; });
+    std::unique_lock lock(mutex_);
+    cv_.wait(lock, [&] { return done_; });
     return status_;
 }
 
 pmix_status_t Waiter::wait_for(std::chrono::milliseconds limit) {
-    std::unique_lock lk(mu_);
-    if (!cv_.wait_for(lk, limit, [&] { return done_; })) return PMIX_ERR_TIMEOUT;
+    std::unique_lock lock(mutex_);
+    if (!cv_.wait_for(lock, limit, [&] { return done_; })) return PMIX_ERR_TIMEOUT;
     return status_;
 }
 
-void Waiter::op_cb(pmix_status_t st, void* cbdata) { static_cast<Waiter*>(cbdata)->done(st); }
+void Waiter::op_cb(pmix_status_t status, void* cbdata) {
+    static_cast<Waiter*>(cbdata)->done(status);
+}
 
 void Launcher::fail(int code, const std::string& why) {
     if (failing) return;
@@ -86,31 +88,13 @@ void Launcher::fail(int code, const std::string& why) {
     std::fflush(stderr);
 }
 
-bool Layout::map(uint32_t nprocs) {
-    first.assign(nodes.size(), 0);
-    count.assign(nodes.size(), 0);
-    uint32_t next = 0;
-    for (size_t n = 0; n < nodes.size(); ++n) {
-        first[n] = next;
-        count[n] = std::min<uint32_t>(static_cast<uint32_t>(nodes[n].slots), nprocs - next);
-        next += count[n];
-    }
-    return next == nprocs;
-}
-
-size_t Layout::node_of(pmix_rank_t r) const {
-    for (size_t n = 0; n < nodes.size(); ++n)
-        if (r >= first[n] && r - first[n] < count[n]) return n;
-    return nodes.size();
-}
-
 int Launcher::final_exit_code() const {
     if (timed_out) return 124;
     // The worst status of the processes that ended on their own; the ones pmixrun killed do not
     // count (their SIGTERM is our doing), but the failure that made us kill them does.
     int worst = failing ? fail_code : 0;
-    for (const Proc& p : procs)
-        if (p.counted) worst = std::max(worst, p.exit_code);
+    for (const Proc& process : procs)
+        if (process.counted) worst = std::max(worst, process.exit_code);
     return worst;
 }
 
@@ -123,8 +107,8 @@ bool program_exists(const std::string& prog) {
     while (start <= dirs.size()) {
         size_t end = dirs.find(':', start);
         if (end == std::string::npos) end = dirs.size();
-        std::string d = dirs.substr(start, end - start);
-        std::string full = (d.empty() ? "." : d) + "/" + prog;
+        const std::string dir = dirs.substr(start, end - start);
+        const std::string full = (dir.empty() ? "." : dir) + "/" + prog;
         if (::access(full.c_str(), X_OK) == 0) return true;
         start = end + 1;
     }
@@ -132,26 +116,27 @@ bool program_exists(const std::string& prog) {
 }
 
 // The environment every rank starts from: ours, plus -x VAR=value (a bare -x VAR is already in it).
-std::vector<std::string> child_env(const Options& o) {
+std::vector<std::string> child_env(const Options& options) {
     std::vector<std::string> env;
-    for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
-    for (const std::string& x : o.env) {
-        size_t eq = x.find('=');
-        if (eq == std::string::npos) {
-            if (std::getenv(x.c_str()) == nullptr)
+    for (char** entry = environ; *entry != nullptr; ++entry) env.emplace_back(*entry);
+    for (const std::string& passed : options.env) {
+        const size_t equals = passed.find('=');
+        if (equals == std::string::npos) {
+            if (std::getenv(passed.c_str()) == nullptr)
                 std::fprintf(stderr, "pmixrun: warning: -x %s: not set here, not passed\n",
-                             x.c_str());
+                             passed.c_str());
             continue;
         }
-        std::string name = x.substr(0, eq + 1);
-        std::erase_if(env,
-                      [&](const std::string& e) { return e.compare(0, name.size(), name) == 0; });
-        env.push_back(x);
+        const std::string prefix = passed.substr(0, equals + 1);
+        std::erase_if(env, [&](const std::string& entry) {
+            return entry.compare(0, prefix.size(), prefix) == 0;
+        });
+        env.push_back(passed);
     }
     return env;
 }
 
-int serve_job(Launcher& L, const std::vector<std::string>& env,
+int serve_job(Launcher& launcher, const std::vector<std::string>& env,
               const std::vector<std::pair<const char*, std::string>>& server_info) {
     const char* base = std::getenv("TMPDIR");
     std::string tmpl =
@@ -161,7 +146,7 @@ int serve_job(Launcher& L, const std::vector<std::string>& env,
                      std::strerror(errno));
         return 1;
     }
-    L.tmpdir = tmpl;
+    launcher.tmpdir = tmpl;
 
     pmix_server_module_t module;
     fill_module(module);
@@ -175,54 +160,57 @@ int serve_job(Launcher& L, const std::vector<std::string>& env,
     PMIX_INFO_CREATE(info, ninfo);
     bool yes = true;
     PMIx_Info_load(&info[0], PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
-    PMIx_Info_load(&info[1], PMIX_SERVER_REMOTE_CONNECTIONS, &L.opt.remote_tools, PMIX_BOOL);
+    PMIx_Info_load(&info[1], PMIX_SERVER_REMOTE_CONNECTIONS, &launcher.options.remote_tools,
+                   PMIX_BOOL);
     for (size_t i = 0; i < server_info.size(); ++i)
         PMIx_Info_load(&info[2 + i], server_info[i].first, server_info[i].second.c_str(),
                        PMIX_STRING);
     pmix_status_t rc = PMIx_server_init(&module, info, ninfo);
     PMIX_INFO_FREE(info, ninfo);
-    L.t.server_init = Clock::now();
+    launcher.times.server_init = Clock::now();
     int code = 1;
     if (rc != PMIX_SUCCESS) {
-        L.fail(1, std::string("PMIx_server_init failed: ") + PMIx_Error_string(rc));
+        launcher.fail(1, std::string("PMIx_server_init failed: ") + PMIx_Error_string(rc));
     } else {
         // On one node this is also the launcher's node: collect the fabric plugins' launch blob
         // here (across nodes the head did, and it came with the job).
-        if (L.remote == nullptr) rc = setup_application(L.nspace, L.layout, "", L.launch_blob);
+        if (launcher.remote == nullptr)
+            rc = setup_application(launcher.nspace, launcher.layout, "", launcher.launch_blob);
         if (rc != PMIX_SUCCESS) {
-            L.fail(1,
-                   std::string("PMIx_server_setup_application failed: ") + PMIx_Error_string(rc));
+            launcher.fail(
+                1, std::string("PMIx_server_setup_application failed: ") + PMIx_Error_string(rc));
         } else {
-            rc = register_job(L);
+            rc = register_job(launcher);
             if (rc == PMIX_SUCCESS) {
-                rc = setup_local_support(L.nspace, L.launch_blob);
+                rc = setup_local_support(launcher.nspace, launcher.launch_blob);
                 if (rc != PMIX_SUCCESS) {
-                    L.fail(1, std::string("PMIx_server_setup_local_support failed: ") +
-                                  PMIx_Error_string(rc));
+                    launcher.fail(1, std::string("PMIx_server_setup_local_support failed: ") +
+                                         PMIx_Error_string(rc));
                 }
             } else {
-                L.fail(1, std::string("registering the job failed: ") + PMIx_Error_string(rc));
+                launcher.fail(1,
+                              std::string("registering the job failed: ") + PMIx_Error_string(rc));
             }
         }
-        L.t.registered = Clock::now();
+        launcher.times.registered = Clock::now();
         if (rc == PMIX_SUCCESS) {
-            L.child_env = env;
+            launcher.child_env = env;
             std::vector<char*> envp;
-            for (std::string& e : L.child_env) envp.push_back(e.data());
+            for (std::string& entry : launcher.child_env) envp.push_back(entry.data());
             envp.push_back(nullptr);
-            bool ok = spawn_all(L, envp.data());
-            L.t.forked = Clock::now();
-            if (!ok) L.fail(1, "could not start every process; killing the job");
-            run_loop(L);
-            code = L.final_exit_code();
+            bool ok = spawn_all(launcher, envp.data());
+            launcher.times.forked = Clock::now();
+            if (!ok) launcher.fail(1, "could not start every process; killing the job");
+            run_loop(launcher);
+            code = launcher.final_exit_code();
         }
-        deregister_job(L);
-        clear_store();
+        deregister_job(launcher);
+        clear_published();
         PMIx_server_finalize();
     }
-    L.t.done = Clock::now();
+    launcher.times.done = Clock::now();
     std::error_code ec;
-    std::filesystem::remove_all(L.tmpdir, ec);
+    std::filesystem::remove_all(launcher.tmpdir, ec);
     return code;
 }
 

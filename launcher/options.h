@@ -1,0 +1,47 @@
+// launcher/options.h - the command lines of pmixrun and pmixd (getopt_long_only), in the
+// launcher's parser library: no PMIx header, so the unit tests and both builds of pmixrun link it.
+#pragma once
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+namespace pmix::launcher {
+
+// What pmixrun was asked to do.
+struct Options {
+    int nprocs = 1;
+    bool nprocs_given = false;     // -n given (else, across nodes: every slot)
+    std::vector<std::string> env;  // -x entries: "VAR" (copy ours) or "VAR=value"
+    double timeout_s = 0;          // 0 = none
+    bool report = false;
+    std::vector<std::string> argv;  // program and its arguments
+    std::string hosts;              // --host a:2,b:2
+    std::string hostfile;           // --hostfile FILE
+    // --launch-agent CMD: split at spaces; the node name and the pmixd command line follow.
+    std::string launch_agent = "ssh";
+    bool remote_tools = false;  // --remote-tools: PMIX_SERVER_REMOTE_CONNECTIONS (TCP, secret)
+};
+
+enum class ParseOutcome {
+    run,          // `Options` is complete
+    help,         // -h / --help: print the usage to stdout, exit 0
+    usage_error,  // `error` says why: print it and the usage to stderr, exit 2
+};
+
+// Parses pmixrun's argv. Options end at "--" or at the first argument that is not one (the
+// program); everything from there on belongs to the program.
+ParseOutcome parse_options(int argc, char* const argv[], Options& out, std::string& error);
+void print_usage(std::FILE* stream);
+
+// pmixd --node-name NAME --node-index I [--fabric-node ADDR] (started by pmixrun's head).
+struct DaemonOptions {
+    std::string node_name;
+    std::string fabric_node;  // empty: $PMIX_CPP_FABRIC_NODE or this host's first IPv4 address
+    size_t node_index = 0;
+};
+
+// False with `error` set on an unknown option, a missing value or a bad index.
+bool parse_daemon_options(int argc, char* const argv[], DaemonOptions& out, std::string& error);
+
+}  // namespace pmix::launcher

@@ -1,0 +1,212 @@
+// pmixrun's and pmixd's command lines (launcher/options.h): every flag, its spellings, what ends
+// the options, and a clear error for each malformed one.
+#include "options.h"
+
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace pmix::launcher {
+namespace {
+
+// argv as getopt wants it (mutable strings), kept alive for the parse.
+struct Argv {
+    std::vector<std::string> words;
+    std::vector<char*> pointers;
+    Argv(std::initializer_list<const char*> list) : words(list.begin(), list.end()) {
+        for (std::string& word : words) pointers.push_back(word.data());
+        pointers.push_back(nullptr);
+    }
+    int argc() const { return static_cast<int>(words.size()); }
+    char** argv() { return pointers.data(); }
+};
+
+ParseOutcome parse(Argv args, Options& options, std::string& error) {
+    return parse_options(args.argc(), args.argv(), options, error);
+}
+
+std::string error_of(Argv args) {
+    Options options;
+    std::string error;
+    EXPECT_EQ(parse(std::move(args), options, error), ParseOutcome::usage_error);
+    return error;
+}
+
+TEST(Options, DefaultsWithOnlyAProgram) {
+    Options options;
+    std::string error;
+    ASSERT_EQ(parse({"pmixrun", "hostname"}, options, error), ParseOutcome::run) << error;
+    EXPECT_EQ(options.nprocs, 1);
+    EXPECT_FALSE(options.nprocs_given);
+    EXPECT_EQ(options.argv, std::vector<std::string>{"hostname"});
+    EXPECT_TRUE(options.env.empty());
+    EXPECT_EQ(options.timeout_s, 0);
+    EXPECT_FALSE(options.report);
+    EXPECT_FALSE(options.remote_tools);
+    EXPECT_TRUE(options.hosts.empty());
+    EXPECT_TRUE(options.hostfile.empty());
+    EXPECT_EQ(options.launch_agent, "ssh");
+}
+
+TEST(Options, EveryFlag) {
+    Options options;
+    std::string error;
+    ASSERT_EQ(parse({"pmixrun", "-n", "4", "-x", "A", "-x", "B=2", "--timeout", "2.5", "--report",
+                     "--remote-tools", "--host", "a:2,b:2", "--hostfile", "hosts", "--launch-agent",
+                     "ip netns exec", "prog", "arg"},
+                    options, error),
+              ParseOutcome::run)
+        << error;
+    EXPECT_EQ(options.nprocs, 4);
+    EXPECT_TRUE(options.nprocs_given);
+    EXPECT_EQ(options.env, (std::vector<std::string>{"A", "B=2"}));
+    EXPECT_DOUBLE_EQ(options.timeout_s, 2.5);
+    EXPECT_TRUE(options.report);
+    EXPECT_TRUE(options.remote_tools);
+    EXPECT_EQ(options.hosts, "a:2,b:2");
+    EXPECT_EQ(options.hostfile, "hosts");
+    EXPECT_EQ(options.launch_agent, "ip netns exec");
+    EXPECT_EQ(options.argv, (std::vector<std::string>{"prog", "arg"}));
+}
+
+TEST(Options, ProcessCountSpellings) {
+    for (const char* spelling : {"-n", "--np", "-np"}) {
+        Options options;
+        std::string error;
+        ASSERT_EQ(parse({"pmixrun", spelling, "7", "true"}, options, error), ParseOutcome::run)
+            << spelling << ": " << error;
+        EXPECT_EQ(options.nprocs, 7) << spelling;
+    }
+    Options attached;
+    std::string error;
+    ASSERT_EQ(parse({"pmixrun", "-n16", "true"}, attached, error), ParseOutcome::run) << error;
+    EXPECT_EQ(attached.nprocs, 16);
+    Options with_equals;
+    ASSERT_EQ(parse({"pmixrun", "--np=3", "true"}, with_equals, error), ParseOutcome::run) << error;
+    EXPECT_EQ(with_equals.nprocs, 3);
+}
+
+TEST(Options, OptionsEndAtTheProgramOrAtDoubleDash) {
+    Options options;
+    std::string error;
+    ASSERT_EQ(
+        parse({"pmixrun", "-n", "2", "prog", "-n", "5", "--report", "--bogus"}, options, error),
+        ParseOutcome::run)
+        << error;
+    EXPECT_EQ(options.nprocs, 2);
+    EXPECT_FALSE(options.report);
+    EXPECT_EQ(options.argv, (std::vector<std::string>{"prog", "-n", "5", "--report", "--bogus"}));
+
+    Options dashed;
+    ASSERT_EQ(parse({"pmixrun", "--report", "--", "-prog", "x"}, dashed, error), ParseOutcome::run)
+        << error;
+    EXPECT_TRUE(dashed.report);
+    EXPECT_EQ(dashed.argv, (std::vector<std::string>{"-prog", "x"}));
+}
+
+TEST(Options, Help) {
+    for (const char* spelling : {"-h", "--help"}) {
+        Options options;
+        std::string error;
+        EXPECT_EQ(parse({"pmixrun", spelling}, options, error), ParseOutcome::help) << spelling;
+        EXPECT_EQ(parse({"pmixrun", "-n", "2", spelling, "prog"}, options, error),
+                  ParseOutcome::help)
+            << spelling;
+    }
+}
+
+TEST(Options, ParsingTwiceStartsAfresh) {
+    Options first, second;
+    std::string error;
+    ASSERT_EQ(parse({"pmixrun", "-n", "3", "a"}, first, error), ParseOutcome::run);
+    ASSERT_EQ(parse({"pmixrun", "--report", "b"}, second, error), ParseOutcome::run);
+    EXPECT_EQ(second.nprocs, 1);
+    EXPECT_TRUE(second.report);
+    EXPECT_EQ(second.argv, std::vector<std::string>{"b"});
+}
+
+// The messages the integration case "options" checks, and the rest.
+TEST(Options, ClearErrors) {
+    EXPECT_EQ(error_of({"pmixrun"}), "no program given");
+    EXPECT_EQ(error_of({"pmixrun", "--report"}), "no program given");
+    EXPECT_EQ(error_of({"pmixrun", "-n", "0", "true"}), "bad process count '0' (1..4096)");
+    EXPECT_EQ(error_of({"pmixrun", "-n", "4097", "true"}), "bad process count '4097' (1..4096)");
+    EXPECT_EQ(error_of({"pmixrun", "-n", "2x", "true"}), "bad process count '2x' (1..4096)");
+    EXPECT_EQ(error_of({"pmixrun", "-n"}), "-n needs a number");
+    EXPECT_EQ(error_of({"pmixrun", "--np"}), "--np needs a number");
+    EXPECT_EQ(error_of({"pmixrun", "-np"}), "-np needs a number");
+    EXPECT_EQ(error_of({"pmixrun", "-n", "2", "--bogus", "true"}), "unknown option '--bogus'");
+    EXPECT_EQ(error_of({"pmixrun", "-z", "true"}), "unknown option '-z'");
+    EXPECT_EQ(error_of({"pmixrun", "--timeout", "soon", "true"}), "bad timeout 'soon'");
+    EXPECT_EQ(error_of({"pmixrun", "--timeout", "0", "true"}), "bad timeout '0'");
+    EXPECT_EQ(error_of({"pmixrun", "--timeout", "-1", "true"}), "bad timeout '-1'");
+    EXPECT_EQ(error_of({"pmixrun", "--timeout"}), "--timeout needs a number of seconds");
+    EXPECT_EQ(error_of({"pmixrun", "-x"}), "-x needs VAR or VAR=value");
+    EXPECT_EQ(error_of({"pmixrun", "-x", "=v", "true"}), "bad -x argument '=v'");
+    EXPECT_EQ(error_of({"pmixrun", "-x", "", "true"}), "bad -x argument ''");
+    EXPECT_EQ(error_of({"pmixrun", "-x", "true"}), "no program given");  // "true" is -x's value
+    EXPECT_EQ(error_of({"pmixrun", "--host"}), "--host needs a value");
+    EXPECT_EQ(error_of({"pmixrun", "--host", "", "true"}), "--host needs a value");
+    EXPECT_EQ(error_of({"pmixrun", "--hostfile", "", "true"}), "--hostfile needs a value");
+    EXPECT_EQ(error_of({"pmixrun", "--launch-agent", "", "true"}), "--launch-agent needs a value");
+    EXPECT_EQ(error_of({"pmixrun", "--report=1", "true"}), "option '--report' takes no value");
+}
+
+// --host is a prefix of --hostfile: the exact name wins, whichever is given.
+TEST(Options, HostAndHostfileAreDistinct) {
+    Options options;
+    std::string error;
+    ASSERT_EQ(parse({"pmixrun", "--hostfile", "f", "--host", "a", "true"}, options, error),
+              ParseOutcome::run)
+        << error;
+    EXPECT_EQ(options.hostfile, "f");
+    EXPECT_EQ(options.hosts, "a");
+}
+
+bool parse_daemon(Argv args, DaemonOptions& options, std::string& error) {
+    return parse_daemon_options(args.argc(), args.argv(), options, error);
+}
+
+TEST(DaemonOptions, AsTheHeadStartsIt) {
+    DaemonOptions options;
+    std::string error;
+    ASSERT_TRUE(parse_daemon({"pmixd", "--node-name", "n1", "--node-index", "3"}, options, error))
+        << error;
+    EXPECT_EQ(options.node_name, "n1");
+    EXPECT_EQ(options.node_index, 3u);
+    EXPECT_TRUE(options.fabric_node.empty());
+    ASSERT_TRUE(parse_daemon(
+        {"pmixd", "--fabric-node", "10.0.0.2", "--node-index", "0", "--node-name", "n0"}, options,
+        error))
+        << error;
+    EXPECT_EQ(options.fabric_node, "10.0.0.2");
+    EXPECT_EQ(options.node_index, 0u);
+}
+
+TEST(DaemonOptions, ClearErrors) {
+    const std::string usage =
+        "usage: pmixd --node-name NAME --node-index I [--fabric-node ADDR] (started by pmixrun)";
+    auto error_of_daemon = [](Argv args) {
+        DaemonOptions options;
+        std::string error;
+        EXPECT_FALSE(parse_daemon(std::move(args), options, error));
+        return error;
+    };
+    EXPECT_EQ(error_of_daemon({"pmixd"}), usage);
+    EXPECT_EQ(error_of_daemon({"pmixd", "--node-name", "n"}), usage);
+    EXPECT_EQ(error_of_daemon({"pmixd", "--node-index", "1"}), usage);
+    EXPECT_EQ(error_of_daemon({"pmixd", "--node-name", "n", "--node-index", "x"}),
+              "bad node index 'x'");
+    EXPECT_EQ(error_of_daemon({"pmixd", "--node-name", "n", "--node-index", "-1"}),
+              "bad node index '-1'");
+    EXPECT_EQ(error_of_daemon({"pmixd", "--node-name", "n", "--node-index"}),
+              "--node-index needs a value");
+    EXPECT_EQ(error_of_daemon({"pmixd", "--bogus", "1"}), "unknown option '--bogus'");
+    EXPECT_EQ(error_of_daemon({"pmixd", "--node-name", "n", "--node-index", "1", "extra"}),
+              "unexpected argument 'extra'");
+}
+
+}  // namespace
+}  // namespace pmix::launcher

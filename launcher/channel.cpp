@@ -83,15 +83,16 @@ bool Channel::send(MessageKind kind, const std::vector<std::string>& fields) {
     framed += body;
     size_t written = 0;
     while (written < framed.size()) {
-        const ssize_t n = ::write(out_, framed.data() + written, framed.size() - written);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0 && errno == EAGAIN) {
+        const ssize_t bytes_written =
+            ::write(out_, framed.data() + written, framed.size() - written);
+        if (bytes_written < 0 && errno == EINTR) continue;
+        if (bytes_written < 0 && errno == EAGAIN) {
             pollfd writable{out_, POLLOUT, 0};
             ::poll(&writable, 1, 1000);
             continue;
         }
-        if (n <= 0) return false;
-        written += static_cast<size_t>(n);
+        if (bytes_written <= 0) return false;
+        written += static_cast<size_t>(bytes_written);
     }
     return true;
 }
@@ -127,14 +128,14 @@ bool Channel::receive(std::vector<Message>& out) {
     ready_.clear();
     char chunk[65536];
     for (;;) {
-        const ssize_t n = ::read(in_, chunk, sizeof chunk);
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return parse(out);
-        if (n <= 0) {
+        const ssize_t bytes_read = ::read(in_, chunk, sizeof chunk);
+        if (bytes_read < 0 && errno == EINTR) continue;
+        if (bytes_read < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return parse(out);
+        if (bytes_read <= 0) {
             parse(out);
             return false;
         }
-        buffer_.append(chunk, static_cast<size_t>(n));
+        buffer_.append(chunk, static_cast<size_t>(bytes_read));
         if (buffer_.size() > kMaxMessage + 8) return parse(out);
     }
 }

@@ -294,7 +294,7 @@ pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], si
     g_launcher->queue.post([parent, app, cbfunc, cbdata] {
         std::string nspace;
         pmix_status_t rc = spawn_job(*g_launcher, parent, app, &nspace);
-        pmix_nspace_t spawned;  // the callback takes arg (non-const) pmix_nspace_t
+        pmix_nspace_t spawned;  // the callback takes a (non-const) pmix_nspace_t
         PMIX_LOAD_NSPACE(spawned, rc == PMIX_SUCCESS ? nspace.c_str() : nullptr);
         cbfunc(rc, spawned, cbdata);
     });

@@ -30,14 +30,12 @@ void WorkQueue::post(std::function<void()> work) {
         items_.push_back(std::move(work));
     }
     uint64_t one = 1;
-    ssize_t r = ::write(fd_, &one, sizeof one);
-    (void)r;
+    [[maybe_unused]] const ssize_t written = ::write(fd_, &one, sizeof one);
 }
 
 void WorkQueue::drain() {
     uint64_t wakeups;
-    ssize_t r = ::read(fd_, &wakeups, sizeof wakeups);
-    (void)r;
+    [[maybe_unused]] const ssize_t read = ::read(fd_, &wakeups, sizeof wakeups);
     for (;;) {
         std::function<void()> work;
         {

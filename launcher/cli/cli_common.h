@@ -38,10 +38,10 @@ pmix_status_t available_servers(const Selector& sel, std::vector<ServerInfo>* ou
 // One query of `keys` with an optional PMIX_NSPACE qualifier; results owned by the caller
 // (PMIX_INFO_FREE).
 pmix_status_t query(const std::vector<std::string>& keys, const std::string& nspace,
-                    pmix_info_t** results, size_t* n);
+                    pmix_info_t** results, size_t* nresults);
 
-std::string to_json(const pmix_value_t& v);
-std::string to_text(const pmix_value_t& v);
-std::string json_string(const std::string& s);
+std::string to_json(const pmix_value_t& value);
+std::string to_text(const pmix_value_t& value);
+std::string json_string(const std::string& text);
 
 }  // namespace pmixcli

@@ -10,9 +10,9 @@
 
 namespace {
 
-std::vector<std::string> split_commas(const std::string& s) {
+std::vector<std::string> split_commas(const std::string& text) {
     std::vector<std::string> out;
-    std::stringstream in(s);
+    std::stringstream in(text);
     for (std::string item; std::getline(in, item, ',');)
         if (!item.empty()) out.push_back(item);
     return out;
@@ -20,29 +20,29 @@ std::vector<std::string> split_commas(const std::string& s) {
 
 // The jobs of the current primary server, printed; false if it answered nothing.
 bool show_server(const std::string& label, bool json, bool* first_json) {
-    pmix_info_t* res = nullptr;
-    size_t n = 0;
-    pmix_status_t rc = pmixcli::query({PMIX_QUERY_NAMESPACES}, "", &res, &n);
-    if (rc != PMIX_SUCCESS || n == 0 || res[0].value.type != PMIX_STRING) {
+    pmix_info_t* results = nullptr;
+    size_t nresults = 0;
+    pmix_status_t rc = pmixcli::query({PMIX_QUERY_NAMESPACES}, "", &results, &nresults);
+    if (rc != PMIX_SUCCESS || nresults == 0 || results[0].value.type != PMIX_STRING) {
         std::fprintf(stderr, "pmix-ps: %s: no namespaces (%s)\n", label.c_str(),
                      PMIx_Error_string(rc));
-        if (res != nullptr) PMIX_INFO_FREE(res, n);
+        if (results != nullptr) PMIX_INFO_FREE(results, nresults);
         return false;
     }
-    const auto namespaces = split_commas(res[0].value.data.string);
-    PMIX_INFO_FREE(res, n);
+    const auto namespaces = split_commas(results[0].value.data.string);
+    PMIX_INFO_FREE(results, nresults);
     for (const auto& ns : namespaces) {
-        res = nullptr;
-        n = 0;
-        rc = pmixcli::query({PMIX_QUERY_PROC_TABLE}, ns, &res, &n);
+        results = nullptr;
+        nresults = 0;
+        rc = pmixcli::query({PMIX_QUERY_PROC_TABLE}, ns, &results, &nresults);
         const pmix_data_array_t* table =
-            rc == PMIX_SUCCESS && n > 0 && res[0].value.type == PMIX_DATA_ARRAY
-                ? res[0].value.data.darray
+            rc == PMIX_SUCCESS && nresults > 0 && results[0].value.type == PMIX_DATA_ARRAY
+                ? results[0].value.data.darray
                 : nullptr;
         if (json) {
             std::printf("%s{\"server\":%s,\"nspace\":%s,\"procs\":%s}", *first_json ? "" : ",",
                         pmixcli::json_string(label).c_str(), pmixcli::json_string(ns).c_str(),
-                        n > 0 ? pmixcli::to_json(res[0].value).c_str() : "[]");
+                        nresults > 0 ? pmixcli::to_json(results[0].value).c_str() : "[]");
             *first_json = false;
         } else {
             std::printf("%s  job %s\n", label.c_str(), ns.c_str());
@@ -52,14 +52,14 @@ bool show_server(const std::string& label, bool json, bool* first_json) {
                                     ? static_cast<pmix_proc_info_t*>(table->array)
                                     : nullptr;
             for (size_t i = 0; procs != nullptr && i < table->size; ++i) {
-                const auto& p = procs[i];
-                std::printf("  %-6u %-16s %-8d %-22s %-5d %s\n", p.proc.rank,
-                            p.hostname ? p.hostname : "-", static_cast<int>(p.pid),
-                            PMIx_Proc_state_string(p.state), p.exit_code,
-                            p.executable_name ? p.executable_name : "-");
+                const auto& proc = procs[i];
+                std::printf("  %-6u %-16s %-8d %-22s %-5d %s\n", proc.proc.rank,
+                            proc.hostname ? proc.hostname : "-", static_cast<int>(proc.pid),
+                            PMIx_Proc_state_string(proc.state), proc.exit_code,
+                            proc.executable_name ? proc.executable_name : "-");
             }
         }
-        if (res != nullptr) PMIX_INFO_FREE(res, n);
+        if (results != nullptr) PMIX_INFO_FREE(results, nresults);
     }
     return true;
 }
@@ -94,19 +94,20 @@ int main(int argc, char** argv) {
         }
         std::vector<pmixcli::ServerInfo> servers;
         pmixcli::available_servers(sel, &servers);
-        for (const auto& s : servers) {
-            pmix_info_t at[2];
-            pid_t pid = static_cast<pid_t>(s.pid);
-            PMIX_INFO_LOAD(&at[0], PMIX_SERVER_PIDINFO, &pid, PMIX_PID);
+        for (const auto& listed : servers) {
+            pmix_info_t attach[2];
+            pid_t pid = static_cast<pid_t>(listed.pid);
+            PMIX_INFO_LOAD(&attach[0], PMIX_SERVER_PIDINFO, &pid, PMIX_PID);
             bool yes = true;
-            PMIX_INFO_LOAD(&at[1], PMIX_PRIMARY_SERVER, &yes, PMIX_BOOL);
+            PMIX_INFO_LOAD(&attach[1], PMIX_PRIMARY_SERVER, &yes, PMIX_BOOL);
             pmix_proc_t server;
-            const pmix_status_t rc2 = PMIx_tool_attach_to_server(&me, &server, at, 2);
-            PMIX_INFO_DESTRUCT(&at[0]);
-            PMIX_INFO_DESTRUCT(&at[1]);
-            const std::string label = s.nspace + " (pid " + std::to_string(s.pid) + ")";
-            if (rc2 != PMIX_SUCCESS) {
-                std::fprintf(stderr, "pmix-ps: %s: %s\n", label.c_str(), PMIx_Error_string(rc2));
+            const pmix_status_t attached = PMIx_tool_attach_to_server(&me, &server, attach, 2);
+            PMIX_INFO_DESTRUCT(&attach[0]);
+            PMIX_INFO_DESTRUCT(&attach[1]);
+            const std::string label = listed.nspace + " (pid " + std::to_string(listed.pid) + ")";
+            if (attached != PMIX_SUCCESS) {
+                std::fprintf(stderr, "pmix-ps: %s: %s\n", label.c_str(),
+                             PMIx_Error_string(attached));
                 continue;
             }
             any = show_server(label, json, &first_json) || any;

@@ -14,8 +14,8 @@ namespace {
 // Accepts PMIX_QUERY_NAMESPACES-style names for the attributes the library knows.
 std::string key_of(const std::string& word) {
     if (word.rfind("PMIX_", 0) != 0) return word;
-    const char* s = PMIx_Get_attribute_string(word.c_str());
-    return s != nullptr ? s : word;
+    const char* attribute = PMIx_Get_attribute_string(word.c_str());
+    return attribute != nullptr ? attribute : word;
 }
 
 int usage() {
@@ -46,21 +46,21 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "pmix-query: cannot reach a server: %s\n", PMIx_Error_string(rc));
         return 1;
     }
-    pmix_info_t* res = nullptr;
-    size_t n = 0;
-    rc = pmixcli::query(keys, nspace, &res, &n);
+    pmix_info_t* results = nullptr;
+    size_t nresults = 0;
+    rc = pmixcli::query(keys, nspace, &results, &nresults);
     if (json) {
         std::printf("{\"status\":%s", pmixcli::json_string(PMIx_Error_string(rc)).c_str());
-        for (size_t i = 0; i < n; ++i)
-            std::printf(",%s:%s", pmixcli::json_string(res[i].key).c_str(),
-                        pmixcli::to_json(res[i].value).c_str());
+        for (size_t i = 0; i < nresults; ++i)
+            std::printf(",%s:%s", pmixcli::json_string(results[i].key).c_str(),
+                        pmixcli::to_json(results[i].value).c_str());
         std::printf("}\n");
     } else {
-        for (size_t i = 0; i < n; ++i)
-            std::printf("%s = %s\n", res[i].key, pmixcli::to_text(res[i].value).c_str());
+        for (size_t i = 0; i < nresults; ++i)
+            std::printf("%s = %s\n", results[i].key, pmixcli::to_text(results[i].value).c_str());
         if (rc != PMIX_SUCCESS) std::fprintf(stderr, "pmix-query: %s\n", PMIx_Error_string(rc));
     }
-    if (res != nullptr) PMIX_INFO_FREE(res, n);
+    if (results != nullptr) PMIX_INFO_FREE(results, nresults);
     PMIx_tool_finalize();
     return rc == PMIX_SUCCESS ? 0 : 1;
 }

@@ -29,17 +29,18 @@ int main(int argc, char** argv) {
     if (json) {
         std::printf("[");
         for (size_t i = 0; i < servers.size(); ++i) {
-            const auto& s = servers[i];
+            const auto& server = servers[i];
             std::printf("%s{\"nspace\":%s,\"rank\":%u,\"pid\":%ld,\"uri\":%s,\"version\":%s}",
-                        i ? "," : "", pmixcli::json_string(s.nspace).c_str(), s.rank, s.pid,
-                        pmixcli::json_string(s.uri).c_str(),
-                        pmixcli::json_string(s.version).c_str());
+                        i ? "," : "", pmixcli::json_string(server.nspace).c_str(), server.rank,
+                        server.pid, pmixcli::json_string(server.uri).c_str(),
+                        pmixcli::json_string(server.version).c_str());
         }
         std::printf("]\n");
     } else {
         std::printf("%-8s %-40s %-5s %s\n", "PID", "NSPACE", "RANK", "URI");
-        for (const auto& s : servers)
-            std::printf("%-8ld %-40s %-5u %s\n", s.pid, s.nspace.c_str(), s.rank, s.uri.c_str());
+        for (const auto& server : servers)
+            std::printf("%-8ld %-40s %-5u %s\n", server.pid, server.nspace.c_str(), server.rank,
+                        server.uri.c_str());
     }
     PMIx_tool_finalize();
     return rc == PMIX_SUCCESS || rc == PMIX_ERR_NOT_FOUND ? 0 : 1;

@@ -13,9 +13,9 @@ namespace {
 Proc* find_proc(const pmix_proc_t* proc) {
     Launcher& launcher = *g_launcher;
     if (proc == nullptr) return nullptr;
-    if (launcher.nspace ==
-        proc->nspace) {  // the main job: this node's ranks are procs[0..local_main)
-        pmix_rank_t first = launcher.first_local_rank();
+    // The main job: this node's ranks are procs[0 .. local_main_ranks()).
+    if (launcher.nspace == proc->nspace) {
+        const pmix_rank_t first = launcher.first_local_rank();
         return proc->rank >= first && proc->rank - first < launcher.local_main_ranks()
                    ? &launcher.procs[proc->rank - first]
                    : nullptr;

@@ -134,6 +134,68 @@ std::vector<std::string> child_env(const Options& options) {
     return env;
 }
 
+namespace {
+
+// Tools find us through rendezvous files in the library's default server tmpdir
+// ($PMIX_SERVER_TMPDIR, $TMPDIR, ... /tmp), where pmix-ps and friends look by default; the
+// library's session directory goes there too and is removed at finalize. --remote-tools adds a
+// TCP listener for tools on other hosts (they need the secret from our rendezvous file, see
+// README "Tools"). `server_info`: more string attributes (pmixd: its node's PMIX_HOSTNAME).
+pmix_status_t init_server(Launcher& launcher,
+                          const std::vector<std::pair<const char*, std::string>>& server_info) {
+    pmix_server_module_t module;
+    fill_module(module);
+    const bool yes = true;
+    InfoList info;
+    info.add(PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
+    info.add(PMIX_SERVER_REMOTE_CONNECTIONS, &launcher.options.remote_tools, PMIX_BOOL);
+    for (const auto& [key, value] : server_info) info.add(key, value);
+    const pmix_status_t rc = info.convert();
+    return rc == PMIX_SUCCESS ? PMIx_server_init(&module, info.info(), info.size()) : rc;
+}
+
+// The fabric plugins' launch blob, the job's registration and the local support, in that order;
+// false once one fails (the launcher is failing, with the reason).
+bool prepare_job(Launcher& launcher) {
+    // On one node this is also the launcher's node: collect the launch blob here (across nodes
+    // the head did, and it came with the job).
+    if (launcher.remote == nullptr) {
+        const pmix_status_t rc =
+            setup_application(launcher.nspace, launcher.layout, "", launcher.launch_blob);
+        if (rc != PMIX_SUCCESS) {
+            launcher.fail(
+                1, std::string("PMIx_server_setup_application failed: ") + PMIx_Error_string(rc));
+            return false;
+        }
+    }
+    if (const pmix_status_t rc = register_job(launcher); rc != PMIX_SUCCESS) {
+        launcher.fail(1, std::string("registering the job failed: ") + PMIx_Error_string(rc));
+        return false;
+    }
+    if (const pmix_status_t rc = setup_local_support(launcher.nspace, launcher.launch_blob);
+        rc != PMIX_SUCCESS) {
+        launcher.fail(
+            1, std::string("PMIx_server_setup_local_support failed: ") + PMIx_Error_string(rc));
+        return false;
+    }
+    return true;
+}
+
+// Forks every rank from `env` and runs the loop until the job is over; the job's exit code.
+int run_job(Launcher& launcher, const std::vector<std::string>& env) {
+    launcher.child_env = env;
+    std::vector<char*> envp;
+    for (std::string& entry : launcher.child_env) envp.push_back(entry.data());
+    envp.push_back(nullptr);
+    const bool all_started = spawn_all(launcher, envp.data());
+    launcher.times.forked = Clock::now();
+    if (!all_started) launcher.fail(1, "could not start every process; killing the job");
+    run_loop(launcher);
+    return launcher.final_exit_code();
+}
+
+}  // namespace
+
 int serve_job(Launcher& launcher, const std::vector<std::string>& env,
               const std::vector<std::pair<const char*, std::string>>& server_info) {
     const char* base = std::getenv("TMPDIR");
@@ -145,70 +207,22 @@ int serve_job(Launcher& launcher, const std::vector<std::string>& env,
         return 1;
     }
     launcher.tmpdir = tmpl;
-
-    pmix_server_module_t module;
-    fill_module(module);
-    // Tools find us through rendezvous files in the library's default server tmpdir
-    // ($PMIX_SERVER_TMPDIR, $TMPDIR, ... /tmp), where pmix-ps and friends look by default; the
-    // library's session directory goes there too and is removed at finalize.
-    // --remote-tools adds a TCP listener for tools on other hosts (they need the secret from
-    // our rendezvous file, see README "Tools").
-    const size_t ninfo = 2 + server_info.size();
-    pmix_info_t* info = nullptr;
-    PMIX_INFO_CREATE(info, ninfo);
-    bool yes = true;
-    PMIx_Info_load(&info[0], PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
-    PMIx_Info_load(&info[1], PMIX_SERVER_REMOTE_CONNECTIONS, &launcher.options.remote_tools,
-                   PMIX_BOOL);
-    for (size_t i = 0; i < server_info.size(); ++i)
-        PMIx_Info_load(&info[2 + i], server_info[i].first, server_info[i].second.c_str(),
-                       PMIX_STRING);
-    pmix_status_t rc = PMIx_server_init(&module, info, ninfo);
-    PMIX_INFO_FREE(info, ninfo);
+    const pmix_status_t rc = init_server(launcher, server_info);
     launcher.times.server_init = Clock::now();
     int code = 1;
     if (rc != PMIX_SUCCESS) {
         launcher.fail(1, std::string("PMIx_server_init failed: ") + PMIx_Error_string(rc));
     } else {
-        // On one node this is also the launcher's node: collect the fabric plugins' launch blob
-        // here (across nodes the head did, and it came with the job).
-        if (launcher.remote == nullptr)
-            rc = setup_application(launcher.nspace, launcher.layout, "", launcher.launch_blob);
-        if (rc != PMIX_SUCCESS) {
-            launcher.fail(
-                1, std::string("PMIx_server_setup_application failed: ") + PMIx_Error_string(rc));
-        } else {
-            rc = register_job(launcher);
-            if (rc == PMIX_SUCCESS) {
-                rc = setup_local_support(launcher.nspace, launcher.launch_blob);
-                if (rc != PMIX_SUCCESS) {
-                    launcher.fail(1, std::string("PMIx_server_setup_local_support failed: ") +
-                                         PMIx_Error_string(rc));
-                }
-            } else {
-                launcher.fail(1,
-                              std::string("registering the job failed: ") + PMIx_Error_string(rc));
-            }
-        }
+        const bool prepared = prepare_job(launcher);
         launcher.times.registered = Clock::now();
-        if (rc == PMIX_SUCCESS) {
-            launcher.child_env = env;
-            std::vector<char*> envp;
-            for (std::string& entry : launcher.child_env) envp.push_back(entry.data());
-            envp.push_back(nullptr);
-            bool ok = spawn_all(launcher, envp.data());
-            launcher.times.forked = Clock::now();
-            if (!ok) launcher.fail(1, "could not start every process; killing the job");
-            run_loop(launcher);
-            code = launcher.final_exit_code();
-        }
+        if (prepared) code = run_job(launcher, env);
         deregister_job(launcher);
         clear_published();
         PMIx_server_finalize();
     }
     launcher.times.done = Clock::now();
-    std::error_code ec;
-    std::filesystem::remove_all(launcher.tmpdir, ec);
+    std::error_code ignored;
+    std::filesystem::remove_all(launcher.tmpdir, ignored);
     return code;
 }
 

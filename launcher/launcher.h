@@ -27,9 +27,10 @@ namespace pmix::launcher {
 
 using Clock = std::chrono::steady_clock;
 
+struct Proc;
+
 // What a node daemon adds to the single-node host (daemon.cpp; nullptr in pmixrun itself).
 // fence/direct_modex are called on the PMIx server's thread, the rest on the launcher's loop.
-struct Proc;
 
 class Remote {
 public:
@@ -101,7 +102,7 @@ public:
 
 private:
     std::mutex mutex_;
-    std::condition_variable cv_;
+    std::condition_variable condition_;
     bool done_ = false;
     pmix_status_t status_ = PMIX_SUCCESS;
 };

@@ -52,18 +52,18 @@ void Waiter::done(pmix_status_t status) {
     std::lock_guard lock(mutex_);
     status_ = status;
     done_ = true;
-    cv_.notify_all();
+    condition_.notify_all();
 }
 
 pmix_status_t Waiter::wait() {
     std::unique_lock lock(mutex_);
-    cv_.wait(lock, [&] { return done_; });
+    condition_.wait(lock, [&] { return done_; });
     return status_;
 }
 
 pmix_status_t Waiter::wait_for(std::chrono::milliseconds limit) {
     std::unique_lock lock(mutex_);
-    if (!cv_.wait_for(lock, limit, [&] { return done_; })) return PMIX_ERR_TIMEOUT;
+    if (!condition_.wait_for(lock, limit, [&] { return done_; })) return PMIX_ERR_TIMEOUT;
     return status_;
 }
 

@@ -117,8 +117,8 @@ bool apply_option(int option_value, const char* value, const std::string& spelle
 }
 
 bool takes_value(const option* options, int option_value) {
-    for (const option* o = options; o->name != nullptr; ++o)
-        if (o->val == option_value) return o->has_arg != no_argument;
+    for (const option* known = options; known->name != nullptr; ++known)
+        if (known->val == option_value) return known->has_arg != no_argument;
     return false;
 }
 

@@ -131,21 +131,22 @@ pmix_status_t available_servers(const Selector& sel, std::vector<ServerInfo>* ou
             continue;
         const auto* servers = static_cast<pmix_info_t*>(results[i].value.data.darray->array);
         for (size_t server = 0; server < results[i].value.data.darray->size; ++server) {
-            const pmix_data_array_t* fields = servers[server].value.data.darray;
-            if (servers[server].value.type != PMIX_DATA_ARRAY || fields == nullptr) continue;
+            const pmix_data_array_t* description = servers[server].value.data.darray;
+            if (servers[server].value.type != PMIX_DATA_ARRAY || description == nullptr) continue;
             ServerInfo entry;
-            const auto* field = static_cast<pmix_info_t*>(fields->array);
-            for (size_t k = 0; k < fields->size; ++k) {
-                if (PMIX_CHECK_KEY(&field[k], PMIX_SERVER_NSPACE))
-                    entry.nspace = field[k].value.data.string;
-                else if (PMIX_CHECK_KEY(&field[k], PMIX_SERVER_RANK))
-                    entry.rank = field[k].value.data.rank;
-                else if (PMIX_CHECK_KEY(&field[k], PMIX_SERVER_URI))
-                    entry.uri = field[k].value.data.string;
-                else if (PMIX_CHECK_KEY(&field[k], PMIX_SERVER_PIDINFO))
-                    entry.pid = field[k].value.data.pid;
-                else if (PMIX_CHECK_KEY(&field[k], PMIX_VERSION_INFO))
-                    entry.version = field[k].value.data.string;
+            const auto* fields = static_cast<pmix_info_t*>(description->array);
+            for (size_t field_index = 0; field_index < description->size; ++field_index) {
+                const pmix_info_t& field = fields[field_index];
+                if (PMIX_CHECK_KEY(&field, PMIX_SERVER_NSPACE))
+                    entry.nspace = field.value.data.string;
+                else if (PMIX_CHECK_KEY(&field, PMIX_SERVER_RANK))
+                    entry.rank = field.value.data.rank;
+                else if (PMIX_CHECK_KEY(&field, PMIX_SERVER_URI))
+                    entry.uri = field.value.data.string;
+                else if (PMIX_CHECK_KEY(&field, PMIX_SERVER_PIDINFO))
+                    entry.pid = field.value.data.pid;
+                else if (PMIX_CHECK_KEY(&field, PMIX_VERSION_INFO))
+                    entry.version = field.value.data.string;
             }
             out->push_back(std::move(entry));
         }

@@ -31,21 +31,21 @@ bool show_server(const std::string& label, bool json, bool* first_json) {
     }
     const auto namespaces = split_commas(results[0].value.data.string);
     PMIX_INFO_FREE(results, nresults);
-    for (const auto& ns : namespaces) {
+    for (const auto& nspace : namespaces) {
         results = nullptr;
         nresults = 0;
-        rc = pmixcli::query({PMIX_QUERY_PROC_TABLE}, ns, &results, &nresults);
+        rc = pmixcli::query({PMIX_QUERY_PROC_TABLE}, nspace, &results, &nresults);
         const pmix_data_array_t* table =
             rc == PMIX_SUCCESS && nresults > 0 && results[0].value.type == PMIX_DATA_ARRAY
                 ? results[0].value.data.darray
                 : nullptr;
         if (json) {
             std::printf("%s{\"server\":%s,\"nspace\":%s,\"procs\":%s}", *first_json ? "" : ",",
-                        pmixcli::json_string(label).c_str(), pmixcli::json_string(ns).c_str(),
+                        pmixcli::json_string(label).c_str(), pmixcli::json_string(nspace).c_str(),
                         nresults > 0 ? pmixcli::to_json(results[0].value).c_str() : "[]");
             *first_json = false;
         } else {
-            std::printf("%s  job %s\n", label.c_str(), ns.c_str());
+            std::printf("%s  job %s\n", label.c_str(), nspace.c_str());
             std::printf("  %-6s %-16s %-8s %-22s %-5s %s\n", "RANK", "HOST", "PID", "STATE", "EXIT",
                         "COMMAND");
             const auto* procs = table != nullptr && table->type == PMIX_PROC_INFO

@@ -6,6 +6,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 
 namespace pmix::launcher {
 namespace {
@@ -26,21 +27,31 @@ void app_cb(pmix_status_t status, pmix_info_t info[], size_t ninfo, void* provid
     result->done.done(rc);
 }
 
-std::string join(const Layout& layout, bool rank_lists) {
-    std::string joined;
-    for (size_t node = 0; node < layout.nodes.size(); ++node) {
-        if (node > 0) joined += rank_lists ? ";" : ",";
-        if (!rank_lists) {
-            joined += layout.nodes[node].name;
-            continue;
-        }
-        for (uint32_t i = 0; i < layout.rank_count[node]; ++i)
-            joined += (i ? "," : "") + std::to_string(layout.first_rank[node] + i);
-    }
-    return joined;
+}  // namespace
+
+std::string rank_list(uint32_t first, uint32_t count) {
+    std::string list;
+    for (uint32_t i = 0; i < count; ++i) list += (i ? "," : "") + std::to_string(first + i);
+    return list;
 }
 
-}  // namespace
+GeneratedMaps::GeneratedMaps(const Layout& layout) {
+    std::string node_names, ranks_per_node;
+    for (size_t node = 0; node < layout.nodes.size(); ++node) {
+        node_names += (node ? "," : "") + layout.nodes[node].name;
+        ranks_per_node +=
+            (node ? ";" : "") + rank_list(layout.first_rank[node], layout.rank_count[node]);
+    }
+    if (PMIx_generate_regex(node_names.c_str(), &node_map) != PMIX_SUCCESS)
+        node_map = strdup(node_names.c_str());
+    if (PMIx_generate_ppn(ranks_per_node.c_str(), &proc_map) != PMIX_SUCCESS)
+        proc_map = strdup(ranks_per_node.c_str());
+}
+
+GeneratedMaps::~GeneratedMaps() {
+    std::free(node_map);
+    std::free(proc_map);
+}
 
 InfoList::InfoList() : list_(PMIx_Info_list_start()) {
     if (list_ == nullptr) status_ = PMIX_ERR_NOMEM;
@@ -108,36 +119,27 @@ pmix_status_t unpack_infos(const std::string& packed, pmix_info_t** info_out, si
 
 pmix_status_t setup_application(const std::string& nspace, const Layout& layout,
                                 const std::string& node_addrs, std::string& packed) {
-    char* nodemap = nullptr;
-    char* procmap = nullptr;
-    const std::string names = join(layout, false), ranks_per_node = join(layout, true);
-    if (PMIx_generate_regex(names.c_str(), &nodemap) != PMIX_SUCCESS)
-        nodemap = strdup(names.c_str());
-    if (PMIx_generate_ppn(ranks_per_node.c_str(), &procmap) != PMIX_SUCCESS)
-        procmap = strdup(ranks_per_node.c_str());
-    const size_t ninfo = node_addrs.empty() ? 3 : 4;
-    pmix_info_t* info = nullptr;
-    PMIX_INFO_CREATE(info, ninfo);
-    bool yes = true;
-    PMIx_Info_load(&info[0], PMIX_NODE_MAP, nodemap, PMIX_STRING);
-    PMIx_Info_load(&info[1], PMIX_PROC_MAP, procmap, PMIX_STRING);
-    PMIx_Info_load(&info[2], PMIX_SETUP_APP_ALL, &yes, PMIX_BOOL);
-    if (!node_addrs.empty())
-        PMIx_Info_load(&info[3], "pmix.cpp.node.addrs", node_addrs.c_str(), PMIX_STRING);
-    std::free(nodemap);
-    std::free(procmap);
+    const GeneratedMaps maps(layout);
+    const bool yes = true;
+    auto info = std::make_unique<InfoList>();
+    info->add(PMIX_NODE_MAP, maps.node_map, PMIX_STRING);
+    info->add(PMIX_PROC_MAP, maps.proc_map, PMIX_STRING);
+    info->add(PMIX_SETUP_APP_ALL, &yes, PMIX_BOOL);
+    if (!node_addrs.empty()) info->add("pmix.cpp.node.addrs", node_addrs);
+    pmix_status_t rc = info->convert();
+    if (rc != PMIX_SUCCESS) return rc;
     // Static: a callback arriving after we gave up must still find a live object.
     static std::deque<AppResult> results;
     AppResult& result = results.emplace_back();
     pmix_nspace_t nspace_name;
     PMIX_LOAD_NSPACE(nspace_name, nspace.c_str());
-    pmix_status_t rc = PMIx_server_setup_application(nspace_name, info, ninfo, app_cb, &result);
+    rc = PMIx_server_setup_application(nspace_name, info->info(), info->size(), app_cb, &result);
     if (rc == PMIX_SUCCESS)
         rc = result.done.wait_for(
             std::chrono::duration_cast<std::chrono::milliseconds>(kSetupTimeout));
     // OpenPMIx reads `info` on its own thread until it calls back (ASan caught it reading after the
     // call returned), so it lives until then; after a timeout it is left to the library.
-    if (rc != PMIX_ERR_TIMEOUT) PMIX_INFO_FREE(info, ninfo);
+    if (rc == PMIX_ERR_TIMEOUT) (void)info.release();
     if (rc == PMIX_SUCCESS) packed = result.packed;
     return rc;
 }

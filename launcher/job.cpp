@@ -48,12 +48,6 @@ pmix_status_t add_proc_data(InfoList& job_info, const Layout& layout, pmix_rank_
     return PMIX_SUCCESS;
 }
 
-std::string rank_list(uint32_t first, uint32_t count) {
-    std::string list;
-    for (uint32_t i = 0; i < count; ++i) list += (i ? "," : "") + std::to_string(first + i);
-    return list;
-}
-
 pmix_status_t wait_op(pmix_status_t rc, Waiter& waiter) {
     if (rc == PMIX_OPERATION_SUCCEEDED) return PMIX_SUCCESS;
     if (rc != PMIX_SUCCESS) return rc;
@@ -69,31 +63,10 @@ void set_nonblock_cloexec(int fd) {
 
 namespace {
 
-// PMIx_generate_regex / PMIx_generate_ppn output, freed with the object. The maps must only be
-// self-consistent with the same library's parser; the plain host names / rank lists are used if
-// the generator is not there.
-struct GeneratedMap {
-    char* text = nullptr;
-    GeneratedMap(const std::string& plain, bool ranks) {
-        const pmix_status_t rc = ranks ? PMIx_generate_ppn(plain.c_str(), &text)
-                                       : PMIx_generate_regex(plain.c_str(), &text);
-        if (rc != PMIX_SUCCESS) text = strdup(plain.c_str());
-    }
-    ~GeneratedMap() { std::free(text); }
-    GeneratedMap(const GeneratedMap&) = delete;
-    GeneratedMap& operator=(const GeneratedMap&) = delete;
-};
-
 // The job-level information a real RM passes (see README), then one PMIX_PROC_DATA per rank.
 pmix_status_t add_job_info(InfoList& info, const std::string& nspace, uint32_t job_size,
                            const Layout& layout, const pmix_proc_t* parent) {
-    std::string node_names, ranks_per_node;
-    for (size_t node = 0; node < layout.nodes.size(); ++node) {
-        node_names += (node ? "," : "") + layout.nodes[node].name;
-        ranks_per_node +=
-            (node ? ";" : "") + rank_list(layout.first_rank[node], layout.rank_count[node]);
-    }
-    const GeneratedMap node_map(node_names, false), proc_map(ranks_per_node, true);
+    const GeneratedMaps maps(layout);
     const uint32_t one = 1, zero = 0;
     const uint32_t local_size = layout.rank_count[layout.here];
     const uint32_t node_count = static_cast<uint32_t>(layout.nodes.size());
@@ -111,8 +84,8 @@ pmix_status_t add_job_info(InfoList& info, const std::string& nspace, uint32_t j
     info.add(PMIX_NPROC_OFFSET, &zero, PMIX_UINT32);
     info.add(PMIX_NODEID, &node_id, PMIX_UINT32);
     info.add(PMIX_HOSTNAME, layout.nodes[layout.here].name);
-    info.add(PMIX_NODE_MAP, node_map.text, PMIX_STRING);
-    info.add(PMIX_PROC_MAP, proc_map.text, PMIX_STRING);
+    info.add(PMIX_NODE_MAP, maps.node_map, PMIX_STRING);
+    info.add(PMIX_PROC_MAP, maps.proc_map, PMIX_STRING);
     info.add(PMIX_LOCAL_PEERS, rank_list(local_leader, local_size));
     info.add(PMIX_LOCALLDR, &local_leader, PMIX_PROC_RANK);
     if (parent != nullptr) {

@@ -219,6 +219,20 @@ int serve_job(Launcher& launcher, const std::vector<std::string>& child_env,
 std::vector<std::string> child_env(const Options& options);
 bool program_exists(const std::string& prog);
 
+// app_setup.cpp: "first,first+1,..." (count ranks).
+std::string rank_list(uint32_t first, uint32_t count);
+// The layout's PMIX_NODE_MAP and PMIX_PROC_MAP from PMIx_generate_regex / PMIx_generate_ppn (the
+// plain node names "a,b" / rank lists "0,1;2,3" if the generator fails: the maps need only be
+// readable by the same library's parser), freed with the object.
+struct GeneratedMaps {
+    explicit GeneratedMaps(const Layout& layout);
+    ~GeneratedMaps();
+    GeneratedMaps(const GeneratedMaps&) = delete;
+    GeneratedMaps& operator=(const GeneratedMaps&) = delete;
+    char* node_map = nullptr;
+    char* proc_map = nullptr;
+};
+
 // app_setup.cpp: the fabric plugins' launch blob (packed info array) for a job laid out as
 // `layout`;
 // `node_addrs`: the nodes' IPv4 addresses in layout order ("" if unknown).

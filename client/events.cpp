@@ -207,8 +207,8 @@ void deliver(pmix_status_t status, const pmix_proc_t& source, pmix_info_t* info,
 
 void deliver_event_frame(const wire::Frame& f) {
     if (f.op != static_cast<std::uint32_t>(proto::Op::kEvent)) {
-        exec::log_line("pmix client",
-                       "unexpected message from the server, op " + std::to_string(f.op));
+        exec::log_error("pmix client",
+                        "unexpected message from the server, op " + std::to_string(f.op));
         return;
     }
     proto::Reader r(f.payload);
@@ -219,7 +219,7 @@ void deliver_event_frame(const wire::Frame& f) {
     r.proc(&source);
     r.infos(&info);
     if (r.finish() != PMIX_SUCCESS) {
-        exec::log_line("pmix client", "undecodable event from the server dropped");
+        exec::log_error("pmix client", "undecodable event from the server dropped");
         return;
     }
     deliver(status, source, info.data(), info.size());

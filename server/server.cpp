@@ -553,12 +553,12 @@ pmix_status_t identity(pmix_proc_t* me) {
     return PMIX_SUCCESS;
 }
 
-pmix_status_t post(void (*fn)(void*), void* arg) {
+pmix_status_t post(exec::UniqueFunction<void()> task) {
     auto st = current();
-    if (st == nullptr || fn == nullptr) {
+    if (st == nullptr || !task) {
         return PMIX_ERR_INIT;
     }
-    return st->ex->post([fn, arg] { fn(arg); }) ? PMIX_SUCCESS : PMIX_ERR_INIT;
+    return st->ex->post(std::move(task)) ? PMIX_SUCCESS : PMIX_ERR_INIT;
 }
 
 pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t* source, pmix_data_range_t range,

@@ -56,4 +56,9 @@ pmix_status_t tool_finalize() {
     return rc;
 }
 
+pmix_status_t not_implemented_status() {
+    return (client::initialized() || server::initialized()) ? PMIX_ERR_NOT_SUPPORTED
+                                                            : PMIX_ERR_INIT;
+}
+
 }  // namespace pmix::capi

@@ -21,4 +21,9 @@ pmix_status_t server_init(const pmix_server_module_t* module, const pmix_info_t*
 pmix_status_t tool_init(pmix_proc_t* proc, const pmix_info_t* info, std::size_t ninfo);
 pmix_status_t tool_finalize();
 
+// What a call this library does not implement yet answers: PMIX_ERR_INIT before any init (the
+// Standard's answer), PMIX_ERR_NOT_SUPPORTED once a client, tool or server runs here, never a
+// false success.
+pmix_status_t not_implemented_status();
+
 }  // namespace pmix::capi

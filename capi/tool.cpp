@@ -6,19 +6,11 @@
 // servers too) answer PMIX_ERR_INIT before any init and PMIX_ERR_NOT_SUPPORTED after.
 #include "client/client.h"
 #include "compose.h"
-#include "server/api.h"
 #include "shim_support.h"
 
 #include <pmix_tool.h>
 
 using pmix::capi::guarded;
-
-namespace {
-pmix_status_t not_available() {
-    return (pmix::client::initialized() || pmix::server::initialized()) ? PMIX_ERR_NOT_SUPPORTED
-                                                                        : PMIX_ERR_INIT;
-}
-}  // namespace
 
 pmix_status_t PMIx_tool_init(pmix_proc_t* proc, pmix_info_t info[], size_t ninfo) {
     return guarded([&] { return pmix::capi::tool_init(proc, info, ninfo); });
@@ -56,14 +48,14 @@ pmix_status_t PMIx_tool_connect_to_server(pmix_proc_t* myproc, pmix_info_t info[
 
 pmix_status_t PMIx_IOF_pull(const pmix_proc_t[], size_t, const pmix_info_t[], size_t,
                             pmix_iof_channel_t, pmix_iof_cbfunc_t, pmix_hdlr_reg_cbfunc_t, void*) {
-    return guarded([] { return not_available(); });
+    return guarded([] { return pmix::capi::not_implemented_status(); });
 }
 
 pmix_status_t PMIx_IOF_deregister(size_t, const pmix_info_t[], size_t, pmix_op_cbfunc_t, void*) {
-    return guarded([] { return not_available(); });
+    return guarded([] { return pmix::capi::not_implemented_status(); });
 }
 
 pmix_status_t PMIx_IOF_push(const pmix_proc_t[], size_t, pmix_byte_object_t*, const pmix_info_t[],
                             size_t, pmix_op_cbfunc_t, void*) {
-    return guarded([] { return not_available(); });
+    return guarded([] { return pmix::capi::not_implemented_status(); });
 }

@@ -46,28 +46,28 @@ void write_line(int fd, std::string_view component, std::string_view message) no
     (void)ignored;
 }
 
-// Reads PMIX_CPP_LOG / PMIX_CPP_LOG_FILE. A value we do not understand, or a file we cannot
-// open, is said once on stderr: the user asked for something and would otherwise not know
-// that it was ignored.
+// Reads PMIX_CPP_LOG_FILE, then PMIX_CPP_LOG. A file we cannot open, or a level we do not
+// understand, is said once (at error level, to wherever lines go): the user asked for something
+// and would otherwise not know that it was ignored.
 void configure_from_environment(Output& out) noexcept {
-    if (const char* level = std::getenv(kLevelVariable); level != nullptr && *level != '\0') {
-        if (const auto parsed = parse_log_level(level)) {
-            out.threshold.store(static_cast<int>(*parsed), std::memory_order_relaxed);
+    if (const char* path = std::getenv(kFileVariable); path != nullptr && *path != '\0') {
+        const int fd = ::open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            out.fd.store(fd, std::memory_order_relaxed);  // kept open for the life of the process
         } else {
-            write_line(STDERR_FILENO, "log",
-                       "PMIX_CPP_LOG must be none, error, warn, info or debug; using error");
+            write_line(STDERR_FILENO, "log", "cannot open PMIX_CPP_LOG_FILE; logging to stderr");
         }
     }
-    const char* path = std::getenv(kFileVariable);
-    if (path == nullptr || *path == '\0') {
+    const char* level = std::getenv(kLevelVariable);
+    if (level == nullptr || *level == '\0') {
         return;
     }
-    const int fd = ::open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-    if (fd < 0) {
-        write_line(STDERR_FILENO, "log", "cannot open PMIX_CPP_LOG_FILE; logging to stderr");
-        return;
+    if (const auto parsed = parse_log_level(level)) {
+        out.threshold.store(static_cast<int>(*parsed), std::memory_order_relaxed);
+    } else {
+        write_line(out.fd.load(std::memory_order_relaxed), "log",
+                   "PMIX_CPP_LOG must be none, error, warn, info or debug; using error");
     }
-    out.fd.store(fd, std::memory_order_relaxed);  // kept open for the life of the process
 }
 
 Output& output() noexcept {

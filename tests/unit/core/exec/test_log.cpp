@@ -157,6 +157,12 @@ TEST(LogEnvironment, LevelAndFileComeFromTheEnvironment) {
     text = run_child("DEBUG", file);
     EXPECT_EQ(count_lines(text), 4) << text;
     ::unlink(file.c_str());
+    // A level we do not understand: said once, then errors only.
+    text = run_child("loud", file);
+    EXPECT_EQ(count_lines(text), 2) << text;
+    EXPECT_NE(text.find("PMIX_CPP_LOG must be"), std::string::npos) << text;
+    EXPECT_EQ(text.find("env: w"), std::string::npos) << text;
+    ::unlink(file.c_str());
 }
 
 }  // namespace

@@ -5,15 +5,18 @@
 #include <pmix.h>
 
 #include "text/text.h"
+#include "shim_support.h"
 
 extern "C" {
 
 const char* PMIx_Get_attribute_string(const char* attribute) {
-    return pmix::text::attribute_string(attribute);
+    return pmix::capi::guarded_or<const char*>(
+        attribute, [&] { return pmix::text::attribute_string(attribute); });
 }
 
 const char* PMIx_Get_attribute_name(const char* attrstring) {
-    return pmix::text::attribute_name(attrstring);
+    return pmix::capi::guarded_or<const char*>(
+        attrstring, [&] { return pmix::text::attribute_name(attrstring); });
 }
 
 }  // extern "C"

@@ -28,7 +28,7 @@ char* rendered(const void* src, pmix_data_type_t type) noexcept {
 extern "C" {
 
 pmix_status_t PMIx_Data_copy(void** dest, void* src, pmix_data_type_t type) {
-    return pmix::data::copy(dest, src, type);
+    return pmix::capi::guarded([&] { return pmix::data::copy(dest, src, type); });
 }
 
 pmix_status_t PMIx_Data_print(char** output, char* prefix, void* src, pmix_data_type_t type) {
@@ -42,8 +42,12 @@ pmix_status_t PMIx_Data_print(char** output, char* prefix, void* src, pmix_data_
     });
 }
 
-char* PMIx_Value_string(const pmix_value_t* value) { return rendered(value, PMIX_VALUE); }
+char* PMIx_Value_string(const pmix_value_t* value) {
+    return pmix::capi::guarded_or<char*>(nullptr, [&] { return rendered(value, PMIX_VALUE); });
+}
 
-char* PMIx_Info_string(const pmix_info_t* info) { return rendered(info, PMIX_INFO); }
+char* PMIx_Info_string(const pmix_info_t* info) {
+    return pmix::capi::guarded_or<char*>(nullptr, [&] { return rendered(info, PMIX_INFO); });
+}
 
 }  // extern "C"

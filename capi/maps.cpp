@@ -90,15 +90,19 @@ pmix_status_t PMIx_Load_topology(pmix_topology_t* topo) {
 }
 
 void PMIx_Topology_destruct(pmix_topology_t* topo) {
-    if (topo != nullptr) {
-        pmix::maps::destruct_topology(*topo);
-    }
+    pmix::capi::guarded_void([&] {
+        if (topo != nullptr) {
+            pmix::maps::destruct_topology(*topo);
+        }
+    });
 }
 
 void PMIx_Cpuset_destruct(pmix_cpuset_t* cpuset) {
-    if (cpuset != nullptr) {
-        pmix::maps::destruct_cpuset(*cpuset);
-    }
+    pmix::capi::guarded_void([&] {
+        if (cpuset != nullptr) {
+            pmix::maps::destruct_cpuset(*cpuset);
+        }
+    });
 }
 
 pmix_status_t PMIx_Get_relative_locality(const char* locality1, const char* locality2,
@@ -171,10 +175,10 @@ pmix_status_t PMIx_server_generate_cpuset_string(const pmix_cpuset_t* cpuset,
 // returns an error, so it never calls its callback.
 pmix_status_t PMIx_Compute_distances(pmix_topology_t*, pmix_cpuset_t*, pmix_info_t[], size_t,
                                      pmix_device_distance_t**, size_t*) {
-    return PMIX_ERR_NOT_SUPPORTED;
+    return pmix::capi::guarded([&] { return PMIX_ERR_NOT_SUPPORTED; });
 }
 
 pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t*, pmix_cpuset_t*, pmix_info_t[], size_t,
                                         pmix_device_dist_cbfunc_t, void*) {
-    return PMIX_ERR_NOT_SUPPORTED;
+    return pmix::capi::guarded([&] { return PMIX_ERR_NOT_SUPPORTED; });
 }

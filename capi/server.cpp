@@ -1,8 +1,8 @@
 // capi/server.cpp - server lifecycle, registration, setup_fork, direct modex and application
 // setup (pmix_server.h). Each shim checks its arguments and calls one pmix::server function.
+#include "compose.h"
 #include "shim_support.h"
 
-#include "client/client.h"
 #include "data/attr_support.h"
 #include "server/api.h"
 
@@ -15,12 +15,7 @@ using pmix::capi::guarded;
 pmix_status_t PMIx_server_init(pmix_server_module_t* module, pmix_info_t info[], size_t ninfo) {
     return guarded([&] {
         if (ninfo > 0 && info == nullptr) return PMIX_ERR_BAD_PARAM;
-        const pmix_status_t rc = pmix::server::init(module, info, ninfo);
-        if (rc == PMIX_SUCCESS) {
-            // Events meant for the host reach the handlers it registers (capi/client.cpp).
-            pmix::server::set_host_event_sink(&pmix::client::deliver_local_event);
-        }
-        return rc;
+        return pmix::capi::server_init(module, info, ninfo);  // the server, wired to the client API
     });
 }
 
@@ -42,13 +37,13 @@ pmix_status_t PMIx_server_register_nspace(const pmix_nspace_t nspace, int nlocal
 void PMIx_server_deregister_nspace(const pmix_nspace_t nspace, pmix_op_cbfunc_t cbfunc,
                                    void* cbdata) {
     // Returns void: the callback is the only channel for an error.
-    const pmix_status_t rc = guarded([&] {
-        if (nspace == nullptr) return PMIX_ERR_BAD_PARAM;
-        return pmix::server::deregister_nspace(nspace, cbfunc, cbdata);
+    pmix::capi::guarded_void([&] {
+        const pmix_status_t rc = guarded([&] {
+            if (nspace == nullptr) return PMIX_ERR_BAD_PARAM;
+            return pmix::server::deregister_nspace(nspace, cbfunc, cbdata);
+        });
+        if (rc != PMIX_SUCCESS && cbfunc != nullptr) cbfunc(rc, cbdata);
     });
-    if (rc != PMIX_SUCCESS && cbfunc != nullptr) {
-        cbfunc(rc, cbdata);
-    }
 }
 
 pmix_status_t PMIx_server_register_client(const pmix_proc_t* proc, uid_t uid, gid_t gid,
@@ -61,13 +56,13 @@ pmix_status_t PMIx_server_register_client(const pmix_proc_t* proc, uid_t uid, gi
 }
 
 void PMIx_server_deregister_client(const pmix_proc_t* proc, pmix_op_cbfunc_t cbfunc, void* cbdata) {
-    const pmix_status_t rc = guarded([&] {
-        if (proc == nullptr) return PMIX_ERR_BAD_PARAM;
-        return pmix::server::deregister_client(*proc, cbfunc, cbdata);
+    pmix::capi::guarded_void([&] {
+        const pmix_status_t rc = guarded([&] {
+            if (proc == nullptr) return PMIX_ERR_BAD_PARAM;
+            return pmix::server::deregister_client(*proc, cbfunc, cbdata);
+        });
+        if (rc != PMIX_SUCCESS && cbfunc != nullptr) cbfunc(rc, cbdata);
     });
-    if (rc != PMIX_SUCCESS && cbfunc != nullptr) {
-        cbfunc(rc, cbdata);
-    }
 }
 
 pmix_status_t PMIx_server_setup_fork(const pmix_proc_t* proc, char*** env) {

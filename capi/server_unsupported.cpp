@@ -7,6 +7,7 @@
 //
 // PMIx_generate_regex/ppn and the locality/cpuset functions of this header live in capi/maps.cpp.
 #include "server/api.h"
+#include "shim_support.h"
 
 #include <pmix_server.h>
 
@@ -23,28 +24,30 @@ pmix_status_t not_available() {
 pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t*, pmix_iof_channel_t,
                                       const pmix_byte_object_t*, const pmix_info_t[], size_t,
                                       pmix_op_cbfunc_t, void*) {
-    return not_available();
+    return pmix::capi::guarded([&] { return not_available(); });
 }
 
 pmix_status_t PMIx_server_collect_inventory(pmix_info_t[], size_t, pmix_info_cbfunc_t, void*) {
-    return not_available();
+    return pmix::capi::guarded([&] { return not_available(); });
 }
 
 pmix_status_t PMIx_server_deliver_inventory(pmix_info_t[], size_t, pmix_info_t[], size_t,
                                             pmix_op_cbfunc_t, void*) {
-    return not_available();
+    return pmix::capi::guarded([&] { return not_available(); });
 }
 
 pmix_status_t PMIx_server_register_resources(pmix_info_t[], size_t, pmix_op_cbfunc_t, void*) {
-    return not_available();
+    return pmix::capi::guarded([&] { return not_available(); });
 }
 
 pmix_status_t PMIx_server_deregister_resources(pmix_info_t[], size_t, pmix_op_cbfunc_t, void*) {
-    return not_available();
+    return pmix::capi::guarded([&] { return not_available(); });
 }
 
 pmix_status_t PMIx_server_define_process_set(const pmix_proc_t*, size_t, const char*) {
-    return not_available();
+    return pmix::capi::guarded([&] { return not_available(); });
 }
 
-pmix_status_t PMIx_server_delete_process_set(char*) { return not_available(); }
+pmix_status_t PMIx_server_delete_process_set(char*) {
+    return pmix::capi::guarded([&] { return not_available(); });
+}

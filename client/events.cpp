@@ -12,6 +12,7 @@
 // PMIX_EVENT_HDLR_BEFORE/AFTER are ignored (PMIX_ERR_NOT_SUPPORTED when marked required). A
 // handler that never calls its completion callback stops only its own event's chain.
 #include "client/client.h"
+#include "client/host_mode.h"
 #include "client/state.h"
 
 #include "data/value.h"
@@ -207,8 +208,8 @@ void deliver(pmix_status_t status, const pmix_proc_t& source, pmix_info_t* info,
 
 void deliver_event_frame(const wire::Frame& f) {
     if (f.op != static_cast<std::uint32_t>(proto::Op::kEvent)) {
-        exec::log_line("pmix client",
-                       "unexpected message from the server, op " + std::to_string(f.op));
+        exec::log_error("pmix client",
+                        "unexpected message from the server, op " + std::to_string(f.op));
         return;
     }
     proto::Reader r(f.payload);
@@ -219,7 +220,7 @@ void deliver_event_frame(const wire::Frame& f) {
     r.proc(&source);
     r.infos(&info);
     if (r.finish() != PMIX_SUCCESS) {
-        exec::log_line("pmix client", "undecodable event from the server dropped");
+        exec::log_error("pmix client", "undecodable event from the server dropped");
         return;
     }
     deliver(status, source, info.data(), info.size());
@@ -268,6 +269,10 @@ pmix_status_t register_event_handler(const pmix_status_t* codes, std::size_t nco
                                      const pmix_info_t* info, std::size_t ninfo,
                                      pmix_notification_fn_t evhdlr, pmix_hdlr_reg_cbfunc_t cbfunc,
                                      void* cbdata) {
+    if (const HostServer* host = serving_host()) {
+        return host::register_event_handler(*host, codes, ncodes, info, ninfo, evhdlr, cbfunc,
+                                            cbdata);
+    }
     if (!initialized()) return PMIX_ERR_INIT;
     if (evhdlr == nullptr || (codes == nullptr && ncodes > 0) || (info == nullptr && ninfo > 0)) {
         return PMIX_ERR_BAD_PARAM;
@@ -318,6 +323,9 @@ pmix_status_t register_event_handler(const pmix_status_t* codes, std::size_t nco
 }
 
 pmix_status_t deregister_event_handler(std::size_t ref, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    if (const HostServer* host = serving_host()) {
+        return host::deregister_event_handler(*host, ref, cbfunc, cbdata);
+    }
     if (!initialized()) return PMIX_ERR_INIT;
     std::vector<pmix_status_t> codes;
     {
@@ -348,6 +356,10 @@ pmix_status_t deregister_event_handler(std::size_t ref, pmix_op_cbfunc_t cbfunc,
 pmix_status_t notify_event(pmix_status_t status, const pmix_proc_t* source, pmix_data_range_t range,
                            const pmix_info_t* info, std::size_t ninfo, pmix_op_cbfunc_t cbfunc,
                            void* cbdata) {
+    // A host notifies its local clients (server/events.cpp: the same delivery rules).
+    if (const HostServer* host = serving_host()) {
+        return host->notify_event(status, source, range, info, ninfo, cbfunc, cbdata);
+    }
     if (!initialized()) return PMIX_ERR_INIT;
     if (info == nullptr && ninfo > 0) return PMIX_ERR_BAD_PARAM;
     pmix_proc_t me{};

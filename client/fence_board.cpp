@@ -97,10 +97,11 @@ void open_from_env(const pmix_proc_t& me) {
     const std::string_view nspace(me.nspace, ::strnlen(me.nspace, PMIX_MAX_NSLEN));
     if (pmix_status_t rc = gds::BoardView::open(name, nspace, view); rc != PMIX_SUCCESS) {
         // Our first whole-namespace fence reaches the server, which then sends everyone there.
-        // Only a damaged board is worth a line on every rank's stderr: a board we may not open
-        // (a server of another uid) or one already gone is an ordinary reason to use the server.
+        // Only a damaged board is worth a warning (every rank would write it): a board we may not
+        // open (a server of another uid) or one already gone is an ordinary reason to use the
+        // server.
         if (rc != PMIX_ERR_NO_PERMISSIONS && rc != PMIX_ERR_NOT_FOUND) {
-            exec::log_line("pmix client", std::string("cannot use the fence board '") + name +
+            exec::log_warn("pmix client", std::string("cannot use the fence board '") + name +
                                               "' (status " + std::to_string(rc) +
                                               "); fences go through the server");
         }

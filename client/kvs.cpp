@@ -6,6 +6,7 @@
 // WILDCARD) are cached, since they do not change during the job. The shared-memory store of
 // issue #4 replaces the server round trip behind the same calls.
 #include "client/client.h"
+#include "client/host_mode.h"
 #include "client/state.h"
 #include "client/fence_board.h"
 #include "client/store_path.h"
@@ -211,6 +212,9 @@ pmix_status_t commit() {
 }
 
 pmix_status_t store_internal(const pmix_proc_t* proc, const char* key, const pmix_value_t* value) {
+    if (const HostServer* host = serving_host()) {
+        return host::store_internal(*host, proc, key, value);
+    }
     if (!initialized()) {
         return PMIX_ERR_INIT;
     }
@@ -223,6 +227,9 @@ pmix_status_t store_internal(const pmix_proc_t* proc, const char* key, const pmi
 
 pmix_status_t get_nb(const pmix_proc_t* proc, const char* key, const pmix_info_t* info,
                      std::size_t ninfo, pmix_value_cbfunc_t cbfunc, void* cbdata) {
+    if (const HostServer* host = serving_host()) {
+        return host::get_nb(*host, proc, key, cbfunc, cbdata);
+    }
     pmix_proc_t target{};
     if (pmix_status_t rc = check_get(proc, key, info, ninfo, &target); rc != PMIX_SUCCESS) {
         return rc;
@@ -240,6 +247,9 @@ pmix_status_t get(const pmix_proc_t* proc, const char* key, const pmix_info_t* i
     // The fast path: the shared store, on this thread (store_path.h).
     if (value != nullptr && store_path::try_get(proc, key, info, ninfo, value) == PMIX_SUCCESS) {
         return PMIX_SUCCESS;
+    }
+    if (const HostServer* host = serving_host()) {
+        return host::get(*host, proc, key, value);
     }
     pmix_proc_t target{};
     if (pmix_status_t rc = check_get(proc, key, info, ninfo, &target); rc != PMIX_SUCCESS) {

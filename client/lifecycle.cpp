@@ -77,14 +77,14 @@ pmix_status_t connect_first(const Identity& id, std::chrono::milliseconds timeou
     opts.on_message = [](wire::Connection&, wire::Frame&& f) { deliver_event_frame(f); };
     opts.on_closed = [](const wire::CloseReason& why) {
         if (why.kind != wire::CloseKind::local) {
-            exec::log_line("pmix client", "lost the connection to the server: " + why.detail);
+            exec::log_warn("pmix client", "lost the connection to the server: " + why.detail);
             raise_lost_connection();
         }
     };
     auto hello = wire::Hello::for_this_process(id.nspace, id.rank, wire::Role::client);
     wire::Dialed d = wire::dial(*ex, id.socket, std::move(hello), std::move(opts));
     if (d.status != PMIX_SUCCESS) {
-        exec::log_line("pmix client", "cannot reach the server at " + id.socket + ": " + d.error);
+        exec::log_info("pmix client", "cannot reach the server at " + id.socket + ": " + d.error);
         ex->stop();
         return d.status;
     }
@@ -273,7 +273,7 @@ pmix_status_t finalize(const pmix_info_t* info, std::size_t ninfo) {
     // process that died), then tear down whatever it answered.
     pmix_status_t rc = say_goodbye(timeout_from(info, ninfo, kShortTimeout));
     if (rc != PMIX_SUCCESS && rc != PMIX_ERR_LOST_CONNECTION) {
-        exec::log_line(
+        exec::log_warn(
             "pmix client",
             std::string("finalize not acknowledged by the server: status ") + std::to_string(rc));
     }

@@ -54,7 +54,7 @@ bool eligible(const pmix_info_t* info, std::size_t ninfo, bool* pointer) {
 
 void disable(pmix_status_t why) {
     if (g_fast.exchange(nullptr) != nullptr) {
-        exec::log_line("pmix client", "shared store refused a read (status " + std::to_string(why) +
+        exec::log_warn("pmix client", "shared store refused a read (status " + std::to_string(why) +
                                           "); asking the server from now on");
     }
 }
@@ -156,7 +156,7 @@ void open_from_env(const pmix_proc_t& me) {
     pmix_status_t rc = PMIX_SUCCESS;
     auto reader = gds::open_shm_reader(locator, &rc);
     if (reader == nullptr) {
-        exec::log_line("pmix client", std::string("cannot open the shared store '") + locator +
+        exec::log_warn("pmix client", std::string("cannot open the shared store '") + locator +
                                           "' (status " + std::to_string(rc) +
                                           "); every Get asks the server");
         return;

@@ -76,7 +76,7 @@ Attached attach_one(exec::Executor& ex, const wire::Rendezvous& server, const Id
     auto weak_slot = std::make_shared<std::weak_ptr<wire::Connection>>();
     opts.on_closed = [weak_slot](const wire::CloseReason& why) {
         if (why.kind != wire::CloseKind::local) {
-            exec::log_line("pmix tool", "lost a server connection: " + why.detail);
+            exec::log_warn("pmix tool", "lost a server connection: " + why.detail);
             drop_server(*weak_slot);
         }
     };
@@ -142,7 +142,7 @@ pmix_status_t attach_by_plan(const Plan& plan, const pmix_info_t* info, std::siz
             auto found = resolve_target(target);
             if (!found.ok()) {
                 last = found.status;
-                exec::log_line("pmix tool", found.error);
+                exec::log_info("pmix tool", found.error);
                 continue;
             }
             pmix_proc_t server{};
@@ -159,7 +159,7 @@ pmix_status_t attach_by_plan(const Plan& plan, const pmix_info_t* info, std::siz
             Attached a = attach_one(*ex, found.value, want, info, ninfo);
             if (a.status != PMIX_SUCCESS) {
                 last = a.status;
-                exec::log_line("pmix tool", "cannot attach to " + found.value.uri + ": " + a.error);
+                exec::log_info("pmix tool", "cannot attach to " + found.value.uri + ": " + a.error);
                 continue;
             }
             ServerLink link{server, found.value.uri, a.conn};
@@ -197,7 +197,7 @@ pmix_status_t tool_init(pmix_proc_t* proc, const pmix_info_t* info, std::size_t 
     }
     auto plan = plan_connection(info, ninfo);
     if (!plan.ok()) {
-        exec::log_line("pmix tool", plan.error);
+        exec::log_info("pmix tool", plan.error);
         return plan.status;
     }
     auto ex = std::make_unique<exec::Executor>("pmix-tool");

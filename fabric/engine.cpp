@@ -12,9 +12,11 @@ namespace {
 // being kept forever as "early" (a daemon runs one collective per fence).
 constexpr std::size_t kFinishedMemory = 4096;
 
-void log_drop(std::uint32_t from, const std::string& why) {
-    exec::log_line("pmix-fabric",
-                   "dropped a packet from rank " + std::to_string(from) + ": " + why);
+// A packet that does not decode is an error (corruption or a peer of another version); one its
+// collective refuses was handled there, so it is only a warning.
+void log_drop(exec::LogLevel level, std::uint32_t from, const std::string& why) {
+    exec::log_at(level, "pmix-fabric",
+                 "dropped a packet from rank " + std::to_string(from) + ": " + why);
 }
 
 }  // namespace
@@ -71,7 +73,7 @@ void Engine::feed(Active& a, const Packet& p, std::vector<Completion>& fired) {
     const std::uint64_t id = a.collective->id();
     if (!a.collective->accept(p, out, why)) {
         ++dropped_;
-        log_drop(p.header.from, why);
+        log_drop(exec::LogLevel::warn, p.header.from, why);
         return;
     }
     send_all(out, id, fired);
@@ -88,7 +90,7 @@ void Engine::on_packet(std::uint32_t from, std::span<const std::byte> bytes) {
     if (!p || p->header.from != from) {
         std::lock_guard lock(mu_);
         ++dropped_;
-        log_drop(from, why);
+        log_drop(exec::LogLevel::error, from, why);
         return;
     }
     std::vector<Completion> fired;

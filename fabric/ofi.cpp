@@ -245,7 +245,7 @@ void OfiTransport::Impl::post_sends() {
             return;
         }
         if (rc != 0) {
-            exec::log_line("pmix-fabric",
+            exec::log_warn("pmix-fabric",
                            fi_error("fi_send", rc) + " to rank " + std::to_string(op->peer));
             peer_failed(op->peer);
             continue;
@@ -264,8 +264,8 @@ void OfiTransport::Impl::on_receive(Op* op, std::size_t len) {
     const std::size_t piece = len >= kChunkHeader ? len - kChunkHeader : 0;
     if (len < kChunkHeader || le::load<std::uint32_t>(b) != kChunkMagic || from >= peers.size() ||
         offset + piece > total) {
-        exec::log_line("pmix-fabric",
-                       "dropped a malformed chunk of " + std::to_string(len) + " bytes");
+        exec::log_error("pmix-fabric",
+                        "dropped a malformed chunk of " + std::to_string(len) + " bytes");
         return;
     }
     const std::pair<std::uint32_t, std::uint64_t> key{from, le::load<std::uint64_t>(b + 8)};
@@ -299,7 +299,7 @@ void OfiTransport::Impl::on_error() {
     auto* op = static_cast<Op*>(err.op_context);
     if (op == nullptr) return;
     if (op->is_send) {
-        exec::log_line("pmix-fabric", "send to rank " + std::to_string(op->peer) +
+        exec::log_warn("pmix-fabric", "send to rank " + std::to_string(op->peer) +
                                           " failed: " + fi_strerror(err.err));
         const std::uint32_t peer = op->peer;
         sending.erase(op);

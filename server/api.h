@@ -2,6 +2,8 @@
 // Arguments are already checked for NULL by the shims; statuses are returned as the C API's.
 #pragma once
 
+#include "exec/unique_function.h"
+
 #include <pmix_server.h>
 
 namespace pmix::server {
@@ -41,8 +43,9 @@ pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t* source, pmix_d
 using HostEventSink = void (*)(pmix_status_t code, const pmix_proc_t& source,
                                const pmix_info_t* info, size_t ninfo);
 void set_host_event_sink(HostEventSink sink) noexcept;
-// Runs `task` on the server's progress thread (PMIX_ERR_INIT when the server is not running).
-pmix_status_t post(void (*fn)(void*), void* arg);
+// Runs `task` on the server's progress thread; it owns what it captures. PMIX_ERR_INIT (and
+// `task` destroyed unrun) when the server is not running.
+pmix_status_t post(exec::UniqueFunction<void()> task);
 // Stores `value` as a per-proc key of `proc` (PMIx_Store_internal).
 pmix_status_t store_internal(const pmix_proc_t& proc, const char* key, const pmix_value_t& value);
 // Looks `key` up like a client's Get (without direct modex); key NULL: every key of the proc as

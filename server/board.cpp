@@ -48,8 +48,9 @@ void create_board(State& st, const Namespace& ns) {
         std::unique_ptr<gds::FenceBoard> made;
         if (pmix_status_t rc = gds::FenceBoard::create(shm_prefix(), ns.name, size, made);
             rc != PMIX_SUCCESS) {
-            slog("no fence board for " + ns.name + " (status " + std::to_string(rc) +
-                 "): its fences go through the server");
+            slog(exec::LogLevel::warn, "no fence board for " + ns.name + " (status " +
+                                           std::to_string(rc) +
+                                           "): its fences go through the server");
         }
         board = std::move(made);
     }
@@ -72,7 +73,9 @@ void disable_board(State& st, const std::string& nspace, const char* why) {
     auto it = st.boards.find(nspace);
     if (it == st.boards.end() || it->second->disabled()) return;
     it->second->disable();
-    if (why != nullptr) slog("fences of " + nspace + " go through the server from now on: " + why);
+    if (why != nullptr)
+        slog(exec::LogLevel::warn,
+             "fences of " + nspace + " go through the server from now on: " + why);
 }
 
 void drop_board(State& st, const std::string& nspace) {

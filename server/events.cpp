@@ -178,7 +178,7 @@ void State::events_request(const ProcKey& who, Client& /*c*/, proto::Reader& r,
     r.range(&ev.range);
     r.infos(&info);
     if (r.finish() != PMIX_SUCCESS) {
-        slog("undecodable notify request; closing that connection");
+        slog(exec::LogLevel::error, "undecodable notify request; closing that connection");
         conn.close("undecodable notify request", wire::CloseKind::bad_frame);
         return;
     }

@@ -158,7 +158,7 @@ void State::fence_request(const ProcKey& who, wire::Connection& conn, const wire
     r.procs(&procs);
     r.infos(&info);
     if (r.finish() != PMIX_SUCCESS) {
-        slog("undecodable fence from " + who.first + "; closing it");
+        slog(exec::LogLevel::error, "undecodable fence from " + who.first + "; closing it");
         conn.close("undecodable fence", wire::CloseKind::bad_frame);
         return;
     }
@@ -234,7 +234,7 @@ void State::fence_complete(std::uint64_t id, pmix_status_t status, const std::ui
         ex->cancel(f.timer);
     }
     if (status == PMIX_SUCCESS && ndata > 0 && store_blob(data, ndata) != PMIX_SUCCESS) {
-        slog("the host's fence data does not decode");
+        slog(exec::LogLevel::warn, "the host's fence data does not decode");
         status = PMIX_ERR_UNPACK_FAILURE;
     }
     for (auto& [who, to] : f.arrived) {

@@ -113,7 +113,7 @@ pmix_status_t commit_or_log(gds::StoreWriter& w, pmix_status_t staged, const std
     pmix_status_t rc = staged == PMIX_SUCCESS ? w.commit() : staged;
     if (rc != PMIX_SUCCESS) {
         // Clients fall back to asking the server, which still has the data: log, do not fail.
-        exec::log_line("pmix-server", "could not publish " + what +
+        exec::log_warn("pmix-server", "could not publish " + what +
                                           " to the shared store (status " + std::to_string(rc) +
                                           "); clients will ask the server");
     }

@@ -416,8 +416,9 @@ void State::on_message(const ProcKey& who, wire::Connection& conn, wire::Frame&&
             break;
     }
     if (outcome == PMIX_ERR_UNPACK_FAILURE) {
-        slog("undecodable request (op " + std::to_string(frame.op) + ") from " + who.first + ":" +
-             std::to_string(who.second) + "; closing that connection");
+        slog(exec::LogLevel::error, "undecodable request (op " + std::to_string(frame.op) +
+                                        ") from " + who.first + ":" + std::to_string(who.second) +
+                                        "; closing that connection");
         conn.close("undecodable request", wire::CloseKind::bad_frame);
     } else if (outcome != PMIX_SUCCESS) {
         reply_status(conn, frame, outcome);

@@ -78,7 +78,8 @@ pmix_status_t run_op(State& st, F&& work, pmix_op_cbfunc_t cbfunc, void* cbdata)
 pmix_status_t make_short_socket_dir(State& st) {
     std::string templ = "/tmp/pmix-cpp." + std::to_string(getpid()) + ".XXXXXX";
     if (mkdtemp(templ.data()) == nullptr) {
-        slog("cannot create a socket directory under /tmp: " + std::string(std::strerror(errno)));
+        slog(exec::LogLevel::info,
+             "cannot create a socket directory under /tmp: " + std::string(std::strerror(errno)));
         return PMIX_ERR_FILE_OPEN_FAILURE;
     }
     st.socket_dir = templ;
@@ -97,7 +98,8 @@ pmix_status_t make_session_dir(State& st, const pmix_info_t* info, size_t ninfo)
     st.tmpdir = base;
     st.session_dir = base + "/pmix-cpp." + st.hostname + "." + std::to_string(getpid());
     if (mkdir(st.session_dir.c_str(), 0700) != 0) {
-        slog("cannot create session directory " + st.session_dir + ": " + std::strerror(errno));
+        slog(exec::LogLevel::info,
+             "cannot create session directory " + st.session_dir + ": " + std::strerror(errno));
         st.session_dir.clear();
         return PMIX_ERR_FILE_OPEN_FAILURE;
     }
@@ -198,7 +200,7 @@ pmix_status_t open_listener(State& st) {
                                   [s](const std::shared_ptr<wire::Connection>& c,
                                       const wire::Peer& p) { return s->accept(c, p); });
     if (!r.ok()) {
-        slog("cannot listen on " + st.socket_path + ": " + r.error);
+        slog(exec::LogLevel::info, "cannot listen on " + st.socket_path + ": " + r.error);
         return r.status;
     }
     st.listener = std::move(r.value);
@@ -472,7 +474,7 @@ pmix_status_t setup_application(const char* nspace, const pmix_info_t* info, siz
     if (pmix_status_t rc = collect_application_setup(nspace, info, ninfo, results, why);
         rc != PMIX_SUCCESS) {
         for (auto& i : results) data::info_destruct(&i);
-        slog("setup_application(" + std::string(nspace) + "): " + why);
+        slog(exec::LogLevel::info, "setup_application(" + std::string(nspace) + "): " + why);
         return rc;
     }
     if (cbfunc == nullptr) {  // nobody to hand it to
@@ -551,12 +553,12 @@ pmix_status_t identity(pmix_proc_t* me) {
     return PMIX_SUCCESS;
 }
 
-pmix_status_t post(void (*fn)(void*), void* arg) {
+pmix_status_t post(exec::UniqueFunction<void()> task) {
     auto st = current();
-    if (st == nullptr || fn == nullptr) {
+    if (st == nullptr || !task) {
         return PMIX_ERR_INIT;
     }
-    return st->ex->post([fn, arg] { fn(arg); }) ? PMIX_SUCCESS : PMIX_ERR_INIT;
+    return st->ex->post(std::move(task)) ? PMIX_SUCCESS : PMIX_ERR_INIT;
 }
 
 pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t* source, pmix_data_range_t range,

@@ -147,11 +147,11 @@ pmix_status_t install_local_support(State& s, const std::string& nspace,
         fabric::Plugin* plugin = fabric::find_plugin(name);
         const pmix_value_t& v = value.get();
         if (plugin == nullptr) {
-            slog("setup_local_support: no fabric plugin '" + name + "' here");
+            slog(exec::LogLevel::info, "setup_local_support: no fabric plugin '" + name + "' here");
             return PMIX_ERR_NOT_SUPPORTED;
         }
         if (v.type != PMIX_BYTE_OBJECT) {
-            slog("setup_local_support: " + key + " is not a byte object");
+            slog(exec::LogLevel::info, "setup_local_support: " + key + " is not a byte object");
             return PMIX_ERR_BAD_PARAM;
         }
         fabric::LocalResult out;
@@ -159,11 +159,12 @@ pmix_status_t install_local_support(State& s, const std::string& nspace,
         const auto* bytes = reinterpret_cast<const std::byte*>(v.data.bo.bytes);
         const fabric::LocalRequest req{map, here, {bytes, v.data.bo.size}};
         if (pmix_status_t rc = plugin->setup_local(req, out, why); rc != PMIX_SUCCESS) {
-            slog("setup_local_support: plugin " + name + ": " + why);
+            slog(exec::LogLevel::info, "setup_local_support: plugin " + name + ": " + why);
             return rc;
         }
         if (!out.proc.empty() && !have_map) {
-            slog("setup_local_support: plugin " + name + " needs the job's node and process maps");
+            slog(exec::LogLevel::info,
+                 "setup_local_support: plugin " + name + " needs the job's node and process maps");
             return PMIX_ERR_BAD_PARAM;
         }
         {

@@ -202,7 +202,10 @@ public:
                            std::size_t ndata);
 };
 
-inline void slog(const std::string& message) { exec::log_line("pmix-server", message); }
+// A server diagnostic at `level` (exec/log.h says which level fits).
+inline void slog(exec::LogLevel level, const std::string& message) {
+    exec::log_at(level, "pmix-server", message);
+}
 
 // A host's modex answer (fence_nb or direct_modex callback, any thread): copies the bytes,
 // releases the host's buffer and runs (state.*then)(id, status, bytes) on the server's loop;

@@ -38,7 +38,7 @@ std::string ns_of(const pmix_proc_t& p) {
 pmix_status_t write_one(State& st, const std::string& path, const wire::Rendezvous& r) {
     auto w = wire::write_rendezvous(path, r, &st.tools.created_dirs);
     if (!w.ok()) {
-        slog("cannot write rendezvous file: " + w.error);
+        slog(exec::LogLevel::info, "cannot write rendezvous file: " + w.error);
         return w.status;
     }
     st.tools.files.push_back(path);
@@ -77,7 +77,7 @@ pmix_status_t open_remote_listener(State& st, const pmix_info_t* info, size_t ni
                                    wire::Rendezvous& r) {
     st.tools.secret = wire::make_secret();
     if (st.tools.secret.empty()) {
-        slog("no random secret for remote tools (getrandom failed)");
+        slog(exec::LogLevel::info, "no random secret for remote tools (getrandom failed)");
         return PMIX_ERR_OUT_OF_RESOURCE;
     }
     State* s = &st;
@@ -85,7 +85,7 @@ pmix_status_t open_remote_listener(State& st, const pmix_info_t* info, size_t ni
                                       [s](const std::shared_ptr<wire::Connection>& c,
                                           const wire::Peer& p) { return s->accept(c, p); });
     if (!l.ok()) {
-        slog("cannot listen for remote tools: " + l.error);
+        slog(exec::LogLevel::info, "cannot listen for remote tools: " + l.error);
         return l.status;
     }
     st.tools.tcp = std::move(l.value);
@@ -192,7 +192,7 @@ void tool_answer(pmix_status_t status, pmix_proc_t* proc, void* cbdata) {
 
 void refuse_tool(wire::Connection& conn, const wire::Frame& req, pmix_status_t status,
                  const std::string& why) {
-    slog("refused a tool: " + why);
+    slog(exec::LogLevel::info, "refused a tool: " + why);
     proto::Writer w;
     pmix_proc_t none{};
     none.rank = PMIX_RANK_UNDEF;

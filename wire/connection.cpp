@@ -378,7 +378,7 @@ void Connection::dispatch(Frame&& frame) {
         return;
     }
     if (!on_message_) {
-        exec::log_line("wire", "no message handler; dropped op " + std::to_string(frame.op));
+        exec::log_error("wire", "no message handler; dropped op " + std::to_string(frame.op));
         return;
     }
     // The handler may replace itself (the handshake hands over to the server's handler); run a
@@ -524,7 +524,7 @@ void Connection::close_now(CloseReason reason) noexcept {
     }
     ex_.cancel(drain_timer_);
     if (abnormal(reason.kind)) {
-        exec::log_line("wire", std::string("connection closed (") + to_string(reason.kind) +
+        exec::log_warn("wire", std::string("connection closed (") + to_string(reason.kind) +
                                    "): " + reason.detail);
     }
     auto pending = std::move(pending_);

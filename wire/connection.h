@@ -12,7 +12,8 @@
 //   connection closes first. A reply arriving after the timeout is dropped.
 // - on_closed is called exactly once, with why: peer hung up, bad frame (malformed, truncated,
 //   oversized), timeout, I/O error, refused handshake, or a local close. Abnormal reasons are
-//   also logged to stderr. After it, no handler is called again and the handlers are released.
+//   also logged (warn level, exec/log.h). After it, no handler is called again and the handlers are
+//   released.
 // - An open connection keeps itself alive (its fd watch holds a reference) until it closes, so
 //   a server may keep only what it needs. The Executor must outlive every Connection.
 #pragma once

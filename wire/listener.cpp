@@ -172,7 +172,7 @@ void Listener::begin() {
         }
     });
     if (watch_ == exec::kInvalidWatch) {
-        exec::log_line("wire", "cannot watch the listening socket " + path_);
+        exec::log_error("wire", "cannot watch the listening socket " + path_);
     }
 }
 
@@ -193,12 +193,12 @@ void Listener::on_acceptable() {
             case ENFILE:
             case ENOBUFS:
             case ENOMEM:
-                exec::log_line("wire", std::string("accept: ") + std::strerror(errno) +
+                exec::log_warn("wire", std::string("accept: ") + std::strerror(errno) +
                                            "; pausing accepts on " + path_);
                 pause_accepting();
                 return;
             default:
-                exec::log_line("wire", std::string("accept: ") + std::strerror(errno));
+                exec::log_warn("wire", std::string("accept: ") + std::strerror(errno));
                 return;
         }
     }
@@ -216,7 +216,7 @@ void Listener::pause_accepting() {
 void Listener::begin_handshake(exec::UniqueFd fd) {
     if (handshakes_.size() >= opts_.max_handshakes) {
         failed_.fetch_add(1);
-        exec::log_line(
+        exec::log_warn(
             "wire", "too many handshakes in progress on " + path_ + "; dropped a new connection");
         return;  // `fd` closes here
     }
@@ -331,7 +331,7 @@ Result<Peer> Listener::identify(Connection& conn, Hello hello) const {
 void Listener::refuse(Connection& conn, const Frame& hello_frame, pmix_status_t status,
                       std::string why) {
     refused_.fetch_add(1);
-    exec::log_line("wire", "refused a connection on " + path_ + ": " + why);
+    exec::log_info("wire", "refused a connection on " + path_ + ": " + why);
     HelloReply no{status, kProtocolVersion, static_cast<std::int32_t>(::getpid()), why};
     conn.reply(hello_frame, encode(no));
     conn.close_after_flush(CloseReason{CloseKind::refused, status, std::move(why)}, kRefusalGrace);

@@ -31,9 +31,10 @@ constexpr int kMaxEventsPerWait = 64;
 // so that a stream of answered requests (each cancelling its timeout) cannot grow it forever.
 constexpr std::size_t kHeapSlack = 1024;
 
-void log_errno(const char* what) {
+void log_errno(LogLevel level, const char* what) {
+    if (!log_enabled(level)) return;
     std::string msg = std::string(what) + ": " + std::strerror(errno);
-    log_line("exec", msg);
+    log_at(level, "exec", msg);
 }
 
 bool add_internal(int epfd, int fd, std::uint64_t key) {
@@ -52,7 +53,7 @@ Executor::Executor(std::string name) : name_(std::move(name)) {}
 Executor::~Executor() {
     if (on_loop_thread()) {
         // The loop would touch this object again as soon as the current callback returns.
-        log_line("exec", "an Executor was destroyed by its own progress thread; aborting");
+        log_error("exec", "an Executor was destroyed by its own progress thread; aborting");
         std::abort();
     }
     stop();
@@ -71,7 +72,7 @@ pmix_status_t Executor::start() {
     UniqueFd timer(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK));
     if (!ep || !wake || !timer || !add_internal(ep.get(), wake.get(), kWakeKey) ||
         !add_internal(ep.get(), timer.get(), kTimerKey)) {
-        log_errno("cannot create the progress thread's descriptors");
+        log_errno(LogLevel::info, "cannot create the progress thread's descriptors");
         return PMIX_ERR_OUT_OF_RESOURCE;
     }
     epoll_ = std::move(ep);
@@ -82,7 +83,7 @@ pmix_status_t Executor::start() {
         thread_ = std::thread([this] { run(); });
     } catch (const std::system_error& e) {
         accepting_.store(false, std::memory_order_release);
-        log_line("exec", std::string("cannot start the progress thread: ") + e.what());
+        log_info("exec", std::string("cannot start the progress thread: ") + e.what());
         return PMIX_ERR_OUT_OF_RESOURCE;
     }
     return PMIX_SUCCESS;
@@ -110,8 +111,8 @@ pmix_status_t Executor::stop() {
     int waited = 0;
     while (!exit_cv_.wait_for(lock, std::chrono::seconds(5), [this] { return exited_; })) {
         waited += 5;
-        log_line("exec", name_ + ": progress thread still busy in a callback after " +
-                             std::to_string(waited) + " s of stop()");
+        log_error("exec", name_ + ": progress thread still busy in a callback after " +
+                              std::to_string(waited) + " s of stop()");
     }
     // exit_mutex_ serialises concurrent stop() calls: only the first one still finds it joinable.
     if (thread_.joinable()) {
@@ -166,7 +167,7 @@ void Executor::run() noexcept {
                 self_posted_ = self_posted_ || self_posted;
                 continue;
             }
-            log_errno("epoll_wait failed; the progress thread stops");
+            log_errno(LogLevel::error, "epoll_wait failed; the progress thread stops");
             std::lock_guard lock(post_mutex_);
             accepting_.store(false, std::memory_order_release);
             break;
@@ -317,7 +318,7 @@ void Executor::rearm_timerfd() {
         spec.it_value.tv_nsec = static_cast<long>(ns % 1000000000);
     }
     if (::timerfd_settime(timer_fd_.get(), TFD_TIMER_ABSTIME, &spec, nullptr) != 0) {
-        log_errno("timerfd_settime");
+        log_errno(LogLevel::error, "timerfd_settime");
         return;
     }
     armed_for_ = next;
@@ -325,7 +326,7 @@ void Executor::rearm_timerfd() {
 
 WatchId Executor::watch_fd(int fd, std::uint32_t events, FdHandler handler) {
     if (!on_loop_thread()) {
-        log_line("exec", "watch_fd called off the progress thread; refused");
+        log_warn("exec", "watch_fd called off the progress thread; refused");
         return kInvalidWatch;
     }
     if (!handler) {
@@ -336,7 +337,7 @@ WatchId Executor::watch_fd(int fd, std::uint32_t events, FdHandler handler) {
     ev.events = events;
     ev.data.u64 = id;
     if (::epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd, &ev) != 0) {
-        log_errno("epoll_ctl(ADD)");
+        log_errno(LogLevel::info, "epoll_ctl(ADD)");
         return kInvalidWatch;
     }
     watches_.emplace(id, std::make_unique<Watch>(Watch{fd, std::move(handler)}));
@@ -345,7 +346,7 @@ WatchId Executor::watch_fd(int fd, std::uint32_t events, FdHandler handler) {
 
 bool Executor::set_events(WatchId id, std::uint32_t events) {
     if (!on_loop_thread()) {
-        log_line("exec", "set_events called off the progress thread; refused");
+        log_warn("exec", "set_events called off the progress thread; refused");
         return false;
     }
     auto it = watches_.find(id);
@@ -356,7 +357,7 @@ bool Executor::set_events(WatchId id, std::uint32_t events) {
     ev.events = events;
     ev.data.u64 = id;
     if (::epoll_ctl(epoll_.get(), EPOLL_CTL_MOD, it->second->fd, &ev) != 0) {
-        log_errno("epoll_ctl(MOD)");
+        log_errno(LogLevel::info, "epoll_ctl(MOD)");
         return false;
     }
     return true;
@@ -364,7 +365,7 @@ bool Executor::set_events(WatchId id, std::uint32_t events) {
 
 bool Executor::unwatch(WatchId id) {
     if (!on_loop_thread()) {
-        log_line("exec", "unwatch called off the progress thread; refused");
+        log_warn("exec", "unwatch called off the progress thread; refused");
         return false;
     }
     auto it = watches_.find(id);

@@ -10,7 +10,7 @@
 // - Closures posted from one thread run in the order they were posted. Closures posted while
 //   the loop runs a batch go to the next batch, after pending fd events, so a busy poster cannot
 //   starve sockets.
-// - Nothing a callback throws escapes: it is logged to stderr and the loop goes on.
+// - Nothing a callback throws escapes: it is logged (error level, exec/log.h) and the loop goes on.
 //
 // Stopping: stop() refuses further posts, lets the loop finish the closures already posted,
 // then joins. Timers that have not fired and fd watches are destroyed without being called.

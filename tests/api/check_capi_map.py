@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Check that every PMIx_* function OpenPMIx 4.2.2 exports is defined exactly once in capi/*.cpp
-and that capi/README.md lists each one under the file that defines it.
+"""Check that every PMIx_* function OpenPMIx 4.2.2 exports is defined exactly once in capi/*.cpp,
+that capi/README.md lists each one under the file that defines it, and that each body runs
+inside a guard of capi/shim_support.h (guarded, guarded_or, guarded_void) unless it has no
+statement at all.
 
 Usage: check_capi_map.py --capi DIR [--reference LIB] [--print]
   --print   write the README table for the current sources instead of checking.
@@ -30,15 +32,44 @@ def reference_names(lib):
             if len(parts) >= 3 and parts[1] == "T" and parts[2].startswith("PMIx_")}
 
 
-def definitions(capi):
-    found = {}
+def shim_definitions(capi):
+    """(file name, file text, match) for every PMIx_* definition in capi/*.cpp."""
     for name in sorted(os.listdir(capi)):
         if not name.endswith(".cpp"):
             continue
         with open(os.path.join(capi, name)) as fh:
             text = fh.read()
         for m in DEF_RE.finditer(text):
-            found.setdefault(m.group(1), []).append(name)
+            yield name, text, m
+
+
+def definitions(capi):
+    found = {}
+    for name, _, m in shim_definitions(capi):
+        found.setdefault(m.group(1), []).append(name)
+    return found
+
+
+def body_of(text, open_brace):
+    depth = 0
+    for i in range(open_brace, len(text)):
+        if text[i] == "{":
+            depth += 1
+        elif text[i] == "}":
+            depth -= 1
+            if depth == 0:
+                return text[open_brace + 1:i]
+    return text[open_brace + 1:]
+
+
+def unguarded(capi):
+    """Shims with a statement outside any guard: (file, function)."""
+    found = []
+    guard = re.compile(r"^(return\s+)?(pmix::capi::)?guarded(_or|_void)?\b")
+    for name, text, m in shim_definitions(capi):
+        body = re.sub(r"//[^\n]*", "", body_of(text, m.end() - 1)).strip()
+        if body and not guard.match(body):
+            found.append((name, m.group(1)))
     return found
 
 
@@ -96,6 +127,9 @@ def main():
         for func in sorted(says - have):
             problems.append(f"README.md: lists {func} under {name}, which does not define it")
 
+    for name, func in unguarded(args.capi):
+        problems.append(f"{name}: {func} has a statement outside guarded()/guarded_or()/guarded_void()")
+
     total = sum(len(v) for v in defs.values())
     if problems:
         print("\n".join(problems))
@@ -103,7 +137,7 @@ def main():
         print(table(by_file))
         return 1
     print(f"{len(ref)} reference functions, {total} definitions in {len(by_file)} files: "
-          "each defined once, README table matches")
+          "each defined once and guarded, README table matches")
     return 0
 
 

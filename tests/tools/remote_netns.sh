@@ -61,7 +61,8 @@ sed 's/^secret:.*/secret:00000000000000000000000000000000/' "$file" >"$work/wron
 grep -v '^secret:' "$file" >"$work/no-secret"
 for copy in wrong-secret no-secret; do
   echo "+ pmix-ps --file (a copy with $copy, on node 1)"
-  if on_node 1 "$BIN/pmix-ps" --file "$work/$copy" >"$work/ps-$copy" 2>&1; then
+  # PMIX_CPP_LOG=info: the library then says why the server refused (the status alone does not).
+  if on_node 1 env PMIX_CPP_LOG=info "$BIN/pmix-ps" --file "$work/$copy" >"$work/ps-$copy" 2>&1; then
     fail "a file with $copy got in: $(cat "$work/ps-$copy")"
   fi
   cat "$work/ps-$copy"

@@ -8,6 +8,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <future>
+#include <memory>
 #include <string>
 
 namespace {
@@ -71,6 +73,19 @@ TEST_F(InProcess, StoreInternalThenGet) {
     EXPECT_EQ(pmix::server::get_local(p, "opal.puri", &out), PMIX_ERR_NOT_FOUND);
 }
 
+// post() takes a move-only closure: what it captures is owned by the task, run once on the
+// server's thread, and released with it.
+TEST_F(InProcess, PostRunsAMoveOnlyClosureOnTheServerThread) {
+    auto owned = std::make_unique<int>(41);
+    std::promise<int> ran;
+    auto result = ran.get_future();
+    ASSERT_EQ(
+        pmix::server::post([value = std::move(owned), &ran]() mutable { ran.set_value(++*value); }),
+        PMIX_SUCCESS);
+    ASSERT_EQ(result.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+    EXPECT_EQ(result.get(), 42);
+}
+
 TEST(InProcessBeforeInit, CallsAreInitErrors) {
     pmix_proc_t p;
     PMIX_LOAD_PROCID(&p, "x", 0);
@@ -78,6 +93,9 @@ TEST(InProcessBeforeInit, CallsAreInitErrors) {
     EXPECT_EQ(pmix::server::identity(&p), PMIX_ERR_INIT);
     EXPECT_EQ(pmix::server::get_local(p, "k", &out), PMIX_ERR_INIT);
     EXPECT_EQ(pmix::server::finalize(), PMIX_ERR_INIT);
+    bool ran = false;
+    EXPECT_EQ(pmix::server::post([&ran] { ran = true; }), PMIX_ERR_INIT);
+    EXPECT_FALSE(ran);
 }
 
 }  // namespace

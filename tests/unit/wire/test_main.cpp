@@ -26,7 +26,7 @@ int echo_client_main(int argc, char** argv) {
     std::string why;
     auto conn = wiretest::dial_echo(ex, path, rank, &why);
     if (!conn) {
-        pmix::exec::log_line("echo-client", "dial failed: " + why);
+        pmix::exec::log_error("echo-client", "dial failed: " + why);
         return 3;
     }
     int matched = wiretest::run_echoes(*conn, rank, calls, 512);

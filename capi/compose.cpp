@@ -1,0 +1,64 @@
+// capi/compose.cpp - see compose.h.
+#include "compose.h"
+
+#include "client/client.h"
+#include "client/host_mode.h"
+#include "data/value.h"
+#include "server/api.h"
+#include "server/tool_admission.h"
+
+namespace pmix::capi {
+
+namespace {
+
+// The server's entry points the client API uses in a host (client/host_mode.h).
+constexpr client::HostServer kThisServer = {
+    .running = &server::initialized,
+    .identity = &server::identity,
+    .get_local = &server::get_local,
+    .store_internal = &server::store_internal,
+    .notify_event = &server::notify_event,
+    .post = &server::post,
+};
+
+}  // namespace
+
+pmix_status_t server_init(const pmix_server_module_t* module, const pmix_info_t* info,
+                          std::size_t ninfo) {
+    const pmix_status_t rc = server::init(module, info, ninfo);
+    if (rc == PMIX_SUCCESS) {
+        server::set_host_event_sink(&client::deliver_local_event);
+        client::set_host_server(&kThisServer);
+    }
+    return rc;
+}
+
+pmix_status_t tool_init(pmix_proc_t* proc, const pmix_info_t* info, std::size_t ninfo) {
+    pmix_proc_t me;
+    PMIX_PROC_CONSTRUCT(&me);
+    if (const pmix_status_t rc = client::tool_init(&me, info, ninfo); rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    if (proc != nullptr) *proc = me;
+    if (data::info_true(info, ninfo, PMIX_LAUNCHER)) {
+        if (const pmix_status_t rc = server::start_launcher_server(me, info, ninfo);
+            rc != PMIX_SUCCESS) {
+            client::tool_finalize();
+            return rc;
+        }
+    }
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t tool_finalize() {
+    const pmix_status_t rc = client::tool_finalize();
+    if (rc == PMIX_SUCCESS && !client::initialized()) server::stop_launcher_server();
+    return rc;
+}
+
+pmix_status_t not_implemented_status() {
+    return (client::initialized() || server::initialized()) ? PMIX_ERR_NOT_SUPPORTED
+                                                            : PMIX_ERR_INIT;
+}
+
+}  // namespace pmix::capi

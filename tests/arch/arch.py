@@ -1,0 +1,271 @@
+#!/usr/bin/env python3
+"""The dependency direction of allowed_edges.txt, checked two ways (ctest -L arch).
+
+  arch.py includes --source DIR --edges FILE
+      Reads every #include "..." of every C/C++ file of the tree, resolves it as the compiler
+      would (the including file's folder first, then the folder names of the include roots), and
+      fails naming file:line and the edge when it crosses an edge the table does not allow.
+
+  arch.py build --source DIR --edges FILE --compile-commands FILE
+      Proves the build refuses what the table forbids: for every target of compile_commands.json,
+      with that target's own compile flags, a probe source including one header of each component
+      the target's sources may not use must fail with "No such file or directory"; the same
+      command on a probe without the include must succeed (so the flags themselves work).
+
+Exit status 0 when everything holds, 1 otherwise (each violation printed on its own line).
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".h", ".hpp")
+INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+# Folders that hold no sources of the project (build trees are recognised by their CMakeCache.txt).
+SKIPPED_TOP = {".git", ".ci", "scripts", "cmake"}
+
+
+class Table:
+    """allowed_edges.txt: components (folders) and the components each may include."""
+
+    def __init__(self, path, source):
+        self.source = source
+        self.components = {}  # folder -> set of components it may include
+        self.file_extra = {}  # file -> extra components
+        raw = {}
+        for number, line in enumerate(open(path), 1):
+            line = line.split("#", 1)[0].strip()
+            if not line:
+                continue
+            if ":" not in line:
+                sys.exit(f"{path}:{number}: expected '<folder>: <folder> ...'")
+            keys, deps = line.split(":", 1)
+            for key in keys.split():
+                raw.setdefault(key, []).extend(deps.split())
+                if not os.path.exists(os.path.join(source, key)):
+                    sys.exit(f"{path}:{number}: {key} does not exist in {source}")
+        for key in raw:
+            target = self.file_extra if os.path.isfile(os.path.join(source, key)) else self.components
+            target[key] = self._expand(key, raw, set())
+        for key, deps in list(self.components.items()) + list(self.file_extra.items()):
+            for dep in deps:
+                if dep not in self.components:
+                    sys.exit(f"{path}: {key} names {dep}, which is not a component")
+
+    def _expand(self, key, raw, seen):
+        if key in seen:
+            sys.exit(f"allowed_edges.txt: @ cycle through {key}")
+        out = set()
+        for dep in raw.get(key, []):
+            if dep.startswith("@"):
+                out |= self._expand(dep[1:], raw, seen | {key})
+            else:
+                out.add(dep)
+        return out
+
+    def component_of(self, rel):
+        """The longest listed folder containing rel, or None."""
+        best = None
+        for comp in self.components:
+            if rel == comp or rel.startswith(comp + "/"):
+                if best is None or len(comp) > len(best):
+                    best = comp
+        return best
+
+    def allowed(self, rel):
+        comp = self.component_of(rel)
+        return {comp, "include"} | self.components[comp] | self.file_extra.get(rel, set())
+
+    def include_name(self, comp, header_rel):
+        """How a header of comp is named in an #include (core/ parts are named without core/)."""
+        return header_rel[len("core/"):] if comp.startswith("core/") else header_rel
+
+
+def is_build_tree(path):
+    return os.path.exists(os.path.join(path, "CMakeCache.txt")) or os.path.basename(path) == "build"
+
+
+def source_files(source):
+    for top in sorted(os.listdir(source)):
+        full = os.path.join(source, top)
+        if top in SKIPPED_TOP or top.startswith(".") or not os.path.isdir(full) or is_build_tree(full):
+            continue
+        for root, dirs, files in os.walk(full):
+            dirs[:] = sorted(d for d in dirs if not is_build_tree(os.path.join(root, d)))
+            for name in sorted(files):
+                if name.endswith(SOURCE_SUFFIXES):
+                    yield os.path.relpath(os.path.join(root, name), source)
+
+
+def resolve(source, rel, name):
+    """The repository path an #include "name" in rel reaches, as the compiler searches: the
+    including file's folder, then the folder names of the include roots (core/ parts by their own
+    name), then the public headers. None when it names nothing in the tree."""
+    candidates = [os.path.join(os.path.dirname(rel), name), name, os.path.join("core", name),
+                  os.path.join("include", name)]
+    for cand in candidates:
+        cand = os.path.normpath(cand)
+        if not cand.startswith("..") and os.path.isfile(os.path.join(source, cand)):
+            return cand
+    return None
+
+
+def check_includes(table, source):
+    problems = []
+    files = 0
+    edges = {}
+    for rel in source_files(source):
+        files += 1
+        comp = table.component_of(rel)
+        if comp is None:
+            problems.append(f"{rel}: in no component of allowed_edges.txt (add its folder)")
+            continue
+        allowed = table.allowed(rel)
+        with open(os.path.join(source, rel), errors="replace") as f:
+            for number, line in enumerate(f, 1):
+                m = INCLUDE_RE.match(line)
+                if not m:
+                    continue
+                target = resolve(source, rel, m.group(1))
+                if target is None:
+                    problems.append(f'{rel}:{number}: #include "{m.group(1)}" names no file of '
+                                    "the tree")
+                    continue
+                dep = table.component_of(target)
+                if dep is None:
+                    problems.append(f'{rel}:{number}: #include "{m.group(1)}" reaches {target}, '
+                                    "in no component")
+                elif dep not in allowed:
+                    problems.append(f'{rel}:{number}: #include "{m.group(1)}": edge {comp} -> '
+                                    f"{dep} is not allowed (tests/arch/allowed_edges.txt)")
+                elif dep != comp:
+                    edges[(comp, dep)] = edges.get((comp, dep), 0) + 1
+    print(f"arch includes: {files} files, {len(edges)} distinct edges between components:")
+    for (a, b), n in sorted(edges.items()):
+        print(f"  {a} -> {b} ({n})")
+    return problems
+
+
+# ---- the build ---------------------------------------------------------------------------------
+def representative_headers(table, source):
+    """One header per component that has headers, as an #include would name it."""
+    out = {}
+    for rel in source_files(source):
+        if rel.endswith(".h"):
+            comp = table.component_of(rel)
+            if comp and comp != "include" and os.path.dirname(rel) == comp and comp not in out:
+                out[comp] = table.include_name(comp, rel)
+    return out
+
+
+def target_of(entry):
+    """CMake's Ninja generator writes objects to <dir>/CMakeFiles/<target>.dir/..."""
+    m = re.search(r"CMakeFiles/([^/]+)\.dir/", entry.get("output", "") or entry["command"])
+    return m.group(1) if m else None
+
+
+def probe_command(entry, probe):
+    """The entry's compiler command, compiling probe with -fsyntax-only and writing nothing."""
+    args = entry["arguments"] if "arguments" in entry else shlex.split(entry["command"])
+    if os.path.basename(args[0]) in ("ccache", "sccache"):
+        args = args[1:]
+    out, skip = [], 0
+    for i, arg in enumerate(args):
+        if skip:
+            skip -= 1
+        elif arg in ("-o", "-MF", "-MT", "-MQ"):
+            skip = 1
+        elif arg in ("-c", "-MD", "-MMD"):
+            if arg == "-c":
+                skip = 1
+        elif os.path.normpath(os.path.join(entry["directory"], arg)) == os.path.normpath(
+                os.path.join(entry["directory"], entry["file"])):
+            continue
+        else:
+            out.append(arg)
+    return out + ["-fsyntax-only", probe]
+
+
+def run_probe(entry, workdir, tag, header):
+    suffix = os.path.splitext(entry["file"])[1]
+    probe = os.path.join(workdir, f"probe_{tag}{suffix}")
+    with open(probe, "w") as f:
+        if header:
+            f.write(f'#include "{header}"\n')
+        f.write("typedef int pmix_arch_probe;\n")
+    proc = subprocess.run(probe_command(entry, probe), cwd=entry["directory"], text=True,
+                          capture_output=True, timeout=120)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def check_build(table, source, compile_commands):
+    entries = json.load(open(compile_commands))
+    headers = representative_headers(table, source)
+    targets = {}  # target -> (first entry, allowed components, own components)
+    for entry in entries:
+        rel = os.path.relpath(os.path.realpath(os.path.join(entry["directory"], entry["file"])),
+                              os.path.realpath(source))
+        comp = table.component_of(rel)
+        target = target_of(entry)
+        if comp is None or target is None:
+            continue  # generated sources (core/text's attribute table) are in the build tree
+        first, allowed, own = targets.setdefault(target, (entry, set(), set()))
+        allowed |= table.allowed(rel)
+        own.add(comp)
+    problems, jobs = [], []
+    with tempfile.TemporaryDirectory() as workdir, \
+            concurrent.futures.ThreadPoolExecutor(max_workers=len(os.sched_getaffinity(0))) as pool:
+        for target, (entry, allowed, own) in sorted(targets.items()):
+            jobs.append((target, None, pool.submit(run_probe, entry, workdir, target, None)))
+            for comp, header in sorted(headers.items()):
+                if comp not in allowed and comp not in own:
+                    tag = f"{target}_{comp.replace('/', '_')}"
+                    jobs.append((target, (comp, header),
+                                 pool.submit(run_probe, entry, workdir, tag, header)))
+        refused = 0
+        for target, forbidden, job in jobs:
+            status, output = job.result()
+            if forbidden is None:
+                if status != 0:
+                    problems.append(f"{target}: its own compile command fails on an empty probe:\n"
+                                    f"{output}")
+                continue
+            comp, header = forbidden
+            if status != 0 and f"{header}: No such file or directory" in output:
+                refused += 1
+            else:
+                problems.append(f'{target}: #include "{header}" ({comp}) is not refused with the '
+                                f"target's flags (exit {status})\n{output[:800]}")
+    print(f"arch build: {len(targets)} targets, {refused} forbidden includes refused by the "
+          f"compiler ({len(jobs) - refused - len(targets)} not)")
+    return problems
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("mode", choices=["includes", "build"])
+    parser.add_argument("--source", required=True)
+    parser.add_argument("--edges", required=True)
+    parser.add_argument("--compile-commands")
+    args = parser.parse_args()
+    source = os.path.abspath(args.source)
+    table = Table(args.edges, source)
+    if args.mode == "includes":
+        problems = check_includes(table, source)
+    else:
+        if not args.compile_commands or not os.path.exists(args.compile_commands):
+            sys.exit("arch build: --compile-commands names no file (CMAKE_EXPORT_COMPILE_COMMANDS)")
+        problems = check_build(table, source, args.compile_commands)
+    for p in problems:
+        print("FAIL " + p)
+    print(f"arch {args.mode}: {'FAILED, ' + str(len(problems)) + ' problem(s)' if problems else 'ok'}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -25,7 +25,7 @@ import sys
 import tempfile
 
 SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".h", ".hpp")
-INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
+INCLUDE_RE = re.compile(r'^\s*#\s*include\s+([<"])([^">]+)[">]')
 # Folders that hold no sources of the project (build trees are recognised by their CMakeCache.txt).
 SKIPPED_TOP = {".git", ".ci", "scripts", "cmake"}
 
@@ -102,12 +102,13 @@ def source_files(source):
                     yield os.path.relpath(os.path.join(root, name), source)
 
 
-def resolve(source, rel, name):
+def resolve(source, rel, name, quoted=True):
     """The repository path an #include "name" in rel reaches, as the compiler searches: the
-    including file's folder, then the folder names of the include roots (core/ parts by their own
-    name), then the public headers. None when it names nothing in the tree."""
-    candidates = [os.path.join(os.path.dirname(rel), name), name, os.path.join("core", name),
-                  os.path.join("include", name)]
+    including file's folder (quoted form only), then the folder names of the include roots (core/
+    parts by their own name), then the public headers. None when it names nothing in the tree."""
+    candidates = [name, os.path.join("core", name), os.path.join("include", name)]
+    if quoted:
+        candidates.insert(0, os.path.join(os.path.dirname(rel), name))
     for cand in candidates:
         cand = os.path.normpath(cand)
         if not cand.startswith("..") and os.path.isfile(os.path.join(source, cand)):
@@ -115,7 +116,18 @@ def resolve(source, rel, name):
     return None
 
 
-def check_includes(table, source):
+def includes_of(source, rel, planted):
+    """(line number, quoted?, name) of every #include of rel, plus the planted ones (line 0)."""
+    with open(os.path.join(source, rel), errors="replace") as f:
+        for number, line in enumerate(f, 1):
+            m = INCLUDE_RE.match(line)
+            if m:
+                yield number, m.group(1) == '"', m.group(2)
+    for name in planted.get(rel, []):
+        yield 0, True, name
+
+
+def check_includes(table, source, planted):
     problems = []
     files = 0
     edges = {}
@@ -126,25 +138,22 @@ def check_includes(table, source):
             problems.append(f"{rel}: in no component of allowed_edges.txt (add its folder)")
             continue
         allowed = table.allowed(rel)
-        with open(os.path.join(source, rel), errors="replace") as f:
-            for number, line in enumerate(f, 1):
-                m = INCLUDE_RE.match(line)
-                if not m:
-                    continue
-                target = resolve(source, rel, m.group(1))
-                if target is None:
-                    problems.append(f'{rel}:{number}: #include "{m.group(1)}" names no file of '
-                                    "the tree")
-                    continue
-                dep = table.component_of(target)
-                if dep is None:
-                    problems.append(f'{rel}:{number}: #include "{m.group(1)}" reaches {target}, '
-                                    "in no component")
-                elif dep not in allowed:
-                    problems.append(f'{rel}:{number}: #include "{m.group(1)}": edge {comp} -> '
-                                    f"{dep} is not allowed (tests/arch/allowed_edges.txt)")
-                elif dep != comp:
-                    edges[(comp, dep)] = edges.get((comp, dep), 0) + 1
+        for number, quoted, name in includes_of(source, rel, planted):
+            target = resolve(source, rel, name, quoted)
+            if target is None:
+                if quoted:  # <...> naming nothing here is a system or third-party header
+                    problems.append(f'{rel}:{number}: #include "{name}" names no file of the tree '
+                                    '(headers are named by their folder: "wire/x.h", "data/x.h")')
+                continue
+            dep = table.component_of(target)
+            if dep is None:
+                problems.append(f'{rel}:{number}: #include "{name}" reaches {target}, in no '
+                                "component")
+            elif dep not in allowed:
+                problems.append(f'{rel}:{number}: #include "{name}": edge {comp} -> {dep} is not '
+                                "allowed (tests/arch/allowed_edges.txt)")
+            elif dep != comp:
+                edges[(comp, dep)] = edges.get((comp, dep), 0) + 1
     print(f"arch includes: {files} files, {len(edges)} distinct edges between components:")
     for (a, b), n in sorted(edges.items()):
         print(f"  {a} -> {b} ({n})")
@@ -191,16 +200,30 @@ def probe_command(entry, probe):
     return out + ["-fsyntax-only", probe]
 
 
-def run_probe(entry, workdir, tag, header):
-    suffix = os.path.splitext(entry["file"])[1]
-    probe = os.path.join(workdir, f"probe_{tag}{suffix}")
-    with open(probe, "w") as f:
-        if header:
-            f.write(f'#include "{header}"\n')
-        f.write("typedef int pmix_arch_probe;\n")
-    proc = subprocess.run(probe_command(entry, probe), cwd=entry["directory"], text=True,
-                          capture_output=True, timeout=120)
-    return proc.returncode, proc.stdout + proc.stderr
+class Prober:
+    """Compiles probes; targets with the same flags (the examples, say) share each result."""
+
+    def __init__(self, pool, workdir):
+        self.pool, self.workdir, self.jobs = pool, workdir, {}
+
+    def submit(self, entry, header):
+        suffix = os.path.splitext(entry["file"])[1]
+        flags = tuple(probe_command(entry, ""))
+        key = (entry["directory"], suffix, flags, header)
+        if key not in self.jobs:
+            probe = os.path.join(self.workdir, f"probe_{len(self.jobs)}{suffix}")
+            with open(probe, "w") as f:
+                if header:
+                    f.write(f'#include "{header}"\n')
+                f.write("typedef int pmix_arch_probe;\n")
+            self.jobs[key] = self.pool.submit(self._run, entry, probe)
+        return self.jobs[key]
+
+    @staticmethod
+    def _run(entry, probe):
+        proc = subprocess.run(probe_command(entry, probe), cwd=entry["directory"], text=True,
+                              capture_output=True, timeout=120)
+        return proc.returncode, proc.stdout + proc.stderr
 
 
 def check_build(table, source, compile_commands):
@@ -220,13 +243,12 @@ def check_build(table, source, compile_commands):
     problems, jobs = [], []
     with tempfile.TemporaryDirectory() as workdir, \
             concurrent.futures.ThreadPoolExecutor(max_workers=len(os.sched_getaffinity(0))) as pool:
+        prober = Prober(pool, workdir)
         for target, (entry, allowed, own) in sorted(targets.items()):
-            jobs.append((target, None, pool.submit(run_probe, entry, workdir, target, None)))
+            jobs.append((target, None, prober.submit(entry, None)))
             for comp, header in sorted(headers.items()):
                 if comp not in allowed and comp not in own:
-                    tag = f"{target}_{comp.replace('/', '_')}"
-                    jobs.append((target, (comp, header),
-                                 pool.submit(run_probe, entry, workdir, tag, header)))
+                    jobs.append((target, (comp, header), prober.submit(entry, header)))
         refused = 0
         for target, forbidden, job in jobs:
             status, output = job.result()
@@ -242,7 +264,8 @@ def check_build(table, source, compile_commands):
                 problems.append(f'{target}: #include "{header}" ({comp}) is not refused with the '
                                 f"target's flags (exit {status})\n{output[:800]}")
     print(f"arch build: {len(targets)} targets, {refused} forbidden includes refused by the "
-          f"compiler ({len(jobs) - refused - len(targets)} not)")
+          f"compiler ({len(jobs) - refused - len(targets)} not; {len(prober.jobs)} distinct "
+          "compiler runs)")
     return problems
 
 
@@ -252,11 +275,20 @@ def main():
     parser.add_argument("--source", required=True)
     parser.add_argument("--edges", required=True)
     parser.add_argument("--compile-commands")
+    parser.add_argument("--plant", action="append", default=[], metavar="FILE:HEADER",
+                        help="includes: check as if FILE also included HEADER (proves the check "
+                             "fails on a forbidden edge)")
     args = parser.parse_args()
     source = os.path.abspath(args.source)
     table = Table(args.edges, source)
     if args.mode == "includes":
-        problems = check_includes(table, source)
+        planted = {}
+        for spec in args.plant:
+            rel, name = spec.split(":", 1)
+            if not os.path.isfile(os.path.join(source, rel)):
+                sys.exit(f"--plant: {rel} is not a file of {source}")
+            planted.setdefault(rel, []).append(name)
+        problems = check_includes(table, source, planted)
     else:
         if not args.compile_commands or not os.path.exists(args.compile_commands):
             sys.exit("arch build: --compile-commands names no file (CMAKE_EXPORT_COMPILE_COMMANDS)")

@@ -226,46 +226,81 @@ class Prober:
         return proc.returncode, proc.stdout + proc.stderr
 
 
-def check_build(table, source, compile_commands):
-    entries = json.load(open(compile_commands))
-    headers = representative_headers(table, source)
-    targets = {}  # target -> (first entry, allowed components, own components)
+DEPENDENT_RE = re.compile(r"-DPMIX_ARCH_COMPONENT=(\S+)")
+
+
+def collect_targets(table, source, entries):
+    """target -> [first entry, components its sources may include, its own components]. The
+    dependents of tests/arch/CMakeLists.txt stand for their library's component."""
+    targets = {}
     for entry in entries:
+        target = target_of(entry)
+        command = " ".join(entry.get("arguments", [])) or entry["command"]
+        dependent = DEPENDENT_RE.search(command)
+        if dependent:
+            comp = dependent.group(1)
+            targets[target] = [entry, {"include"} | table.components[comp], {comp}]
+            continue
         rel = os.path.relpath(os.path.realpath(os.path.join(entry["directory"], entry["file"])),
                               os.path.realpath(source))
         comp = table.component_of(rel)
-        target = target_of(entry)
         if comp is None or target is None:
             continue  # generated sources (core/text's attribute table) are in the build tree
-        first, allowed, own = targets.setdefault(target, (entry, set(), set()))
+        first, allowed, own = targets.setdefault(target, [entry, set(), set()])
         allowed |= table.allowed(rel)
         own.add(comp)
-    problems, jobs = [], []
+    return targets
+
+
+def submit_probes(table, source, targets, prober):
+    """(target, kind, header, component, future) for every probe: "empty" and "own" must compile,
+    "forbidden" must fail for want of the header."""
+    headers = representative_headers(table, source)
+    jobs = []
+    for target, (entry, allowed, own) in sorted(targets.items()):
+        jobs.append((target, "empty", None, None, prober.submit(entry, None)))
+        for comp, header in sorted(headers.items()):
+            if comp not in allowed and comp not in own:
+                jobs.append((target, "forbidden", header, comp, prober.submit(entry, header)))
+        if DEPENDENT_RE.search(" ".join(entry.get("arguments", [])) or entry["command"]):
+            (comp,) = own
+            for rel in source_files(source):
+                if rel.endswith(".h") and table.component_of(rel) == comp:
+                    header = table.include_name(comp, rel)
+                    jobs.append((target, "own", header, comp, prober.submit(entry, header)))
+    return jobs
+
+
+def judge(target, kind, header, comp, status, output):
+    """None when the probe did what it must, else the problem."""
+    if kind == "empty" and status != 0:
+        return f"{target}: its own compile command fails on an empty probe:\n{output[:800]}"
+    if kind == "own" and status != 0:
+        return (f'{target}: "{header}" does not compile for a dependent of {comp} (a dependency '
+                f"its headers use is not PUBLIC, or the header is not self-contained):\n"
+                f"{output[:800]}")
+    if kind == "forbidden" and not (status != 0 and f"{header}: No such file" in output):
+        return (f'{target}: #include "{header}" ({comp}) is not refused with the target\'s flags '
+                f"(exit {status})\n{output[:800]}")
+    return None
+
+
+def check_build(table, source, compile_commands):
+    targets = collect_targets(table, source, json.load(open(compile_commands)))
+    problems, counts = [], {"empty": 0, "own": 0, "forbidden": 0}
     with tempfile.TemporaryDirectory() as workdir, \
             concurrent.futures.ThreadPoolExecutor(max_workers=len(os.sched_getaffinity(0))) as pool:
         prober = Prober(pool, workdir)
-        for target, (entry, allowed, own) in sorted(targets.items()):
-            jobs.append((target, None, prober.submit(entry, None)))
-            for comp, header in sorted(headers.items()):
-                if comp not in allowed and comp not in own:
-                    jobs.append((target, (comp, header), prober.submit(entry, header)))
-        refused = 0
-        for target, forbidden, job in jobs:
-            status, output = job.result()
-            if forbidden is None:
-                if status != 0:
-                    problems.append(f"{target}: its own compile command fails on an empty probe:\n"
-                                    f"{output}")
-                continue
-            comp, header = forbidden
-            if status != 0 and f"{header}: No such file or directory" in output:
-                refused += 1
+        for target, kind, header, comp, job in submit_probes(table, source, targets, prober):
+            problem = judge(target, kind, header, comp, *job.result())
+            if problem:
+                problems.append(problem)
             else:
-                problems.append(f'{target}: #include "{header}" ({comp}) is not refused with the '
-                                f"target's flags (exit {status})\n{output[:800]}")
-    print(f"arch build: {len(targets)} targets, {refused} forbidden includes refused by the "
-          f"compiler ({len(jobs) - refused - len(targets)} not; {len(prober.jobs)} distinct "
-          "compiler runs)")
+                counts[kind] += 1
+        runs = len(prober.jobs)
+    print(f"arch build: {len(targets)} targets; {counts['forbidden']} forbidden includes refused, "
+          f"{counts['own']} library headers compiled as their dependents see them; {runs} "
+          "distinct compiler runs")
     return problems
 
 

@@ -102,13 +102,15 @@ def source_files(source):
                     yield os.path.relpath(os.path.join(root, name), source)
 
 
-def resolve(source, rel, name, quoted=True):
+def resolve(source, rel, name, quoted=True, folders=()):
     """The repository path an #include "name" in rel reaches, as the compiler searches: the
     including file's folder (quoted form only), then the folder names of the include roots (core/
-    parts by their own name), then the public headers. None when it names nothing in the tree."""
+    parts by their own name), then the public headers, then the given folders (a target may add
+    one, say a test of launcher/ its folder). None when it names nothing in the tree."""
     candidates = [name, os.path.join("core", name), os.path.join("include", name)]
     if quoted:
         candidates.insert(0, os.path.join(os.path.dirname(rel), name))
+        candidates += [os.path.join(folder, name) for folder in folders]
     for cand in candidates:
         cand = os.path.normpath(cand)
         if not cand.startswith("..") and os.path.isfile(os.path.join(source, cand)):
@@ -138,8 +140,10 @@ def check_includes(table, source, planted):
             problems.append(f"{rel}: in no component of allowed_edges.txt (add its folder)")
             continue
         allowed = table.allowed(rel)
+        # Allowed folders first: a name found there and in a forbidden one is the allowed one.
+        folders = sorted(table.components, key=lambda c: (c not in allowed, c))
         for number, quoted, name in includes_of(source, rel, planted):
-            target = resolve(source, rel, name, quoted)
+            target = resolve(source, rel, name, quoted, folders)
             if target is None:
                 if quoted:  # <...> naming nothing here is a system or third-party header
                     problems.append(f'{rel}:{number}: #include "{name}" names no file of the tree '

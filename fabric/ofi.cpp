@@ -1,7 +1,7 @@
 // fabric/ofi.cpp - the libfabric RDM transport (see ofi.h).
 #include "fabric/ofi.h"
 
-#include "fabric/le.h"
+#include "base/le.h"
 
 #include "exec/log.h"
 

@@ -21,7 +21,7 @@
 #include "exec/unique_fd.h"
 #include "exec/unique_function.h"
 #include "wire/frame.h"
-#include "wire/result.h"
+#include "base/result.h"
 
 #include <pmix_common.h>
 

@@ -103,8 +103,7 @@ public:
             if (!resolve(names[i], addrs[i])) return PMIX_SUCCESS;  // no instant-on for this job
         }
         blob.push_back(static_cast<std::byte>(kVersion));
-        blob.push_back(static_cast<std::byte>(base & 0xff));
-        blob.push_back(static_cast<std::byte>(base >> 8));
+        put_u16(blob, static_cast<std::uint16_t>(base));
         put_u32(blob, static_cast<std::uint32_t>(addrs.size()));
         for (std::uint32_t a : addrs) put_u32(blob, a);
         return PMIX_SUCCESS;

@@ -4,6 +4,7 @@
 // IO forwarding is not there yet: the IOF calls (declared in pmix_tool.h, used by clients and
 // servers too) answer PMIX_ERR_INIT before any init and PMIX_ERR_NOT_SUPPORTED after.
 #include "client/client.h"
+#include "data/directives.h"
 #include "data/value.h"
 #include "server/api.h"
 

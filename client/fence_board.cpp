@@ -1,6 +1,7 @@
 // client/fence_board.cpp - see fence_board.h.
 #include "client/fence_board.h"
 
+#include "data/directives.h"
 #include "exec/log.h"
 #include "gds/board.h"
 
@@ -139,13 +140,9 @@ bool eligible(const pmix_proc_t& me, const pmix_proc_t* procs, std::size_t nproc
             return false;
         }
     }
-    for (std::size_t i = 0; i < ninfo; ++i) {
-        const bool understood =
-            std::strncmp(info[i].key, PMIX_COLLECT_DATA, PMIX_MAX_KEYLEN) == 0 ||
-            std::strncmp(info[i].key, PMIX_TIMEOUT, PMIX_MAX_KEYLEN) == 0;
-        if (!understood && PMIX_INFO_IS_REQUIRED(&info[i])) return false;  // for the host to honour
-    }
-    return true;
+    // A required directive the board does not know goes to the server, for the host to honour.
+    static constexpr const char* kUnderstood[] = {PMIX_COLLECT_DATA, PMIX_TIMEOUT};
+    return data::unknown_required(info, ninfo, kUnderstood) == nullptr;
 }
 
 Result run(Clock::time_point deadline) {

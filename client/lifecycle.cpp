@@ -9,6 +9,7 @@
 #include "client/fence_board.h"
 #include "client/store_path.h"
 
+#include "data/directives.h"
 #include "data/value.h"
 #include "exec/completion.h"
 #include "exec/log.h"
@@ -104,7 +105,7 @@ pmix_status_t connect_first(const Identity& id, std::chrono::milliseconds timeou
 bool is_model_key(const char* key) {
     for (const char* k : {PMIX_PROGRAMMING_MODEL, PMIX_MODEL_LIBRARY_NAME,
                           PMIX_MODEL_LIBRARY_VERSION, PMIX_THREADING_MODEL}) {
-        if (std::strncmp(key, k, PMIX_MAX_KEYLEN) == 0) return true;
+        if (data::key_is(key, k)) return true;
     }
     return false;
 }

@@ -1,6 +1,7 @@
 // client/tool_chain.cpp - see tool_chain.h.
 #include "client/tool_chain.h"
 
+#include "data/directives.h"
 #include "data/value.h"
 #include "wire/tcp_socket.h"
 

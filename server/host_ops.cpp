@@ -32,8 +32,8 @@ struct Upcall {
     ReplyTo to;
     pmix_proc_t proc{};
     std::vector<pmix_proc_t> procs;
-    proto::InfoArray info;
-    proto::InfoArray info2;
+    data::InfoArray info;
+    data::InfoArray info2;
     std::vector<std::string> keys;
     std::vector<char*> key_ptrs;
     void* block = nullptr;  // apps or queries
@@ -47,7 +47,7 @@ struct Upcall {
     std::vector<pmix_query_t> for_host;
     std::vector<std::vector<char*>> for_host_keys;
     ~Upcall() {
-        proto::free_array(block, nblock, block_type);
+        data::free_elements(block, nblock, block_type);
         for (auto& i : own) data::info_destruct(&i);
     }
     void build_keys() {

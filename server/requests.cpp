@@ -171,7 +171,7 @@ void handle_commit(State& s, const ProcKey& who, proto::Reader& r, wire::Connect
         pmix_scope_t scope = PMIX_SCOPE_UNDEF;
         auto* info = static_cast<pmix_info_t*>(std::calloc(1, sizeof(pmix_info_t)));
         kvs.emplace_back(scope, std::unique_ptr<pmix_info_t, void (*)(pmix_info_t*)>(
-                                    info, [](pmix_info_t* p) { proto::free_infos(p, 1); }));
+                                    info, [](pmix_info_t* p) { data::free_infos(p, 1); }));
         r.scope(&kvs.back().first);
         r.raw(info, 1, PMIX_INFO);
     }
@@ -202,7 +202,7 @@ void handle_get(State& s, const ProcKey& who, proto::Reader& r, wire::Connection
     pmix_proc_t proc{};
     std::string key;
     bool all = false;
-    proto::InfoArray info;
+    data::InfoArray info;
     r.proc(&proc);
     r.string(&key, &all);
     r.infos(&info);

@@ -500,13 +500,13 @@ pmix_status_t setup_application(const char* nspace, const pmix_info_t* info, siz
             PMIX_SUCCESS, held->info, held->n, cbdata,
             [](pmix_status_t, void* p) {
                 auto* h = static_cast<Held*>(p);
-                proto::free_infos(h->info, h->n);
+                data::free_infos(h->info, h->n);
                 delete h;
             },
             held);
     });
     if (!posted) {
-        proto::free_infos(copy, n);
+        data::free_infos(copy, n);
         delete held;
         return PMIX_ERR_INIT;
     }
@@ -576,13 +576,8 @@ pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t* source, pmix_d
         std::strncpy(src.nspace, st->nspace.c_str(), PMIX_MAX_NSLEN);
         src.rank = st->rank;
     }
-    auto copy = std::make_shared<proto::InfoArray>();
-    if (ninfo > 0) {
-        auto* infos = static_cast<pmix_info_t*>(std::calloc(ninfo, sizeof(pmix_info_t)));
-        if (infos == nullptr) return PMIX_ERR_NOMEM;
-        for (size_t i = 0; i < ninfo; ++i) data::info_xfer(&infos[i], &info[i]);
-        copy->adopt(infos, ninfo);
-    }
+    auto copy = std::make_shared<data::InfoArray>();
+    if (pmix_status_t rc = copy->assign_copy(info, ninfo); rc != PMIX_SUCCESS) return rc;
     auto work = [code, src, range, copy](State& s) {
         Event ev;
         ev.code = code;

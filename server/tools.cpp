@@ -12,6 +12,7 @@
 #include "server/state.h"
 #include "server/tools.h"
 
+#include "data/directives.h"
 #include "data/value.h"
 #include "wire/rendezvous.h"
 #include "wire/tcp_socket.h"
@@ -215,7 +216,7 @@ void State::tool_attach(std::uint64_t id, wire::Connection& conn, wire::Frame&& 
         return;
     }
     ToolAsk& ask = it->second;
-    proto::InfoArray given;
+    data::InfoArray given;
     proto::Reader r(frame.payload);
     r.infos(&given);
     if (r.finish() != PMIX_SUCCESS) {

@@ -37,9 +37,7 @@ constexpr const char* kAddrsKey = "pmix.cpp.node.addrs";
 constexpr const char* kPortKey = "pmix.cpp.fab.port";
 
 const pmix_info_t* find(const AppRequest& req, const char* key) {
-    for (std::size_t i = 0; i < req.ninfo; ++i)
-        if (std::strncmp(req.info[i].key, key, PMIX_MAX_KEYLEN) == 0) return &req.info[i];
-    return nullptr;
+    return data::find_info(req.info, req.ninfo, key);
 }
 
 bool resolve(const std::string& name, std::uint32_t& out) {

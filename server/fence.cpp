@@ -181,11 +181,7 @@ void State::fence_request(const ProcKey& who, wire::Connection& conn, const wire
         return;
     }
     f->expected.insert(who);
-    ReplyTo to;
-    to.conn = conn.weak_from_this();
-    to.request.op = frame.op;
-    to.request.tag = frame.tag;
-    f->arrived[who] = std::move(to);
+    f->arrived[who] = ReplyTo::of(conn, frame);
     if (f->arrived.size() < f->expected.size()) {
         return;
     }

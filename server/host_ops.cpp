@@ -18,14 +18,6 @@ using proto::Op;
 
 namespace {
 
-ReplyTo reply_to(wire::Connection& conn, const wire::Frame& f) {
-    ReplyTo to;
-    to.conn = conn.weak_from_this();
-    to.request.op = f.op;
-    to.request.tag = f.tag;
-    return to;
-}
-
 // One request waiting for a host upcall's callback; owns everything handed to the host, which
 // must stay valid until the callback (the Standard's rule for upcall arguments).
 struct Upcall {
@@ -302,7 +294,7 @@ pmix_status_t do_notify(State& s, proto::Reader& r, UpcallPtr u) {
 pmix_status_t State::forward_to_host(Client& c, proto::Reader& r, wire::Connection& conn,
                                      const wire::Frame& frame) {
     auto u = std::make_unique<Upcall>();
-    u->to = reply_to(conn, frame);
+    u->to = ReplyTo::of(conn, frame);
     u->proc = c.proc;
     switch (static_cast<Op>(frame.op)) {
         case Op::kFinalize:

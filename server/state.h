@@ -50,10 +50,7 @@ struct Client {
 };
 
 // Where to send the reply of a request that waits for the host.
-struct ReplyTo {
-    std::weak_ptr<wire::Connection> conn;
-    wire::Frame request;  // op and tag only
-};
+using ReplyTo = wire::ReplyTo;
 
 // A Get for a local client's key that client has not committed yet.
 struct CommitWait {

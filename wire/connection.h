@@ -161,4 +161,13 @@ private:
     exec::TimerId drain_timer_ = exec::kInvalidTimer;
 };
 
+// Where to send the reply of a request answered later (after a host upcall, say): the connection,
+// while it is open, and the request's op and tag.
+struct ReplyTo {
+    std::weak_ptr<Connection> conn;
+    Frame request;  // op and tag only
+
+    static ReplyTo of(Connection& conn, const Frame& request);
+};
+
 }  // namespace pmix::wire

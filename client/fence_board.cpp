@@ -1,6 +1,7 @@
 // client/fence_board.cpp - see fence_board.h.
 #include "client/fence_board.h"
 
+#include "base/env_names.h"
 #include "data/directives.h"
 #include "exec/log.h"
 #include "gds/board.h"
@@ -48,7 +49,7 @@ Runner& runner() {
 // spinning waiter only delays the ones it waits for. Measured on the 2-vCPU VM, two processes:
 // 0.03 us per barrier with a 5 us window, 4-23 us sleeping on the futex.
 std::chrono::microseconds spin_window(std::uint32_t nranks) {
-    if (const char* env = std::getenv("PMIX_CPP_FENCE_SPIN_US"); env != nullptr && *env != '\0') {
+    if (const char* env = std::getenv(env::kFenceSpinUs); env != nullptr && *env != '\0') {
         return std::chrono::microseconds(std::strtol(env, nullptr, 10));
     }
     const unsigned cpus = std::thread::hardware_concurrency();
@@ -92,7 +93,7 @@ void helper_loop() {
 }  // namespace
 
 void open_from_env(const pmix_proc_t& me) {
-    const char* name = std::getenv("PMIX_CPP_FENCE_BOARD");
+    const char* name = std::getenv(env::kFenceBoard);
     if (name == nullptr || *name == '\0') return;
     std::unique_ptr<gds::BoardView> view;
     const std::string_view nspace(me.nspace, ::strnlen(me.nspace, PMIX_MAX_NSLEN));

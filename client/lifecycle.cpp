@@ -9,6 +9,7 @@
 #include "client/fence_board.h"
 #include "client/store_path.h"
 
+#include "base/env_names.h"
 #include "data/directives.h"
 #include "data/value.h"
 #include "exec/completion.h"
@@ -47,8 +48,8 @@ std::string socket_from_uri(const char* uri) {
 }
 
 bool identity_from_env(Identity* id) {
-    const char* ns = std::getenv("PMIX_NAMESPACE");
-    const char* rank = std::getenv("PMIX_RANK");
+    const char* ns = std::getenv(env::kNamespace);
+    const char* rank = std::getenv(env::kRank);
     if (ns == nullptr || rank == nullptr || ns[0] == '\0' || std::strlen(ns) > PMIX_MAX_NSLEN) {
         return false;
     }
@@ -58,9 +59,9 @@ bool identity_from_env(Identity* id) {
     if (errno != 0 || end == rank || *end != '\0' || r > PMIX_RANK_VALID) {
         return false;
     }
-    if (const char* sock = std::getenv("PMIX_CPP_SERVER_SOCKET"); sock != nullptr && *sock) {
+    if (const char* sock = std::getenv(env::kServerSocket); sock != nullptr && *sock) {
         id->socket = sock;
-    } else if (const char* uri = std::getenv("PMIX_SERVER_URI"); uri != nullptr) {
+    } else if (const char* uri = std::getenv(env::kServerUri); uri != nullptr) {
         id->socket = socket_from_uri(uri);
     }
     id->nspace = ns;

@@ -4,6 +4,7 @@
 #include "data/attr_support.h"
 #include "client/state.h"
 #include "client/tool_chain.h"
+#include "base/env_names.h"
 #include "data/directives.h"
 #include "data/value.h"
 #include "wire/proto/message.h"
@@ -33,9 +34,9 @@ const char* string_qualifier(const pmix_query_t& q, const char* key) {
 std::vector<wire::Rendezvous> visible_servers(const pmix_query_t& q) {
     const std::string host = local_host_name();
     const std::string dir =
-        wire::pick_tmpdir(string_qualifier(q, PMIX_SERVER_TMPDIR), "PMIX_SERVER_TMPDIR");
+        wire::pick_tmpdir(string_qualifier(q, PMIX_SERVER_TMPDIR), env::kServerTmpdir);
     const std::string sys =
-        wire::pick_tmpdir(string_qualifier(q, PMIX_SYSTEM_TMPDIR), "PMIX_SYSTEM_TMPDIR");
+        wire::pick_tmpdir(string_qualifier(q, PMIX_SYSTEM_TMPDIR), env::kSystemTmpdir);
     std::vector<std::string> files = {wire::system_file(sys, host)};
     for (auto& f : wire::tool_files_in(dir, host)) files.push_back(std::move(f));
     std::vector<wire::Rendezvous> out;

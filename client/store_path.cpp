@@ -1,6 +1,7 @@
 // client/store_path.cpp - see store_path.h.
 #include "client/store_path.h"
 
+#include "base/env_names.h"
 #include "data/directives.h"
 #include "data/value.h"
 #include "exec/log.h"
@@ -149,7 +150,7 @@ pmix_status_t read(gds::StoreReader& r, std::string_view ns, const gds::Entity& 
 }  // namespace
 
 void open_from_env(const pmix_proc_t& me) {
-    const char* locator = std::getenv("PMIX_CPP_GDS_LOCATOR");
+    const char* locator = std::getenv(env::kGdsLocator);
     if (locator == nullptr || *locator == '\0') return;
     pmix_status_t rc = PMIX_SUCCESS;
     auto reader = gds::open_shm_reader(locator, &rc);

@@ -1,6 +1,7 @@
 // client/tool_chain.cpp - see tool_chain.h.
 #include "client/tool_chain.h"
 
+#include "base/env_names.h"
 #include "data/directives.h"
 #include "data/value.h"
 #include "wire/tcp_socket.h"
@@ -171,8 +172,8 @@ PlanResult plan_connection(const pmix_info_t* info, std::size_t n) {
     const std::string h = host != nullptr ? host : local_host_name();
     const char* stmp = text(info, n, PMIX_SERVER_TMPDIR, &bad);
     const char* systmp = text(info, n, PMIX_SYSTEM_TMPDIR, &bad);
-    const std::string server_dir = wire::pick_tmpdir(stmp, "PMIX_SERVER_TMPDIR");
-    const std::string system_dir = wire::pick_tmpdir(systmp, "PMIX_SYSTEM_TMPDIR");
+    const std::string server_dir = wire::pick_tmpdir(stmp, env::kServerTmpdir);
+    const std::string system_dir = wire::pick_tmpdir(systmp, env::kSystemTmpdir);
     const char* attach = text(info, n, PMIX_TOOL_ATTACHMENT_FILE, &bad);
     const char* uri = text(info, n, PMIX_SERVER_URI, &bad);
     const char* tcp = text(info, n, PMIX_TCP_URI, &bad);

@@ -3,6 +3,7 @@
 
 #include "server/state.h"
 
+#include "base/env_names.h"
 #include "data/directives.h"
 #include "data/value.h"
 
@@ -135,7 +136,7 @@ std::string text_of(const pmix_value_t& v) {
 // RFC 3164 datagram to the local syslog socket (what syslog(3) sends), so that the path can be
 // pointed elsewhere for tests and the outcome is known (syslog(3) reports nothing).
 bool send_syslog(int priority, const std::string& line) {
-    const char* path = std::getenv("PMIX_CPP_SYSLOG_SOCKET");
+    const char* path = std::getenv(env::kSyslogSocket);
     if (path == nullptr || *path == '\0') path = "/dev/log";
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;

@@ -7,6 +7,7 @@
 #include "server/tools.h"
 #include "wire/rendezvous.h"
 
+#include "base/env_names.h"
 #include "data/attr_support.h"
 #include "data/value.h"
 #include "exec/completion.h"
@@ -90,7 +91,7 @@ pmix_status_t make_session_dir(State& st, const pmix_info_t* info, size_t ninfo)
     const pmix_info_t* t = find_info(info, ninfo, PMIX_SERVER_TMPDIR);
     const std::string base = wire::pick_tmpdir(
         t != nullptr && t->value.type == PMIX_STRING ? t->value.data.string : nullptr,
-        "PMIX_SERVER_TMPDIR");
+        env::kServerTmpdir);
     // Hosts pass directories they expect us to create; only the missing levels are made, and
     // only those are removed at finalize (when nothing else was put in them meanwhile).
     wire::make_dirs(base, &st.created_tmpdirs);
@@ -174,7 +175,7 @@ pmix_status_t set_env(const char* name, const std::string& value, char*** env) {
 // PMIX_TMPDIR, which hosts usually equate with it) and the system tmpdir. PMIX_NSDIR and
 // PMIX_PROCDIR exist only when the host gives them: the library creates no directory for clients.
 std::string system_tmpdir(const State& st) {
-    return st.tools.system_tmpdir.empty() ? wire::pick_tmpdir(nullptr, "PMIX_SYSTEM_TMPDIR")
+    return st.tools.system_tmpdir.empty() ? wire::pick_tmpdir(nullptr, env::kSystemTmpdir)
                                           : st.tools.system_tmpdir;
 }
 
@@ -408,23 +409,23 @@ pmix_status_t setup_fork(const pmix_proc_t& proc, char*** env) {
     const std::string uri =
         st->nspace + "." + std::to_string(st->rank) + ";unix:" + st->socket_path;
     const std::pair<const char*, std::string> vars[] = {
-        {"PMIX_NAMESPACE", ns},
-        {"PMIX_RANK", std::to_string(proc.rank)},
-        {"PMIX_SERVER_URI", uri},
-        {"PMIX_SERVER_URI41", uri},
-        {"PMIX_SERVER_URI4", uri},
-        {"PMIX_SERVER_URI3", uri},
-        {"PMIX_SERVER_URI2", uri},
-        {"PMIX_SERVER_URI21", uri},
-        {"PMIX_CPP_SERVER_SOCKET", st->socket_path},
-        {"PMIX_SERVER_TMPDIR", st->tmpdir},  // where our tool rendezvous files are, as OpenPMIx
-        {"PMIX_SYSTEM_TMPDIR", system_tmpdir(*st)},
-        {"PMIX_SECURITY_MODE", "native"},
-        {"PMIX_HOSTNAME", st->hostname},
-        {"PMIX_VERSION", "4.2.2"},
+        {env::kNamespace, ns},
+        {env::kRank, std::to_string(proc.rank)},
+        {env::kServerUri, uri},
+        {env::kServerSocket, st->socket_path},
+        {env::kServerTmpdir, st->tmpdir},  // where our tool rendezvous files are, as OpenPMIx
+        {env::kSystemTmpdir, system_tmpdir(*st)},
+        {env::kSecurityMode, "native"},
+        {env::kHostname, st->hostname},
+        {env::kVersion, "4.2.2"},
     };
     for (const auto& [name, value] : vars) {
         if (pmix_status_t rc = set_env(name, value, env); rc != PMIX_SUCCESS) {
+            return rc;
+        }
+    }
+    for (const char* name : env::kServerUriVersions) {
+        if (pmix_status_t rc = set_env(name, uri, env); rc != PMIX_SUCCESS) {
             return rc;
         }
     }
@@ -446,12 +447,11 @@ pmix_status_t setup_fork(const pmix_proc_t& proc, char*** env) {
     }
     // Where the client meets its peers for whole-namespace fences (board.h).
     if (const std::string board = board_name(*st, ns); !board.empty()) {
-        if (pmix_status_t rc = set_env("PMIX_CPP_FENCE_BOARD", board, env); rc != PMIX_SUCCESS)
-            return rc;
+        if (pmix_status_t rc = set_env(env::kFenceBoard, board, env); rc != PMIX_SUCCESS) return rc;
     }
     // Where the client finds the shared store (empty for the heap store: nothing to map).
     if (const std::string locator = st->store->locator(); !locator.empty()) {
-        return set_env("PMIX_CPP_GDS_LOCATOR", locator, env);
+        return set_env(env::kGdsLocator, locator, env);
     }
     return PMIX_SUCCESS;
 }

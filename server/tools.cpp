@@ -12,6 +12,7 @@
 #include "server/state.h"
 #include "server/tools.h"
 
+#include "base/env_names.h"
 #include "data/directives.h"
 #include "data/value.h"
 #include "wire/rendezvous.h"
@@ -50,7 +51,7 @@ pmix_status_t write_one(State& st, const std::string& path, const wire::Rendezvo
 // variable (the Standard's PMIX_LAUNCHER_RNDZ_FILE; OpenPMIx reads PMIX_LAUNCHER_RENDEZVOUS_FILE).
 std::string launcher_file(const pmix_info_t* info, size_t ninfo) {
     if (const char* f = string_of(info, ninfo, PMIX_LAUNCHER_RENDEZVOUS_FILE); f && *f) return f;
-    for (const char* env : {"PMIX_LAUNCHER_RNDZ_FILE", "PMIX_LAUNCHER_RENDEZVOUS_FILE"}) {
+    for (const char* env : {env::kLauncherRndzFile, env::kLauncherRendezvousFile}) {
         if (const char* v = std::getenv(env); v != nullptr && *v != '\0') return v;
     }
     return {};
@@ -107,7 +108,7 @@ pmix_status_t start_tool_support(State& st, const pmix_info_t* info, size_t ninf
     if (!st.tools.enabled) return PMIX_SUCCESS;
     st.tools.server_tmpdir = st.tmpdir;
     st.tools.system_tmpdir =
-        wire::pick_tmpdir(string_of(info, ninfo, PMIX_SYSTEM_TMPDIR), "PMIX_SYSTEM_TMPDIR");
+        wire::pick_tmpdir(string_of(info, ninfo, PMIX_SYSTEM_TMPDIR), env::kSystemTmpdir);
     wire::Rendezvous r;
     r.uri = wire::make_uri(st.nspace, st.rank, st.socket_path);
     r.pid = static_cast<std::int32_t>(::getpid());

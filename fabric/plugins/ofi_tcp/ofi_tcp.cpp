@@ -19,6 +19,7 @@
 // Blob: version byte 1, u16 base port, u32 node count, one IPv4 address (u32, network order) each.
 #include "fabric/plugins/plugin.h"
 
+#include "base/env_names.h"
 #include "data/value.h"
 
 #include <arpa/inet.h>
@@ -143,8 +144,7 @@ public:
                     char ip[INET_ADDRSTRLEN] = {};
                     ::inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof ip);
                     out.proc_env[ranks[l]].emplace_back(
-                        "PMIX_CPP_FABRIC_ENDPOINT",
-                        std::string(ip) + ":" + std::to_string(base + l));
+                        env::kFabricEndpoint, std::string(ip) + ":" + std::to_string(base + l));
                 }
             }
         }

@@ -21,12 +21,7 @@ namespace {
 using data::key_is;
 
 const char* string_qualifier(const pmix_query_t& q, const char* key) {
-    for (std::size_t i = 0; q.qualifiers != nullptr && i < q.nqual; ++i) {
-        if (key_is(q.qualifiers[i].key, key) && q.qualifiers[i].value.type == PMIX_STRING) {
-            return q.qualifiers[i].value.data.string;
-        }
-    }
-    return nullptr;
+    return data::string_of(q.qualifiers, q.nqual, key);
 }
 
 // Every server whose rendezvous file this process can read, once each (one server writes

@@ -9,6 +9,7 @@
 
 #include "base/env_names.h"
 #include "data/attr_support.h"
+#include "data/directives.h"
 #include "data/value.h"
 #include "exec/completion.h"
 #include "exec/log.h"
@@ -88,10 +89,8 @@ pmix_status_t make_short_socket_dir(State& st) {
 }
 
 pmix_status_t make_session_dir(State& st, const pmix_info_t* info, size_t ninfo) {
-    const pmix_info_t* t = find_info(info, ninfo, PMIX_SERVER_TMPDIR);
-    const std::string base = wire::pick_tmpdir(
-        t != nullptr && t->value.type == PMIX_STRING ? t->value.data.string : nullptr,
-        env::kServerTmpdir);
+    const std::string base =
+        wire::pick_tmpdir(data::string_of(info, ninfo, PMIX_SERVER_TMPDIR), env::kServerTmpdir);
     // Hosts pass directories they expect us to create; only the missing levels are made, and
     // only those are removed at finalize (when nothing else was put in them meanwhile).
     wire::make_dirs(base, &st.created_tmpdirs);
@@ -112,14 +111,11 @@ pmix_status_t make_session_dir(State& st, const pmix_info_t* info, size_t ninfo)
 void set_identity(State& st, const pmix_info_t* info, size_t ninfo) {
     // A host that names its nodes itself (simulated nodes share one kernel host name) says which
     // one this server is; the node map is matched against it.
-    const pmix_info_t* host = find_info(info, ninfo, PMIX_HOSTNAME);
-    if (host != nullptr && host->value.type == PMIX_STRING && host->value.data.string != nullptr &&
-        host->value.data.string[0] != '\0') {
-        st.hostname = host->value.data.string;
+    if (const char* host = data::string_of(info, ninfo, PMIX_HOSTNAME); host && *host) {
+        st.hostname = host;
     }
-    const pmix_info_t* ns = find_info(info, ninfo, PMIX_SERVER_NSPACE);
-    if (ns != nullptr && ns->value.type == PMIX_STRING && ns->value.data.string != nullptr) {
-        st.nspace = ns->value.data.string;
+    if (const char* ns = data::string_of(info, ninfo, PMIX_SERVER_NSPACE); ns != nullptr) {
+        st.nspace = ns;
     } else {
         st.nspace = "pmix-cpp-server-" + st.hostname + "-" + std::to_string(getpid());
     }

@@ -28,10 +28,7 @@ namespace {
 
 using data::info_true;
 
-const char* string_of(const pmix_info_t* info, size_t n, const char* key) {
-    const pmix_info_t* i = data::find_info(info, n, key);
-    return i != nullptr && i->value.type == PMIX_STRING ? i->value.data.string : nullptr;
-}
+using data::string_of;
 
 std::string ns_of(const pmix_proc_t& p) {
     return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN));

@@ -20,6 +20,11 @@ bool info_true(const pmix_info_t* info, std::size_t n, const char* key) noexcept
     return i != nullptr && flag_true(*i);
 }
 
+const char* string_of(const pmix_info_t* info, std::size_t n, const char* key) noexcept {
+    const pmix_info_t* i = find_info(info, n, key);
+    return i != nullptr && i->value.type == PMIX_STRING ? i->value.data.string : nullptr;
+}
+
 const pmix_info_t* unknown_required(const pmix_info_t* info, std::size_t n,
                                     std::span<const char* const> known) noexcept {
     for (std::size_t i = 0; info != nullptr && i < n; ++i) {

@@ -27,6 +27,10 @@ bool flag_true(const pmix_info_t& info) noexcept;
 // PMIX_INFO_TRUE of the first of n infos named `key`; false when there is none.
 bool info_true(const pmix_info_t* info, std::size_t n, const char* key) noexcept;
 
+// The string of the first of n infos named `key`; nullptr when there is none, or its value is
+// not a PMIX_STRING, or the string is NULL.
+const char* string_of(const pmix_info_t* info, std::size_t n, const char* key) noexcept;
+
 // The PMIX_INFO_REQD rule: the first of n infos that is marked required and whose key is not
 // in `known`; nullptr when the operation can honour every required directive.
 const pmix_info_t* unknown_required(const pmix_info_t* info, std::size_t n,

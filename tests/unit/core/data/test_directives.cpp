@@ -92,6 +92,19 @@ TEST(Directives, UnknownRequiredIsReportedUnknownOptionalIgnored) {
     EXPECT_EQ(unknown_required(nullptr, 3, kKnown), nullptr);
 }
 
+TEST(Directives, StringOfIsTheFirstMatchWhenItIsAString) {
+    Infos in(3);
+    int one = 1;
+    ASSERT_EQ(info_load(&in[0], "pmix.n", &one, PMIX_INT), PMIX_SUCCESS);
+    ASSERT_EQ(info_load(&in[1], "pmix.s", "text", PMIX_STRING), PMIX_SUCCESS);
+    ASSERT_EQ(info_load(&in[2], "pmix.null", nullptr, PMIX_STRING), PMIX_SUCCESS);
+    EXPECT_STREQ(string_of(in.v.data(), 3, "pmix.s"), "text");
+    EXPECT_EQ(string_of(in.v.data(), 3, "pmix.n"), nullptr) << "not a string";
+    EXPECT_EQ(string_of(in.v.data(), 3, "pmix.null"), nullptr);
+    EXPECT_EQ(string_of(in.v.data(), 3, "pmix.absent"), nullptr);
+    EXPECT_EQ(string_of(nullptr, 3, "pmix.s"), nullptr);
+}
+
 TEST(InfoArray, AppendFindFlagAndRelease) {
     InfoArray a;
     EXPECT_EQ(a.size(), 0u);

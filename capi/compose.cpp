@@ -3,6 +3,7 @@
 
 #include "client/client.h"
 #include "client/host_mode.h"
+#include "data/directives.h"
 #include "data/value.h"
 #include "server/api.h"
 #include "server/tool_admission.h"

@@ -15,6 +15,7 @@
 #include "client/host_mode.h"
 #include "client/state.h"
 
+#include "data/directives.h"
 #include "data/value.h"
 #include "exec/completion.h"
 #include "exec/log.h"
@@ -54,11 +55,8 @@ Registry& registry() {
     return *r;
 }
 
-bool is(const pmix_info_t& i, const char* key) {
-    return std::strncmp(i.key, key, PMIX_MAX_KEYLEN) == 0;
-}
-
-bool flag(const pmix_info_t& i) { return i.value.type != PMIX_BOOL || i.value.data.flag; }
+using data::flag_true;
+using data::key_is;
 
 void add_procs(const pmix_value_t& v, std::vector<pmix_proc_t>* out) {
     if (v.type == PMIX_PROC && v.data.proc != nullptr) {
@@ -74,15 +72,15 @@ void add_procs(const pmix_value_t& v, std::vector<pmix_proc_t>* out) {
 pmix_status_t parse_registration(const pmix_info_t* info, std::size_t ninfo, Handler* h) {
     for (std::size_t i = 0; i < ninfo; ++i) {
         const pmix_info_t& in = info[i];
-        if (is(in, PMIX_EVENT_HDLR_FIRST) && flag(in)) {
+        if (key_is(in, PMIX_EVENT_HDLR_FIRST) && flag_true(in)) {
             h->placement = Placement::first;
-        } else if (is(in, PMIX_EVENT_HDLR_LAST) && flag(in)) {
+        } else if (key_is(in, PMIX_EVENT_HDLR_LAST) && flag_true(in)) {
             h->placement = Placement::last;
-        } else if (is(in, PMIX_EVENT_HDLR_PREPEND)) {
-            h->prepend = flag(in);
-        } else if (is(in, PMIX_EVENT_AFFECTED_PROC) || is(in, PMIX_EVENT_AFFECTED_PROCS)) {
+        } else if (key_is(in, PMIX_EVENT_HDLR_PREPEND)) {
+            h->prepend = flag_true(in);
+        } else if (key_is(in, PMIX_EVENT_AFFECTED_PROC) || key_is(in, PMIX_EVENT_AFFECTED_PROCS)) {
             add_procs(in.value, &h->affected);
-        } else if ((is(in, PMIX_EVENT_HDLR_BEFORE) || is(in, PMIX_EVENT_HDLR_AFTER)) &&
+        } else if ((key_is(in, PMIX_EVENT_HDLR_BEFORE) || key_is(in, PMIX_EVENT_HDLR_AFTER)) &&
                    PMIX_INFO_IS_REQUIRED(&in)) {
             return PMIX_ERR_NOT_SUPPORTED;
         }
@@ -99,7 +97,8 @@ bool affects(const Handler& h, const pmix_info_t* info, std::size_t ninfo) {
     if (h.affected.empty()) return true;
     std::vector<pmix_proc_t> hit;
     for (std::size_t i = 0; i < ninfo; ++i) {
-        if (is(info[i], PMIX_EVENT_AFFECTED_PROC) || is(info[i], PMIX_EVENT_AFFECTED_PROCS)) {
+        if (key_is(info[i], PMIX_EVENT_AFFECTED_PROC) ||
+            key_is(info[i], PMIX_EVENT_AFFECTED_PROCS)) {
             add_procs(info[i].value, &hit);
         }
     }
@@ -116,7 +115,7 @@ std::vector<Handler> select_handlers(pmix_status_t status, const pmix_info_t* in
                                      std::size_t ninfo) {
     bool non_default = false;
     for (std::size_t i = 0; i < ninfo; ++i)
-        non_default |= is(info[i], PMIX_EVENT_NON_DEFAULT) && flag(info[i]);
+        non_default |= key_is(info[i], PMIX_EVENT_NON_DEFAULT) && flag_true(info[i]);
     std::vector<Handler> out;
     {
         Registry& r = registry();
@@ -215,7 +214,7 @@ void deliver_event_frame(const wire::Frame& f) {
     proto::Reader r(f.payload);
     pmix_status_t status = PMIX_SUCCESS;
     pmix_proc_t source{};
-    proto::InfoArray info;
+    data::InfoArray info;
     r.status(&status);
     r.proc(&source);
     r.infos(&info);

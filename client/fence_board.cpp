@@ -1,6 +1,8 @@
 // client/fence_board.cpp - see fence_board.h.
 #include "client/fence_board.h"
 
+#include "base/env_names.h"
+#include "data/directives.h"
 #include "exec/log.h"
 #include "gds/board.h"
 
@@ -47,7 +49,7 @@ Runner& runner() {
 // spinning waiter only delays the ones it waits for. Measured on the 2-vCPU VM, two processes:
 // 0.03 us per barrier with a 5 us window, 4-23 us sleeping on the futex.
 std::chrono::microseconds spin_window(std::uint32_t nranks) {
-    if (const char* env = std::getenv("PMIX_CPP_FENCE_SPIN_US"); env != nullptr && *env != '\0') {
+    if (const char* env = std::getenv(env::kFenceSpinUs); env != nullptr && *env != '\0') {
         return std::chrono::microseconds(std::strtol(env, nullptr, 10));
     }
     const unsigned cpus = std::thread::hardware_concurrency();
@@ -91,7 +93,7 @@ void helper_loop() {
 }  // namespace
 
 void open_from_env(const pmix_proc_t& me) {
-    const char* name = std::getenv("PMIX_CPP_FENCE_BOARD");
+    const char* name = std::getenv(env::kFenceBoard);
     if (name == nullptr || *name == '\0') return;
     std::unique_ptr<gds::BoardView> view;
     const std::string_view nspace(me.nspace, ::strnlen(me.nspace, PMIX_MAX_NSLEN));
@@ -140,13 +142,9 @@ bool eligible(const pmix_proc_t& me, const pmix_proc_t* procs, std::size_t nproc
             return false;
         }
     }
-    for (std::size_t i = 0; i < ninfo; ++i) {
-        const bool understood =
-            std::strncmp(info[i].key, PMIX_COLLECT_DATA, PMIX_MAX_KEYLEN) == 0 ||
-            std::strncmp(info[i].key, PMIX_TIMEOUT, PMIX_MAX_KEYLEN) == 0;
-        if (!understood && PMIX_INFO_IS_REQUIRED(&info[i])) return false;  // for the host to honour
-    }
-    return true;
+    // A required directive the board does not know goes to the server, for the host to honour.
+    static constexpr const char* kUnderstood[] = {PMIX_COLLECT_DATA, PMIX_TIMEOUT};
+    return data::unknown_required(info, ninfo, kUnderstood) == nullptr;
 }
 
 Result run(Clock::time_point deadline) {

@@ -11,6 +11,7 @@
 #include "client/fence_board.h"
 #include "client/store_path.h"
 
+#include "data/directives.h"
 #include "data/value.h"
 #include "exec/completion.h"
 
@@ -22,11 +23,6 @@
 namespace pmix::client {
 
 namespace {
-
-bool has_flag(const pmix_info_t* info, std::size_t ninfo, const char* key) {
-    const pmix_info_t* i = data::find_info(info, ninfo, key);
-    return i != nullptr && (i->value.type != PMIX_BOOL || i->value.data.flag);
-}
 
 CacheKey cache_key(const pmix_proc_t& p, const char* key) {
     return {std::string(p.nspace, ::strnlen(p.nspace, PMIX_MAX_NSLEN)), p.rank, key};
@@ -70,7 +66,7 @@ pmix_status_t decode_get(const wire::Frame& f, bool all, pmix_value_t* out) {
         r.value(out);
         return r.finish();
     }
-    proto::InfoArray infos;
+    data::InfoArray infos;
     r.infos(&infos);
     if (pmix_status_t rc = r.finish(); rc != PMIX_SUCCESS) {
         return rc;
@@ -91,7 +87,7 @@ pmix_status_t decode_get(const wire::Frame& f, bool all, pmix_value_t* out) {
 // copy but does not own.
 pmix_status_t get_async(const pmix_proc_t& target, const char* key, const pmix_info_t* info,
                         std::size_t ninfo, GetFn fn) {
-    const bool refresh = has_flag(info, ninfo, PMIX_GET_REFRESH_CACHE);
+    const bool refresh = data::info_true(info, ninfo, PMIX_GET_REFRESH_CACHE);
     if (key != nullptr && !refresh) {
         if (ValuePtr hit = cached(target, key)) {
             return post([fn = std::move(fn), hit = std::move(hit)]() mutable {

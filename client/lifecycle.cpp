@@ -9,6 +9,8 @@
 #include "client/fence_board.h"
 #include "client/store_path.h"
 
+#include "base/env_names.h"
+#include "data/directives.h"
 #include "data/value.h"
 #include "exec/completion.h"
 #include "exec/log.h"
@@ -46,8 +48,8 @@ std::string socket_from_uri(const char* uri) {
 }
 
 bool identity_from_env(Identity* id) {
-    const char* ns = std::getenv("PMIX_NAMESPACE");
-    const char* rank = std::getenv("PMIX_RANK");
+    const char* ns = std::getenv(env::kNamespace);
+    const char* rank = std::getenv(env::kRank);
     if (ns == nullptr || rank == nullptr || ns[0] == '\0' || std::strlen(ns) > PMIX_MAX_NSLEN) {
         return false;
     }
@@ -57,9 +59,9 @@ bool identity_from_env(Identity* id) {
     if (errno != 0 || end == rank || *end != '\0' || r > PMIX_RANK_VALID) {
         return false;
     }
-    if (const char* sock = std::getenv("PMIX_CPP_SERVER_SOCKET"); sock != nullptr && *sock) {
+    if (const char* sock = std::getenv(env::kServerSocket); sock != nullptr && *sock) {
         id->socket = sock;
-    } else if (const char* uri = std::getenv("PMIX_SERVER_URI"); uri != nullptr) {
+    } else if (const char* uri = std::getenv(env::kServerUri); uri != nullptr) {
         id->socket = socket_from_uri(uri);
     }
     id->nspace = ns;
@@ -104,7 +106,7 @@ pmix_status_t connect_first(const Identity& id, std::chrono::milliseconds timeou
 bool is_model_key(const char* key) {
     for (const char* k : {PMIX_PROGRAMMING_MODEL, PMIX_MODEL_LIBRARY_NAME,
                           PMIX_MODEL_LIBRARY_VERSION, PMIX_THREADING_MODEL}) {
-        if (std::strncmp(key, k, PMIX_MAX_KEYLEN) == 0) return true;
+        if (data::key_is(key, k)) return true;
     }
     return false;
 }

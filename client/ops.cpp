@@ -37,7 +37,7 @@ struct Found {
     pmix_status_t status = PMIX_ERROR;
     pmix_pdata_t* data = nullptr;
     std::size_t n = 0;
-    ~Found() { proto::free_array(data, n, PMIX_PDATA); }
+    ~Found() { data::free_elements(data, n, PMIX_PDATA); }
 };
 
 void decode_lookup(pmix_status_t st, const wire::Frame& f, Found* out) {

@@ -83,7 +83,7 @@ InfoResult decode_infos(pmix_status_t st, const wire::Frame& f, bool with_infos)
                         out.status != PMIX_QUERY_PARTIAL_SUCCESS)) {
         return out;
     }
-    proto::InfoArray infos;
+    data::InfoArray infos;
     r.infos(&infos);
     if (r.finish() != PMIX_SUCCESS) return {PMIX_ERR_UNPACK_FAILURE, nullptr, 0};
     out.n = infos.size();
@@ -99,7 +99,7 @@ struct Release {
 
 void release_infos(void* cbdata) {
     auto* r = static_cast<Release*>(cbdata);
-    proto::free_infos(r->info, r->n);
+    data::free_infos(r->info, r->n);
     delete r;
 }
 
@@ -142,7 +142,7 @@ pmix_status_t start_query(pmix_query_t* queries, std::size_t n, ReplyFn fn) {
                                                     : whole ? PMIX_SUCCESS
                                                             : PMIX_QUERY_PARTIAL_SUCCESS;
                        fn(PMIX_SUCCESS, query_reply_frame(merged, all.data(), all.size()));
-                       proto::free_infos(remote.info, remote.n);
+                       data::free_infos(remote.info, remote.n);
                    });
 }
 
@@ -164,7 +164,7 @@ pmix_status_t blocking_infos(bool with_infos, std::chrono::milliseconds timeout,
     exec::Completion<InfoResult> done;
     pmix_status_t rc = start([done, with_infos](pmix_status_t st, wire::Frame&& f) {
         InfoResult res = decode_infos(st, f, with_infos);
-        if (!done.complete(res)) proto::free_infos(res.info, res.n);
+        if (!done.complete(res)) data::free_infos(res.info, res.n);
     });
     if (rc != PMIX_SUCCESS) return rc;
     InfoResult res;
@@ -172,7 +172,7 @@ pmix_status_t blocking_infos(bool with_infos, std::chrono::milliseconds timeout,
         // Too late: free the answer if it still comes (or already came).
         if (!done.complete(InfoResult{w, nullptr, 0})) {
             auto late = done.wait(std::chrono::milliseconds(0));
-            if (late.value) proto::free_infos(late.value->info, late.value->n);
+            if (late.value) data::free_infos(late.value->info, late.value->n);
         }
         return w;
     }
@@ -180,7 +180,7 @@ pmix_status_t blocking_infos(bool with_infos, std::chrono::milliseconds timeout,
         *results = res.info;
         *nresults = res.n;
     } else {
-        proto::free_infos(res.info, res.n);
+        data::free_infos(res.info, res.n);
     }
     return res.status;
 }

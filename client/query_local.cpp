@@ -4,6 +4,8 @@
 #include "data/attr_support.h"
 #include "client/state.h"
 #include "client/tool_chain.h"
+#include "base/env_names.h"
+#include "data/directives.h"
 #include "data/value.h"
 #include "wire/proto/message.h"
 #include "wire/rendezvous.h"
@@ -16,15 +18,10 @@ namespace pmix::client {
 
 namespace {
 
-bool is(const char* key, const char* name) { return std::strncmp(key, name, PMIX_MAX_KEYLEN) == 0; }
+using data::key_is;
 
 const char* string_qualifier(const pmix_query_t& q, const char* key) {
-    for (std::size_t i = 0; q.qualifiers != nullptr && i < q.nqual; ++i) {
-        if (is(q.qualifiers[i].key, key) && q.qualifiers[i].value.type == PMIX_STRING) {
-            return q.qualifiers[i].value.data.string;
-        }
-    }
-    return nullptr;
+    return data::string_of(q.qualifiers, q.nqual, key);
 }
 
 // Every server whose rendezvous file this process can read, once each (one server writes
@@ -32,9 +29,9 @@ const char* string_qualifier(const pmix_query_t& q, const char* key) {
 std::vector<wire::Rendezvous> visible_servers(const pmix_query_t& q) {
     const std::string host = local_host_name();
     const std::string dir =
-        wire::pick_tmpdir(string_qualifier(q, PMIX_SERVER_TMPDIR), "PMIX_SERVER_TMPDIR");
+        wire::pick_tmpdir(string_qualifier(q, PMIX_SERVER_TMPDIR), env::kServerTmpdir);
     const std::string sys =
-        wire::pick_tmpdir(string_qualifier(q, PMIX_SYSTEM_TMPDIR), "PMIX_SYSTEM_TMPDIR");
+        wire::pick_tmpdir(string_qualifier(q, PMIX_SYSTEM_TMPDIR), env::kSystemTmpdir);
     std::vector<std::string> files = {wire::system_file(sys, host)};
     for (auto& f : wire::tool_files_in(dir, host)) files.push_back(std::move(f));
     std::vector<wire::Rendezvous> out;
@@ -87,7 +84,7 @@ namespace {
 // The host level of PMIX_QUERY_ATTRIBUTE_SUPPORT lives in the server process (the host registered
 // it there); a connected client or tool asks the server, which answers every level of that query.
 bool server_answers(const pmix_query_t& q, const char* key) {
-    if (!is(key, PMIX_QUERY_ATTRIBUTE_SUPPORT) || !data::asks_host_level(q)) return false;
+    if (!key_is(key, PMIX_QUERY_ATTRIBUTE_SUPPORT) || !data::asks_host_level(q)) return false;
     State& s = state();
     std::lock_guard lock(s.mu);
     return s.conn && !s.conn->closed();
@@ -97,13 +94,13 @@ bool server_answers(const pmix_query_t& q, const char* key) {
 
 bool answered_locally(const pmix_query_t& q, const char* key) {
     return key != nullptr &&
-           (is(key, PMIX_QUERY_AVAIL_SERVERS) || is(key, PMIX_QUERY_ATTRIBUTE_SUPPORT)) &&
+           (key_is(key, PMIX_QUERY_AVAIL_SERVERS) || key_is(key, PMIX_QUERY_ATTRIBUTE_SUPPORT)) &&
            !server_answers(q, key);
 }
 
 bool answer_locally(const pmix_query_t& q, const char* key, pmix_info_t* out) {
-    if (is(key, PMIX_QUERY_ATTRIBUTE_SUPPORT)) return data::answer_attribute_support(q, out);
-    return is(key, PMIX_QUERY_AVAIL_SERVERS) && avail_servers(q, out);
+    if (key_is(key, PMIX_QUERY_ATTRIBUTE_SUPPORT)) return data::answer_attribute_support(q, out);
+    return key_is(key, PMIX_QUERY_AVAIL_SERVERS) && avail_servers(q, out);
 }
 
 SplitQueries::~SplitQueries() {

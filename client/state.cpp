@@ -1,6 +1,7 @@
 // client/state.cpp - see state.h.
 #include "client/state.h"
 
+#include "data/directives.h"
 #include "data/value.h"
 #include "exec/completion.h"
 #include "exec/log.h"
@@ -72,7 +73,7 @@ long integer_of(const pmix_value_t& v) {
 std::chrono::milliseconds timeout_from(const pmix_info_t* info, std::size_t ninfo,
                                        std::chrono::milliseconds fallback) {
     for (std::size_t i = 0; info != nullptr && i < ninfo; ++i) {
-        if (std::strncmp(info[i].key, PMIX_TIMEOUT, PMIX_MAX_KEYLEN) == 0) {
+        if (data::key_is(info[i], PMIX_TIMEOUT)) {
             long secs = integer_of(info[i].value);
             if (secs > 0) {
                 return std::chrono::seconds(secs);

@@ -1,6 +1,8 @@
 // client/store_path.cpp - see store_path.h.
 #include "client/store_path.h"
 
+#include "base/env_names.h"
+#include "data/directives.h"
 #include "data/value.h"
 #include "exec/log.h"
 #include "gds/store.h"
@@ -30,11 +32,8 @@ std::mutex g_views_mu;
 std::vector<std::unique_ptr<gds::ValueView>> g_views;
 std::vector<pmix_value_t*> g_retained;  // pointer-mode answers from the server
 
-bool is(const pmix_info_t& i, const char* key) {
-    return std::strncmp(i.key, key, PMIX_MAX_KEYLEN) == 0;
-}
-
-bool flag(const pmix_info_t& i) { return i.value.type != PMIX_BOOL || i.value.data.flag; }
+using data::flag_true;
+using data::key_is;
 
 // Directives the store can honour itself; any other qualifier (PMIX_GET_REFRESH_CACHE,
 // PMIX_NODE_INFO, PMIX_APP_INFO, ...) sends the Get to the server, which knows them all.
@@ -42,10 +41,10 @@ bool eligible(const pmix_info_t* info, std::size_t ninfo, bool* pointer) {
     *pointer = false;
     for (std::size_t i = 0; i < ninfo; ++i) {
         const pmix_info_t& in = info[i];
-        if (is(in, PMIX_GET_POINTER_VALUES)) {
-            *pointer = flag(in);
-        } else if (!is(in, PMIX_OPTIONAL) && !is(in, PMIX_IMMEDIATE) && !is(in, PMIX_TIMEOUT) &&
-                   !is(in, PMIX_GET_STATIC_VALUES)) {
+        if (key_is(in, PMIX_GET_POINTER_VALUES)) {
+            *pointer = flag_true(in);
+        } else if (!key_is(in, PMIX_OPTIONAL) && !key_is(in, PMIX_IMMEDIATE) &&
+                   !key_is(in, PMIX_TIMEOUT) && !key_is(in, PMIX_GET_STATIC_VALUES)) {
             return false;
         }
     }
@@ -151,7 +150,7 @@ pmix_status_t read(gds::StoreReader& r, std::string_view ns, const gds::Entity& 
 }  // namespace
 
 void open_from_env(const pmix_proc_t& me) {
-    const char* locator = std::getenv("PMIX_CPP_GDS_LOCATOR");
+    const char* locator = std::getenv(env::kGdsLocator);
     if (locator == nullptr || *locator == '\0') return;
     pmix_status_t rc = PMIX_SUCCESS;
     auto reader = gds::open_shm_reader(locator, &rc);
@@ -216,7 +215,7 @@ pmix_status_t try_get(const pmix_proc_t* proc, const char* key, const pmix_info_
 
 bool pointer_mode(const pmix_info_t* info, std::size_t ninfo) noexcept {
     for (std::size_t i = 0; info != nullptr && i < ninfo; ++i) {
-        if (is(info[i], PMIX_GET_POINTER_VALUES)) return flag(info[i]);
+        if (key_is(info[i], PMIX_GET_POINTER_VALUES)) return flag_true(info[i]);
     }
     return false;
 }

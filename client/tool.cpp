@@ -16,6 +16,7 @@
 #include "client/state.h"
 #include "client/tool_chain.h"
 
+#include "data/directives.h"
 #include "data/value.h"
 
 #include "exec/completion.h"

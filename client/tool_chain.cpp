@@ -1,6 +1,8 @@
 // client/tool_chain.cpp - see tool_chain.h.
 #include "client/tool_chain.h"
 
+#include "base/env_names.h"
+#include "data/directives.h"
 #include "data/value.h"
 #include "wire/tcp_socket.h"
 
@@ -14,7 +16,7 @@ namespace pmix::client {
 
 namespace {
 
-using PlanResult = wire::Result<Plan>;
+using PlanResult = pmix::Result<Plan>;
 
 using data::info_true;
 
@@ -86,7 +88,7 @@ bool same_tcp_address(const std::string& a, const std::string& b) {
 }
 
 // The rendezvous file in `dirs` of the server listening on `tcp`, to dial it with its secret.
-wire::Result<wire::Rendezvous> server_with_secret(const std::string& tcp,
+pmix::Result<wire::Rendezvous> server_with_secret(const std::string& tcp,
                                                   const std::vector<std::string>& dirs) {
     for (const auto& dir : dirs) {
         DIR* d = ::opendir(dir.c_str());
@@ -108,7 +110,7 @@ wire::Result<wire::Rendezvous> server_with_secret(const std::string& tcp,
             }
         }
     }
-    return wire::Result<wire::Rendezvous>::failure(
+    return pmix::Result<wire::Rendezvous>::failure(
         PMIX_ERR_NO_PERMISSIONS,
         "no readable rendezvous file gives the secret of " + tcp +
             "; give the server's rendezvous file with PMIX_TOOL_ATTACHMENT_FILE");
@@ -170,8 +172,8 @@ PlanResult plan_connection(const pmix_info_t* info, std::size_t n) {
     const std::string h = host != nullptr ? host : local_host_name();
     const char* stmp = text(info, n, PMIX_SERVER_TMPDIR, &bad);
     const char* systmp = text(info, n, PMIX_SYSTEM_TMPDIR, &bad);
-    const std::string server_dir = wire::pick_tmpdir(stmp, "PMIX_SERVER_TMPDIR");
-    const std::string system_dir = wire::pick_tmpdir(systmp, "PMIX_SYSTEM_TMPDIR");
+    const std::string server_dir = wire::pick_tmpdir(stmp, env::kServerTmpdir);
+    const std::string system_dir = wire::pick_tmpdir(systmp, env::kSystemTmpdir);
     const char* attach = text(info, n, PMIX_TOOL_ATTACHMENT_FILE, &bad);
     const char* uri = text(info, n, PMIX_SERVER_URI, &bad);
     const char* tcp = text(info, n, PMIX_TCP_URI, &bad);
@@ -234,7 +236,7 @@ std::vector<Target> expand_targets(const std::vector<Target>& targets) {
     return out;
 }
 
-wire::Result<wire::Rendezvous> resolve_target(const Target& t) {
+pmix::Result<wire::Rendezvous> resolve_target(const Target& t) {
     if (t.kind == Target::Kind::uri) {
         auto r = wire::parse_uri(t.where);
         if (!r.ok() || !wire::is_tcp_uri(r.value.socket)) return r;
@@ -247,12 +249,12 @@ wire::Result<wire::Rendezvous> resolve_target(const Target& t) {
         // Another host's server: its Unix socket (even if a shared file system shows it) is
         // not ours to reach, nor is its pid ours to check.
         auto tcp = wire::parse_uri(r.value.tcp_uri);
-        if (!tcp.ok()) return wire::Result<wire::Rendezvous>::failure(tcp.status, tcp.error);
+        if (!tcp.ok()) return pmix::Result<wire::Rendezvous>::failure(tcp.status, tcp.error);
         r.value.socket = tcp.value.socket;
         return r;
     }
     if (!wire::pid_alive(r.value.pid)) {
-        return wire::Result<wire::Rendezvous>::failure(
+        return pmix::Result<wire::Rendezvous>::failure(
             PMIX_ERR_UNREACH,
             t.where + " is stale: its server (pid " + std::to_string(r.value.pid) + ") is gone");
     }

@@ -39,7 +39,7 @@ struct Plan {
 
 // PMIX_ERR_BAD_PARAM for contradictions (PMIX_SERVER_URI with PMIX_TCP_URI, values of the wrong
 // type or too long).
-wire::Result<Plan> plan_connection(const pmix_info_t* info, std::size_t ninfo);
+pmix::Result<Plan> plan_connection(const pmix_info_t* info, std::size_t ninfo);
 
 // The targets to try now (a search target becomes the rendezvous files present at this moment).
 std::vector<Target> expand_targets(const std::vector<Target>& targets);
@@ -48,7 +48,7 @@ std::vector<Target> expand_targets(const std::vector<Target>& targets);
 // socket, or the server's tcp4:// URI (with `secret` set) when the URI given was one or the
 // file is another host's server that listens on TCP. A tcp4:// URI needs its secret from a
 // rendezvous file readable here (PMIX_ERR_NO_PERMISSIONS when there is none).
-wire::Result<wire::Rendezvous> resolve_target(const Target& t);
+pmix::Result<wire::Rendezvous> resolve_target(const Target& t);
 
 // This machine's host name as the rendezvous file names carry it.
 std::string local_host_name();

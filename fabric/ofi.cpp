@@ -1,8 +1,8 @@
 // fabric/ofi.cpp - the libfabric RDM transport (see ofi.h).
 #include "fabric/ofi.h"
 
-#include "fabric/le.h"
-
+#include "base/env_names.h"
+#include "base/le.h"
 #include "exec/log.h"
 
 #include <arpa/inet.h>
@@ -77,8 +77,7 @@ std::string fi_error(const char* what, long rc) {
 
 std::string ofi_provider(const OfiOptions& options) {
     if (!options.provider.empty()) return options.provider;
-    if (const char* e = std::getenv("PMIX_CPP_FABRIC_PROVIDER"); e != nullptr && *e != '\0')
-        return e;
+    if (const char* e = std::getenv(env::kFabricProvider); e != nullptr && *e != '\0') return e;
     return "tcp;ofi_rxm";
 }
 
@@ -441,8 +440,7 @@ bool OfiTransport::send(std::uint32_t peer, Bytes bytes) {
 }
 
 std::string default_node_address() {
-    if (const char* env = std::getenv("PMIX_CPP_FABRIC_NODE"); env != nullptr && *env != '\0')
-        return env;
+    if (const char* env = std::getenv(env::kFabricNode); env != nullptr && *env != '\0') return env;
     ifaddrs* all = nullptr;
     std::string found = "127.0.0.1";
     if (::getifaddrs(&all) != 0) return found;

@@ -1,7 +1,7 @@
 // fabric/packet.cpp - packet and block-list encoding (see packet.h).
 #include "fabric/packet.h"
 
-#include "fabric/le.h"
+#include "base/le.h"
 
 #include <cstring>
 

@@ -2,6 +2,7 @@
 #include "gds/encode.h"
 
 #include "codec/codec.h"
+#include "data/scalar_width.h"
 #include "data/value.h"
 
 #include <sys/time.h>
@@ -33,6 +34,11 @@ namespace {
 
 using layout::Encoding;
 
+// Width of a scalar stored inline (Encoding::scalar), 0 for any other type.
+std::uint32_t scalar_width(pmix_data_type_t type) noexcept {
+    return static_cast<std::uint32_t>(data::scalar_width(type));
+}
+
 // A payload must fit a segment; anything near 4 GiB is refused up front.
 constexpr std::size_t kMaxPayload = std::size_t{UINT32_MAX} - 4096;
 
@@ -57,7 +63,7 @@ FlatInfo flat_info(pmix_data_type_t type) noexcept {
 
 // Element types a flat_array may hold: scalars and the flat structs (all pointer-free).
 std::uint32_t flat_element_size(pmix_data_type_t type) noexcept {
-    const std::uint32_t s = scalar_size(type);
+    const std::uint32_t s = scalar_width(type);
     return s != 0 ? s : flat_info(type).size;
 }
 
@@ -131,64 +137,6 @@ void encode_flat_array(const pmix_data_array_t& a, Encoded& meta, std::vector<st
 
 }  // namespace
 
-std::uint32_t scalar_size(pmix_data_type_t type) noexcept {
-    switch (type) {
-        case PMIX_BOOL:
-            return sizeof(bool);
-        case PMIX_BYTE:
-        case PMIX_INT8:
-        case PMIX_UINT8:
-        case PMIX_PERSIST:
-        case PMIX_SCOPE:
-        case PMIX_DATA_RANGE:
-        case PMIX_COMMAND:
-        case PMIX_PROC_STATE:
-        case PMIX_ALLOC_DIRECTIVE:
-        case PMIX_JOB_STATE:
-        case PMIX_LINK_STATE:
-            return 1;
-        case PMIX_INT16:
-        case PMIX_UINT16:
-        case PMIX_DATA_TYPE:
-        case PMIX_IOF_CHANNEL:
-        case PMIX_LOCTYPE:
-        case PMIX_STOR_ACCESS_TYPE:
-            return 2;
-        case PMIX_INT:
-            return sizeof(int);
-        case PMIX_UINT:
-            return sizeof(unsigned int);
-        case PMIX_PID:
-            return sizeof(pid_t);
-        case PMIX_STATUS:
-            return sizeof(pmix_status_t);
-        case PMIX_FLOAT:
-            return sizeof(float);
-        case PMIX_INT32:
-        case PMIX_UINT32:
-        case PMIX_INFO_DIRECTIVES:
-        case PMIX_PROC_RANK:
-            return 4;
-        case PMIX_SIZE:
-            return sizeof(std::size_t);
-        case PMIX_DOUBLE:
-            return sizeof(double);
-        case PMIX_TIME:
-            return sizeof(time_t);
-        case PMIX_POINTER:
-            return sizeof(void*);
-        case PMIX_INT64:
-        case PMIX_UINT64:
-        case PMIX_DEVTYPE:
-        case PMIX_STOR_MEDIUM:
-        case PMIX_STOR_ACCESS:
-        case PMIX_STOR_PERSIST:
-            return 8;
-        default:
-            return 0;
-    }
-}
-
 pmix_status_t encode(const pmix_value_t& value, Encoded& meta, std::vector<std::byte>& payload) {
     meta = Encoded{};
     meta.type = value.type;
@@ -198,7 +146,7 @@ pmix_status_t encode(const pmix_value_t& value, Encoded& meta, std::vector<std::
     if (!data::is_known_type(value.type)) {
         return PMIX_ERR_UNKNOWN_DATA_TYPE;
     }
-    if (const std::uint32_t width = scalar_size(value.type); width != 0) {
+    if (const std::uint32_t width = scalar_width(value.type); width != 0) {
         std::memcpy(&meta.scalar, &value.data, width);
         if (value.type == PMIX_BOOL) {
             meta.scalar = value.data.flag ? 1 : 0;
@@ -253,7 +201,7 @@ bool shape_ok(const Stored& s) noexcept {
     switch (s.encoding) {
         case Encoding::scalar:
             return s.type == PMIX_UNDEF ? s.size == 0
-                                        : (s.size != 0 && s.size == scalar_size(s.type));
+                                        : (s.size != 0 && s.size == scalar_width(s.type));
         case Encoding::string:
             return s.type == PMIX_STRING && s.size >= 1 && s.bytes[s.size - 1] == std::byte{0};
         case Encoding::bytes:

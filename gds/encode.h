@@ -28,9 +28,6 @@ struct ViewAccess {
 
 namespace enc {
 
-// Bytes of a scalar type's union member (1..8), 0 for types that are not scalars.
-std::uint32_t scalar_size(pmix_data_type_t type) noexcept;
-
 // What the writer stages for one value. For Encoding::scalar the bits are in `scalar` and
 // `size` is the scalar's width; otherwise `size` payload bytes were appended to the caller's
 // byte vector.

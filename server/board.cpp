@@ -12,6 +12,8 @@
 
 #include "server/state.h"
 
+#include "base/env_names.h"
+
 #include <cstdlib>
 #include <cstring>
 
@@ -20,7 +22,7 @@ namespace pmix::server {
 namespace {
 
 bool boards_enabled() {
-    const char* mode = std::getenv("PMIX_CPP_LOCAL_FENCE");
+    const char* mode = std::getenv(env::kLocalFence);
     return mode == nullptr || std::strcmp(mode, "server") != 0;
 }
 
@@ -37,7 +39,7 @@ bool entirely_local(const Namespace& ns, std::uint32_t* size) {
 }  // namespace
 
 std::string shm_prefix() {
-    const char* prefix = std::getenv("PMIX_CPP_GDS_PREFIX");
+    const char* prefix = std::getenv(env::kGdsPrefix);
     return prefix != nullptr && *prefix == '/' ? prefix : "/pmixgds";
 }
 

@@ -7,6 +7,7 @@
 // not: only absolute paths, and only entries owned by the client's uid, are ever removed.
 #include "server/state.h"
 
+#include "data/directives.h"
 #include "exec/log.h"
 
 #include <dirent.h>
@@ -21,13 +22,8 @@ namespace pmix::server {
 
 namespace {
 
-bool is(const pmix_info_t& i, const char* key) {
-    return std::strncmp(i.key, key, PMIX_MAX_KEYLEN) == 0;
-}
-
-bool flag(const pmix_info_t& i) {
-    return i.value.type != PMIX_BOOL || i.value.data.flag;  // UNDEF means true (Open MPI)
-}
+using data::flag_true;
+using data::key_is;
 
 void split_into(const pmix_value_t& v, std::vector<std::string>* out) {
     if (v.type != PMIX_STRING || v.data.string == nullptr) return;
@@ -71,17 +67,17 @@ bool State::take_cleanup_request(Client& c, const pmix_info_t* info, std::size_t
     CleanupRequest req;
     for (std::size_t i = 0; i < ninfo; ++i) {
         const pmix_info_t& in = info[i];
-        if (is(in, PMIX_REGISTER_CLEANUP)) {
+        if (key_is(in, PMIX_REGISTER_CLEANUP)) {
             split_into(in.value, &req.files);
-        } else if (is(in, PMIX_REGISTER_CLEANUP_DIR)) {
+        } else if (key_is(in, PMIX_REGISTER_CLEANUP_DIR)) {
             split_into(in.value, &req.dirs);
-        } else if (is(in, PMIX_CLEANUP_RECURSIVE)) {
-            req.recursive = flag(in);
-        } else if (is(in, PMIX_CLEANUP_EMPTY)) {
-            req.empty_only = flag(in);
-        } else if (is(in, PMIX_CLEANUP_LEAVE_TOPDIR)) {
-            req.leave_topdir = flag(in);
-        } else if (is(in, PMIX_CLEANUP_IGNORE)) {
+        } else if (key_is(in, PMIX_CLEANUP_RECURSIVE)) {
+            req.recursive = flag_true(in);
+        } else if (key_is(in, PMIX_CLEANUP_EMPTY)) {
+            req.empty_only = flag_true(in);
+        } else if (key_is(in, PMIX_CLEANUP_LEAVE_TOPDIR)) {
+            req.leave_topdir = flag_true(in);
+        } else if (key_is(in, PMIX_CLEANUP_IGNORE)) {
             split_into(in.value, &req.ignore);
         } else {
             return false;  // another directive: the host handles the request

@@ -106,7 +106,7 @@ bool reaches_beyond_node(pmix_data_range_t range) {
 
 struct HostNotice {
     pmix_proc_t source{};
-    proto::InfoArray info;
+    data::InfoArray info;
 };
 
 void host_notice_done(pmix_status_t, void* cbdata) { delete static_cast<HostNotice*>(cbdata); }
@@ -115,14 +115,9 @@ void host_notice_done(pmix_status_t, void* cbdata) { delete static_cast<HostNoti
 bool tell_host(State& s, const Event& ev) {
     if (s.module.notify_event == nullptr || !reaches_beyond_node(ev.range)) return false;
     auto* notice = new HostNotice{ev.source, {}};
-    if (ev.ninfo > 0) {
-        auto* copy = static_cast<pmix_info_t*>(std::calloc(ev.ninfo, sizeof(pmix_info_t)));
-        if (copy == nullptr) {
-            delete notice;
-            return false;
-        }
-        for (std::size_t i = 0; i < ev.ninfo; ++i) data::info_xfer(&copy[i], &ev.info[i]);
-        notice->info.adopt(copy, ev.ninfo);
+    if (notice->info.assign_copy(ev.info, ev.ninfo) != PMIX_SUCCESS) {
+        delete notice;
+        return false;
     }
     const pmix_status_t rc =
         s.module.notify_event(ev.code, &notice->source, ev.range, notice->info.data(),
@@ -156,7 +151,7 @@ void State::events_request(const ProcKey& who, Client& /*c*/, proto::Reader& r,
     const auto op = static_cast<proto::Op>(frame.op);
     if (op == proto::Op::kRegisterEvents || op == proto::Op::kDeregisterEvents) {
         std::vector<pmix_status_t> codes;
-        proto::InfoArray info;
+        data::InfoArray info;
         r.statuses(&codes);
         if (op == proto::Op::kRegisterEvents) r.infos(&info);
         if (r.finish() != PMIX_SUCCESS) {
@@ -172,7 +167,7 @@ void State::events_request(const ProcKey& who, Client& /*c*/, proto::Reader& r,
         return;
     }
     Event ev;
-    proto::InfoArray info;
+    data::InfoArray info;
     r.status(&ev.code);
     r.proc(&ev.source);
     r.range(&ev.range);

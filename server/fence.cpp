@@ -72,7 +72,7 @@ pmix_status_t State::store_blob(const std::uint8_t* data, std::size_t ndata) {
     proto::Reader r(data, ndata);
     while (!r.at_end() && r.status_code() == PMIX_SUCCESS) {
         pmix_proc_t p{};
-        proto::InfoArray infos;
+        data::InfoArray infos;
         if (r.proc(&p) != PMIX_SUCCESS || r.infos(&infos) != PMIX_SUCCESS) {
             break;
         }
@@ -103,7 +103,7 @@ pmix_status_t State::store_blob(const std::uint8_t* data, std::size_t ndata) {
 // The fence this arrival joins: an open one over the same participants that `who` has not
 // joined yet, or a new one (participants expanded, timeout armed, a lost participant noted).
 Fence& State::find_or_create_fence(const ProcKey& who, const std::vector<pmix_proc_t>& procs,
-                                   proto::InfoArray& info) {
+                                   data::InfoArray& info) {
     const std::string sig = signature(procs);
     for (auto& [id, cand] : fences) {
         if (cand.signature == sig && !cand.host_called && cand.arrived.count(who) == 0) {
@@ -154,7 +154,7 @@ Fence& State::find_or_create_fence(const ProcKey& who, const std::vector<pmix_pr
 void State::fence_request(const ProcKey& who, wire::Connection& conn, const wire::Frame& frame) {
     proto::Reader r(frame.payload);
     std::vector<pmix_proc_t> procs;
-    proto::InfoArray info;
+    data::InfoArray info;
     r.procs(&procs);
     r.infos(&info);
     if (r.finish() != PMIX_SUCCESS) {
@@ -181,11 +181,7 @@ void State::fence_request(const ProcKey& who, wire::Connection& conn, const wire
         return;
     }
     f->expected.insert(who);
-    ReplyTo to;
-    to.conn = conn.weak_from_this();
-    to.request.op = frame.op;
-    to.request.tag = frame.tag;
-    f->arrived[who] = std::move(to);
+    f->arrived[who] = ReplyTo::of(conn, frame);
     if (f->arrived.size() < f->expected.size()) {
         return;
     }

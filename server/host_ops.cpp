@@ -18,22 +18,14 @@ using proto::Op;
 
 namespace {
 
-ReplyTo reply_to(wire::Connection& conn, const wire::Frame& f) {
-    ReplyTo to;
-    to.conn = conn.weak_from_this();
-    to.request.op = f.op;
-    to.request.tag = f.tag;
-    return to;
-}
-
 // One request waiting for a host upcall's callback; owns everything handed to the host, which
 // must stay valid until the callback (the Standard's rule for upcall arguments).
 struct Upcall {
     ReplyTo to;
     pmix_proc_t proc{};
     std::vector<pmix_proc_t> procs;
-    proto::InfoArray info;
-    proto::InfoArray info2;
+    data::InfoArray info;
+    data::InfoArray info2;
     std::vector<std::string> keys;
     std::vector<char*> key_ptrs;
     void* block = nullptr;  // apps or queries
@@ -47,7 +39,7 @@ struct Upcall {
     std::vector<pmix_query_t> for_host;
     std::vector<std::vector<char*>> for_host_keys;
     ~Upcall() {
-        proto::free_array(block, nblock, block_type);
+        data::free_elements(block, nblock, block_type);
         for (auto& i : own) data::info_destruct(&i);
     }
     void build_keys() {
@@ -302,7 +294,7 @@ pmix_status_t do_notify(State& s, proto::Reader& r, UpcallPtr u) {
 pmix_status_t State::forward_to_host(Client& c, proto::Reader& r, wire::Connection& conn,
                                      const wire::Frame& frame) {
     auto u = std::make_unique<Upcall>();
-    u->to = reply_to(conn, frame);
+    u->to = ReplyTo::of(conn, frame);
     u->proc = c.proc;
     switch (static_cast<Op>(frame.op)) {
         case Op::kFinalize:

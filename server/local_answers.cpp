@@ -3,6 +3,8 @@
 
 #include "server/state.h"
 
+#include "base/env_names.h"
+#include "data/directives.h"
 #include "data/value.h"
 
 #include <sys/socket.h>
@@ -18,7 +20,7 @@ namespace pmix::server {
 
 namespace {
 
-bool is(const char* key, const char* name) { return std::strncmp(key, name, PMIX_MAX_KEYLEN) == 0; }
+using data::key_is;
 
 using data::find_info;
 
@@ -78,7 +80,7 @@ const char* nspace_qualifier(const pmix_query_t& q) {
 }
 
 bool answer_one(const State& st, const pmix_query_t& q, const char* key, pmix_info_t* out) {
-    if (is(key, PMIX_QUERY_NAMESPACES)) {
+    if (key_is(key, PMIX_QUERY_NAMESPACES)) {
         std::string all;
         for (const auto& [name, ns] : st.namespaces) {
             if (!ns.registered) continue;
@@ -87,8 +89,8 @@ bool answer_one(const State& st, const pmix_query_t& q, const char* key, pmix_in
         load(out, key, all.c_str(), PMIX_STRING);
         return true;
     }
-    const bool local = is(key, PMIX_QUERY_LOCAL_PROC_TABLE);
-    if (!local && !is(key, PMIX_QUERY_PROC_TABLE)) return false;
+    const bool local = key_is(key, PMIX_QUERY_LOCAL_PROC_TABLE);
+    if (!local && !key_is(key, PMIX_QUERY_PROC_TABLE)) return false;
     const char* want = nspace_qualifier(q);
     std::vector<pmix_proc_info_t> rows;
     for (const auto& [name, ns] : st.namespaces) {
@@ -134,7 +136,7 @@ std::string text_of(const pmix_value_t& v) {
 // RFC 3164 datagram to the local syslog socket (what syslog(3) sends), so that the path can be
 // pointed elsewhere for tests and the outcome is known (syslog(3) reports nothing).
 bool send_syslog(int priority, const std::string& line) {
-    const char* path = std::getenv("PMIX_CPP_SYSLOG_SOCKET");
+    const char* path = std::getenv(env::kSyslogSocket);
     if (path == nullptr || *path == '\0') path = "/dev/log";
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
@@ -170,14 +172,14 @@ std::string stamp(const pmix_info_t* dirs, std::size_t ndirs) {
 // One entry to its channel; false when the channel is not one the library serves.
 bool write_entry(const pmix_info_t& entry, const std::string& prefix, int priority) {
     const std::string line = prefix + text_of(entry.value);
-    if (is(entry.key, PMIX_LOG_STDOUT) || is(entry.key, PMIX_LOG_STDERR)) {
-        FILE* stream = is(entry.key, PMIX_LOG_STDOUT) ? stdout : stderr;
+    if (key_is(entry.key, PMIX_LOG_STDOUT) || key_is(entry.key, PMIX_LOG_STDERR)) {
+        FILE* stream = key_is(entry.key, PMIX_LOG_STDOUT) ? stdout : stderr;
         std::fprintf(stream, "%s\n", line.c_str());
         std::fflush(stream);
         return true;
     }
-    if (is(entry.key, PMIX_LOG_SYSLOG) || is(entry.key, PMIX_LOG_LOCAL_SYSLOG) ||
-        is(entry.key, PMIX_LOG_GLOBAL_SYSLOG)) {
+    if (key_is(entry.key, PMIX_LOG_SYSLOG) || key_is(entry.key, PMIX_LOG_LOCAL_SYSLOG) ||
+        key_is(entry.key, PMIX_LOG_GLOBAL_SYSLOG)) {
         return send_syslog(priority, line);
     }
     return false;

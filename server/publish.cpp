@@ -2,6 +2,7 @@
 #include "server/publish.h"
 #include "server/board.h"
 
+#include "base/env_names.h"
 #include "exec/log.h"
 #include "gds/store.h"
 
@@ -125,7 +126,7 @@ pmix_status_t commit_or_log(gds::StoreWriter& w, pmix_status_t staged, const std
 std::unique_ptr<gds::StoreWriter> make_client_store() {
     gds::StoreOptions options;
     options.prefix = shm_prefix();
-    const char* module = std::getenv("PMIX_GDS_MODULE");
+    const char* module = std::getenv(env::kGdsModule);
     return gds::make_store(gds::select_store_kind(module), options);
 }
 

@@ -32,14 +32,6 @@ std::string ns_of(const pmix_proc_t& p) {
     return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN));
 }
 
-ReplyTo reply_to(wire::Connection& conn, const wire::Frame& f) {
-    ReplyTo to;
-    to.conn = conn.weak_from_this();
-    to.request.op = f.op;
-    to.request.tag = f.tag;
-    return to;
-}
-
 // For upcalls whose outcome we do not wait for: some hosts call the callback unconditionally.
 void ignore_op(pmix_status_t, void*) {}
 
@@ -171,7 +163,7 @@ void handle_commit(State& s, const ProcKey& who, proto::Reader& r, wire::Connect
         pmix_scope_t scope = PMIX_SCOPE_UNDEF;
         auto* info = static_cast<pmix_info_t*>(std::calloc(1, sizeof(pmix_info_t)));
         kvs.emplace_back(scope, std::unique_ptr<pmix_info_t, void (*)(pmix_info_t*)>(
-                                    info, [](pmix_info_t* p) { proto::free_infos(p, 1); }));
+                                    info, [](pmix_info_t* p) { data::free_infos(p, 1); }));
         r.scope(&kvs.back().first);
         r.raw(info, 1, PMIX_INFO);
     }
@@ -202,7 +194,7 @@ void handle_get(State& s, const ProcKey& who, proto::Reader& r, wire::Connection
     pmix_proc_t proc{};
     std::string key;
     bool all = false;
-    proto::InfoArray info;
+    data::InfoArray info;
     r.proc(&proc);
     r.string(&key, &all);
     r.infos(&info);
@@ -234,7 +226,7 @@ void handle_get(State& s, const ProcKey& who, proto::Reader& r, wire::Connection
                !cl->second.lost && !info.flag(PMIX_OPTIONAL) && !info.flag(PMIX_IMMEDIATE)) {
         // A local client that has not committed yet: its data may still come.
         CommitWait wait;
-        wait.to = reply_to(conn, f);
+        wait.to = ReplyTo::of(conn, f);
         wait.key = key;
         const pmix_info_t* t = info.find(PMIX_TIMEOUT);
         s.wait_for_commit(cl->first, std::move(wait),
@@ -249,7 +241,7 @@ void handle_get(State& s, const ProcKey& who, proto::Reader& r, wire::Connection
             timeout = t->value.data.integer;
         }
         DmodexWait wait;
-        wait.to = reply_to(conn, f);
+        wait.to = ReplyTo::of(conn, f);
         wait.proc = proc;
         wait.key = key;
         wait.info = std::move(info);

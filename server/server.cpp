@@ -7,7 +7,9 @@
 #include "server/tools.h"
 #include "wire/rendezvous.h"
 
+#include "base/env_names.h"
 #include "data/attr_support.h"
+#include "data/directives.h"
 #include "data/value.h"
 #include "exec/completion.h"
 #include "exec/log.h"
@@ -88,10 +90,8 @@ pmix_status_t make_short_socket_dir(State& st) {
 }
 
 pmix_status_t make_session_dir(State& st, const pmix_info_t* info, size_t ninfo) {
-    const pmix_info_t* t = find_info(info, ninfo, PMIX_SERVER_TMPDIR);
-    const std::string base = wire::pick_tmpdir(
-        t != nullptr && t->value.type == PMIX_STRING ? t->value.data.string : nullptr,
-        "PMIX_SERVER_TMPDIR");
+    const std::string base =
+        wire::pick_tmpdir(data::string_of(info, ninfo, PMIX_SERVER_TMPDIR), env::kServerTmpdir);
     // Hosts pass directories they expect us to create; only the missing levels are made, and
     // only those are removed at finalize (when nothing else was put in them meanwhile).
     wire::make_dirs(base, &st.created_tmpdirs);
@@ -113,14 +113,11 @@ pmix_status_t make_session_dir(State& st, const pmix_info_t* info, size_t ninfo)
 void set_identity(State& st, const pmix_info_t* info, size_t ninfo) {
     // A host that names its nodes itself (simulated nodes share one kernel host name) says which
     // one this server is; the node map is matched against it.
-    const pmix_info_t* host = find_info(info, ninfo, PMIX_HOSTNAME);
-    if (host != nullptr && host->value.type == PMIX_STRING && host->value.data.string != nullptr &&
-        host->value.data.string[0] != '\0') {
-        st.hostname = host->value.data.string;
+    if (const char* host = data::string_of(info, ninfo, PMIX_HOSTNAME); host && *host) {
+        st.hostname = host;
     }
-    const pmix_info_t* ns = find_info(info, ninfo, PMIX_SERVER_NSPACE);
-    if (ns != nullptr && ns->value.type == PMIX_STRING && ns->value.data.string != nullptr) {
-        st.nspace = ns->value.data.string;
+    if (const char* ns = data::string_of(info, ninfo, PMIX_SERVER_NSPACE); ns != nullptr) {
+        st.nspace = ns;
     } else {
         st.nspace = "pmix-cpp-server-" + st.hostname + "-" + std::to_string(getpid());
     }
@@ -176,7 +173,7 @@ pmix_status_t set_env(const char* name, const std::string& value, char*** env) {
 // PMIX_TMPDIR, which hosts usually equate with it) and the system tmpdir. PMIX_NSDIR and
 // PMIX_PROCDIR exist only when the host gives them: the library creates no directory for clients.
 std::string system_tmpdir(const State& st) {
-    return st.tools.system_tmpdir.empty() ? wire::pick_tmpdir(nullptr, "PMIX_SYSTEM_TMPDIR")
+    return st.tools.system_tmpdir.empty() ? wire::pick_tmpdir(nullptr, env::kSystemTmpdir)
                                           : st.tools.system_tmpdir;
 }
 
@@ -410,23 +407,23 @@ pmix_status_t setup_fork(const pmix_proc_t& proc, char*** env) {
     const std::string uri =
         st->nspace + "." + std::to_string(st->rank) + ";unix:" + st->socket_path;
     const std::pair<const char*, std::string> vars[] = {
-        {"PMIX_NAMESPACE", ns},
-        {"PMIX_RANK", std::to_string(proc.rank)},
-        {"PMIX_SERVER_URI", uri},
-        {"PMIX_SERVER_URI41", uri},
-        {"PMIX_SERVER_URI4", uri},
-        {"PMIX_SERVER_URI3", uri},
-        {"PMIX_SERVER_URI2", uri},
-        {"PMIX_SERVER_URI21", uri},
-        {"PMIX_CPP_SERVER_SOCKET", st->socket_path},
-        {"PMIX_SERVER_TMPDIR", st->tmpdir},  // where our tool rendezvous files are, as OpenPMIx
-        {"PMIX_SYSTEM_TMPDIR", system_tmpdir(*st)},
-        {"PMIX_SECURITY_MODE", "native"},
-        {"PMIX_HOSTNAME", st->hostname},
-        {"PMIX_VERSION", "4.2.2"},
+        {env::kNamespace, ns},
+        {env::kRank, std::to_string(proc.rank)},
+        {env::kServerUri, uri},
+        {env::kServerSocket, st->socket_path},
+        {env::kServerTmpdir, st->tmpdir},  // where our tool rendezvous files are, as OpenPMIx
+        {env::kSystemTmpdir, system_tmpdir(*st)},
+        {env::kSecurityMode, "native"},
+        {env::kHostname, st->hostname},
+        {env::kVersion, "4.2.2"},
     };
     for (const auto& [name, value] : vars) {
         if (pmix_status_t rc = set_env(name, value, env); rc != PMIX_SUCCESS) {
+            return rc;
+        }
+    }
+    for (const char* name : env::kServerUriVersions) {
+        if (pmix_status_t rc = set_env(name, uri, env); rc != PMIX_SUCCESS) {
             return rc;
         }
     }
@@ -448,12 +445,11 @@ pmix_status_t setup_fork(const pmix_proc_t& proc, char*** env) {
     }
     // Where the client meets its peers for whole-namespace fences (board.h).
     if (const std::string board = board_name(*st, ns); !board.empty()) {
-        if (pmix_status_t rc = set_env("PMIX_CPP_FENCE_BOARD", board, env); rc != PMIX_SUCCESS)
-            return rc;
+        if (pmix_status_t rc = set_env(env::kFenceBoard, board, env); rc != PMIX_SUCCESS) return rc;
     }
     // Where the client finds the shared store (empty for the heap store: nothing to map).
     if (const std::string locator = st->store->locator(); !locator.empty()) {
-        return set_env("PMIX_CPP_GDS_LOCATOR", locator, env);
+        return set_env(env::kGdsLocator, locator, env);
     }
     return PMIX_SUCCESS;
 }
@@ -502,13 +498,13 @@ pmix_status_t setup_application(const char* nspace, const pmix_info_t* info, siz
             PMIX_SUCCESS, held->info, held->n, cbdata,
             [](pmix_status_t, void* p) {
                 auto* h = static_cast<Held*>(p);
-                proto::free_infos(h->info, h->n);
+                data::free_infos(h->info, h->n);
                 delete h;
             },
             held);
     });
     if (!posted) {
-        proto::free_infos(copy, n);
+        data::free_infos(copy, n);
         delete held;
         return PMIX_ERR_INIT;
     }
@@ -578,13 +574,8 @@ pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t* source, pmix_d
         std::strncpy(src.nspace, st->nspace.c_str(), PMIX_MAX_NSLEN);
         src.rank = st->rank;
     }
-    auto copy = std::make_shared<proto::InfoArray>();
-    if (ninfo > 0) {
-        auto* infos = static_cast<pmix_info_t*>(std::calloc(ninfo, sizeof(pmix_info_t)));
-        if (infos == nullptr) return PMIX_ERR_NOMEM;
-        for (size_t i = 0; i < ninfo; ++i) data::info_xfer(&infos[i], &info[i]);
-        copy->adopt(infos, ninfo);
-    }
+    auto copy = std::make_shared<data::InfoArray>();
+    if (pmix_status_t rc = copy->assign_copy(info, ninfo); rc != PMIX_SUCCESS) return rc;
     auto work = [code, src, range, copy](State& s) {
         Event ev;
         ev.code = code;

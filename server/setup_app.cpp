@@ -5,6 +5,7 @@
 #include "server/publish.h"
 #include "server/state.h"
 
+#include "data/directives.h"
 #include "data/value.h"
 #include "fabric/plugins/plugin.h"
 #include "maps/node_regex.h"
@@ -16,40 +17,31 @@ extern char** environ;
 namespace pmix::server {
 namespace {
 
-bool key_is(const pmix_info_t& i, const char* key) {
-    return std::strncmp(i.key, key, PMIX_MAX_KEYLEN) == 0;
-}
+using data::flag_true;
+using data::key_is;
 
 // Directives setup_application understands (or passes through untouched); any other one marked
 // required is refused.
-bool known_directive(const pmix_info_t& i) {
-    static const char* const known[] = {PMIX_SETUP_APP_ENVARS,
-                                        PMIX_SETUP_APP_NONENVARS,
-                                        PMIX_SETUP_APP_ALL,
-                                        PMIX_NODE_MAP,
-                                        PMIX_PROC_MAP,
-                                        PMIX_ALLOC_FABRIC,
-                                        PMIX_ALLOC_FABRIC_ID,
-                                        PMIX_ALLOC_FABRIC_SEC_KEY,
-                                        PMIX_ALLOC_FABRIC_TYPE,
-                                        PMIX_ALLOC_FABRIC_PLANE,
-                                        PMIX_ALLOC_FABRIC_ENDPTS,
-                                        PMIX_ALLOC_FABRIC_ENDPTS_NODE,
-                                        PMIX_SESSION_INFO,
-                                        PMIX_PROGRAMMING_MODEL,
-                                        PMIX_MODEL_LIBRARY_NAME,
-                                        PMIX_MODEL_LIBRARY_VERSION,
-                                        PMIX_PARENT_ID,
-                                        "pmix.cpp.fwd.envars",
-                                        "pmix.cpp.node.addrs",
-                                        "pmix.cpp.fab.port"};
-    for (const char* k : known) {
-        if (key_is(i, k)) return true;
-    }
-    return false;
-}
-
-bool flag(const pmix_info_t& i) { return i.value.type != PMIX_BOOL || i.value.data.flag; }
+constexpr const char* kKnownDirectives[] = {PMIX_SETUP_APP_ENVARS,
+                                            PMIX_SETUP_APP_NONENVARS,
+                                            PMIX_SETUP_APP_ALL,
+                                            PMIX_NODE_MAP,
+                                            PMIX_PROC_MAP,
+                                            PMIX_ALLOC_FABRIC,
+                                            PMIX_ALLOC_FABRIC_ID,
+                                            PMIX_ALLOC_FABRIC_SEC_KEY,
+                                            PMIX_ALLOC_FABRIC_TYPE,
+                                            PMIX_ALLOC_FABRIC_PLANE,
+                                            PMIX_ALLOC_FABRIC_ENDPTS,
+                                            PMIX_ALLOC_FABRIC_ENDPTS_NODE,
+                                            PMIX_SESSION_INFO,
+                                            PMIX_PROGRAMMING_MODEL,
+                                            PMIX_MODEL_LIBRARY_NAME,
+                                            PMIX_MODEL_LIBRARY_VERSION,
+                                            PMIX_PARENT_ID,
+                                            "pmix.cpp.fwd.envars",
+                                            "pmix.cpp.node.addrs",
+                                            "pmix.cpp.fab.port"};
 
 // The job map from the two map strings; false if either is missing or malformed.
 bool parse_map(const char* nspace, const pmix_value_t* nodes, const pmix_value_t* procs,
@@ -75,20 +67,20 @@ pmix_status_t collect_application_setup(const char* nspace, const pmix_info_t* i
     bool envars = false, nonenvars = false, any = false;
     const pmix_value_t* nodes = nullptr;
     const pmix_value_t* procs = nullptr;
+    if (const pmix_info_t* bad = data::unknown_required(info, ninfo, kKnownDirectives)) {
+        why = std::string("required directive '") + bad->key + "' is not supported";
+        return PMIX_ERR_NOT_SUPPORTED;
+    }
     for (size_t i = 0; i < ninfo; ++i) {
-        if (!known_directive(info[i]) && PMIX_INFO_IS_REQUIRED(&info[i])) {
-            why = std::string("required directive '") + info[i].key + "' is not supported";
-            return PMIX_ERR_NOT_SUPPORTED;
-        }
         if (key_is(info[i], PMIX_SETUP_APP_ENVARS)) {
-            envars = envars || flag(info[i]);
+            envars = envars || flag_true(info[i]);
             any = true;
         }
         if (key_is(info[i], PMIX_SETUP_APP_NONENVARS)) {
-            nonenvars = nonenvars || flag(info[i]);
+            nonenvars = nonenvars || flag_true(info[i]);
             any = true;
         }
-        if (key_is(info[i], PMIX_SETUP_APP_ALL) && flag(info[i])) {
+        if (key_is(info[i], PMIX_SETUP_APP_ALL) && flag_true(info[i])) {
             envars = nonenvars = any = true;
         }
         if (key_is(info[i], PMIX_NODE_MAP)) nodes = &info[i].value;

@@ -50,10 +50,7 @@ struct Client {
 };
 
 // Where to send the reply of a request that waits for the host.
-struct ReplyTo {
-    std::weak_ptr<wire::Connection> conn;
-    wire::Frame request;  // op and tag only
-};
+using ReplyTo = wire::ReplyTo;
 
 // A Get for a local client's key that client has not committed yet.
 struct CommitWait {
@@ -68,7 +65,7 @@ struct Fence {
     std::vector<pmix_proc_t> procs;  // as the clients gave them
     std::set<ProcKey> expected;      // local participants
     std::map<ProcKey, ReplyTo> arrived;
-    proto::InfoArray info;  // the first arrival's directives, passed to the host
+    data::InfoArray info;  // the first arrival's directives, passed to the host
     bool collect = false;
     bool host_called = false;
     pmix_status_t failed = PMIX_SUCCESS;  // once set, arrivals are answered with it
@@ -80,7 +77,7 @@ struct DmodexWait {
     ReplyTo to;
     pmix_proc_t proc{};
     std::string key;
-    proto::InfoArray info;  // handed to the host; valid until it answers
+    data::InfoArray info;  // handed to the host; valid until it answers
     exec::TimerId timer = exec::kInvalidTimer;
 };
 
@@ -101,7 +98,7 @@ struct ToolAsk {
     std::weak_ptr<wire::Connection> conn;
     wire::Frame request;  // op and tag only
     wire::PeerCred cred;
-    proto::InfoArray info;  // handed to the host; valid until it answers
+    data::InfoArray info;  // handed to the host; valid until it answers
     bool asked = false;
 };
 
@@ -179,7 +176,7 @@ public:
     // Fence (fence.cpp).
     void fence_request(const ProcKey& who, wire::Connection& conn, const wire::Frame& frame);
     Fence& find_or_create_fence(const ProcKey& who, const std::vector<pmix_proc_t>& procs,
-                                proto::InfoArray& info);
+                                data::InfoArray& info);
     void fence_complete(std::uint64_t id, pmix_status_t status, const std::uint8_t* data,
                         std::size_t ndata);
     void fail_fences_of(const ProcKey& who, pmix_status_t status);

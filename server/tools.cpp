@@ -12,6 +12,8 @@
 #include "server/state.h"
 #include "server/tools.h"
 
+#include "base/env_names.h"
+#include "data/directives.h"
 #include "data/value.h"
 #include "wire/rendezvous.h"
 #include "wire/tcp_socket.h"
@@ -26,10 +28,7 @@ namespace {
 
 using data::info_true;
 
-const char* string_of(const pmix_info_t* info, size_t n, const char* key) {
-    const pmix_info_t* i = data::find_info(info, n, key);
-    return i != nullptr && i->value.type == PMIX_STRING ? i->value.data.string : nullptr;
-}
+using data::string_of;
 
 std::string ns_of(const pmix_proc_t& p) {
     return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN));
@@ -49,7 +48,7 @@ pmix_status_t write_one(State& st, const std::string& path, const wire::Rendezvo
 // variable (the Standard's PMIX_LAUNCHER_RNDZ_FILE; OpenPMIx reads PMIX_LAUNCHER_RENDEZVOUS_FILE).
 std::string launcher_file(const pmix_info_t* info, size_t ninfo) {
     if (const char* f = string_of(info, ninfo, PMIX_LAUNCHER_RENDEZVOUS_FILE); f && *f) return f;
-    for (const char* env : {"PMIX_LAUNCHER_RNDZ_FILE", "PMIX_LAUNCHER_RENDEZVOUS_FILE"}) {
+    for (const char* env : {env::kLauncherRndzFile, env::kLauncherRendezvousFile}) {
         if (const char* v = std::getenv(env); v != nullptr && *v != '\0') return v;
     }
     return {};
@@ -106,7 +105,7 @@ pmix_status_t start_tool_support(State& st, const pmix_info_t* info, size_t ninf
     if (!st.tools.enabled) return PMIX_SUCCESS;
     st.tools.server_tmpdir = st.tmpdir;
     st.tools.system_tmpdir =
-        wire::pick_tmpdir(string_of(info, ninfo, PMIX_SYSTEM_TMPDIR), "PMIX_SYSTEM_TMPDIR");
+        wire::pick_tmpdir(string_of(info, ninfo, PMIX_SYSTEM_TMPDIR), env::kSystemTmpdir);
     wire::Rendezvous r;
     r.uri = wire::make_uri(st.nspace, st.rank, st.socket_path);
     r.pid = static_cast<std::int32_t>(::getpid());
@@ -215,7 +214,7 @@ void State::tool_attach(std::uint64_t id, wire::Connection& conn, wire::Frame&& 
         return;
     }
     ToolAsk& ask = it->second;
-    proto::InfoArray given;
+    data::InfoArray given;
     proto::Reader r(frame.payload);
     r.infos(&given);
     if (r.finish() != PMIX_SUCCESS) {

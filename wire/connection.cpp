@@ -171,6 +171,14 @@ pmix_status_t Connection::send(std::uint32_t op, Bytes payload, std::uint32_t ta
     return submit(OutFrame{encode_header(0, op, tag, len), std::move(payload)});
 }
 
+ReplyTo ReplyTo::of(Connection& conn, const Frame& request) {
+    ReplyTo to;
+    to.conn = conn.weak_from_this();
+    to.request.op = request.op;
+    to.request.tag = request.tag;
+    return to;
+}
+
 pmix_status_t Connection::reply(const Frame& request, Bytes payload) {
     if (pmix_status_t st = check_outgoing(payload.size()); st != PMIX_SUCCESS) {
         return st;

@@ -22,7 +22,7 @@
 #include "exec/unique_fd.h"
 #include "exec/unique_function.h"
 #include "wire/frame.h"
-#include "wire/result.h"
+#include "base/result.h"
 
 #include <pmix_common.h>
 
@@ -160,6 +160,15 @@ private:
     bool draining_ = false;  // close_after_flush in progress
     CloseReason drain_reason_;
     exec::TimerId drain_timer_ = exec::kInvalidTimer;
+};
+
+// Where to send the reply of a request answered later (after a host upcall, say): the connection,
+// while it is open, and the request's op and tag.
+struct ReplyTo {
+    std::weak_ptr<Connection> conn;
+    Frame request;  // op and tag only
+
+    static ReplyTo of(Connection& conn, const Frame& request);
 };
 
 }  // namespace pmix::wire

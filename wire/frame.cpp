@@ -1,7 +1,7 @@
 // wire/frame.cpp - frame header encoding and the incremental decoder (see frame.h).
 #include "wire/frame.h"
 
-#include "wire/le.h"
+#include "base/le.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -34,17 +34,17 @@ HeaderBytes encode_header(std::uint16_t flags, std::uint32_t op, std::uint32_t t
                           std::uint32_t length) noexcept {
     HeaderBytes h{};
     std::copy(kMagic.begin(), kMagic.end(), h.begin());
-    le::store16(h.data() + kVersionAt, kProtocolVersion);
-    le::store16(h.data() + kFlagsAt, flags);
-    le::store32(h.data() + kOpAt, op);
-    le::store32(h.data() + kTagAt, tag);
-    le::store32(h.data() + kLengthAt, length);
-    le::store32(h.data() + kReservedAt, 0);
+    le::store<std::uint16_t>(h.data() + kVersionAt, kProtocolVersion);
+    le::store<std::uint16_t>(h.data() + kFlagsAt, flags);
+    le::store<std::uint32_t>(h.data() + kOpAt, op);
+    le::store<std::uint32_t>(h.data() + kTagAt, tag);
+    le::store<std::uint32_t>(h.data() + kLengthAt, length);
+    le::store<std::uint32_t>(h.data() + kReservedAt, 0);
     return h;
 }
 
 void set_header_tag(HeaderBytes& header, std::uint32_t tag) noexcept {
-    le::store32(header.data() + kTagAt, tag);
+    le::store<std::uint32_t>(header.data() + kTagAt, tag);
 }
 
 Bytes encode_frame(const Frame& frame) {
@@ -111,10 +111,10 @@ std::size_t FrameDecoder::take_header(std::span<const std::uint8_t> chunk) {
 }
 
 bool FrameDecoder::check_header() {
-    std::uint16_t version = le::load16(header_.data() + kVersionAt);
-    std::uint16_t flags = le::load16(header_.data() + kFlagsAt);
-    std::uint32_t length = le::load32(header_.data() + kLengthAt);
-    std::uint32_t reserved = le::load32(header_.data() + kReservedAt);
+    std::uint16_t version = le::load<std::uint16_t>(header_.data() + kVersionAt);
+    std::uint16_t flags = le::load<std::uint16_t>(header_.data() + kFlagsAt);
+    std::uint32_t length = le::load<std::uint32_t>(header_.data() + kLengthAt);
+    std::uint32_t reserved = le::load<std::uint32_t>(header_.data() + kReservedAt);
     if (version != kProtocolVersion) {
         return fail(DecodeError::bad_version, "unsupported protocol version " +
                                                   std::to_string(version) + " (this side speaks " +
@@ -135,8 +135,8 @@ bool FrameDecoder::check_header() {
     }
     current_ = Frame{};
     current_.flags = flags;
-    current_.op = le::load32(header_.data() + kOpAt);
-    current_.tag = le::load32(header_.data() + kTagAt);
+    current_.op = le::load<std::uint32_t>(header_.data() + kOpAt);
+    current_.tag = le::load<std::uint32_t>(header_.data() + kTagAt);
     current_.payload.reserve(std::min<std::size_t>(length, kInitialReserve));
     payload_length_ = length;
     return true;

@@ -1,7 +1,7 @@
 // wire/hello.cpp - handshake payloads and the credential check (see hello.h).
 #include "wire/hello.h"
 
-#include "wire/le.h"
+#include "base/le.h"
 
 #include <sys/socket.h>
 #include <unistd.h>
@@ -24,10 +24,10 @@ public:
         return take(1, [&](const std::uint8_t* p) { v = p[0]; });
     }
     bool u16(std::uint16_t& v) {
-        return take(2, [&](const std::uint8_t* p) { v = le::load16(p); });
+        return take(2, [&](const std::uint8_t* p) { v = le::load<std::uint16_t>(p); });
     }
     bool u32(std::uint32_t& v) {
-        return take(4, [&](const std::uint8_t* p) { v = le::load32(p); });
+        return take(4, [&](const std::uint8_t* p) { v = le::load<std::uint32_t>(p); });
     }
     bool i32(std::int32_t& v) {
         std::uint32_t u = 0;
@@ -57,13 +57,13 @@ private:
 
 void put16(Bytes& out, std::uint16_t v) {
     std::uint8_t b[2];
-    le::store16(b, v);
+    le::store<std::uint16_t>(b, v);
     out.insert(out.end(), b, b + 2);
 }
 
 void put32(Bytes& out, std::uint32_t v) {
     std::uint8_t b[4];
-    le::store32(b, v);
+    le::store<std::uint32_t>(b, v);
     out.insert(out.end(), b, b + 4);
 }
 

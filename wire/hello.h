@@ -16,7 +16,7 @@
 #pragma once
 
 #include "wire/frame.h"
-#include "wire/result.h"
+#include "base/result.h"
 
 #include <pmix_common.h>
 

@@ -16,7 +16,7 @@
 #include "exec/unique_function.h"
 #include "wire/connection.h"
 #include "wire/hello.h"
-#include "wire/result.h"
+#include "base/result.h"
 #include "wire/unix_socket.h"
 
 #include <atomic>

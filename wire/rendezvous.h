@@ -24,7 +24,7 @@
 // tool_connected decision), atomically (written aside, then renamed into place).
 #pragma once
 
-#include "wire/result.h"
+#include "base/result.h"
 
 #include <pmix_common.h>
 

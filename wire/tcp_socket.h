@@ -7,7 +7,7 @@
 #pragma once
 
 #include "exec/unique_fd.h"
-#include "wire/result.h"
+#include "base/result.h"
 #include "wire/unix_socket.h"
 
 #include <cstdint>

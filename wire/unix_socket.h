@@ -12,7 +12,7 @@
 #pragma once
 
 #include "exec/unique_fd.h"
-#include "wire/result.h"
+#include "base/result.h"
 
 #include <sys/types.h>
 

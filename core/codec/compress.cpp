@@ -4,6 +4,8 @@
 // before zlib runs; zlib's own checksum catches corruption inside the stream.
 #include "codec/codec.h"
 
+#include "base/le.h"
+
 #include <zlib.h>
 
 #include <cstdlib>
@@ -27,20 +29,6 @@ void fail(std::uint8_t** out, std::size_t* n) noexcept {
     if (n != nullptr) {
         *n = 0;
     }
-}
-
-void put_len(unsigned char* at, std::uint64_t v) noexcept {
-    for (int i = 0; i < 8; ++i) {
-        at[i] = static_cast<unsigned char>(v >> (8 * i));
-    }
-}
-
-std::uint64_t get_len(const unsigned char* at) noexcept {
-    std::uint64_t v = 0;
-    for (int i = 0; i < 8; ++i) {
-        v |= static_cast<std::uint64_t>(at[i]) << (8 * i);
-    }
-    return v;
 }
 
 }  // namespace
@@ -67,7 +55,7 @@ bool compress(const std::uint8_t* inbytes, std::size_t size, std::uint8_t** outb
         return false;
     }
     std::memcpy(out, kMagic, sizeof(kMagic));
-    put_len(out + sizeof(kMagic), size);
+    le::store<std::uint64_t>(out + sizeof(kMagic), size);
     out[kHeader + zlen] = 0;
     *outbytes = out;
     *nbytes = kHeader + zlen;
@@ -81,7 +69,7 @@ bool decompress(const std::uint8_t* inbytes, std::size_t size, std::uint8_t** ou
         std::memcmp(inbytes, kMagic, sizeof(kMagic)) != 0) {
         return false;
     }
-    std::uint64_t want = get_len(inbytes + sizeof(kMagic));
+    std::uint64_t want = le::load<std::uint64_t>(inbytes + sizeof(kMagic));
     std::uint64_t zsize = size - kHeader;
     if (want == 0 || want > zsize * kMaxRatio + kSlack ||
         want >= std::numeric_limits<std::size_t>::max()) {

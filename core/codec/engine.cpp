@@ -4,6 +4,7 @@
 #include "codec/codec.h"
 #include "codec/coders.h"
 
+#include "base/le.h"
 #include "data/value.h"
 
 #include <algorithm>
@@ -52,11 +53,8 @@ pmix_status_t read_header(Reader& r, Batch& b) noexcept {
 
 void write_header(unsigned char* at, pmix_data_type_t type, std::uint32_t count) noexcept {
     at[0] = wire::kBatchTag;
-    at[1] = static_cast<unsigned char>(type);
-    at[2] = static_cast<unsigned char>(type >> 8);
-    for (int i = 0; i < 4; ++i) {
-        at[3 + i] = static_cast<unsigned char>(count >> (8 * i));
-    }
+    le::store<std::uint16_t>(at + 1, type);
+    le::store<std::uint32_t>(at + 3, count);
 }
 
 void destruct_all(void* elems, std::size_t n, const Coder& c, pmix_data_type_t type) noexcept {

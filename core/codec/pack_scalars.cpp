@@ -3,6 +3,8 @@
 // little-endian host an array of them is a single memcpy.
 #include "codec/coders.h"
 
+#include "data/scalar_width.h"
+
 #include <bit>
 #include <cstring>
 #include <limits>
@@ -147,47 +149,23 @@ const Coder* scalar_coder(pmix_data_type_t type) noexcept {
     switch (type) {
         case PMIX_BOOL:
             return &k_bool;
-        case PMIX_BYTE:
-        case PMIX_INT8:
-        case PMIX_UINT8:
-        case PMIX_PERSIST:
-        case PMIX_SCOPE:
-        case PMIX_DATA_RANGE:
-        case PMIX_COMMAND:
-        case PMIX_PROC_STATE:
-        case PMIX_ALLOC_DIRECTIVE:
-        case PMIX_JOB_STATE:
-        case PMIX_LINK_STATE:
-            return &k_w1;
-        case PMIX_INT16:
-        case PMIX_UINT16:
-        case PMIX_DATA_TYPE:
-        case PMIX_IOF_CHANNEL:
-        case PMIX_LOCTYPE:
-        case PMIX_STOR_ACCESS_TYPE:
-            return &k_w2;
-        case PMIX_INT:
-        case PMIX_UINT:
-        case PMIX_INT32:
-        case PMIX_UINT32:
-        case PMIX_PID:
-        case PMIX_STATUS:
-        case PMIX_INFO_DIRECTIVES:
-        case PMIX_PROC_RANK:
-        case PMIX_FLOAT:
-            return &k_w4;  // float travels as its IEEE-754 bit pattern
-        case PMIX_INT64:
-        case PMIX_UINT64:
-        case PMIX_SIZE:
-        case PMIX_TIME:
-        case PMIX_DEVTYPE:
-        case PMIX_STOR_MEDIUM:
-        case PMIX_STOR_ACCESS:
-        case PMIX_STOR_PERSIST:
-        case PMIX_DOUBLE:
-            return &k_w8;
         case PMIX_TIMEVAL:
             return &k_tv;
+        case PMIX_POINTER:
+            return nullptr;  // an address means nothing in another process
+        default:
+            break;
+    }
+    // Every other fixed-width type travels as its width; float as its IEEE-754 bit pattern.
+    switch (data::scalar_width(type)) {
+        case 1:
+            return &k_w1;
+        case 2:
+            return &k_w2;
+        case 4:
+            return &k_w4;
+        case 8:
+            return &k_w8;
         default:
             return nullptr;
     }

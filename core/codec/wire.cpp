@@ -1,6 +1,8 @@
 // core/codec/wire.cpp - buffer growth and little-endian encoding for the Writer/Reader cursors.
 #include "codec/wire.h"
 
+#include "base/le.h"
+
 #include <cstdlib>
 #include <limits>
 
@@ -9,22 +11,6 @@ namespace {
 
 // Small buffers grow by doubling from here; one PMIx message rarely needs more than a few KiB.
 constexpr std::size_t kInitialCapacity = 256;
-
-template <typename U>
-void store_le(unsigned char* out, U v) noexcept {
-    for (std::size_t i = 0; i < sizeof(U); ++i) {
-        out[i] = static_cast<unsigned char>(v >> (8 * i));
-    }
-}
-
-template <typename U>
-U load_le(const unsigned char* in) noexcept {
-    U v = 0;
-    for (std::size_t i = 0; i < sizeof(U); ++i) {
-        v = static_cast<U>(v | (static_cast<U>(in[i]) << (8 * i)));
-    }
-    return v;
-}
 
 }  // namespace
 
@@ -85,19 +71,19 @@ bool Writer::bytes(const void* p, std::size_t n) noexcept {
 
 bool Writer::u16(std::uint16_t v) noexcept {
     unsigned char b[2];
-    store_le(b, v);
+    le::store(b, v);
     return bytes(b, sizeof(b));
 }
 
 bool Writer::u32(std::uint32_t v) noexcept {
     unsigned char b[4];
-    store_le(b, v);
+    le::store(b, v);
     return bytes(b, sizeof(b));
 }
 
 bool Writer::u64(std::uint64_t v) noexcept {
     unsigned char b[8];
-    store_le(b, v);
+    le::store(b, v);
     return bytes(b, sizeof(b));
 }
 
@@ -116,7 +102,7 @@ bool Writer::f64(double v) noexcept {
 }
 
 void Writer::patch_u32(std::size_t at, std::uint32_t v) noexcept {
-    store_le(reinterpret_cast<unsigned char*>(buf_.base_ptr) + at, v);
+    le::store(reinterpret_cast<unsigned char*>(buf_.base_ptr) + at, v);
 }
 
 void Writer::rollback() noexcept {
@@ -141,17 +127,17 @@ bool Reader::bytes(void* dst, std::size_t n) noexcept {
 
 bool Reader::u16(std::uint16_t& v) noexcept {
     const unsigned char* p = take(2);
-    return p != nullptr && (v = load_le<std::uint16_t>(p), true);
+    return p != nullptr && (v = le::load<std::uint16_t>(p), true);
 }
 
 bool Reader::u32(std::uint32_t& v) noexcept {
     const unsigned char* p = take(4);
-    return p != nullptr && (v = load_le<std::uint32_t>(p), true);
+    return p != nullptr && (v = le::load<std::uint32_t>(p), true);
 }
 
 bool Reader::u64(std::uint64_t& v) noexcept {
     const unsigned char* p = take(8);
-    return p != nullptr && (v = load_le<std::uint64_t>(p), true);
+    return p != nullptr && (v = le::load<std::uint64_t>(p), true);
 }
 
 bool Reader::i32(std::int32_t& v) noexcept {

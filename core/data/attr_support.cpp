@@ -2,6 +2,7 @@
 // tests check every name against the attribute dictionary.
 #include "data/attr_support.h"
 
+#include "data/directives.h"
 #include "data/value.h"
 #include "text/text.h"
 
@@ -78,8 +79,6 @@ const std::vector<FunctionAttributes> kServer = {
 // The host's registrations (PMIx_Register_attributes), in registration order.
 std::mutex g_host_mutex;
 std::vector<FunctionAttributes> g_host;
-
-bool is(const char* key, const char* name) { return std::strncmp(key, name, PMIX_MAX_KEYLEN) == 0; }
 
 void load(pmix_info_t* info, const char* key, const void* data, pmix_data_type_t type) {
     std::memset(info, 0, sizeof(*info));
@@ -162,8 +161,8 @@ void clear_host_attributes() {
 
 bool asks_host_level(const pmix_query_t& q) {
     for (std::size_t i = 0; q.qualifiers != nullptr && i < q.nqual; ++i) {
-        if (is(q.qualifiers[i].key, PMIX_HOST_ATTRIBUTES) ||
-            is(q.qualifiers[i].key, PMIX_HOST_FUNCTIONS))
+        if (key_is(q.qualifiers[i].key, PMIX_HOST_ATTRIBUTES) ||
+            key_is(q.qualifiers[i].key, PMIX_HOST_FUNCTIONS))
             return true;
     }
     return false;
@@ -181,18 +180,21 @@ bool answer_attribute_support(const pmix_query_t& q, pmix_info_t* out) {
         const std::string list = qual.value.type == PMIX_STRING && qual.value.data.string != nullptr
                                      ? qual.value.data.string
                                      : "all";
-        if (is(qual.key, PMIX_CLIENT_ATTRIBUTES)) attributes_of(AttrLevel::client, list, &parts);
-        else if (is(qual.key, PMIX_SERVER_ATTRIBUTES))
+        if (key_is(qual.key, PMIX_CLIENT_ATTRIBUTES))
+            attributes_of(AttrLevel::client, list, &parts);
+        else if (key_is(qual.key, PMIX_SERVER_ATTRIBUTES))
             attributes_of(AttrLevel::server, list, &parts);
-        else if (is(qual.key, PMIX_TOOL_ATTRIBUTES) || is(qual.key, kStdToolAttributes)) {
+        else if (key_is(qual.key, PMIX_TOOL_ATTRIBUTES) || key_is(qual.key, kStdToolAttributes)) {
             attributes_of(AttrLevel::tool, list, &parts);
-        } else if (is(qual.key, PMIX_CLIENT_FUNCTIONS))
+        } else if (key_is(qual.key, PMIX_CLIENT_FUNCTIONS))
             functions_of(AttrLevel::client, qual.key, &parts);
-        else if (is(qual.key, PMIX_SERVER_FUNCTIONS))
+        else if (key_is(qual.key, PMIX_SERVER_FUNCTIONS))
             functions_of(AttrLevel::server, qual.key, &parts);
-        else if (is(qual.key, PMIX_TOOL_FUNCTIONS)) functions_of(AttrLevel::tool, qual.key, &parts);
-        else if (is(qual.key, PMIX_HOST_ATTRIBUTES)) attributes_of(AttrLevel::host, list, &parts);
-        else if (is(qual.key, PMIX_HOST_FUNCTIONS) &&
+        else if (key_is(qual.key, PMIX_TOOL_FUNCTIONS))
+            functions_of(AttrLevel::tool, qual.key, &parts);
+        else if (key_is(qual.key, PMIX_HOST_ATTRIBUTES))
+            attributes_of(AttrLevel::host, list, &parts);
+        else if (key_is(qual.key, PMIX_HOST_FUNCTIONS) &&
                  !supported_attributes(AttrLevel::host).empty()) {
             functions_of(AttrLevel::host, qual.key, &parts);
         }

@@ -53,8 +53,6 @@ void argv_free(char**& argv) noexcept;
 // NULL). On failure nothing is left allocated.
 pmix_status_t copy_elements(void*& dst, const void* src, std::size_t n,
                             pmix_data_type_t type) noexcept;
-// Release `n` elements and the array itself (a NULL array is fine).
-void free_elements(void* array, std::size_t n, pmix_data_type_t type) noexcept;
 
 // Key copy that never reads past PMIX_MAX_KEYLEN and zero-fills the rest.
 void load_key(char (&dst)[PMIX_MAX_KEYLEN + 1], const char* src) noexcept;

@@ -6,7 +6,6 @@ namespace pmix::data {
 namespace {
 
 using detail::argv_free;
-using detail::free_elements;
 using detail::free_string;
 
 void release_app(pmix_app_t* a) {
@@ -146,14 +145,12 @@ void destruct_element(void* element, pmix_data_type_t type) noexcept {
     std::memset(element, 0, info->size);
 }
 
-namespace detail {
-
 void free_elements(void* array, std::size_t n, pmix_data_type_t type) noexcept {
     if (array == nullptr) {
         return;
     }
     // Unknown element types can only be freed as a block (their contents are not ours to walk).
-    const TypeInfo* info = type_info(type);
+    const detail::TypeInfo* info = detail::type_info(type);
     if (info != nullptr && !info->trivial) {
         auto* bytes = static_cast<char*>(array);
         for (std::size_t i = 0; i < n; ++i) {
@@ -163,5 +160,4 @@ void free_elements(void* array, std::size_t n, pmix_data_type_t type) noexcept {
     std::free(array);
 }
 
-}  // namespace detail
 }  // namespace pmix::data

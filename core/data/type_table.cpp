@@ -1,12 +1,11 @@
 // core/data/type_table.cpp - per-type facts: element size and where a pmix_value_t keeps it.
 #include "data/detail.h"
+#include "data/scalar_width.h"
 #include "data/value.h"
 
 #include <sys/time.h>
 
 #include <array>
-#include <ctime>
-#include <initializer_list>
 
 namespace pmix::data::detail {
 namespace {
@@ -21,44 +20,15 @@ constexpr TypeInfo boxed(std::size_t size, bool trivial = false) {
 }
 
 // Every scalar lives at offset 0 of the value union, so the inline element of every scalar type
-// is simply &value->data.
+// is simply &value->data. PMIX_TIMEVAL is a struct but owns nothing and sits there too.
 constexpr void add_scalars(Table& t) {
-    t[PMIX_BOOL] = scalar(sizeof(bool));
-    t[PMIX_BYTE] = scalar(sizeof(std::uint8_t));
-    t[PMIX_SIZE] = scalar(sizeof(std::size_t));
-    t[PMIX_PID] = scalar(sizeof(pid_t));
-    t[PMIX_INT] = scalar(sizeof(int));
-    t[PMIX_INT8] = scalar(sizeof(std::int8_t));
-    t[PMIX_INT16] = scalar(sizeof(std::int16_t));
-    t[PMIX_INT32] = scalar(sizeof(std::int32_t));
-    t[PMIX_INT64] = scalar(sizeof(std::int64_t));
-    t[PMIX_UINT] = scalar(sizeof(unsigned int));
-    t[PMIX_UINT8] = scalar(sizeof(std::uint8_t));
-    t[PMIX_UINT16] = scalar(sizeof(std::uint16_t));
-    t[PMIX_UINT32] = scalar(sizeof(std::uint32_t));
-    t[PMIX_UINT64] = scalar(sizeof(std::uint64_t));
-    t[PMIX_FLOAT] = scalar(sizeof(float));
-    t[PMIX_DOUBLE] = scalar(sizeof(double));
+    for (std::size_t type = 0; type < k_types; ++type) {
+        if (const std::size_t width = scalar_width(static_cast<pmix_data_type_t>(type));
+            width != 0) {
+            t[type] = scalar(width);
+        }
+    }
     t[PMIX_TIMEVAL] = scalar(sizeof(struct timeval));
-    t[PMIX_TIME] = scalar(sizeof(time_t));
-    t[PMIX_STATUS] = scalar(sizeof(pmix_status_t));
-    t[PMIX_POINTER] = scalar(sizeof(void*));
-    // Enums and flag sets: plain unsigned integers (pmix_cmd_t is OpenPMIx-internal, a uint8_t).
-    for (pmix_data_type_t u8 :
-         {PMIX_PERSIST, PMIX_SCOPE, PMIX_DATA_RANGE, PMIX_COMMAND, PMIX_PROC_STATE,
-          PMIX_ALLOC_DIRECTIVE, PMIX_JOB_STATE, PMIX_LINK_STATE}) {
-        t[u8] = scalar(1);
-    }
-    for (pmix_data_type_t u16 :
-         {PMIX_DATA_TYPE, PMIX_IOF_CHANNEL, PMIX_LOCTYPE, PMIX_STOR_ACCESS_TYPE}) {
-        t[u16] = scalar(2);
-    }
-    t[PMIX_INFO_DIRECTIVES] = scalar(sizeof(pmix_info_directives_t));
-    t[PMIX_PROC_RANK] = scalar(sizeof(pmix_rank_t));
-    for (pmix_data_type_t u64 :
-         {PMIX_DEVTYPE, PMIX_STOR_MEDIUM, PMIX_STOR_ACCESS, PMIX_STOR_PERSIST}) {
-        t[u64] = scalar(8);
-    }
 }
 
 // Structs with a named union member that is a pointer (proc, darray, coord, ...) are boxed; the

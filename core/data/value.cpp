@@ -167,12 +167,6 @@ const pmix_info_t* find_info(const pmix_info_t* info, std::size_t n, const char*
     return nullptr;
 }
 
-bool info_true(const pmix_info_t* info, std::size_t n, const char* key) noexcept {
-    const pmix_info_t* i = find_info(info, n, key);
-    return i != nullptr &&
-           (i->value.type == PMIX_UNDEF || (i->value.type == PMIX_BOOL && i->value.data.flag));
-}
-
 pmix_status_t info_load(pmix_info_t* info, const char* key, const void* data,
                         pmix_data_type_t type) noexcept {
     if (info == nullptr || key == nullptr) {
@@ -253,7 +247,7 @@ void data_array_destruct(pmix_data_array_t* array) noexcept {
     if (array == nullptr) {
         return;
     }
-    detail::free_elements(array->array, array->size, array->type);
+    free_elements(array->array, array->size, array->type);
     array->array = nullptr;
     array->size = 0;
     array->type = PMIX_UNDEF;

@@ -42,9 +42,14 @@ pmix_status_t info_xfer(pmix_info_t* dst, const pmix_info_t* src) noexcept;
 void info_destruct(pmix_info_t* info) noexcept;
 // The first of n infos whose key is `key`; NULL when none (or `info` is NULL).
 const pmix_info_t* find_info(const pmix_info_t* info, std::size_t n, const char* key) noexcept;
-// OpenPMIx's PMIX_INFO_TRUE for the info named `key`: present with no value (PMIX_UNDEF, how Open
-// MPI passes flags) or with a true bool.
-bool info_true(const pmix_info_t* info, std::size_t n, const char* key) noexcept;
+// Flags and the PMIX_INFO_REQD rule: directives.h. An owning info array: info_array.h.
+
+// Releases n elements of `type` and the calloc'd block holding them (a NULL block is fine), as
+// PMIX_*_FREE does; an unknown type is freed as a block.
+void free_elements(void* block, std::size_t n, pmix_data_type_t type) noexcept;
+inline void free_infos(pmix_info_t* infos, std::size_t n) noexcept {
+    free_elements(infos, n, PMIX_INFO);
+}
 
 // pmix_data_array_t: allocate `count` zeroed elements of `type` / release everything it owns.
 pmix_status_t data_array_init(pmix_data_array_t* array, std::size_t count,

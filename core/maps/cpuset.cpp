@@ -10,8 +10,8 @@
 
 namespace pmix::maps {
 
-Outcome<Bitmap> parse_cpu_list(std::string_view list) {
-    using Result = Outcome<Bitmap>;
+Result<Bitmap> parse_cpu_list(std::string_view list) {
+    using Result = Result<Bitmap>;
     auto ranges = parse_range_list(list, kMaxCpuIndex, "cpu list", /*allow_open=*/true);
     if (!ranges.ok()) {
         return forward_failure<Bitmap>(ranges);
@@ -30,8 +30,8 @@ Outcome<Bitmap> parse_cpu_list(std::string_view list) {
     return Result::success(std::move(bitmap));
 }
 
-Outcome<Bitmap> parse_cpuset_string(std::string_view text) {
-    using Result = Outcome<Bitmap>;
+Result<Bitmap> parse_cpuset_string(std::string_view text) {
+    using Result = Result<Bitmap>;
     const auto colon = text.find(':');
     if (colon == std::string_view::npos) {
         return Result::failure(PMIX_ERR_BAD_PARAM, "cpuset string '" + std::string(text) +
@@ -45,8 +45,8 @@ Outcome<Bitmap> parse_cpuset_string(std::string_view text) {
     return parse_cpu_list(text.substr(colon + 1));
 }
 
-Outcome<std::string> cpuset_string(const pmix_cpuset_t& cpuset) {
-    using Result = Outcome<std::string>;
+Result<std::string> cpuset_string(const pmix_cpuset_t& cpuset) {
+    using Result = Result<std::string>;
     if (cpuset.bitmap == nullptr) {
         return Result::failure(PMIX_ERR_BAD_PARAM, "cpuset has no bitmap");
     }
@@ -64,8 +64,8 @@ Outcome<std::string> cpuset_string(const pmix_cpuset_t& cpuset) {
     return Result::success(std::move(text));
 }
 
-Outcome<Bitmap> current_binding(pmix_bind_envelope_t envelope) {
-    using Result = Outcome<Bitmap>;
+Result<Bitmap> current_binding(pmix_bind_envelope_t envelope) {
+    using Result = Result<Bitmap>;
     int flags = 0;
     if (envelope == PMIX_CPUBIND_PROCESS) {
         flags = HWLOC_CPUBIND_PROCESS;

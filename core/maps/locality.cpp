@@ -93,8 +93,8 @@ struct Field {
     std::vector<Range> indices;
 };
 
-Outcome<std::vector<Field>> parse_locality(std::string_view text) {
-    using Result = Outcome<std::vector<Field>>;
+Result<std::vector<Field>> parse_locality(std::string_view text) {
+    using Result = Result<std::vector<Field>>;
     if (text.size() >= 6 && ::strncasecmp(text.data(), "hwloc:", 6) == 0) {
         text.remove_prefix(6);
     }
@@ -127,9 +127,9 @@ Outcome<std::vector<Field>> parse_locality(std::string_view text) {
 
 }  // namespace
 
-Outcome<std::optional<std::string>> locality_string(hwloc_topology_t topology,
-                                                    hwloc_const_bitmap_t cpuset) {
-    using Result = Outcome<std::optional<std::string>>;
+Result<std::optional<std::string>> locality_string(hwloc_topology_t topology,
+                                                   hwloc_const_bitmap_t cpuset) {
+    using Result = Result<std::optional<std::string>>;
     if (topology == nullptr) {
         return Result::failure(PMIX_ERR_BAD_PARAM, "no topology");
     }
@@ -153,8 +153,8 @@ Outcome<std::optional<std::string>> locality_string(hwloc_topology_t topology,
     return Result::success(std::optional<std::string>(std::move(out)));
 }
 
-Outcome<pmix_locality_t> relative_locality(std::string_view first, std::string_view second) {
-    using Result = Outcome<pmix_locality_t>;
+Result<pmix_locality_t> relative_locality(std::string_view first, std::string_view second) {
+    using Result = Result<pmix_locality_t>;
     auto a = parse_locality(first);
     if (!a.ok()) {
         return forward_failure<pmix_locality_t>(a);

@@ -15,7 +15,7 @@
 // the same bits.
 #pragma once
 
-#include "maps/outcome.h"
+#include "base/result.h"
 
 #include <hwloc.h>
 #include <pmix_common.h>
@@ -28,11 +28,11 @@ namespace pmix::maps {
 
 // The locality string of `cpuset` in `topology`; nullopt when there is none: no cpuset, a full
 // one (an unbound process has no locality) or one touching no object.
-Outcome<std::optional<std::string>> locality_string(hwloc_topology_t topology,
-                                                    hwloc_const_bitmap_t cpuset);
+Result<std::optional<std::string>> locality_string(hwloc_topology_t topology,
+                                                   hwloc_const_bitmap_t cpuset);
 
 // PMIx_Get_relative_locality. An unknown level tag or a malformed index list is
 // PMIX_ERR_BAD_PARAM.
-Outcome<pmix_locality_t> relative_locality(std::string_view first, std::string_view second);
+Result<pmix_locality_t> relative_locality(std::string_view first, std::string_view second);
 
 }  // namespace pmix::maps

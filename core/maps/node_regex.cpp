@@ -127,8 +127,8 @@ struct Item {
 // ---- parsing -----------------------------------------------------------------------------------
 
 // Strip "pmix[...]" or "raw:"; plain lists pass through.
-Outcome<std::string_view> unwrap(std::string_view text, std::string_view what) {
-    using Result = Outcome<std::string_view>;
+Result<std::string_view> unwrap(std::string_view text, std::string_view what) {
+    using Result = Result<std::string_view>;
     if (text.starts_with(kTag)) {
         if (!text.ends_with(']')) {
             return Result::failure(PMIX_ERR_BAD_PARAM, std::string(what) + " " + quote(text) +
@@ -148,8 +148,8 @@ Outcome<std::string_view> unwrap(std::string_view text, std::string_view what) {
 }
 
 // Split a node-map body at the commas outside brackets ("a[2:1-3,5]b,c" -> two items).
-Outcome<std::vector<std::string_view>> split_items(std::string_view body) {
-    using Result = Outcome<std::vector<std::string_view>>;
+Result<std::vector<std::string_view>> split_items(std::string_view body) {
+    using Result = Result<std::vector<std::string_view>>;
     std::vector<std::string_view> items;
     if (body.empty()) {
         return Result::success(std::move(items));
@@ -198,8 +198,8 @@ struct Piece {
     std::vector<Range> numbers;  // empty for a plain name
 };
 
-Outcome<Piece> parse_item(std::string_view item) {
-    using Result = Outcome<Piece>;
+Result<Piece> parse_item(std::string_view item) {
+    using Result = Result<Piece>;
     const auto open = item.find('[');
     if (open == std::string_view::npos) {
         if (item.empty()) {
@@ -251,14 +251,14 @@ void expand(const Piece& piece, std::vector<std::string>& names) {
 }
 
 // "0-3,5" with ranks bounded by PMIX_RANK_VALID (the special ranks are not process ranks).
-Outcome<std::vector<Range>> rank_ranges(std::string_view node) {
+Result<std::vector<Range>> rank_ranges(std::string_view node) {
     return parse_range_list(node, PMIX_RANK_VALID, "rank list");
 }
 
 }  // namespace
 
-Outcome<std::string> generate_regex(std::string_view node_list) {
-    using Result = Outcome<std::string>;
+Result<std::string> generate_regex(std::string_view node_list) {
+    using Result = Result<std::string>;
     std::vector<Item> items;
     if (!node_list.empty()) {
         for (auto name : split(node_list, ',')) {
@@ -293,8 +293,8 @@ Outcome<std::string> generate_regex(std::string_view node_list) {
     return Result::success(std::move(out));
 }
 
-Outcome<std::string> generate_ppn(std::string_view rank_lists) {
-    using Result = Outcome<std::string>;
+Result<std::string> generate_ppn(std::string_view rank_lists) {
+    using Result = Result<std::string>;
     std::string out(kTag);
     if (!rank_lists.empty()) {
         bool first_node = true;
@@ -328,7 +328,7 @@ Outcome<std::string> generate_ppn(std::string_view rank_lists) {
     return Result::success(std::move(out));
 }
 
-Outcome<std::vector<std::string>> parse_nodes(std::string_view regex) {
+Result<std::vector<std::string>> parse_nodes(std::string_view regex) {
     using Names = std::vector<std::string>;
     auto body = unwrap(regex, "node map");
     if (!body.ok()) {
@@ -349,8 +349,8 @@ Outcome<std::vector<std::string>> parse_nodes(std::string_view regex) {
         const std::vector<Range> one{Range{0, 0, false}};
         for (const auto& range : piece.value.numbers.empty() ? one : piece.value.numbers) {
             if (!fits(total, range, kMaxMapNodes)) {
-                return Outcome<Names>::failure(PMIX_ERR_BAD_PARAM,
-                                               too_many("node map", kMaxMapNodes));
+                return Result<Names>::failure(PMIX_ERR_BAD_PARAM,
+                                              too_many("node map", kMaxMapNodes));
             }
             total += range.count();
         }
@@ -361,12 +361,12 @@ Outcome<std::vector<std::string>> parse_nodes(std::string_view regex) {
     for (const auto& piece : pieces) {
         expand(piece, names);
     }
-    return Outcome<Names>::success(std::move(names));
+    return Result<Names>::success(std::move(names));
 }
 
-Outcome<std::vector<std::vector<pmix_rank_t>>> parse_ppn(std::string_view ppn) {
+Result<std::vector<std::vector<pmix_rank_t>>> parse_ppn(std::string_view ppn) {
     using Lists = std::vector<std::vector<pmix_rank_t>>;
-    using Result = Outcome<Lists>;
+    using Result = Result<Lists>;
     auto body = unwrap(ppn, "proc map");
     if (!body.ok()) {
         return forward_failure<Lists>(body);

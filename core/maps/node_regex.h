@@ -26,7 +26,7 @@
 // PMIX_ERR_NOT_SUPPORTED. Anything malformed is PMIX_ERR_BAD_PARAM with a message.
 #pragma once
 
-#include "maps/outcome.h"
+#include "base/result.h"
 
 #include <pmix_common.h>
 
@@ -45,16 +45,16 @@ inline constexpr std::size_t kMaxMapNodes = std::size_t{1} << 20;
 inline constexpr std::size_t kMaxMapRanks = std::size_t{1} << 24;
 
 // "a,b,c" -> node map. Names must be non-empty and free of '[' and ']'.
-Outcome<std::string> generate_regex(std::string_view node_list);
+Result<std::string> generate_regex(std::string_view node_list);
 
 // "0,1;2,3" (ranges "0-3" allowed) -> proc map. Ranks must not exceed PMIX_RANK_VALID.
 // Empty input means no nodes; an empty segment ("0;;1") is a node with no ranks.
-Outcome<std::string> generate_ppn(std::string_view rank_lists);
+Result<std::string> generate_ppn(std::string_view rank_lists);
 
 // Node map (any accepted form) -> host names, in order.
-Outcome<std::vector<std::string>> parse_nodes(std::string_view regex);
+Result<std::vector<std::string>> parse_nodes(std::string_view regex);
 
 // Proc map (any accepted form) -> one rank list per node, in order.
-Outcome<std::vector<std::vector<pmix_rank_t>>> parse_ppn(std::string_view ppn);
+Result<std::vector<std::vector<pmix_rank_t>>> parse_ppn(std::string_view ppn);
 
 }  // namespace pmix::maps

@@ -51,9 +51,9 @@ std::optional<Range> parse_range(std::string_view text, std::uint64_t max,
     return Range{*first, *last, false};
 }
 
-Outcome<std::vector<Range>> parse_range_list(std::string_view text, std::uint64_t max,
-                                             std::string_view what, bool allow_open) {
-    using Result = Outcome<std::vector<Range>>;
+Result<std::vector<Range>> parse_range_list(std::string_view text, std::uint64_t max,
+                                            std::string_view what, bool allow_open) {
+    using Result = Result<std::vector<Range>>;
     std::vector<Range> ranges;
     if (text.empty()) {
         return Result::success(std::move(ranges));

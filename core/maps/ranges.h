@@ -6,7 +6,7 @@
 // clear error rather than as a silently different node or rank list.
 #pragma once
 
-#include "maps/outcome.h"
+#include "base/result.h"
 
 #include <cstdint>
 #include <optional>
@@ -34,8 +34,8 @@ std::optional<Range> parse_range(std::string_view text, std::uint64_t max,
 
 // A comma-separated list of ranges ("0-3,7,9-10"); the empty string is the empty list.
 // `what` names the list in error messages ("cpu list", "rank list", ...).
-Outcome<std::vector<Range>> parse_range_list(std::string_view text, std::uint64_t max,
-                                             std::string_view what, bool allow_open = false);
+Result<std::vector<Range>> parse_range_list(std::string_view text, std::uint64_t max,
+                                            std::string_view what, bool allow_open = false);
 
 // Split at every `sep`; "" gives one empty piece, "a," gives {"a", ""}.
 std::vector<std::string_view> split(std::string_view text, char sep);

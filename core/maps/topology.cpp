@@ -34,8 +34,8 @@ std::string hwloc_source() {
 #endif
 }
 
-Outcome<hwloc_topology_t> discover() {
-    using Result = Outcome<hwloc_topology_t>;
+Result<hwloc_topology_t> discover() {
+    using Result = Result<hwloc_topology_t>;
     hwloc_topology_t topology = nullptr;
     if (hwloc_topology_init(&topology) != 0) {
         return Result::failure(PMIX_ERR_NOT_SUPPORTED,
@@ -62,8 +62,8 @@ bool is_hwloc_source(const char* source) noexcept {
     return source != nullptr && ::strncasecmp(source, "hwloc", 5) == 0;
 }
 
-Outcome<NodeTopology> node_topology() {
-    using Result = Outcome<NodeTopology>;
+Result<NodeTopology> node_topology() {
+    using Result = Result<NodeTopology>;
     auto& s = state();
     std::lock_guard guard(s.lock);
     if (s.adopted != nullptr) {

@@ -9,7 +9,7 @@
 // and releases only the source string.
 #pragma once
 
-#include "maps/outcome.h"
+#include "base/result.h"
 
 #include <hwloc.h>
 #include <pmix_common.h>
@@ -25,7 +25,7 @@ struct NodeTopology {
 };
 
 // The process-wide topology, discovering it on first use. PMIX_ERR_NOT_SUPPORTED if hwloc fails.
-Outcome<NodeTopology> node_topology();
+Result<NodeTopology> node_topology();
 
 // Use `topology` (owned by the host, loaded, never destroyed while we run) from now on.
 // A topology we discovered earlier stays alive for pointers already handed out.

@@ -87,7 +87,8 @@ Plugin* find_plugin(std::string_view name);
 // "pmix.cpp.fab." + name: the key of a plugin's blob in setup_application's results.
 inline constexpr std::string_view kBlobKeyPrefix = "pmix.cpp.fab.";
 
-// Blob helpers: little-endian u32 lengths; the reader fails (false) past the end.
+// Blob helpers: little-endian u16/u32 fields; the reader fails (false) past the end.
+void put_u16(Blob& b, std::uint16_t v);
 void put_u32(Blob& b, std::uint32_t v);
 void put_string(Blob& b, std::string_view s);
 class BlobReader {

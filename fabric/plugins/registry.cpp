@@ -1,6 +1,7 @@
 // The built-in fabric plugins (static registration) and the blob helpers.
 #include "fabric/plugins/plugin.h"
 
+#include "base/le.h"
 #include "data/value.h"
 
 namespace pmix::fabric {
@@ -23,9 +24,17 @@ Plugin* find_plugin(std::string_view name) {
 OwnedValue::OwnedValue() { value = pmix_value_t{}; }
 OwnedValue::~OwnedValue() { data::value_destruct(&value); }
 
-void put_u32(Blob& b, std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) b.push_back(static_cast<std::byte>((v >> (8 * i)) & 0xff));
+namespace {
+template <class T>
+void put_le(Blob& b, T v) {
+    std::byte field[sizeof v];
+    le::store(field, v);
+    b.insert(b.end(), field, field + sizeof v);
 }
+}  // namespace
+
+void put_u16(Blob& b, std::uint16_t v) { put_le(b, v); }
+void put_u32(Blob& b, std::uint32_t v) { put_le(b, v); }
 
 void put_string(Blob& b, std::string_view s) {
     put_u32(b, static_cast<std::uint32_t>(s.size()));
@@ -40,16 +49,14 @@ bool BlobReader::u8(std::uint8_t& v) {
 
 bool BlobReader::u16(std::uint16_t& v) {
     if (b_.size() - at_ < 2) return false;
-    v = static_cast<std::uint16_t>(static_cast<unsigned>(b_[at_]) |
-                                   static_cast<unsigned>(b_[at_ + 1]) << 8);
+    v = le::load<std::uint16_t>(b_.data() + at_);
     at_ += 2;
     return true;
 }
 
 bool BlobReader::u32(std::uint32_t& v) {
     if (b_.size() - at_ < 4) return false;
-    v = 0;
-    for (int i = 0; i < 4; ++i) v |= static_cast<std::uint32_t>(b_[at_ + i]) << (8 * i);
+    v = le::load<std::uint32_t>(b_.data() + at_);
     at_ += 4;
     return true;
 }

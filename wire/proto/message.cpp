@@ -10,77 +10,6 @@
 
 namespace pmix::proto {
 
-void free_array(void* block, std::size_t n, pmix_data_type_t type) noexcept {
-    if (block == nullptr) {
-        return;
-    }
-    const std::size_t es = data::element_size(type);
-    auto* p = static_cast<std::uint8_t*>(block);
-    for (std::size_t i = 0; i < n && es != 0; ++i) {
-        data::destruct_element(p + i * es, type);
-    }
-    std::free(block);
-}
-
-void free_infos(pmix_info_t* infos, std::size_t n) noexcept { free_array(infos, n, PMIX_INFO); }
-
-// ---- InfoArray -------------------------------------------------------------------------------
-
-InfoArray::~InfoArray() { free_infos(data_, size_); }
-
-InfoArray& InfoArray::operator=(InfoArray&& o) noexcept {
-    if (this != &o) {
-        free_infos(data_, size_);
-        data_ = o.data_;
-        size_ = o.size_;
-        o.data_ = nullptr;
-        o.size_ = 0;
-    }
-    return *this;
-}
-
-void InfoArray::adopt(pmix_info_t* data, std::size_t n) noexcept {
-    free_infos(data_, size_);
-    data_ = data;
-    size_ = n;
-}
-
-const pmix_info_t* InfoArray::find(const char* key) const noexcept {
-    for (std::size_t i = 0; i < size_; ++i) {
-        if (std::strncmp(data_[i].key, key, PMIX_MAX_KEYLEN) == 0) {
-            return &data_[i];
-        }
-    }
-    return nullptr;
-}
-
-pmix_status_t InfoArray::append(const char* key, const void* data, pmix_data_type_t type) noexcept {
-    auto* grown = static_cast<pmix_info_t*>(std::calloc(size_ + 1, sizeof(pmix_info_t)));
-    if (grown == nullptr) {
-        return PMIX_ERR_NOMEM;
-    }
-    const pmix_status_t rc = data::info_load(&grown[size_], key, data, type);
-    if (rc != PMIX_SUCCESS) {
-        std::free(grown);
-        return rc;
-    }
-    if (size_ > 0) {
-        std::memcpy(grown, data_, size_ * sizeof(pmix_info_t));  // the elements move as they are
-    }
-    std::free(data_);
-    data_ = grown;
-    ++size_;
-    return PMIX_SUCCESS;
-}
-
-bool InfoArray::flag(const char* key) const noexcept {
-    const pmix_info_t* i = find(key);
-    if (i == nullptr) {
-        return false;
-    }
-    return i->value.type != PMIX_BOOL || i->value.data.flag;
-}
-
 // ---- Writer ----------------------------------------------------------------------------------
 
 Writer::Writer() noexcept { std::memset(&buf_, 0, sizeof buf_); }
@@ -238,7 +167,7 @@ pmix_status_t Reader::procs(std::vector<pmix_proc_t>* out) {
     return PMIX_SUCCESS;
 }
 
-pmix_status_t Reader::infos(InfoArray* out) {
+pmix_status_t Reader::infos(data::InfoArray* out) {
     void* block = nullptr;
     std::size_t n = 0;
     if (array(&block, &n, PMIX_INFO) != PMIX_SUCCESS) {
@@ -259,7 +188,7 @@ pmix_status_t Reader::strings(std::vector<std::string>* out) {
     for (std::size_t i = 0; i < n; ++i) {
         out->emplace_back(p[i] == nullptr ? "" : p[i]);
     }
-    free_array(block, n, PMIX_STRING);
+    data::free_elements(block, n, PMIX_STRING);
     return PMIX_SUCCESS;
 }
 

@@ -4,11 +4,14 @@
 // unpacks them from a received frame. Both follow protocol.h's rules (count-prefixed arrays whose
 // batch is omitted when the count is 0). Every Reader getter returns a status; the first failure
 // sticks, so a handler may read all fields and check ok()/status() once, then finish() to refuse
-// trailing bytes. Unpacked pointers are malloc'd; the Owned* types release them.
+// trailing bytes. Unpacked pointers are malloc'd: infos() fills a data::InfoArray, array() hands
+// out a block the caller releases with data::free_elements.
 #pragma once
 
 #include "wire/frame.h"
 #include "wire/proto/protocol.h"
+
+#include "data/info_array.h"
 
 #include <pmix_common.h>
 
@@ -18,46 +21,6 @@
 #include <vector>
 
 namespace pmix::proto {
-
-// An array of info/proc/... unpacked from a message: owns its elements (destructed with
-// PMIX_*_FREE semantics on destruction).
-class InfoArray {
-public:
-    InfoArray() = default;
-    ~InfoArray();
-    InfoArray(InfoArray&& o) noexcept : data_(o.data_), size_(o.size_) {
-        o.data_ = nullptr;
-        o.size_ = 0;
-    }
-    InfoArray& operator=(InfoArray&& o) noexcept;
-    InfoArray(const InfoArray&) = delete;
-    InfoArray& operator=(const InfoArray&) = delete;
-    pmix_info_t* data() const noexcept { return data_; }
-    std::size_t size() const noexcept { return size_; }
-    // Takes ownership of a calloc'd array of n infos.
-    void adopt(pmix_info_t* data, std::size_t n) noexcept;
-    // Gives the array away (caller frees with PMIX_INFO_FREE semantics).
-    pmix_info_t* release() noexcept {
-        auto* d = data_;
-        data_ = nullptr;
-        size_ = 0;
-        return d;
-    }
-    const pmix_info_t* find(const char* key) const noexcept;
-    // Adds one info (e.g. what a server adds before passing a request up to its host).
-    pmix_status_t append(const char* key, const void* data, pmix_data_type_t type) noexcept;
-    // True when `key` is present with a true bool value (or no value, as flags often are).
-    bool flag(const char* key) const noexcept;
-
-private:
-    pmix_info_t* data_ = nullptr;
-    std::size_t size_ = 0;
-};
-
-// Frees an array of n infos created by the helpers (or calloc + info_xfer).
-void free_infos(pmix_info_t* infos, std::size_t n) noexcept;
-// Frees a calloc'd block of n elements of `type` (what Reader::array returns).
-void free_array(void* block, std::size_t n, pmix_data_type_t type) noexcept;
 
 class Writer {
 public:
@@ -110,7 +73,7 @@ public:
     pmix_status_t proc(pmix_proc_t* out);
     pmix_status_t value(pmix_value_t* out);  // *out must be constructed; caller destructs
     pmix_status_t procs(std::vector<pmix_proc_t>* out);
-    pmix_status_t infos(InfoArray* out);
+    pmix_status_t infos(data::InfoArray* out);
     pmix_status_t strings(std::vector<std::string>* out);
     pmix_status_t statuses(std::vector<pmix_status_t>* out);
     // n elements of `type` into caller storage (must be zeroed); no count prefix.

@@ -19,6 +19,7 @@
 // Blob: version byte 1, u16 base port, u32 node count, one IPv4 address (u32, network order) each.
 #include "fabric/plugins/plugin.h"
 
+#include "base/env_names.h"
 #include "data/value.h"
 
 #include <arpa/inet.h>
@@ -37,9 +38,7 @@ constexpr const char* kAddrsKey = "pmix.cpp.node.addrs";
 constexpr const char* kPortKey = "pmix.cpp.fab.port";
 
 const pmix_info_t* find(const AppRequest& req, const char* key) {
-    for (std::size_t i = 0; i < req.ninfo; ++i)
-        if (std::strncmp(req.info[i].key, key, PMIX_MAX_KEYLEN) == 0) return &req.info[i];
-    return nullptr;
+    return data::find_info(req.info, req.ninfo, key);
 }
 
 bool resolve(const std::string& name, std::uint32_t& out) {
@@ -103,8 +102,7 @@ public:
             if (!resolve(names[i], addrs[i])) return PMIX_SUCCESS;  // no instant-on for this job
         }
         blob.push_back(static_cast<std::byte>(kVersion));
-        blob.push_back(static_cast<std::byte>(base & 0xff));
-        blob.push_back(static_cast<std::byte>(base >> 8));
+        put_u16(blob, static_cast<std::uint16_t>(base));
         put_u32(blob, static_cast<std::uint32_t>(addrs.size()));
         for (std::uint32_t a : addrs) put_u32(blob, a);
         return PMIX_SUCCESS;
@@ -146,8 +144,7 @@ public:
                     char ip[INET_ADDRSTRLEN] = {};
                     ::inet_ntop(AF_INET, &sa.sin_addr, ip, sizeof ip);
                     out.proc_env[ranks[l]].emplace_back(
-                        "PMIX_CPP_FABRIC_ENDPOINT",
-                        std::string(ip) + ":" + std::to_string(base + l));
+                        env::kFabricEndpoint, std::string(ip) + ":" + std::to_string(base + l));
                 }
             }
         }

@@ -203,7 +203,7 @@ void FakeServer::on_get(wire::Connection& conn, const wire::Frame& f) {
     pmix_proc_t proc{};
     std::string key;
     bool all = false;
-    proto::InfoArray info;
+    pmix::data::InfoArray info;
     r.proc(&proc);
     r.string(&key, &all);
     r.infos(&info);
@@ -271,7 +271,7 @@ void FakeServer::on_commit(pmix_rank_t rank, wire::Connection& conn, const wire:
 void FakeServer::on_fence(wire::Connection& conn, const wire::Frame& f) {
     proto::Reader r(f.payload);
     std::vector<pmix_proc_t> procs;
-    proto::InfoArray info;
+    pmix::data::InfoArray info;
     r.procs(&procs);
     r.infos(&info);
     if (r.finish() != PMIX_SUCCESS) {
@@ -305,7 +305,7 @@ void FakeServer::on_fence(wire::Connection& conn, const wire::Frame& f) {
 
 void FakeServer::on_publish(wire::Connection& conn, const wire::Frame& f) {
     proto::Reader r(f.payload);
-    proto::InfoArray info;
+    pmix::data::InfoArray info;
     r.infos(&info);
     if (r.finish() != PMIX_SUCCESS) {
         return conn.close("bad publish", wire::CloseKind::bad_frame);
@@ -323,7 +323,7 @@ void FakeServer::on_publish(wire::Connection& conn, const wire::Frame& f) {
 void FakeServer::on_lookup(wire::Connection& conn, const wire::Frame& f) {
     proto::Reader r(f.payload);
     std::vector<std::string> keys;
-    proto::InfoArray info;
+    pmix::data::InfoArray info;
     r.strings(&keys);
     r.infos(&info);
     if (r.finish() != PMIX_SUCCESS) {
@@ -366,7 +366,7 @@ void send_event(wire::Connection& conn, pmix_status_t status, pmix_rank_t from) 
 void FakeServer::on_register(wire::Connection& conn, const wire::Frame& f) {
     proto::Reader r(f.payload);
     std::vector<pmix_status_t> codes;
-    proto::InfoArray info;
+    pmix::data::InfoArray info;
     r.statuses(&codes);
     r.infos(&info);
     if (r.finish() != PMIX_SUCCESS) {
@@ -383,7 +383,7 @@ void FakeServer::on_notify(wire::Connection& conn, const wire::Frame& f) {
     pmix_status_t status = 0;
     pmix_proc_t source{};
     pmix_data_range_t range = 0;
-    proto::InfoArray info;
+    pmix::data::InfoArray info;
     r.status(&status);
     r.proc(&source);
     r.range(&range);
@@ -401,7 +401,7 @@ void FakeServer::on_query(wire::Connection& conn, const wire::Frame& f) {
     std::size_t n = 0;
     r.array(&block, &n, PMIX_QUERY);
     if (r.finish() != PMIX_SUCCESS) {
-        proto::free_array(block, n, PMIX_QUERY);
+        pmix::data::free_elements(block, n, PMIX_QUERY);
         return conn.close("bad query", wire::CloseKind::bad_frame);
     }
     // Answers every key of every query with "answer:<key>".
@@ -415,7 +415,7 @@ void FakeServer::on_query(wire::Connection& conn, const wire::Frame& f) {
             out.push_back(info);
         }
     }
-    proto::free_array(block, n, PMIX_QUERY);
+    pmix::data::free_elements(block, n, PMIX_QUERY);
     proto::Writer w;
     w.status(PMIX_SUCCESS).infos(out.data(), out.size());
     for (auto& i : out) pmix::data::info_destruct(&i);

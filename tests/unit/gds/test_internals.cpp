@@ -18,20 +18,6 @@ namespace {
 
 namespace layout = pmix::gds::layout;
 
-TEST(Internals, ScalarWidthsMatchTheDataModel) {
-    int scalars = 0;
-    for (const pmix_data_type_t t : all_types()) {
-        const std::uint32_t w = pmix::gds::enc::scalar_size(t);
-        if (w != 0) {
-            EXPECT_EQ(w, pmix::data::element_size(t)) << type_label(t);
-            EXPECT_LE(w, 8u) << type_label(t);
-            EXPECT_FALSE(pmix::data::value_holds_pointer(t)) << type_label(t);
-            ++scalars;
-        }
-    }
-    EXPECT_GT(scalars, 30);
-}
-
 TEST(Internals, StandardKeysHaveStableDistinctIds) {
     const std::uint32_t n = pmix::gds::keys::count();
     ASSERT_GT(n, 300u);

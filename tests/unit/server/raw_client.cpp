@@ -29,7 +29,7 @@ struct Client {
     pmix_rank_t rank = 0;
 };
 
-pmix::wire::Result<pmix::wire::Frame> call(Client& c, Op op, pmix::proto::Writer& w) {
+pmix::Result<pmix::wire::Frame> call(Client& c, Op op, pmix::proto::Writer& w) {
     return c.conn->call(static_cast<std::uint32_t>(op), w.take(), kTimeout);
 }
 

@@ -353,7 +353,7 @@ TEST_F(LiveServer, CommitFenceGetThroughHostFence) {
     int procs = 0;
     while (!r.at_end()) {
         pmix_proc_t p;
-        pmix::proto::InfoArray infos;
+        pmix::data::InfoArray infos;
         ASSERT_EQ(r.proc(&p), PMIX_SUCCESS);
         ASSERT_EQ(r.infos(&infos), PMIX_SUCCESS);
         EXPECT_NE(infos.find("test.g"), nullptr);
@@ -396,7 +396,7 @@ TEST_F(LiveServer, DirectModexRequestReturnsTheBlob) {
     ASSERT_EQ(got.status, PMIX_SUCCESS);
     pmix::proto::Reader r(got.data);
     pmix_proc_t who;
-    pmix::proto::InfoArray infos;
+    pmix::data::InfoArray infos;
     ASSERT_EQ(r.proc(&who), PMIX_SUCCESS);
     ASSERT_EQ(r.infos(&infos), PMIX_SUCCESS);
     EXPECT_EQ(who.rank, 1u);

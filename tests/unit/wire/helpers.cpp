@@ -2,7 +2,7 @@
 #include "helpers.h"
 
 #include "wire/dial.h"
-#include "wire/le.h"
+#include "base/le.h"
 
 #include <poll.h>
 #include <sys/socket.h>
@@ -145,7 +145,7 @@ wire::Bytes make_payload(std::size_t n, std::uint32_t seed) {
 
 wire::Bytes echo_reply_payload(pmix_rank_t rank, const wire::Bytes& request) {
     wire::Bytes out(4 + request.size());
-    wire::le::store32(out.data(), rank);
+    pmix::le::store<std::uint32_t>(out.data(), rank);
     std::copy(request.begin(), request.end(), out.begin() + 4);
     return out;
 }

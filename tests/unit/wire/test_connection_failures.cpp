@@ -2,7 +2,7 @@
 // stops reading (bounded queue), and a peer process that dies in the middle of its reply.
 #include "connection_pair.h"
 
-#include "wire/le.h"
+#include "base/le.h"
 
 #include <gtest/gtest.h>
 
@@ -156,14 +156,14 @@ std::uint32_t child_read_request(int fd) {
     std::uint8_t buf[4096];
     std::size_t have = 0;
     while (have < pmix::wire::kHeaderSize ||
-           have < pmix::wire::kHeaderSize + pmix::wire::le::load32(buf + 16)) {
+           have < pmix::wire::kHeaderSize + pmix::le::load<std::uint32_t>(buf + 16)) {
         ssize_t n = ::read(fd, buf + have, sizeof buf - have);
         if (n <= 0) {
             return 0;
         }
         have += static_cast<std::size_t>(n);
     }
-    return pmix::wire::le::load32(buf + 12);
+    return pmix::le::load<std::uint32_t>(buf + 12);
 }
 
 // Forks a "server" process on the raw end that reads one request, writes the first
@@ -176,7 +176,7 @@ pid_t fork_dying_server(int raw_fd, int other_fd, std::size_t partial, bool wait
     if (pid == 0) {
         ::close(other_fd);
         std::uint32_t tag = child_read_request(raw_fd);
-        pmix::wire::le::store32(reply_header.data() + 12, tag);
+        pmix::le::store<std::uint32_t>(reply_header.data() + 12, tag);
         std::uint8_t reply[24 + 1000] = {};
         std::copy(reply_header.begin(), reply_header.end(), reply);
         ssize_t ignored = ::write(raw_fd, reply, partial);

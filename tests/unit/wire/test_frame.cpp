@@ -4,7 +4,7 @@
 #include "helpers.h"
 
 #include "wire/frame.h"
-#include "wire/le.h"
+#include "base/le.h"
 
 #include <gtest/gtest.h>
 

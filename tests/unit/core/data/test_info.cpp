@@ -6,6 +6,7 @@
 #include <string>
 
 #include "data/info_list.h"
+#include "data/directives.h"
 #include "data/value.h"
 #include "samples.h"
 
@@ -13,7 +14,8 @@ namespace pmix::data::test {
 namespace {
 
 // find_info: first match by key, NULL for none or a NULL array; info_true: OpenPMIx's
-// PMIX_INFO_TRUE (no value counts as set, a false bool or a non-bool value does not).
+// PMIX_INFO_TRUE (no value counts as set, a false bool or a non-boolean value does not; strings:
+// test_directives.cpp).
 TEST(InfoFind, FirstMatchAndBooleanDirectives) {
     pmix_info_t info[5];
     bool yes = true, no = false;

@@ -3,6 +3,7 @@
 
 #include <sys/time.h>
 
+#include "data/scalar_width.h"
 #include "data/value.h"
 #include "samples.h"
 
@@ -25,6 +26,25 @@ TEST(DataTypes, HolesUndefAndOutOfRangeAreUnknown) {
         EXPECT_FALSE(is_known_type(type)) << type;
         EXPECT_EQ(element_size(type), 0u) << type;
     }
+}
+
+// The one scalar-width table (data/scalar_width.h) is what the element sizes, the codec's raw
+// coders and the store's inline scalars are built from.
+TEST(DataTypes, ScalarWidthIsTheElementSizeOfEveryScalar) {
+    int scalars = 0;
+    for (pmix_data_type_t type : all_types()) {
+        const std::size_t width = scalar_width(type);
+        if (width != 0) {
+            EXPECT_EQ(width, element_size(type)) << type;
+            EXPECT_LE(width, 8u) << type;
+            EXPECT_FALSE(value_holds_pointer(type)) << type;
+            ++scalars;
+        }
+    }
+    EXPECT_EQ(scalars, 37);                     // every type in scalar_width.h's switch
+    EXPECT_EQ(scalar_width(PMIX_TIMEVAL), 0u);  // a struct, though stored inline
+    EXPECT_EQ(scalar_width(PMIX_STRING), 0u);
+    EXPECT_EQ(scalar_width(PMIX_UNDEF), 0u);
 }
 
 TEST(DataTypes, ElementSizesMatchTheCTypes) {

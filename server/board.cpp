@@ -25,8 +25,9 @@ bool boards_enabled() {
 }
 
 // Every rank 0..size-1 of the job runs here.
-bool entirely_local(const Namespace& ns, std::uint32_t* size) {
-    const pmix_value_t* js = lookup(ns, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
+bool entirely_local(const Registration& ns, std::uint32_t* size) {
+    auto it = ns.job.find(PMIX_JOB_SIZE);
+    const pmix_value_t* js = it == ns.job.end() ? nullptr : &it->second.get();
     if (js == nullptr || js->type != PMIX_UINT32 || js->data.uint32 == 0) return false;
     *size = js->data.uint32;
     if (ns.nlocalprocs <= 0 || static_cast<std::uint32_t>(ns.nlocalprocs) != *size) return false;
@@ -41,7 +42,7 @@ std::string shm_prefix() {
     return prefix != nullptr && *prefix == '/' ? prefix : "/pmixgds";
 }
 
-void create_board(State& st, const Namespace& ns) {
+void create_board(State& st, const Registration& ns) {
     std::shared_ptr<gds::FenceBoard> board;
     std::uint32_t size = 0;
     if (boards_enabled() && entirely_local(ns, &size)) {

@@ -1,7 +1,7 @@
 // server/board.h - fence boards of entirely node-local namespaces (board.cpp; gds/board.h).
 #pragma once
 
-#include "server/store.h"
+#include "server/registration.h"
 
 #include <string>
 
@@ -12,7 +12,7 @@ class State;
 // The shared-memory name prefix of this server's store and boards (PMIX_CPP_GDS_PREFIX).
 std::string shm_prefix();
 // At register_nspace, on the host's thread: a board when every process of `ns` runs here.
-void create_board(State& st, const Namespace& ns);
+void create_board(State& st, const Registration& reg);
 // The board's name for setup_fork; empty when there is none or it is disabled.
 std::string board_name(State& st, const std::string& nspace);
 // Sends every later fence of `nspace` through the server (sticky; waiters are woken). `why` is

@@ -50,20 +50,9 @@ std::vector<std::uint8_t> State::modex_blob(const std::vector<ProcKey>& procs) {
         pmix_proc_t p{};
         std::strncpy(p.nspace, key.first.c_str(), PMIX_MAX_NSLEN);
         p.rank = key.second;
-        std::vector<pmix_info_t> infos;
-        if (auto ns = namespaces.find(key.first); ns != namespaces.end()) {
-            if (auto m = ns->second.modex.find(key.second); m != ns->second.modex.end()) {
-                for (const auto& [k, e] : m->second) {
-                    if (e.scope == PMIX_LOCAL) continue;  // local-only data stays on this node
-                    infos.emplace_back();
-                    std::memset(&infos.back(), 0, sizeof(pmix_info_t));
-                    std::strncpy(infos.back().key, k.c_str(), PMIX_MAX_KEYLEN);
-                    data::value_xfer(&infos.back().value, &e.value.get());
-                }
-            }
-        }
-        w.proc(p).infos(infos.data(), infos.size());
-        for (auto& i : infos) data::info_destruct(&i);
+        // Local-only data stays on this node; registration data has no scope and is not modex.
+        const auto kv = read_all(*reader, key.first, key.second, modex_export_scopes());
+        w.proc(p).infos(kv.data(), kv.size());
     }
     return w.take();
 }
@@ -76,26 +65,21 @@ pmix_status_t State::store_blob(const std::uint8_t* data, std::size_t ndata) {
         if (r.proc(&p) != PMIX_SUCCESS || r.infos(&infos) != PMIX_SUCCESS) {
             break;
         }
-        Namespace& ns = namespaces[ns_of(p)];
-        ns.name = ns_of(p);
-        auto& modex = ns.modex[p.rank];
-        std::map<std::string, ModexEntry> fresh;
-        const bool ours = committed_here(ns.name, p.rank);
+        const std::string nspace = ns_of(p);
+        namespaces[nspace].name = nspace;
+        // Our own client's commit is in the store already, with its scope: keep it.
+        const bool ours = committed_here(nspace, p.rank);
+        std::vector<ModexItem> fresh;
         for (std::size_t i = 0; i < infos.size(); ++i) {
             const pmix_info_t& in = infos.data()[i];
-            ModexEntry e;
-            e.scope = PMIX_REMOTE;
-            e.value = Value(in.value);
-            const std::string key(in.key, strnlen(in.key, PMIX_MAX_KEYLEN));
-            if (ours) {
-                modex.try_emplace(key, std::move(e));  // our client's commit keeps its scope
-            } else {
-                fresh.insert_or_assign(key, e);
-                modex.insert_or_assign(key, std::move(e));
+            if (ours &&
+                holds_proc_value(*reader, nspace, p.rank,
+                                 std::string_view(in.key, strnlen(in.key, PMIX_MAX_KEYLEN)))) {
+                continue;
             }
+            fresh.push_back({PMIX_REMOTE, &in});
         }
-        // Local clients' data is in the store since their commit: append only what is new.
-        if (!fresh.empty()) publish_modex(*store, ns.name, p.rank, fresh);
+        if (!fresh.empty()) publish_modex(*store, nspace, p.rank, fresh);
     }
     return r.status_code();
 }

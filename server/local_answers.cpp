@@ -1,6 +1,7 @@
 // server/local_answers.cpp - see local_answers.h.
 #include "server/local_answers.h"
 
+#include "server/publish.h"
 #include "server/state.h"
 
 #include "data/value.h"
@@ -29,9 +30,10 @@ void load(pmix_info_t* info, const char* key, const void* data, pmix_data_type_t
 }
 
 std::string hostname_of(const State& st, const Namespace& ns, pmix_rank_t rank) {
-    if (const pmix_value_t* h = lookup(ns, rank, PMIX_HOSTNAME);
-        h != nullptr && h->type == PMIX_STRING && h->data.string != nullptr) {
-        return h->data.string;
+    Value h;
+    if (read_value(*st.reader, ns.name, rank, PMIX_HOSTNAME, h) == PMIX_SUCCESS &&
+        h.get().type == PMIX_STRING && h.get().data.string != nullptr) {
+        return h.get().data.string;
     }
     return ns.local_ranks.count(rank) != 0 ? st.hostname : std::string();
 }
@@ -48,7 +50,12 @@ pmix_proc_state_t state_of(const Client* c) {
 std::set<pmix_rank_t> ranks_of(const State& st, const Namespace& ns, bool local_only) {
     std::set<pmix_rank_t> out(ns.local_ranks.begin(), ns.local_ranks.end());
     if (!local_only) {
-        for (const auto& [r, keys] : ns.ranks) out.insert(r);
+        for (const auto& [first, last] : ns.ranks) {
+            for (pmix_rank_t r = first;; ++r) {
+                out.insert(r);
+                if (r == last) break;
+            }
+        }
     }
     for (const auto& [key, c] : st.clients) {
         if (key.first == ns.name && !c.tool) out.insert(key.second);

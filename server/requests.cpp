@@ -179,17 +179,16 @@ void handle_commit(State& s, const ProcKey& who, proto::Reader& r, wire::Connect
         conn.close("undecodable commit", wire::CloseKind::bad_frame);
         return;
     }
-    auto& modex = s.namespaces[who.first].modex[who.second];
-    std::map<std::string, ModexEntry> fresh;  // only what this commit brings is published
+    s.namespaces[who.first].name = who.first;
+    std::vector<ModexItem> items;
+    items.reserve(kvs.size());
     for (auto& [scope, info] : kvs) {
-        ModexEntry e;
-        e.scope = scope;
-        e.value = Value(info->value);
-        const std::string key(info->key, strnlen(info->key, PMIX_MAX_KEYLEN));
-        fresh.insert_or_assign(key, e);
-        modex.insert_or_assign(key, std::move(e));
+        // No scope reads as GLOBAL for every reader; stored as GLOBAL, it is told apart from
+        // registration data (which has none) when a fence ships this process's modex.
+        const pmix_scope_t stored = scope == PMIX_SCOPE_UNDEF ? pmix_scope_t{PMIX_GLOBAL} : scope;
+        items.push_back({stored, info.get()});
     }
-    publish_modex(*s.store, who.first, who.second, fresh);
+    publish_modex(*s.store, who.first, who.second, items);
     reply_status(conn, f, PMIX_SUCCESS);
     if (auto c = s.clients.find(who); c != s.clients.end()) {
         c->second.committed = true;
@@ -211,24 +210,18 @@ void handle_get(State& s, const ProcKey& who, proto::Reader& r, wire::Connection
         return;
     }
     proto::Writer w;
-    auto ns = s.namespaces.find(ns_of(proc));
-    const pmix_value_t* v = nullptr;
-    if (ns != s.namespaces.end() && !all) {
-        v = lookup(ns->second, proc.rank, key);
-    }
-    if (all && ns == s.namespaces.end()) {
-        w.status(PMIX_ERR_NOT_FOUND);
-    } else if (all) {
-        auto kv = all_keys(ns->second, proc.rank);
-        std::vector<pmix_info_t> out(kv.size());
-        for (std::size_t i = 0; i < kv.size(); ++i) {
-            std::strncpy(out[i].key, kv[i].first.c_str(), PMIX_MAX_KEYLEN);
-            data::value_xfer(&out[i].value, &kv[i].second.get());
+    const std::string nspace = ns_of(proc);
+    Value v;
+    const bool found = !all && read_value(*s.reader, nspace, proc.rank, key, v) == PMIX_SUCCESS;
+    if (all) {
+        auto kv = read_all(*s.reader, nspace, proc.rank, gds::kAllScopes);
+        if (kv.empty() && s.namespaces.count(nspace) == 0) {
+            w.status(PMIX_ERR_NOT_FOUND);
+        } else {
+            w.status(PMIX_SUCCESS).infos(kv.data(), kv.size());
         }
-        w.status(PMIX_SUCCESS).infos(out.data(), out.size());
-        for (auto& i : out) data::info_destruct(&i);
-    } else if (v != nullptr) {
-        w.status(PMIX_SUCCESS).value(*v);
+    } else if (found) {
+        w.status(PMIX_SUCCESS).value(v.get());
     } else if (auto cl = s.clients.find({ns_of(proc), proc.rank});
                cl != s.clients.end() && cl->first != who && !cl->second.committed &&
                !cl->second.lost && !info.flag(PMIX_OPTIONAL) && !info.flag(PMIX_IMMEDIATE)) {
@@ -312,16 +305,14 @@ void State::answer_commit_waits(const ProcKey& target) {
     }
     auto waits = std::move(t->second);
     commit_waits.erase(t);
-    auto ns = namespaces.find(target.first);
     for (auto& [id, w] : waits) {
         if (w.timer != exec::kInvalidTimer) ex->cancel(w.timer);
         auto conn = w.to.conn.lock();
         if (!conn) continue;
-        const pmix_value_t* v =
-            ns == namespaces.end() ? nullptr : lookup(ns->second, target.second, w.key);
+        Value v;
         proto::Writer out;
-        if (v != nullptr) {
-            out.status(PMIX_SUCCESS).value(*v);
+        if (read_value(*reader, target.first, target.second, w.key, v) == PMIX_SUCCESS) {
+            out.status(PMIX_SUCCESS).value(v.get());
         } else {
             out.status(PMIX_ERR_NOT_FOUND);
         }
@@ -364,13 +355,10 @@ void State::direct_modex_done(std::uint64_t id, pmix_status_t status, const std:
         return;
     }
     proto::Writer out;
-    const pmix_value_t* v = nullptr;
-    if (status == PMIX_SUCCESS) {
-        auto ns = namespaces.find(ns_of(w.proc));
-        v = ns == namespaces.end() ? nullptr : lookup(ns->second, w.proc.rank, w.key);
-    }
-    if (v != nullptr) {
-        out.status(PMIX_SUCCESS).value(*v);
+    Value v;
+    if (status == PMIX_SUCCESS &&
+        read_value(*reader, ns_of(w.proc), w.proc.rank, w.key, v) == PMIX_SUCCESS) {
+        out.status(PMIX_SUCCESS).value(v.get());
     } else {
         out.status(status == PMIX_SUCCESS ? PMIX_ERR_NOT_FOUND : status);
     }

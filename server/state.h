@@ -10,7 +10,7 @@
 #include "gds/board.h"
 #include "gds/store.h"
 #include "server/events.h"
-#include "server/store.h"
+#include "server/registration.h"
 #include "wire/connection.h"
 #include "wire/listener.h"
 #include "wire/proto/message.h"
@@ -33,6 +33,15 @@ using ProcKey = std::pair<std::string, pmix_rank_t>;
 struct CleanupRequest {
     std::vector<std::string> files, dirs, ignore;
     bool recursive = false, empty_only = false, leave_topdir = false;
+};
+
+// What the server keeps about a namespace besides its values (those are only in the store).
+struct Namespace {
+    std::string name;
+    int nlocalprocs = 0;
+    bool registered = false;            // register_nspace seen (clients may come first)
+    std::set<pmix_rank_t> local_ranks;  // from the host's info or registered clients
+    RankRuns ranks;                     // every rank the registration names
 };
 
 struct Client {
@@ -142,6 +151,8 @@ public:
     std::uint64_t next_tool_ask = 1;
     // The clients' read path (publish.h): shared memory unless PMIX_GDS_MODULE says otherwise.
     std::unique_ptr<gds::StoreWriter> store;
+    // The server's own reads of that store (publish.h); destroyed before it.
+    std::unique_ptr<gds::StoreReader> reader;
     // Fence boards of entirely node-local namespaces (board.h). Created on the host's thread at
     // register_nspace and read by setup_fork there, hence their own lock.
     std::mutex boards_mu;

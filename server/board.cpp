@@ -54,31 +54,33 @@ void create_board(State& st, const Registration& ns) {
         }
         board = std::move(made);
     }
-    std::lock_guard lock(st.boards_mu);
+    std::lock_guard lock(st.boards.mu);
     if (board) {
-        st.boards[ns.name] = std::move(board);
+        st.boards.by_namespace[ns.name] = std::move(board);
     } else {
-        st.boards.erase(ns.name);  // a re-registration that is no longer entirely local
+        st.boards.by_namespace.erase(
+            ns.name);  // a re-registration that is no longer entirely local
     }
 }
 
 std::string board_name(State& st, const std::string& nspace) {
-    std::lock_guard lock(st.boards_mu);
-    auto it = st.boards.find(nspace);
-    return it == st.boards.end() || it->second->disabled() ? std::string() : it->second->name();
+    std::lock_guard lock(st.boards.mu);
+    auto it = st.boards.by_namespace.find(nspace);
+    return it == st.boards.by_namespace.end() || it->second->disabled() ? std::string()
+                                                                        : it->second->name();
 }
 
 void disable_board(State& st, const std::string& nspace, const char* why) {
-    std::lock_guard lock(st.boards_mu);
-    auto it = st.boards.find(nspace);
-    if (it == st.boards.end() || it->second->disabled()) return;
+    std::lock_guard lock(st.boards.mu);
+    auto it = st.boards.by_namespace.find(nspace);
+    if (it == st.boards.by_namespace.end() || it->second->disabled()) return;
     it->second->disable();
     if (why != nullptr) slog("fences of " + nspace + " go through the server from now on: " + why);
 }
 
 void drop_board(State& st, const std::string& nspace) {
-    std::lock_guard lock(st.boards_mu);
-    st.boards.erase(nspace);
+    std::lock_guard lock(st.boards.mu);
+    st.boards.by_namespace.erase(nspace);
 }
 
 }  // namespace pmix::server

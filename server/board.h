@@ -1,13 +1,25 @@
 // server/board.h - fence boards of entirely node-local namespaces (board.cpp; gds/board.h).
 #pragma once
 
+#include "gds/board.h"
 #include "server/registration.h"
 
+#include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 
 namespace pmix::server {
 
 class State;
+
+// The boards of this server's namespaces. Contract: created on the host's thread at
+// register_nspace and read by setup_fork there, disabled and dropped on the loop thread: every
+// access holds `mu`. A board outlives its entry in the clients that mapped it.
+struct FenceBoards {
+    std::mutex mu;
+    std::map<std::string, std::shared_ptr<gds::FenceBoard>> by_namespace;
+};
 
 // The shared-memory name prefix of this server's store and boards (PMIX_CPP_GDS_PREFIX).
 std::string shm_prefix();

@@ -66,7 +66,7 @@ pmix_status_t State::store_blob(const std::uint8_t* data, std::size_t ndata) {
             break;
         }
         const std::string nspace = ns_of(p);
-        namespaces[nspace].name = nspace;
+        namespaces.touch(nspace);
         // Our own client's commit is in the store already, with its scope: keep it.
         const bool ours = committed_here(nspace, p.rank);
         std::vector<ModexItem> fresh;
@@ -95,8 +95,9 @@ Fence& State::find_or_create_fence(const ProcKey& who, const std::vector<pmix_pr
         }
     }
     {
-        const std::uint64_t id = next_fence++;
-        Fence* f = &fences[id];
+        auto added = fences.add(Fence{});
+        const std::uint64_t id = added.first;
+        Fence* f = &added.second;
         f->id = id;
         f->signature = sig;
         f->procs = procs;
@@ -112,9 +113,9 @@ Fence& State::find_or_create_fence(const ProcKey& who, const std::vector<pmix_pr
             // those whose client registration came before the first arrival: a host that
             // registers and forks one client at a time would otherwise complete the fence
             // without its last ranks, which then wait forever in the next one (seen in CI).
-            auto ns = namespaces.find(ns_of(p));
-            if (p.rank == PMIX_RANK_WILDCARD && ns != namespaces.end() && ns->second.registered) {
-                for (pmix_rank_t r : ns->second.local_ranks) f->expected.insert({ns->first, r});
+            const Namespace* ns = namespaces.find(ns_of(p));
+            if (p.rank == PMIX_RANK_WILDCARD && ns != nullptr && ns->registered) {
+                for (pmix_rank_t r : ns->local_ranks) f->expected.insert({ns->name, r});
             }
         }
         if (const pmix_info_t* t = info.find(PMIX_TIMEOUT);
@@ -209,11 +210,11 @@ void State::fence_request(const ProcKey& who, wire::Connection& conn, const wire
 
 void State::fence_complete(std::uint64_t id, pmix_status_t status, const std::uint8_t* data,
                            std::size_t ndata) {
-    auto it = fences.find(id);
-    if (it == fences.end() || it->second.failed != PMIX_SUCCESS) {
+    Fence* found = fences.find(id);
+    if (found == nullptr || found->failed != PMIX_SUCCESS) {
         return;  // timed out or failed already; a late host answer is dropped
     }
-    Fence& f = it->second;
+    Fence& f = *found;
     if (f.timer != exec::kInvalidTimer) {
         ex->cancel(f.timer);
     }
@@ -224,7 +225,7 @@ void State::fence_complete(std::uint64_t id, pmix_status_t status, const std::ui
     for (auto& [who, to] : f.arrived) {
         reply_status(to, status);
     }
-    fences.erase(it);
+    fences.erase(id);
 }
 
 void State::fail_fences_of(const ProcKey& who, pmix_status_t status) {

@@ -101,7 +101,7 @@ bool answer_one(const State& st, const pmix_query_t& q, const char* key, pmix_in
     for (const auto& [name, ns] : st.namespaces) {
         if (ns.registered && (want == nullptr || name == want)) proc_table(st, ns, local, &rows);
     }
-    if (want != nullptr && st.namespaces.count(want) == 0) return false;
+    if (want != nullptr && !st.namespaces.contains(want)) return false;
     pmix_data_array_t darray{PMIX_PROC_INFO, rows.size(), rows.empty() ? nullptr : rows.data()};
     load(out, key, &darray, PMIX_DATA_ARRAY);
     for (auto& r : rows) PMIX_PROC_INFO_DESTRUCT(&r);

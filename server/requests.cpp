@@ -9,6 +9,7 @@
 #include "wire/proto/message.h"
 
 #include <cstring>
+#include <optional>
 
 namespace pmix::server {
 
@@ -133,16 +134,14 @@ void State::shutdown_connections() {
         for (auto& [p, to] : f.arrived) reply_status(to, PMIX_ERR_LOST_CONNECTION);
     }
     fences.clear();
-    for (auto& [id, w] : dmodex_waits) {
+    for (auto& [id, w] : pending.dmodex) {
         if (w.timer != exec::kInvalidTimer) ex->cancel(w.timer);
     }
-    dmodex_waits.clear();
-    for (auto& [target, waits] : commit_waits) {
-        for (auto& [id, w] : waits) {
-            if (w.timer != exec::kInvalidTimer) ex->cancel(w.timer);
-        }
-    }
-    commit_waits.clear();
+    pending.dmodex.clear();
+    pending.commits.for_each([this](CommitWait& w) {
+        if (w.timer != exec::kInvalidTimer) ex->cancel(w.timer);
+    });
+    pending.commits.clear();
 }
 
 bool State::committed_here(const std::string& nspace, pmix_rank_t rank) const {
@@ -154,8 +153,7 @@ bool State::is_local(const pmix_proc_t& p) const {
     if (clients.count({ns_of(p), p.rank}) != 0) {
         return true;
     }
-    auto ns = namespaces.find(ns_of(p));
-    return ns != namespaces.end() && ns->second.local_ranks.count(p.rank) != 0;
+    return namespaces.is_local(ns_of(p), p.rank);
 }
 
 // ---- requests --------------------------------------------------------------------------------
@@ -179,7 +177,7 @@ void handle_commit(State& s, const ProcKey& who, proto::Reader& r, wire::Connect
         conn.close("undecodable commit", wire::CloseKind::bad_frame);
         return;
     }
-    s.namespaces[who.first].name = who.first;
+    s.namespaces.touch(who.first);
     std::vector<ModexItem> items;
     items.reserve(kvs.size());
     for (auto& [scope, info] : kvs) {
@@ -215,7 +213,7 @@ void handle_get(State& s, const ProcKey& who, proto::Reader& r, wire::Connection
     const bool found = !all && read_value(*s.reader, nspace, proc.rank, key, v) == PMIX_SUCCESS;
     if (all) {
         auto kv = read_all(*s.reader, nspace, proc.rank, gds::kAllScopes);
-        if (kv.empty() && s.namespaces.count(nspace) == 0) {
+        if (kv.empty() && !s.namespaces.contains(nspace)) {
             w.status(PMIX_ERR_NOT_FOUND);
         } else {
             w.status(PMIX_SUCCESS).infos(kv.data(), kv.size());
@@ -284,27 +282,19 @@ void forward_modex_answer(ModexContinuation then, pmix_status_t status, const ch
 }
 
 void State::wait_for_commit(const ProcKey& target, CommitWait wait, int timeout_seconds) {
-    const std::uint64_t id = next_commit_wait++;
-    CommitWait& w = commit_waits[target][id] = std::move(wait);
+    auto added = pending.commits.add(target, std::move(wait));
+    const std::uint64_t id = added.first;
     if (timeout_seconds > 0) {
-        w.timer = ex->run_after(std::chrono::seconds(timeout_seconds), [this, target, id] {
-            auto t = commit_waits.find(target);
-            if (t == commit_waits.end()) return;
-            auto it = t->second.find(id);
-            if (it == t->second.end()) return;
-            reply_status(it->second.to, PMIX_ERR_TIMEOUT);
-            t->second.erase(it);
-        });
+        added.second.timer =
+            ex->run_after(std::chrono::seconds(timeout_seconds), [this, target, id] {
+                if (auto w = pending.commits.take(target, id))
+                    reply_status(w->to, PMIX_ERR_TIMEOUT);
+            });
     }
 }
 
 void State::answer_commit_waits(const ProcKey& target) {
-    auto t = commit_waits.find(target);
-    if (t == commit_waits.end()) {
-        return;
-    }
-    auto waits = std::move(t->second);
-    commit_waits.erase(t);
+    auto waits = pending.commits.take_all(target);
     for (auto& [id, w] : waits) {
         if (w.timer != exec::kInvalidTimer) ex->cancel(w.timer);
         auto conn = w.to.conn.lock();
@@ -321,8 +311,9 @@ void State::answer_commit_waits(const ProcKey& target) {
 }
 
 void State::start_direct_modex(DmodexWait wait, int timeout_seconds) {
-    const std::uint64_t id = next_dmodex++;
-    DmodexWait& w = dmodex_waits[id] = std::move(wait);
+    auto added = pending.dmodex.add(std::move(wait));
+    const std::uint64_t id = added.first;
+    DmodexWait& w = added.second;
     if (timeout_seconds > 0) {
         w.timer = ex->run_after(std::chrono::seconds(timeout_seconds), [this, id] {
             direct_modex_done(id, PMIX_ERR_TIMEOUT, nullptr, 0);
@@ -338,12 +329,11 @@ void State::start_direct_modex(DmodexWait wait, int timeout_seconds) {
 
 void State::direct_modex_done(std::uint64_t id, pmix_status_t status, const std::uint8_t* data,
                               std::size_t ndata) {
-    auto it = dmodex_waits.find(id);
-    if (it == dmodex_waits.end()) {
+    std::optional<DmodexWait> taken = pending.dmodex.take(id);
+    if (!taken) {
         return;  // answered already (timeout); a late host answer is dropped
     }
-    DmodexWait w = std::move(it->second);
-    dmodex_waits.erase(it);
+    DmodexWait& w = *taken;
     if (w.timer != exec::kInvalidTimer && status != PMIX_ERR_TIMEOUT) {
         ex->cancel(w.timer);
     }

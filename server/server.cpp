@@ -289,8 +289,8 @@ pmix_status_t finalize() {
     st->reader.reset();
     st->store.reset();  // unlinks every shared-memory segment; mapped clients keep their copy
     {
-        std::lock_guard lock(st->boards_mu);
-        st->boards.clear();
+        std::lock_guard lock(st->boards.mu);
+        st->boards.by_namespace.clear();
     }
     remove_session_dir(*st);
     data::clear_host_attributes();  // the host's registrations end with its server
@@ -320,8 +320,7 @@ pmix_status_t register_nspace(const char* nspace, int nlocalprocs, const pmix_in
     add_session_directories(*reg, *st);
     create_board(*st, *reg);
     auto work = [reg](State& s) {
-        Namespace& dst = s.namespaces[reg->name];
-        dst.name = reg->name;
+        Namespace& dst = s.namespaces.touch(reg->name);
         dst.nlocalprocs = reg->nlocalprocs;
         dst.registered = true;
         dst.local_ranks.insert(reg->local_ranks.begin(), reg->local_ranks.end());
@@ -341,11 +340,7 @@ pmix_status_t deregister_nspace(const char* nspace, pmix_op_cbfunc_t cbfunc, voi
     auto work = [name](State& s) {
         s.namespaces.erase(name);
         s.local_support.erase(name);
-        {
-            std::lock_guard lock(s.app_env_mu);
-            s.app_env.erase(name);
-            std::erase_if(s.proc_env, [&](const auto& kv) { return kv.first.first == name; });
-        }
+        s.app_env.drop_namespace(name);
         s.reader->detach(name);  // else the server would keep the unlinked segments mapped
         s.store->delete_namespace(name);
         drop_board(s, name);
@@ -376,8 +371,7 @@ pmix_status_t register_client(const pmix_proc_t& proc, uid_t uid, gid_t gid, voi
     auto work = [c](State& s) {
         ProcKey key{std::string(c.proc.nspace, strnlen(c.proc.nspace, PMIX_MAX_NSLEN)),
                     c.proc.rank};
-        Namespace& ns = s.namespaces[key.first];
-        ns.name = key.first;
+        Namespace& ns = s.namespaces.touch(key.first);
         ns.local_ranks.insert(c.proc.rank);
         s.clients[key] = c;
         return PMIX_SUCCESS;
@@ -438,14 +432,15 @@ pmix_status_t setup_fork(const pmix_proc_t& proc, char*** env) {
     }
     // What the fabric plugins asked for in setup_local_support (e.g. forwarded variables).
     {
-        std::lock_guard lock(st->app_env_mu);
-        if (auto it = st->app_env.find(ns); it != st->app_env.end()) {
+        std::lock_guard lock(st->app_env.mu);
+        if (auto it = st->app_env.by_namespace.find(ns); it != st->app_env.by_namespace.end()) {
             for (const auto& [name, value] : it->second) {
                 if (pmix_status_t rc = set_env(name.c_str(), value, env); rc != PMIX_SUCCESS)
                     return rc;
             }
         }
-        if (auto it = st->proc_env.find({ns, proc.rank}); it != st->proc_env.end()) {
+        if (auto it = st->app_env.by_process.find({ns, proc.rank});
+            it != st->app_env.by_process.end()) {
             for (const auto& [name, value] : it->second) {
                 if (pmix_status_t rc = set_env(name.c_str(), value, env); rc != PMIX_SUCCESS)
                     return rc;
@@ -621,7 +616,7 @@ pmix_status_t store_internal(const pmix_proc_t& proc, const char* key, const pmi
         return PMIX_ERR_BAD_PARAM;  // no store entity: only a process or the job holds values
     }
     auto work = [ns, rank = proc.rank, k = std::string(key), v = Value(value)](State& s) {
-        s.namespaces[ns].name = ns;
+        s.namespaces.touch(ns);
         return publish_value(*s.store, ns, rank, k, v.get());
     };
     return run_sync(*st, std::move(work));
@@ -651,7 +646,7 @@ pmix_status_t get_local(const pmix_proc_t& proc, const char* key, pmix_value_t**
     const bool all = key == nullptr;
     const std::string k = all ? std::string() : std::string(key);
     auto work = [ns, rank = proc.rank, all, k, v](State& s) -> pmix_status_t {
-        if (s.namespaces.count(ns) == 0) {
+        if (!s.namespaces.contains(ns)) {
             return PMIX_ERR_NOT_FOUND;
         }
         if (all) {

@@ -130,7 +130,7 @@ pmix_status_t install_local_support(State& s, const std::string& nspace,
         if (k == PMIX_NODE_MAP) nodes = &v.get();
         if (k == PMIX_PROC_MAP) procs = &v.get();
     }
-    s.namespaces[nspace].name = nspace;
+    s.namespaces.touch(nspace);
     Value registered_nodes, registered_procs;
     if (nodes == nullptr || procs == nullptr) {  // the maps the host registered
         const bool have_nodes = read_value(*s.reader, nspace, PMIX_RANK_WILDCARD, PMIX_NODE_MAP,
@@ -170,11 +170,11 @@ pmix_status_t install_local_support(State& s, const std::string& nspace,
             return PMIX_ERR_BAD_PARAM;
         }
         {
-            std::lock_guard lock(s.app_env_mu);
-            auto& env = s.app_env[nspace];
+            std::lock_guard lock(s.app_env.mu);
+            auto& env = s.app_env.by_namespace[nspace];
             env.insert(env.end(), out.env.begin(), out.env.end());
             for (const auto& [rank, vars] : out.proc_env) {
-                auto& mine = s.proc_env[{nspace, rank}];
+                auto& mine = s.app_env.by_process[{nspace, rank}];
                 mine.insert(mine.end(), vars.begin(), vars.end());
             }
         }

@@ -27,8 +27,9 @@ bool boards_enabled() {
 }
 
 // Every rank 0..size-1 of the job runs here.
-bool entirely_local(const Namespace& ns, std::uint32_t* size) {
-    const pmix_value_t* js = lookup(ns, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE);
+bool entirely_local(const Registration& ns, std::uint32_t* size) {
+    auto it = ns.job.find(PMIX_JOB_SIZE);
+    const pmix_value_t* js = it == ns.job.end() ? nullptr : &it->second.get();
     if (js == nullptr || js->type != PMIX_UINT32 || js->data.uint32 == 0) return false;
     *size = js->data.uint32;
     if (ns.nlocalprocs <= 0 || static_cast<std::uint32_t>(ns.nlocalprocs) != *size) return false;
@@ -43,7 +44,7 @@ std::string shm_prefix() {
     return prefix != nullptr && *prefix == '/' ? prefix : "/pmixgds";
 }
 
-void create_board(State& st, const Namespace& ns) {
+void create_board(State& st, const Registration& ns) {
     std::shared_ptr<gds::FenceBoard> board;
     std::uint32_t size = 0;
     if (boards_enabled() && entirely_local(ns, &size)) {
@@ -56,24 +57,26 @@ void create_board(State& st, const Namespace& ns) {
         }
         board = std::move(made);
     }
-    std::lock_guard lock(st.boards_mu);
+    std::lock_guard lock(st.boards.mu);
     if (board) {
-        st.boards[ns.name] = std::move(board);
+        st.boards.by_namespace[ns.name] = std::move(board);
     } else {
-        st.boards.erase(ns.name);  // a re-registration that is no longer entirely local
+        st.boards.by_namespace.erase(
+            ns.name);  // a re-registration that is no longer entirely local
     }
 }
 
 std::string board_name(State& st, const std::string& nspace) {
-    std::lock_guard lock(st.boards_mu);
-    auto it = st.boards.find(nspace);
-    return it == st.boards.end() || it->second->disabled() ? std::string() : it->second->name();
+    std::lock_guard lock(st.boards.mu);
+    auto it = st.boards.by_namespace.find(nspace);
+    return it == st.boards.by_namespace.end() || it->second->disabled() ? std::string()
+                                                                        : it->second->name();
 }
 
 void disable_board(State& st, const std::string& nspace, const char* why) {
-    std::lock_guard lock(st.boards_mu);
-    auto it = st.boards.find(nspace);
-    if (it == st.boards.end() || it->second->disabled()) return;
+    std::lock_guard lock(st.boards.mu);
+    auto it = st.boards.by_namespace.find(nspace);
+    if (it == st.boards.by_namespace.end() || it->second->disabled()) return;
     it->second->disable();
     if (why != nullptr)
         slog(exec::LogLevel::warn,
@@ -81,8 +84,8 @@ void disable_board(State& st, const std::string& nspace, const char* why) {
 }
 
 void drop_board(State& st, const std::string& nspace) {
-    std::lock_guard lock(st.boards_mu);
-    st.boards.erase(nspace);
+    std::lock_guard lock(st.boards.mu);
+    st.boards.by_namespace.erase(nspace);
 }
 
 }  // namespace pmix::server

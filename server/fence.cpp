@@ -50,20 +50,9 @@ std::vector<std::uint8_t> State::modex_blob(const std::vector<ProcKey>& procs) {
         pmix_proc_t p{};
         std::strncpy(p.nspace, key.first.c_str(), PMIX_MAX_NSLEN);
         p.rank = key.second;
-        std::vector<pmix_info_t> infos;
-        if (auto ns = namespaces.find(key.first); ns != namespaces.end()) {
-            if (auto m = ns->second.modex.find(key.second); m != ns->second.modex.end()) {
-                for (const auto& [k, e] : m->second) {
-                    if (e.scope == PMIX_LOCAL) continue;  // local-only data stays on this node
-                    infos.emplace_back();
-                    std::memset(&infos.back(), 0, sizeof(pmix_info_t));
-                    std::strncpy(infos.back().key, k.c_str(), PMIX_MAX_KEYLEN);
-                    data::value_xfer(&infos.back().value, &e.value.get());
-                }
-            }
-        }
-        w.proc(p).infos(infos.data(), infos.size());
-        for (auto& i : infos) data::info_destruct(&i);
+        // Local-only data stays on this node; registration data has no scope and is not modex.
+        const auto kv = read_all(*reader, key.first, key.second, modex_export_scopes());
+        w.proc(p).infos(kv.data(), kv.size());
     }
     return w.take();
 }
@@ -76,26 +65,21 @@ pmix_status_t State::store_blob(const std::uint8_t* data, std::size_t ndata) {
         if (r.proc(&p) != PMIX_SUCCESS || r.infos(&infos) != PMIX_SUCCESS) {
             break;
         }
-        Namespace& ns = namespaces[ns_of(p)];
-        ns.name = ns_of(p);
-        auto& modex = ns.modex[p.rank];
-        std::map<std::string, ModexEntry> fresh;
-        const bool ours = committed_here(ns.name, p.rank);
+        const std::string nspace = ns_of(p);
+        namespaces.touch(nspace);
+        // Our own client's commit is in the store already, with its scope: keep it.
+        const bool ours = committed_here(nspace, p.rank);
+        std::vector<ModexItem> fresh;
         for (std::size_t i = 0; i < infos.size(); ++i) {
             const pmix_info_t& in = infos.data()[i];
-            ModexEntry e;
-            e.scope = PMIX_REMOTE;
-            e.value = Value(in.value);
-            const std::string key(in.key, strnlen(in.key, PMIX_MAX_KEYLEN));
-            if (ours) {
-                modex.try_emplace(key, std::move(e));  // our client's commit keeps its scope
-            } else {
-                fresh.insert_or_assign(key, e);
-                modex.insert_or_assign(key, std::move(e));
+            if (ours &&
+                holds_proc_value(*reader, nspace, p.rank,
+                                 std::string_view(in.key, strnlen(in.key, PMIX_MAX_KEYLEN)))) {
+                continue;
             }
+            fresh.push_back({PMIX_REMOTE, &in});
         }
-        // Local clients' data is in the store since their commit: append only what is new.
-        if (!fresh.empty()) publish_modex(*store, ns.name, p.rank, fresh);
+        if (!fresh.empty()) publish_modex(*store, nspace, p.rank, fresh);
     }
     return r.status_code();
 }
@@ -111,8 +95,9 @@ Fence& State::find_or_create_fence(const ProcKey& who, const std::vector<pmix_pr
         }
     }
     {
-        const std::uint64_t id = next_fence++;
-        Fence* f = &fences[id];
+        auto added = fences.add(Fence{});
+        const std::uint64_t id = added.first;
+        Fence* f = &added.second;
         f->id = id;
         f->signature = sig;
         f->procs = procs;
@@ -128,9 +113,9 @@ Fence& State::find_or_create_fence(const ProcKey& who, const std::vector<pmix_pr
             // those whose client registration came before the first arrival: a host that
             // registers and forks one client at a time would otherwise complete the fence
             // without its last ranks, which then wait forever in the next one (seen in CI).
-            auto ns = namespaces.find(ns_of(p));
-            if (p.rank == PMIX_RANK_WILDCARD && ns != namespaces.end() && ns->second.registered) {
-                for (pmix_rank_t r : ns->second.local_ranks) f->expected.insert({ns->first, r});
+            const Namespace* ns = namespaces.find(ns_of(p));
+            if (p.rank == PMIX_RANK_WILDCARD && ns != nullptr && ns->registered) {
+                for (pmix_rank_t r : ns->local_ranks) f->expected.insert({ns->name, r});
             }
         }
         if (const pmix_info_t* t = info.find(PMIX_TIMEOUT);
@@ -221,11 +206,11 @@ void State::fence_request(const ProcKey& who, wire::Connection& conn, const wire
 
 void State::fence_complete(std::uint64_t id, pmix_status_t status, const std::uint8_t* data,
                            std::size_t ndata) {
-    auto it = fences.find(id);
-    if (it == fences.end() || it->second.failed != PMIX_SUCCESS) {
+    Fence* found = fences.find(id);
+    if (found == nullptr || found->failed != PMIX_SUCCESS) {
         return;  // timed out or failed already; a late host answer is dropped
     }
-    Fence& f = it->second;
+    Fence& f = *found;
     if (f.timer != exec::kInvalidTimer) {
         ex->cancel(f.timer);
     }
@@ -236,7 +221,7 @@ void State::fence_complete(std::uint64_t id, pmix_status_t status, const std::ui
     for (auto& [who, to] : f.arrived) {
         reply_status(to, status);
     }
-    fences.erase(it);
+    fences.erase(id);
 }
 
 void State::fail_fences_of(const ProcKey& who, pmix_status_t status) {

@@ -1,6 +1,7 @@
 // server/local_answers.cpp - see local_answers.h.
 #include "server/local_answers.h"
 
+#include "server/publish.h"
 #include "server/state.h"
 
 #include "base/env_names.h"
@@ -31,9 +32,10 @@ void load(pmix_info_t* info, const char* key, const void* data, pmix_data_type_t
 }
 
 std::string hostname_of(const State& st, const Namespace& ns, pmix_rank_t rank) {
-    if (const pmix_value_t* h = lookup(ns, rank, PMIX_HOSTNAME);
-        h != nullptr && h->type == PMIX_STRING && h->data.string != nullptr) {
-        return h->data.string;
+    Value h;
+    if (read_value(*st.reader, ns.name, rank, PMIX_HOSTNAME, h) == PMIX_SUCCESS &&
+        h.get().type == PMIX_STRING && h.get().data.string != nullptr) {
+        return h.get().data.string;
     }
     return ns.local_ranks.count(rank) != 0 ? st.hostname : std::string();
 }
@@ -50,7 +52,12 @@ pmix_proc_state_t state_of(const Client* c) {
 std::set<pmix_rank_t> ranks_of(const State& st, const Namespace& ns, bool local_only) {
     std::set<pmix_rank_t> out(ns.local_ranks.begin(), ns.local_ranks.end());
     if (!local_only) {
-        for (const auto& [r, keys] : ns.ranks) out.insert(r);
+        for (const auto& [first, last] : ns.ranks) {
+            for (pmix_rank_t r = first;; ++r) {
+                out.insert(r);
+                if (r == last) break;
+            }
+        }
     }
     for (const auto& [key, c] : st.clients) {
         if (key.first == ns.name && !c.tool) out.insert(key.second);
@@ -96,7 +103,7 @@ bool answer_one(const State& st, const pmix_query_t& q, const char* key, pmix_in
     for (const auto& [name, ns] : st.namespaces) {
         if (ns.registered && (want == nullptr || name == want)) proc_table(st, ns, local, &rows);
     }
-    if (want != nullptr && st.namespaces.count(want) == 0) return false;
+    if (want != nullptr && !st.namespaces.contains(want)) return false;
     pmix_data_array_t darray{PMIX_PROC_INFO, rows.size(), rows.empty() ? nullptr : rows.data()};
     load(out, key, &darray, PMIX_DATA_ARRAY);
     for (auto& r : rows) PMIX_PROC_INFO_DESTRUCT(&r);

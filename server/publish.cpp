@@ -1,11 +1,13 @@
-// server/publish.cpp - mirroring the server's data into the clients' store (see publish.h).
+// server/publish.cpp - writing into and reading from the server's store (see publish.h).
 #include "server/publish.h"
 #include "server/board.h"
 
 #include "base/env_names.h"
+#include "data/value.h"
 #include "exec/log.h"
 #include "gds/store.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -13,113 +15,11 @@ namespace pmix::server {
 
 namespace {
 
-// A value the store cannot hold is skipped (clients then ask the server, which has it); any
-// other failure is reported.
-pmix_status_t tolerate(pmix_status_t rc) {
-    return rc == PMIX_ERR_UNKNOWN_DATA_TYPE ? PMIX_SUCCESS : rc;
+gds::Entity entity_of(pmix_rank_t rank) {
+    return rank == PMIX_RANK_WILDCARD ? gds::Entity::job() : gds::Entity::proc(rank);
 }
 
-pmix_status_t put_all(gds::StoreWriter& w, const std::string& ns, const gds::Entity& e,
-                      const KeyMap& keys) {
-    for (const auto& [key, value] : keys) {
-        if (pmix_status_t rc = tolerate(w.put(ns, e, key, value.get())); rc != PMIX_SUCCESS) {
-            return rc;
-        }
-    }
-    return PMIX_SUCCESS;
-}
-
-bool u32_of(const KeyMap& m, const char* key, std::uint32_t* out) {
-    auto it = m.find(key);
-    if (it == m.end()) return false;
-    const pmix_value_t& v = it->second.get();
-    switch (v.type) {
-        case PMIX_UINT32:
-            *out = v.data.uint32;
-            return true;
-        case PMIX_UINT16:
-            *out = v.data.uint16;
-            return true;
-        case PMIX_PROC_RANK:
-            *out = v.data.rank;
-            return true;
-        case PMIX_INT:
-            *out = static_cast<std::uint32_t>(v.data.integer);
-            return true;
-        default:
-            return false;
-    }
-}
-
-// Node arrays are named by PMIX_NODEID (else their position) and aliased by PMIX_HOSTNAME.
-pmix_status_t put_nodes(gds::StoreWriter& w, const Namespace& ns) {
-    for (std::size_t i = 0; i < ns.nodes.size(); ++i) {
-        const KeyMap& node = ns.nodes[i];
-        std::uint32_t id = static_cast<std::uint32_t>(i);
-        u32_of(node, PMIX_NODEID, &id);
-        if (pmix_status_t rc = put_all(w, ns.name, gds::Entity::node(id), node);
-            rc != PMIX_SUCCESS) {
-            return rc;
-        }
-        auto host = node.find(PMIX_HOSTNAME);
-        if (host != node.end() && host->second.get().type == PMIX_STRING &&
-            host->second.get().data.string != nullptr && *host->second.get().data.string) {
-            if (pmix_status_t rc = w.alias_node(ns.name, host->second.get().data.string, id);
-                rc != PMIX_SUCCESS) {
-                return rc;
-            }
-        }
-    }
-    return PMIX_SUCCESS;
-}
-
-pmix_status_t stage_modex(gds::StoreWriter& w, const std::string& nspace, pmix_rank_t rank,
-                          const std::map<std::string, ModexEntry>& entries) {
-    for (const auto& [key, e] : entries) {
-        if (pmix_status_t rc = tolerate(w.put_modex(nspace, rank, e.scope, key, e.value.get()));
-            rc != PMIX_SUCCESS) {
-            return rc;
-        }
-    }
-    return PMIX_SUCCESS;
-}
-
-pmix_status_t stage_namespace(gds::StoreWriter& w, const Namespace& ns) {
-    if (pmix_status_t rc = w.begin_namespace(ns.name); rc != PMIX_SUCCESS) return rc;
-    if (pmix_status_t rc = put_all(w, ns.name, gds::Entity::job(), ns.job); rc != PMIX_SUCCESS) {
-        return rc;
-    }
-    for (const auto& [appnum, keys] : ns.apps) {
-        if (pmix_status_t rc = put_all(w, ns.name, gds::Entity::app(appnum), keys);
-            rc != PMIX_SUCCESS) {
-            return rc;
-        }
-    }
-    if (pmix_status_t rc = put_nodes(w, ns); rc != PMIX_SUCCESS) return rc;
-    for (const auto& [rank, keys] : ns.ranks) {
-        if (pmix_status_t rc = put_all(w, ns.name, gds::Entity::proc(rank), keys);
-            rc != PMIX_SUCCESS) {
-            return rc;
-        }
-    }
-    for (const auto& [rank, entries] : ns.modex) {
-        if (pmix_status_t rc = stage_modex(w, ns.name, rank, entries); rc != PMIX_SUCCESS) {
-            return rc;
-        }
-    }
-    return PMIX_SUCCESS;
-}
-
-pmix_status_t commit_or_log(gds::StoreWriter& w, pmix_status_t staged, const std::string& what) {
-    pmix_status_t rc = staged == PMIX_SUCCESS ? w.commit() : staged;
-    if (rc != PMIX_SUCCESS) {
-        // Clients fall back to asking the server, which still has the data: log, do not fail.
-        exec::log_warn("pmix-server", "could not publish " + what +
-                                          " to the shared store (status " + std::to_string(rc) +
-                                          "); clients will ask the server");
-    }
-    return rc;
-}
+bool is_process(pmix_rank_t rank) { return rank < PMIX_RANK_VALID; }
 
 }  // namespace
 
@@ -130,26 +30,90 @@ std::unique_ptr<gds::StoreWriter> make_client_store() {
     return gds::make_store(gds::select_store_kind(module), options);
 }
 
-pmix_status_t publish_namespace(gds::StoreWriter& w, const Namespace& ns) {
-    return commit_or_log(w, stage_namespace(w, ns), "namespace " + ns.name);
+pmix_status_t tolerate_unstorable(pmix_status_t rc) {
+    return rc == PMIX_ERR_UNKNOWN_DATA_TYPE ? PMIX_SUCCESS : rc;
+}
+
+pmix_status_t commit_or_log(gds::StoreWriter& w, pmix_status_t staged, const std::string& what) {
+    pmix_status_t rc = staged == PMIX_SUCCESS ? w.commit() : staged;
+    if (rc != PMIX_SUCCESS) {
+        // The store is the server's only copy: nobody can read what failed to land in it.
+        exec::log_error("pmix-server", "could not write " + what + " into the store (status " +
+                                           std::to_string(rc) + ")");
+    }
+    return rc;
 }
 
 pmix_status_t publish_modex(gds::StoreWriter& w, const std::string& nspace, pmix_rank_t rank,
-                            const std::map<std::string, ModexEntry>& entries) {
-    pmix_status_t rc = w.begin_namespace(nspace);
-    if (rc == PMIX_SUCCESS) rc = stage_modex(w, nspace, rank, entries);
+                            const std::vector<ModexItem>& items) {
+    pmix_status_t rc = is_process(rank) ? w.begin_namespace(nspace) : PMIX_ERR_BAD_PARAM;
+    for (std::size_t i = 0; rc == PMIX_SUCCESS && i < items.size(); ++i) {
+        const pmix_info_t& in = *items[i].info;
+        const std::string_view key(in.key, strnlen(in.key, PMIX_MAX_KEYLEN));
+        rc = tolerate_unstorable(w.put_modex(nspace, rank, items[i].scope, key, in.value));
+    }
     return commit_or_log(w, rc, "modex of " + nspace + ":" + std::to_string(rank));
 }
 
 pmix_status_t publish_value(gds::StoreWriter& w, const std::string& nspace, pmix_rank_t rank,
                             const std::string& key, const pmix_value_t& value) {
+    if (rank != PMIX_RANK_WILDCARD && !is_process(rank)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
     pmix_status_t rc = w.begin_namespace(nspace);
     if (rc == PMIX_SUCCESS) {
-        const gds::Entity e =
-            rank == PMIX_RANK_WILDCARD ? gds::Entity::job() : gds::Entity::proc(rank);
-        rc = tolerate(w.put(nspace, e, key, value));
+        rc = tolerate_unstorable(w.put(nspace, entity_of(rank), key, value));
     }
     return commit_or_log(w, rc, "key " + key + " of " + nspace);
+}
+
+pmix_status_t read_value(gds::StoreReader& r, const std::string& nspace, pmix_rank_t rank,
+                         std::string_view key, Value& out) {
+    if (nspace.empty() || nspace.size() > PMIX_MAX_NSLEN || key.empty() ||
+        key.size() > PMIX_MAX_KEYLEN) {
+        return PMIX_ERR_NOT_FOUND;
+    }
+    if (is_process(rank)) {
+        const pmix_status_t rc = r.get(nspace, gds::Entity::proc(rank), key, out.reset());
+        if (rc != PMIX_ERR_NOT_FOUND) return rc;
+    }
+    return r.get(nspace, gds::Entity::job(), key, out.reset());
+}
+
+bool holds_proc_value(gds::StoreReader& r, const std::string& nspace, pmix_rank_t rank,
+                      std::string_view key) {
+    const void* source = nullptr;
+    return is_process(rank) && !key.empty() && key.size() <= PMIX_MAX_KEYLEN &&
+           r.locate(nspace, gds::Entity::proc(rank), key, &source) == PMIX_SUCCESS;
+}
+
+InfoList::~InfoList() {
+    for (auto& i : infos_) data::info_destruct(&i);
+}
+
+void InfoList::add(std::string_view key, const pmix_value_t& value) {
+    pmix_info_t& i = infos_.emplace_back();
+    std::memset(&i, 0, sizeof i);
+    std::memcpy(i.key, key.data(), std::min<std::size_t>(key.size(), PMIX_MAX_KEYLEN));
+    if (data::value_xfer(&i.value, &value) != PMIX_SUCCESS) infos_.pop_back();
+}
+
+InfoList read_all(gds::StoreReader& r, const std::string& nspace, pmix_rank_t rank,
+                  unsigned scopes) {
+    InfoList out;
+    if (nspace.empty() || nspace.size() > PMIX_MAX_NSLEN ||
+        (rank != PMIX_RANK_WILDCARD && !is_process(rank))) {
+        return out;
+    }
+    r.visit(
+        nspace, entity_of(rank),
+        [&out](std::string_view key, const pmix_value_t& v) { out.add(key, v); }, scopes);
+    return out;
+}
+
+unsigned modex_export_scopes() {
+    return gds::scope_bit(PMIX_REMOTE) | gds::scope_bit(PMIX_GLOBAL) |
+           gds::scope_bit(PMIX_INTERNAL);
 }
 
 }  // namespace pmix::server

@@ -9,6 +9,7 @@
 #include "wire/proto/message.h"
 
 #include <cstring>
+#include <optional>
 
 namespace pmix::server {
 
@@ -125,16 +126,14 @@ void State::shutdown_connections() {
         for (auto& [p, to] : f.arrived) reply_status(to, PMIX_ERR_LOST_CONNECTION);
     }
     fences.clear();
-    for (auto& [id, w] : dmodex_waits) {
+    for (auto& [id, w] : pending.dmodex) {
         if (w.timer != exec::kInvalidTimer) ex->cancel(w.timer);
     }
-    dmodex_waits.clear();
-    for (auto& [target, waits] : commit_waits) {
-        for (auto& [id, w] : waits) {
-            if (w.timer != exec::kInvalidTimer) ex->cancel(w.timer);
-        }
-    }
-    commit_waits.clear();
+    pending.dmodex.clear();
+    pending.commits.for_each([this](CommitWait& w) {
+        if (w.timer != exec::kInvalidTimer) ex->cancel(w.timer);
+    });
+    pending.commits.clear();
 }
 
 bool State::committed_here(const std::string& nspace, pmix_rank_t rank) const {
@@ -146,8 +145,7 @@ bool State::is_local(const pmix_proc_t& p) const {
     if (clients.count({ns_of(p), p.rank}) != 0) {
         return true;
     }
-    auto ns = namespaces.find(ns_of(p));
-    return ns != namespaces.end() && ns->second.local_ranks.count(p.rank) != 0;
+    return namespaces.is_local(ns_of(p), p.rank);
 }
 
 // ---- requests --------------------------------------------------------------------------------
@@ -171,17 +169,16 @@ void handle_commit(State& s, const ProcKey& who, proto::Reader& r, wire::Connect
         conn.close("undecodable commit", wire::CloseKind::bad_frame);
         return;
     }
-    auto& modex = s.namespaces[who.first].modex[who.second];
-    std::map<std::string, ModexEntry> fresh;  // only what this commit brings is published
+    s.namespaces.touch(who.first);
+    std::vector<ModexItem> items;
+    items.reserve(kvs.size());
     for (auto& [scope, info] : kvs) {
-        ModexEntry e;
-        e.scope = scope;
-        e.value = Value(info->value);
-        const std::string key(info->key, strnlen(info->key, PMIX_MAX_KEYLEN));
-        fresh.insert_or_assign(key, e);
-        modex.insert_or_assign(key, std::move(e));
+        // No scope reads as GLOBAL for every reader; stored as GLOBAL, it is told apart from
+        // registration data (which has none) when a fence ships this process's modex.
+        const pmix_scope_t stored = scope == PMIX_SCOPE_UNDEF ? pmix_scope_t{PMIX_GLOBAL} : scope;
+        items.push_back({stored, info.get()});
     }
-    publish_modex(*s.store, who.first, who.second, fresh);
+    publish_modex(*s.store, who.first, who.second, items);
     reply_status(conn, f, PMIX_SUCCESS);
     if (auto c = s.clients.find(who); c != s.clients.end()) {
         c->second.committed = true;
@@ -203,24 +200,18 @@ void handle_get(State& s, const ProcKey& who, proto::Reader& r, wire::Connection
         return;
     }
     proto::Writer w;
-    auto ns = s.namespaces.find(ns_of(proc));
-    const pmix_value_t* v = nullptr;
-    if (ns != s.namespaces.end() && !all) {
-        v = lookup(ns->second, proc.rank, key);
-    }
-    if (all && ns == s.namespaces.end()) {
-        w.status(PMIX_ERR_NOT_FOUND);
-    } else if (all) {
-        auto kv = all_keys(ns->second, proc.rank);
-        std::vector<pmix_info_t> out(kv.size());
-        for (std::size_t i = 0; i < kv.size(); ++i) {
-            std::strncpy(out[i].key, kv[i].first.c_str(), PMIX_MAX_KEYLEN);
-            data::value_xfer(&out[i].value, &kv[i].second.get());
+    const std::string nspace = ns_of(proc);
+    Value v;
+    const bool found = !all && read_value(*s.reader, nspace, proc.rank, key, v) == PMIX_SUCCESS;
+    if (all) {
+        auto kv = read_all(*s.reader, nspace, proc.rank, gds::kAllScopes);
+        if (kv.empty() && !s.namespaces.contains(nspace)) {
+            w.status(PMIX_ERR_NOT_FOUND);
+        } else {
+            w.status(PMIX_SUCCESS).infos(kv.data(), kv.size());
         }
-        w.status(PMIX_SUCCESS).infos(out.data(), out.size());
-        for (auto& i : out) data::info_destruct(&i);
-    } else if (v != nullptr) {
-        w.status(PMIX_SUCCESS).value(*v);
+    } else if (found) {
+        w.status(PMIX_SUCCESS).value(v.get());
     } else if (auto cl = s.clients.find({ns_of(proc), proc.rank});
                cl != s.clients.end() && cl->first != who && !cl->second.committed &&
                !cl->second.lost && !info.flag(PMIX_OPTIONAL) && !info.flag(PMIX_IMMEDIATE)) {
@@ -283,37 +274,27 @@ void forward_modex_answer(ModexContinuation then, pmix_status_t status, const ch
 }
 
 void State::wait_for_commit(const ProcKey& target, CommitWait wait, int timeout_seconds) {
-    const std::uint64_t id = next_commit_wait++;
-    CommitWait& w = commit_waits[target][id] = std::move(wait);
+    auto added = pending.commits.add(target, std::move(wait));
+    const std::uint64_t id = added.first;
     if (timeout_seconds > 0) {
-        w.timer = ex->run_after(std::chrono::seconds(timeout_seconds), [this, target, id] {
-            auto t = commit_waits.find(target);
-            if (t == commit_waits.end()) return;
-            auto it = t->second.find(id);
-            if (it == t->second.end()) return;
-            reply_status(it->second.to, PMIX_ERR_TIMEOUT);
-            t->second.erase(it);
-        });
+        added.second.timer =
+            ex->run_after(std::chrono::seconds(timeout_seconds), [this, target, id] {
+                if (auto w = pending.commits.take(target, id))
+                    reply_status(w->to, PMIX_ERR_TIMEOUT);
+            });
     }
 }
 
 void State::answer_commit_waits(const ProcKey& target) {
-    auto t = commit_waits.find(target);
-    if (t == commit_waits.end()) {
-        return;
-    }
-    auto waits = std::move(t->second);
-    commit_waits.erase(t);
-    auto ns = namespaces.find(target.first);
+    auto waits = pending.commits.take_all(target);
     for (auto& [id, w] : waits) {
         if (w.timer != exec::kInvalidTimer) ex->cancel(w.timer);
         auto conn = w.to.conn.lock();
         if (!conn) continue;
-        const pmix_value_t* v =
-            ns == namespaces.end() ? nullptr : lookup(ns->second, target.second, w.key);
+        Value v;
         proto::Writer out;
-        if (v != nullptr) {
-            out.status(PMIX_SUCCESS).value(*v);
+        if (read_value(*reader, target.first, target.second, w.key, v) == PMIX_SUCCESS) {
+            out.status(PMIX_SUCCESS).value(v.get());
         } else {
             out.status(PMIX_ERR_NOT_FOUND);
         }
@@ -322,8 +303,9 @@ void State::answer_commit_waits(const ProcKey& target) {
 }
 
 void State::start_direct_modex(DmodexWait wait, int timeout_seconds) {
-    const std::uint64_t id = next_dmodex++;
-    DmodexWait& w = dmodex_waits[id] = std::move(wait);
+    auto added = pending.dmodex.add(std::move(wait));
+    const std::uint64_t id = added.first;
+    DmodexWait& w = added.second;
     if (timeout_seconds > 0) {
         w.timer = ex->run_after(std::chrono::seconds(timeout_seconds), [this, id] {
             direct_modex_done(id, PMIX_ERR_TIMEOUT, nullptr, 0);
@@ -339,12 +321,11 @@ void State::start_direct_modex(DmodexWait wait, int timeout_seconds) {
 
 void State::direct_modex_done(std::uint64_t id, pmix_status_t status, const std::uint8_t* data,
                               std::size_t ndata) {
-    auto it = dmodex_waits.find(id);
-    if (it == dmodex_waits.end()) {
+    std::optional<DmodexWait> taken = pending.dmodex.take(id);
+    if (!taken) {
         return;  // answered already (timeout); a late host answer is dropped
     }
-    DmodexWait w = std::move(it->second);
-    dmodex_waits.erase(it);
+    DmodexWait& w = *taken;
     if (w.timer != exec::kInvalidTimer && status != PMIX_ERR_TIMEOUT) {
         ex->cancel(w.timer);
     }
@@ -356,13 +337,10 @@ void State::direct_modex_done(std::uint64_t id, pmix_status_t status, const std:
         return;
     }
     proto::Writer out;
-    const pmix_value_t* v = nullptr;
-    if (status == PMIX_SUCCESS) {
-        auto ns = namespaces.find(ns_of(w.proc));
-        v = ns == namespaces.end() ? nullptr : lookup(ns->second, w.proc.rank, w.key);
-    }
-    if (v != nullptr) {
-        out.status(PMIX_SUCCESS).value(*v);
+    Value v;
+    if (status == PMIX_SUCCESS &&
+        read_value(*reader, ns_of(w.proc), w.proc.rank, w.key, v) == PMIX_SUCCESS) {
+        out.status(PMIX_SUCCESS).value(v.get());
     } else {
         out.status(status == PMIX_SUCCESS ? PMIX_ERR_NOT_FOUND : status);
     }

@@ -177,17 +177,17 @@ std::string system_tmpdir(const State& st) {
                                           : st.tools.system_tmpdir;
 }
 
-void add_session_directories(Namespace& ns, const State& st) {
+void add_session_directories(Registration& reg, const State& st) {
     const std::string system = system_tmpdir(st);
     for (const auto& [key, dir] :
          {std::pair<const char*, std::string>{PMIX_SERVER_TMPDIR, st.tmpdir},
           {PMIX_TMPDIR, st.tmpdir},
           {PMIX_SYSTEM_TMPDIR, system}}) {
-        if (dir.empty() || ns.job.count(key) != 0) continue;
+        if (dir.empty() || reg.job.count(key) != 0) continue;
         pmix_value_t v;
         v.type = PMIX_STRING;
         v.data.string = const_cast<char*>(dir.c_str());
-        ns.job.emplace(key, Value(v));
+        reg.job.emplace(key, Value(v));
     }
 }
 
@@ -228,6 +228,11 @@ pmix_status_t init(const pmix_server_module_t* module, const pmix_info_t* info, 
         return rc;
     }
     st->store = make_client_store();
+    st->reader = st->store->make_reader();
+    if (st->reader == nullptr) {
+        remove_session_dir(*st);
+        return PMIX_ERR_NOMEM;  // the store's own directory could not be mapped
+    }
     st->ex = std::make_unique<exec::Executor>("pmix-server");
     if (pmix_status_t rc = st->ex->start(); rc != PMIX_SUCCESS) {
         remove_session_dir(*st);
@@ -280,10 +285,11 @@ pmix_status_t finalize() {
     st->tools.tcp.reset();
     st->clients.clear();
     st->fences.clear();
+    st->reader.reset();
     st->store.reset();  // unlinks every shared-memory segment; mapped clients keep their copy
     {
-        std::lock_guard lock(st->boards_mu);
-        st->boards.clear();
+        std::lock_guard lock(st->boards.mu);
+        st->boards.by_namespace.clear();
     }
     remove_session_dir(*st);
     data::clear_host_attributes();  // the host's registrations end with its server
@@ -301,24 +307,24 @@ pmix_status_t register_nspace(const char* nspace, int nlocalprocs, const pmix_in
     if (strnlen(nspace, PMIX_MAX_NSLEN + 1) > PMIX_MAX_NSLEN || (ninfo > 0 && info == nullptr)) {
         return PMIX_ERR_BAD_PARAM;
     }
-    // Parse now, on the caller's thread: the caller's info is only valid during this call.
-    auto ns = std::make_shared<Namespace>();
-    ns->name = nspace;
-    ns->nlocalprocs = nlocalprocs;
-    ns->registered = true;
-    if (pmix_status_t rc = parse_registration(*ns, info, ninfo, st->hostname); rc != PMIX_SUCCESS) {
+    // Parse now, on the caller's thread: the caller's info is only valid during this call. The
+    // loop writes the parsed registration into the store and drops it.
+    auto reg = std::make_shared<Registration>();
+    reg->name = nspace;
+    reg->nlocalprocs = nlocalprocs;
+    reg->hostname = st->hostname;
+    if (pmix_status_t rc = parse_registration(*reg, info, ninfo); rc != PMIX_SUCCESS) {
         return rc;
     }
-    add_session_directories(*ns, *st);
-    create_board(*st, *ns);
-    auto work = [ns](State& s) {
-        Namespace& dst = s.namespaces[ns->name];
-        auto modex = std::move(dst.modex);
-        auto locals = std::move(dst.local_ranks);
-        dst = std::move(*ns);
-        dst.modex = std::move(modex);
-        dst.local_ranks.insert(locals.begin(), locals.end());
-        publish_namespace(*s.store, dst);  // a failure is logged; clients then ask the server
+    add_session_directories(*reg, *st);
+    create_board(*st, *reg);
+    auto work = [reg](State& s) {
+        Namespace& dst = s.namespaces.touch(reg->name);
+        dst.nlocalprocs = reg->nlocalprocs;
+        dst.registered = true;
+        dst.local_ranks.insert(reg->local_ranks.begin(), reg->local_ranks.end());
+        dst.ranks = rank_runs(*reg);
+        publish_registration(*s.store, *reg);  // a failure is logged
         return PMIX_SUCCESS;
     };
     return run_op(*st, std::move(work), cbfunc, cbdata);
@@ -333,11 +339,8 @@ pmix_status_t deregister_nspace(const char* nspace, pmix_op_cbfunc_t cbfunc, voi
     auto work = [name](State& s) {
         s.namespaces.erase(name);
         s.local_support.erase(name);
-        {
-            std::lock_guard lock(s.app_env_mu);
-            s.app_env.erase(name);
-            std::erase_if(s.proc_env, [&](const auto& kv) { return kv.first.first == name; });
-        }
+        s.app_env.drop_namespace(name);
+        s.reader->detach(name);  // else the server would keep the unlinked segments mapped
         s.store->delete_namespace(name);
         drop_board(s, name);
         for (auto it = s.clients.begin(); it != s.clients.end();) {
@@ -367,8 +370,7 @@ pmix_status_t register_client(const pmix_proc_t& proc, uid_t uid, gid_t gid, voi
     auto work = [c](State& s) {
         ProcKey key{std::string(c.proc.nspace, strnlen(c.proc.nspace, PMIX_MAX_NSLEN)),
                     c.proc.rank};
-        Namespace& ns = s.namespaces[key.first];
-        ns.name = key.first;
+        Namespace& ns = s.namespaces.touch(key.first);
         ns.local_ranks.insert(c.proc.rank);
         s.clients[key] = c;
         return PMIX_SUCCESS;
@@ -429,14 +431,15 @@ pmix_status_t setup_fork(const pmix_proc_t& proc, char*** env) {
     }
     // What the fabric plugins asked for in setup_local_support (e.g. forwarded variables).
     {
-        std::lock_guard lock(st->app_env_mu);
-        if (auto it = st->app_env.find(ns); it != st->app_env.end()) {
+        std::lock_guard lock(st->app_env.mu);
+        if (auto it = st->app_env.by_namespace.find(ns); it != st->app_env.by_namespace.end()) {
             for (const auto& [name, value] : it->second) {
                 if (pmix_status_t rc = set_env(name.c_str(), value, env); rc != PMIX_SUCCESS)
                     return rc;
             }
         }
-        if (auto it = st->proc_env.find({ns, proc.rank}); it != st->proc_env.end()) {
+        if (auto it = st->app_env.by_process.find({ns, proc.rank});
+            it != st->app_env.by_process.end()) {
             for (const auto& [name, value] : it->second) {
                 if (pmix_status_t rc = set_env(name.c_str(), value, env); rc != PMIX_SUCCESS)
                     return rc;
@@ -602,38 +605,22 @@ pmix_status_t store_internal(const pmix_proc_t& proc, const char* key, const pmi
         return PMIX_ERR_BAD_PARAM;
     }
     const std::string ns(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN));
+    if (proc.rank != PMIX_RANK_WILDCARD && proc.rank >= PMIX_RANK_VALID) {
+        return PMIX_ERR_BAD_PARAM;  // no store entity: only a process or the job holds values
+    }
     auto work = [ns, rank = proc.rank, k = std::string(key), v = Value(value)](State& s) {
-        Namespace& dst = s.namespaces[ns];
-        dst.name = ns;
-        if (rank == PMIX_RANK_WILDCARD) {
-            dst.job.insert_or_assign(k, v);
-        } else {
-            dst.ranks[rank].insert_or_assign(k, v);
-        }
-        if (rank == PMIX_RANK_WILDCARD || rank < PMIX_RANK_VALID) {
-            publish_value(*s.store, ns, rank, k, v.get());
-        }
-        return PMIX_SUCCESS;
+        s.namespaces.touch(ns);
+        return publish_value(*s.store, ns, rank, k, v.get());
     };
     return run_sync(*st, std::move(work));
 }
 
 namespace {
 
-pmix_status_t all_keys_value(const std::vector<std::pair<std::string, Value>>& kv,
-                             pmix_value_t* out) {
-    pmix_data_array_t arr;
-    if (pmix_status_t rc = data::data_array_init(&arr, kv.size(), PMIX_INFO); rc != PMIX_SUCCESS) {
-        return rc;
-    }
-    auto* infos = static_cast<pmix_info_t*>(arr.array);
-    for (std::size_t i = 0; i < kv.size(); ++i) {
-        std::strncpy(infos[i].key, kv[i].first.c_str(), PMIX_MAX_KEYLEN);
-        data::value_xfer(&infos[i].value, &kv[i].second.get());
-    }
-    const pmix_status_t rc = data::value_load(out, &arr, PMIX_DATA_ARRAY);
-    data::data_array_destruct(&arr);
-    return rc;
+// Every key of a proc as one PMIX_DATA_ARRAY of PMIX_INFO (deep-copied into *out).
+pmix_status_t all_keys_value(const InfoList& kv, pmix_value_t* out) {
+    pmix_data_array_t arr{PMIX_INFO, kv.size(), const_cast<pmix_info_t*>(kv.data())};
+    return data::value_load(out, &arr, PMIX_DATA_ARRAY);
 }
 
 }  // namespace
@@ -652,15 +639,15 @@ pmix_status_t get_local(const pmix_proc_t& proc, const char* key, pmix_value_t**
     const bool all = key == nullptr;
     const std::string k = all ? std::string() : std::string(key);
     auto work = [ns, rank = proc.rank, all, k, v](State& s) -> pmix_status_t {
-        auto it = s.namespaces.find(ns);
-        if (it == s.namespaces.end()) {
+        if (!s.namespaces.contains(ns)) {
             return PMIX_ERR_NOT_FOUND;
         }
         if (all) {
-            return all_keys_value(all_keys(it->second, rank), v);
+            return all_keys_value(read_all(*s.reader, ns, rank, gds::kAllScopes), v);
         }
-        const pmix_value_t* found = lookup(it->second, rank, k);
-        return found == nullptr ? PMIX_ERR_NOT_FOUND : data::value_xfer(v, found);
+        Value found;
+        const pmix_status_t rc = read_value(*s.reader, ns, rank, k, found);
+        return rc != PMIX_SUCCESS ? rc : data::value_xfer(v, &found.get());
     };
     const pmix_status_t rc = run_sync(*st, std::move(work));
     if (rc != PMIX_SUCCESS) {

@@ -122,12 +122,15 @@ pmix_status_t install_local_support(State& s, const std::string& nspace,
         if (k == PMIX_NODE_MAP) nodes = &v.get();
         if (k == PMIX_PROC_MAP) procs = &v.get();
     }
-    Namespace& ns = s.namespaces[nspace];
+    s.namespaces.touch(nspace);
+    Value registered_nodes, registered_procs;
     if (nodes == nullptr || procs == nullptr) {  // the maps the host registered
-        auto n = ns.job.find(PMIX_NODE_MAP);
-        auto p = ns.job.find(PMIX_PROC_MAP);
-        nodes = n != ns.job.end() ? &n->second.get() : nullptr;
-        procs = p != ns.job.end() ? &p->second.get() : nullptr;
+        const bool have_nodes = read_value(*s.reader, nspace, PMIX_RANK_WILDCARD, PMIX_NODE_MAP,
+                                           registered_nodes) == PMIX_SUCCESS;
+        const bool have_procs = read_value(*s.reader, nspace, PMIX_RANK_WILDCARD, PMIX_PROC_MAP,
+                                           registered_procs) == PMIX_SUCCESS;
+        nodes = have_nodes ? &registered_nodes.get() : nullptr;
+        procs = have_procs ? &registered_procs.get() : nullptr;
     }
     fabric::JobMap map;
     const bool have_map = parse_map(nspace.c_str(), nodes, procs, map);
@@ -160,17 +163,16 @@ pmix_status_t install_local_support(State& s, const std::string& nspace,
             return PMIX_ERR_BAD_PARAM;
         }
         {
-            std::lock_guard lock(s.app_env_mu);
-            auto& env = s.app_env[nspace];
+            std::lock_guard lock(s.app_env.mu);
+            auto& env = s.app_env.by_namespace[nspace];
             env.insert(env.end(), out.env.begin(), out.env.end());
             for (const auto& [rank, vars] : out.proc_env) {
-                auto& mine = s.proc_env[{nspace, rank}];
+                auto& mine = s.app_env.by_process[{nspace, rank}];
                 mine.insert(mine.end(), vars.begin(), vars.end());
             }
         }
         for (const auto& [rank, values] : out.proc) {
             for (const auto& [k, owned] : values) {
-                ns.ranks[rank].insert_or_assign(k, Value(owned->value));
                 publish_value(*s.store, nspace, rank, k, owned->value);
             }
         }

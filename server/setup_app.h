@@ -2,7 +2,7 @@
 // plugins (fabric/plugins/plugin.h).
 #pragma once
 
-#include "server/store.h"
+#include "server/registration.h"
 
 #include <pmix_common.h>
 

@@ -1,16 +1,27 @@
 // server/state.h - the server's state and the methods that run on its progress thread.
 //
-// One State exists between PMIx_server_init and PMIx_server_finalize. Everything below except
-// the immutable identity (set in init) is touched only on the executor's thread: C API calls
-// post work to it, host callbacks (any thread) post their results back to it.
+// One State exists between PMIx_server_init and PMIx_server_finalize. It is composed of named
+// parts, each in its own header with its contract: namespaces.h (bookkeeping; values live only
+// in the store, publish.h), clients.h, fence_table.h, pending.h (commit and direct-modex waits),
+// tool_registry.h, events.h, app_env.h and board.h (the two shared with the host's thread, each
+// under its own lock). Everything except the identity (set in init, read-only after) and those
+// two locked parts is touched only on the executor's thread: C API calls post work to it, host
+// callbacks (any thread) post their results back to it. The methods below coordinate several
+// parts (a commit answers waits, a fence reads the store, a lost client fails fences).
 #pragma once
 
 #include "exec/executor.h"
 #include "exec/log.h"
-#include "gds/board.h"
 #include "gds/store.h"
+#include "server/app_env.h"
+#include "server/board.h"
+#include "server/clients.h"
 #include "server/events.h"
-#include "server/store.h"
+#include "server/fence_table.h"
+#include "server/namespaces.h"
+#include "server/pending.h"
+#include "server/registration.h"
+#include "server/tool_registry.h"
 #include "wire/connection.h"
 #include "wire/listener.h"
 #include "wire/proto/message.h"
@@ -19,88 +30,11 @@
 
 #include <map>
 #include <memory>
-#include <mutex>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace pmix::server {
-
-using ProcKey = std::pair<std::string, pmix_rank_t>;
-
-// Paths a client asked the server to remove when it ends (cleanup.cpp).
-struct CleanupRequest {
-    std::vector<std::string> files, dirs, ignore;
-    bool recursive = false, empty_only = false, leave_topdir = false;
-};
-
-struct Client {
-    pmix_proc_t proc{};
-    uid_t uid = 0;
-    gid_t gid = 0;
-    pid_t pid = 0;  // from SO_PEERCRED, once connected
-    void* server_object = nullptr;
-    std::shared_ptr<wire::Connection> conn;
-    bool finalized = false;
-    bool lost = false;       // its connection closed before it finalized
-    bool committed = false;  // has sent at least one commit
-    bool tool = false;       // a tool admitted by the host's tool_connected (tools.cpp)
-    std::vector<CleanupRequest> cleanups;
-};
-
-// Where to send the reply of a request that waits for the host.
-using ReplyTo = wire::ReplyTo;
-
-// A Get for a local client's key that client has not committed yet.
-struct CommitWait {
-    ReplyTo to;
-    std::string key;
-    exec::TimerId timer = exec::kInvalidTimer;
-};
-
-struct Fence {
-    std::uint64_t id = 0;
-    std::string signature;           // sorted participant list
-    std::vector<pmix_proc_t> procs;  // as the clients gave them
-    std::set<ProcKey> expected;      // local participants
-    std::map<ProcKey, ReplyTo> arrived;
-    data::InfoArray info;  // the first arrival's directives, passed to the host
-    bool collect = false;
-    bool host_called = false;
-    pmix_status_t failed = PMIX_SUCCESS;  // once set, arrivals are answered with it
-    exec::TimerId timer = exec::kInvalidTimer;
-};
-
-// A Get waiting for the host's direct modex.
-struct DmodexWait {
-    ReplyTo to;
-    pmix_proc_t proc{};
-    std::string key;
-    data::InfoArray info;  // handed to the host; valid until it answers
-    exec::TimerId timer = exec::kInvalidTimer;
-};
-
-// Tool support (tools.cpp): set at init from PMIX_SERVER_*_SUPPORT and friends.
-struct ToolSupport {
-    bool enabled = false;
-    std::string server_tmpdir, system_tmpdir;
-    std::vector<std::string> files;         // rendezvous files we wrote (removed at finalize)
-    std::vector<std::string> created_dirs;  // directories we made for them, outermost first
-    // PMIX_SERVER_REMOTE_CONNECTIONS: a TCP listener for remote tools, admitted by this secret
-    // (written only into the owner-only rendezvous files).
-    std::shared_ptr<wire::Listener> tcp;
-    std::string secret;
-};
-
-// A tool connection between its Hello and the host's verdict.
-struct ToolAsk {
-    std::weak_ptr<wire::Connection> conn;
-    wire::Frame request;  // op and tag only
-    wire::PeerCred cred;
-    data::InfoArray info;  // handed to the host; valid until it answers
-    bool asked = false;
-};
 
 class State {
 public:
@@ -119,30 +53,21 @@ public:
     std::shared_ptr<wire::Listener> listener;
     bool finalizing = false;
 
-    std::map<std::string, Namespace> namespaces;
-    std::map<ProcKey, Client> clients;
-    std::map<std::uint64_t, Fence> fences;
-    std::uint64_t next_fence = 1;
+    // The parts, each with its contract in its header.
+    NamespaceTable namespaces;  // namespaces.h: bookkeeping, no values
+    ClientTable clients;        // clients.h
+    FenceTable fences;          // fence_table.h
+    PendingRequests pending;    // pending.h: commit waits, direct-modex waits
+    EventRegistry events;       // events.h
+    ToolRegistry tools;         // tool_registry.h
+    AppEnvironment app_env;     // app_env.h: shared with the host's thread (setup_fork)
+    FenceBoards boards;         // board.h: shared with the host's thread
+    // setup_local_support's info per namespace, kept for the fabric plugins (setup_app.cpp).
     std::map<std::string, std::vector<std::pair<std::string, Value>>> local_support;
-    // Environment the fabric plugins asked for, per namespace (setup_app.cpp). Read by setup_fork
-    // on the host's thread, hence its own lock.
-    std::mutex app_env_mu;
-    std::map<std::string, std::vector<std::pair<std::string, std::string>>> app_env;
-    std::map<ProcKey, std::vector<std::pair<std::string, std::string>>> proc_env;  // one process's
-    std::map<std::uint64_t, DmodexWait> dmodex_waits;
-    std::uint64_t next_dmodex = 1;
-    std::map<ProcKey, std::map<std::uint64_t, CommitWait>> commit_waits;
-    std::uint64_t next_commit_wait = 1;
-    EventRegistry events;
-    ToolSupport tools;
-    std::map<std::uint64_t, ToolAsk> tool_asks;
-    std::uint64_t next_tool_ask = 1;
-    // The clients' read path (publish.h): shared memory unless PMIX_GDS_MODULE says otherwise.
+    // The one store of values (publish.h): written here, read by clients and by the server's
+    // own reader. Shared memory unless PMIX_GDS_MODULE says otherwise.
     std::unique_ptr<gds::StoreWriter> store;
-    // Fence boards of entirely node-local namespaces (board.h). Created on the host's thread at
-    // register_nspace and read by setup_fork there, hence their own lock.
-    std::mutex boards_mu;
-    std::map<std::string, std::shared_ptr<gds::FenceBoard>> boards;
+    std::unique_ptr<gds::StoreReader> reader;  // destroyed before `store`
 
     // Loop thread. Accepting and serving clients (requests.cpp).
     wire::Verdict accept(const std::shared_ptr<wire::Connection>& conn, const wire::Peer& peer);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <optional>
 
 namespace pmix::server {
 
@@ -151,8 +152,9 @@ wire::Verdict State::accept_tool(const std::shared_ptr<wire::Connection>& conn,
     if (!tools.enabled) {
         return {PMIX_ERR_NOT_SUPPORTED, "this server does not serve tools"};
     }
-    const std::uint64_t id = next_tool_ask++;
-    ToolAsk& ask = tool_asks[id];
+    auto added = tools.asks.add(ToolAsk{});
+    const std::uint64_t id = added.first;
+    ToolAsk& ask = added.second;
     ask.conn = conn;
     ask.cred = peer.cred;
     if (!peer.hello.nspace.empty()) {  // the tool named itself (PMIX_TOOL_NSPACE/RANK)
@@ -164,15 +166,15 @@ wire::Verdict State::accept_tool(const std::shared_ptr<wire::Connection>& conn,
     // A tool that never asks is not kept: the Hello alone admits nobody.
     std::weak_ptr<wire::Connection> weak = conn;
     ex->run_after(kAttachDeadline, [this, id, weak] {
-        auto it = tool_asks.find(id);
-        if (it == tool_asks.end() || it->second.asked) return;
-        tool_asks.erase(it);
+        const ToolAsk* waiting = tools.asks.find(id);
+        if (waiting == nullptr || waiting->asked) return;
+        tools.asks.erase(id);
         if (auto c = weak.lock())
             c->close("no tool attach request in time", wire::CloseKind::timeout);
     });
     conn->on_closed([this, id](const wire::CloseReason&) {
-        auto it = tool_asks.find(id);
-        if (it != tool_asks.end() && !it->second.asked) tool_asks.erase(it);
+        const ToolAsk* waiting = tools.asks.find(id);
+        if (waiting != nullptr && !waiting->asked) tools.asks.erase(id);
     });
     return {};
 }
@@ -204,21 +206,21 @@ void refuse_tool(wire::Connection& conn, const wire::Frame& req, pmix_status_t s
 }  // namespace
 
 void State::tool_attach(std::uint64_t id, wire::Connection& conn, wire::Frame&& frame) {
-    auto it = tool_asks.find(id);
-    if (it == tool_asks.end() || it->second.asked ||
+    ToolAsk* found = tools.asks.find(id);
+    if (found == nullptr || found->asked ||
         frame.op != static_cast<std::uint32_t>(proto::Op::kToolAttach)) {
         // Forget it first: close() runs the on_closed handler, which looks the ask up too.
-        if (it != tool_asks.end() && !it->second.asked) tool_asks.erase(it);
+        if (found != nullptr && !found->asked) tools.asks.erase(id);
         conn.close("a tool must send one attach request before anything else",
                    wire::CloseKind::bad_frame);
         return;
     }
-    ToolAsk& ask = it->second;
+    ToolAsk& ask = *found;
     data::InfoArray given;
     proto::Reader r(frame.payload);
     r.infos(&given);
     if (r.finish() != PMIX_SUCCESS) {
-        tool_asks.erase(it);
+        tools.asks.erase(id);
         conn.close("undecodable tool attach request", wire::CloseKind::bad_frame);
         return;
     }
@@ -226,7 +228,7 @@ void State::tool_attach(std::uint64_t id, wire::Connection& conn, wire::Frame&& 
     ask.request.op = frame.op;
     ask.request.tag = frame.tag;
     if (module.tool_connected == nullptr) {
-        tool_asks.erase(it);
+        tools.asks.erase(id);
         refuse_tool(conn, frame, PMIX_ERR_NOT_SUPPORTED, "the host does not admit tools");
         return;
     }
@@ -245,10 +247,9 @@ void State::tool_attach(std::uint64_t id, wire::Connection& conn, wire::Frame&& 
 }
 
 void State::tool_admitted(std::uint64_t id, pmix_status_t status, const pmix_proc_t& proc) {
-    auto it = tool_asks.find(id);
-    if (it == tool_asks.end()) return;
-    ToolAsk ask = std::move(it->second);
-    tool_asks.erase(it);
+    std::optional<ToolAsk> taken = tools.asks.take(id);
+    if (!taken) return;
+    ToolAsk ask = std::move(*taken);
     auto conn = ask.conn.lock();
     if (!conn || conn->closed() || finalizing) return;
     const ProcKey key{ns_of(proc), proc.rank};

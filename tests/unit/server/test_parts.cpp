@@ -1,0 +1,111 @@
+// tests/unit/server/test_parts.cpp - the parts State is made of (id_table.h, pending.h,
+// namespaces.h) and the server's reads of its one store (publish.h): what a fence ships as a
+// process's modex, and what its own Get sees.
+#include "server/id_table.h"
+#include "server/namespaces.h"
+#include "server/pending.h"
+#include "server/publish.h"
+
+#include "gds/store.h"
+
+#include <gtest/gtest.h>
+
+#include <pmix_common.h>
+
+#include <algorithm>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace pmix::server;
+
+TEST(IdTable, IdsAreFreshAndAnItemTakenOnceIsGone) {
+    IdTable<std::string> t;
+    auto a = t.add("a");
+    auto b = t.add("b");
+    EXPECT_NE(a.first, b.first);
+    ASSERT_NE(t.find(a.first), nullptr);
+    EXPECT_EQ(*t.find(a.first), "a");
+    auto taken = t.take(a.first);
+    ASSERT_TRUE(taken.has_value());
+    EXPECT_EQ(*taken, "a");
+    EXPECT_FALSE(t.take(a.first).has_value());  // a late answer finds nothing
+    EXPECT_EQ(t.find(a.first), nullptr);
+    EXPECT_TRUE(t.erase(b.first));
+    EXPECT_TRUE(t.empty());
+    EXPECT_GT(t.add("c").first, b.first);  // never reused
+}
+
+TEST(CommitWaits, TakeAllAnswersEveryWaitOfOneTargetOnly) {
+    CommitWaits w;
+    const ProcKey p0{"ns", 0}, p1{"ns", 1};
+    CommitWait k;
+    k.key = "k0";
+    const auto first = w.add(p0, k).first;
+    k.key = "k1";
+    w.add(p0, k);
+    w.add(p1, k);
+    EXPECT_TRUE(w.take(p0, first).has_value());   // its timeout
+    EXPECT_FALSE(w.take(p0, first).has_value());  // then the commit does not see it
+    EXPECT_EQ(w.take_all(p0).size(), 1u);
+    EXPECT_TRUE(w.take_all(p0).empty());
+    int left = 0;
+    w.for_each([&](CommitWait&) { ++left; });
+    EXPECT_EQ(left, 1);
+}
+
+TEST(NamespaceTable, TouchCreatesUnregisteredAndLocalityIsPerRank) {
+    NamespaceTable t;
+    EXPECT_FALSE(t.contains("a"));
+    Namespace& a = t.touch("a");
+    EXPECT_EQ(a.name, "a");
+    EXPECT_FALSE(a.registered);
+    a.local_ranks.insert(3);
+    EXPECT_TRUE(t.is_local("a", 3));
+    EXPECT_FALSE(t.is_local("a", 4));
+    EXPECT_FALSE(t.is_local("b", 3));
+    t.erase("a");
+    EXPECT_EQ(t.find("a"), nullptr);
+}
+
+namespace {
+
+pmix_info_t info_u32(const char* key, std::uint32_t x) {
+    pmix_info_t i;
+    PMIX_INFO_LOAD(&i, key, &x, PMIX_UINT32);
+    return i;
+}
+
+}  // namespace
+
+// What modex_blob ships for a process: committed REMOTE/GLOBAL (and INTERNAL) keys, never
+// LOCAL ones nor registration data (stored without scope); the server's own Get sees them all.
+TEST(StoreReads, ModexExportTakesCommittedRemoteAndGlobalOnly) {
+    auto store = pmix::gds::make_heap_store();
+    auto reader = store->make_reader();
+    ASSERT_NE(reader, nullptr);
+    const std::string ns = "test.parts";
+    pmix_value_t rank_value;
+    rank_value.type = PMIX_PROC_RANK;
+    rank_value.data.rank = 2;
+    ASSERT_EQ(publish_value(*store, ns, 2, PMIX_RANK, rank_value), PMIX_SUCCESS);
+    std::vector<pmix_info_t> in{info_u32("k.local", 1), info_u32("k.remote", 2),
+                                info_u32("k.global", 3)};
+    ASSERT_EQ(publish_modex(*store, ns, 2,
+                            {{PMIX_LOCAL, &in[0]}, {PMIX_REMOTE, &in[1]}, {PMIX_GLOBAL, &in[2]}}),
+              PMIX_SUCCESS);
+    const InfoList shipped = read_all(*reader, ns, 2, modex_export_scopes());
+    std::vector<std::string> keys;
+    for (std::size_t i = 0; i < shipped.size(); ++i) keys.emplace_back(shipped.data()[i].key);
+    std::sort(keys.begin(), keys.end());
+    EXPECT_EQ(keys, (std::vector<std::string>{"k.global", "k.remote"}));
+    EXPECT_EQ(read_all(*reader, ns, 2, pmix::gds::kAllScopes).size(), 4u);
+    Value v;
+    ASSERT_EQ(read_value(*reader, ns, 2, "k.local", v), PMIX_SUCCESS);
+    EXPECT_EQ(v.get().data.uint32, 1u);
+    EXPECT_TRUE(holds_proc_value(*reader, ns, 2, "k.remote"));
+    EXPECT_FALSE(holds_proc_value(*reader, ns, 3, "k.remote"));
+    EXPECT_EQ(read_value(*reader, ns, 3, "k.remote", v), PMIX_ERR_NOT_FOUND);
+    EXPECT_EQ(publish_value(*store, ns, PMIX_RANK_LOCAL_NODE, "x", rank_value), PMIX_ERR_BAD_PARAM);
+    for (auto& i : in) PMIX_INFO_DESTRUCT(&i);
+}

@@ -85,6 +85,22 @@ def table(n, ours, ref):
     return "\n".join(out)
 
 
+def baseline_table(n, ours, before):
+    """The same build's phases against an earlier build of ours (--baseline), alternated run by
+    run in the same invocation, so that a change is judged against noise of the same minutes."""
+    out = [f"### N = {n}: this build vs baseline", "",
+           "| phase | unit | this median | baseline median | this / baseline |",
+           "|---|---|---:|---:|---:|"]
+    for field, label, unit in PHASES:
+        a = [r[field] for r in ours] if ours else []
+        b = [r[field] for r in before] if before else []
+        am = statistics.median(a) if a else None
+        bm = statistics.median(b) if b else None
+        ratio = f"{am / bm:,.2f}" if am is not None and bm else "-"
+        out.append(f"| {label} | {unit} | {fmt(am, unit)} | {fmt(bm, unit)} | {ratio} |")
+    return "\n".join(out)
+
+
 def plot(path, ns, results):
     try:
         import matplotlib
@@ -130,24 +146,28 @@ def main():
     ap.add_argument("--ours-only", action="store_true", help="skip OpenPMIx")
     ap.add_argument("--out", help="also write the Markdown report here")
     ap.add_argument("--png", help="write a plot of per-phase medians vs N here")
+    ap.add_argument("--baseline", help="bindir of an earlier build of ours, run alternately with "
+                    "--bindir's (same N, same repetitions) and compared in its own table")
     args = ap.parse_args()
     if args.quick:
         args.reps, args.keys = 1, 50
     ns = [int(x) for x in args.n.split(",") if x]
-    libs = [("ours", "pmixrun", "bench-scenario")]
+    libs = [("ours", "pmixrun", "bench-scenario", args.bindir)]
+    if args.baseline:
+        libs.append(("baseline", "pmixrun", "bench-scenario", args.baseline))
     if not args.ours_only:
-        libs.append(("openpmix", "pmixrun-openpmix", "bench-scenario-openpmix"))
+        libs.append(("openpmix", "pmixrun-openpmix", "bench-scenario-openpmix", args.bindir))
     floor = socket_floor(args.bindir)
     barrier_floor = socket_floor(args.bindir, "barrier")
     results, failures = {}, []
     for n in ns:
         for rep in range(args.reps):
-            for lib, launcher, program in libs:
+            for lib, launcher, program, bindir in libs:
                 print(f"run.py: N={n} rep {rep + 1}/{args.reps} {lib} ...", file=sys.stderr, end="",
                       flush=True)
                 try:
-                    rows, took = run_once(os.path.join(args.bindir, launcher),
-                                          os.path.join(args.bindir, program), n, args.keys,
+                    rows, took = run_once(os.path.join(bindir, launcher),
+                                          os.path.join(bindir, program), n, args.keys,
                                           args.timeout)
                     results.setdefault((lib, n), []).extend(rows)
                     print(f" {took:.2f} s", file=sys.stderr)
@@ -171,6 +191,11 @@ def main():
                  "fence at N = 2 can cost on this machine without busy waiting (with it, three "
                  "spinning processes share the CPUs and it gets slower: see bench/e2e/floor.c).", ""]
     body = [table(n, results.get(("ours", n)), results.get(("openpmix", n))) + "\n" for n in ns]
+    if args.baseline:
+        head += [f"Baseline: {args.baseline} (an earlier build of ours), run alternately with "
+                 f"{args.bindir} in this invocation.", ""]
+        body += [baseline_table(n, results.get(("ours", n)), results.get(("baseline", n))) + "\n"
+                 for n in ns]
     if failures:
         body.append("### Failed runs\n\n" + "\n".join(f"- {f.splitlines()[0]}" for f in failures))
     report = "\n".join(head + body)

@@ -5,7 +5,11 @@
 //   derive   per-proc node id, local rank, node rank, host (from the parsed maps; per node)
 //   peers    each node's PMIX_LOCAL_PEERS string ("0,1,...") - the per-node blob (per node)
 //   store    staging every value in gds::StoreWriter and commit (one writer thread per store)
+//   fabric   the ofi-tcp plugin (serial only: its result is one std::map): setup_application's
+//            blob on the launcher, then setup_local on one node, which builds every process's
+//            PMIX_FABRIC_ENDPT
 // Median of R reps in ms. Usage: bench-deps-tbb [procs] [nodes] [reps]
+#include "fabric/plugins/plugin.h"
 #include "gds/store.h"
 #include "maps/node_regex.h"
 
@@ -18,6 +22,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -137,6 +142,35 @@ pmix_status_t store(const Maps& m, const PerProc& p, const std::vector<std::stri
     return rc == PMIX_SUCCESS ? w->commit() : rc;
 }
 
+// The ofi-tcp plugin's two steps for the whole job; returns the milliseconds of each, or false.
+bool fabric_steps(const Maps& m, double& app_ms, double& local_ms) {
+    pmix::fabric::Plugin* plugin = pmix::fabric::find_plugin("ofi-tcp");
+    if (plugin == nullptr) return false;
+    std::string addrs;  // one IPv4 address per node, so nothing is resolved by name
+    for (std::size_t n = 0; n < m.hosts.size(); ++n) {
+        if (n != 0) addrs += ',';
+        addrs += "10." + std::to_string(n >> 8 & 255) + "." + std::to_string(n & 255) + ".1";
+    }
+    pmix_info_t info{};
+    std::strncpy(info.key, "pmix.cpp.node.addrs", PMIX_MAX_KEYLEN);
+    info.value.type = PMIX_STRING;
+    info.value.data.string = addrs.data();
+    pmix::fabric::JobMap map{"bench.deps", m.hosts, m.ranks};
+    char* env[] = {nullptr};
+    pmix::fabric::AppRequest app{map, &info, 1, false, true, env};
+    pmix::fabric::Blob blob;
+    std::string why;
+    auto t0 = Clock::now();
+    if (plugin->setup_application(app, blob, why) != PMIX_SUCCESS || blob.empty()) return false;
+    app_ms = ms_since(t0);
+    pmix::fabric::LocalRequest local{map, 0, blob};
+    pmix::fabric::LocalResult out;
+    t0 = Clock::now();
+    if (plugin->setup_local(local, out, why) != PMIX_SUCCESS) return false;
+    local_ms = ms_since(t0);
+    return out.proc.size() == map.ranks.size() * map.ranks[0].size();
+}
+
 struct Times {
     double parse = 0, derive = 0, peers = 0, store = 0;
 };
@@ -216,5 +250,20 @@ int main(int argc, char** argv) {
             std::printf("(one writer thread) |\n");
         }
     }
+    std::vector<double> app, local;
+    for (int i = 0; i < reps; ++i) {
+        auto nodes = pmix::maps::parse_nodes(nm);
+        auto ranks = pmix::maps::parse_ppn(pm);
+        Maps m{std::move(nodes.value), std::move(ranks.value)};
+        double a = 0, l = 0;
+        if (!fabric_steps(m, a, l)) {
+            std::fprintf(stderr, "bench-deps-tbb: the ofi-tcp plugin's steps failed\n");
+            return 1;
+        }
+        app.push_back(a);
+        local.push_back(l);
+    }
+    std::printf("ofi-tcp plugin (serial): setup_application %.1f ms, setup_local %.1f ms\n",
+                median(app), median(local));
     return 0;
 }

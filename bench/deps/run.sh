@@ -20,3 +20,21 @@ done
 echo
 echo "## registration of 1,000,000 processes on 10,000 nodes, median (ms)"
 "$bin/bench-deps-tbb" 1000000 10000 7
+echo
+echo "## start of an empty program linked to libpmix, without / with libtbb loaded (median us, 3 x 300)"
+python3 - "$bin" <<'PY'
+import statistics, subprocess, sys, time
+def median_us(path, n=300):
+    t = []
+    for _ in range(n):
+        a = time.perf_counter()
+        subprocess.run([path], check=True)
+        t.append((time.perf_counter() - a) * 1e6)
+    return statistics.median(t)
+rows = {"libpmix": [], "libpmix + libtbb": []}
+for _ in range(3):  # alternating
+    rows["libpmix"].append(median_us(sys.argv[1] + "/bench-deps-start"))
+    rows["libpmix + libtbb"].append(median_us(sys.argv[1] + "/bench-deps-start-tbb"))
+for k, v in rows.items():
+    print(f"{k}: " + ", ".join(f"{x:.0f}" for x in v))
+PY

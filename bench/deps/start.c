@@ -2,6 +2,4 @@
  * TBB would add to the start of every client process if libpmix linked it (bench/deps/run.sh). */
 #include <pmix.h>
 
-int main(void) {
-    return PMIx_Initialized() ? 1 : 0;
-}
+int main(void) { return PMIx_Initialized() ? 1 : 0; }

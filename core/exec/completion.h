@@ -43,14 +43,19 @@ public:
     // Stores the result and wakes every waiter. Only the first call counts; later calls return
     // false and drop their value.
     bool complete(T value) const {
+        // Our own reference: once the value is set a waiter may return and drop the last other
+        // copy (or the Completion this was called on) before notify_all runs; the state must
+        // outlive the notification (ThreadSanitizer saw the condition variable destroyed while
+        // it was being broadcast).
+        const std::shared_ptr<State> state = state_;
         {
-            std::lock_guard lock(state_->mutex);
-            if (state_->value.has_value()) {
+            std::lock_guard lock(state->mutex);
+            if (state->value.has_value()) {
                 return false;
             }
-            state_->value.emplace(std::move(value));
+            state->value.emplace(std::move(value));
         }
-        state_->ready.notify_all();
+        state->ready.notify_all();
         return true;
     }
 

@@ -121,7 +121,7 @@ TEST_F(ConnectionFailureTest, OutgoingQueueIsBoundedWhenThePeerStopsReading) {
     EXPECT_LE(a->queued_bytes(), opts.max_queued_bytes + chunk.size() + pmix::wire::kHeaderSize);
     // Once the peer reads again the queue drains and sending works again.
     std::atomic<bool> stop{false};
-    std::size_t total = 0;
+    std::atomic<std::size_t> total{0};  // written by the reader thread, polled here
     std::thread reader([&] {
         std::vector<std::uint8_t> buf(1 << 16);
         while (!stop.load()) {
@@ -141,12 +141,12 @@ TEST_F(ConnectionFailureTest, OutgoingQueueIsBoundedWhenThePeerStopsReading) {
     EXPECT_EQ(a->send(kOpNotify, chunk), PMIX_SUCCESS);
     std::size_t expected =
         static_cast<std::size_t>(accepted + 1) * (chunk.size() + pmix::wire::kHeaderSize);
-    while (total < expected && Clock::now() < deadline) {
+    while (total.load() < expected && Clock::now() < deadline) {
         std::this_thread::sleep_for(5ms);
     }
     stop = true;
     reader.join();
-    EXPECT_EQ(total, expected);  // every accepted frame arrived whole, nothing more
+    EXPECT_EQ(total.load(), expected);  // every accepted frame arrived whole, nothing more
     EXPECT_FALSE(a->closed());
 }
 

@@ -7,7 +7,7 @@
  * prints "events: rank 0 ok (notified)". Public API only (built against ours and OpenPMIx). */
 #include <pmix.h>
 
-#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -15,7 +15,9 @@
 #define APP_EVENT (PMIX_EXTERNAL_ERR_BASE - 7)
 #define PAYLOAD_KEY "events.example.payload"
 
-static volatile sig_atomic_t got = 0;
+/* Set by the handler (on the library's thread) after the fields below, read by main: the
+ * release/acquire pair makes the fields visible with the flag. */
+static atomic_int got = 0;
 static pmix_rank_t got_from = PMIX_RANK_UNDEF;
 static char got_payload[64];
 
@@ -32,7 +34,7 @@ static void app_handler(size_t id, pmix_status_t status, const pmix_proc_t* sour
             }
         }
         got_from = source->rank;
-        got = 1;
+        atomic_store_explicit(&got, 1, memory_order_release);
     }
     if (cbfunc != NULL) cbfunc(PMIX_EVENT_ACTION_COMPLETE, NULL, 0, NULL, NULL, cbdata);
 }
@@ -80,8 +82,8 @@ int main(void) {
             return fail("PMIx_Notify_event", rc);
     } else {
         struct timespec tick = {0, 1000000};
-        for (int i = 0; i < 10000 && !got; ++i) nanosleep(&tick, NULL);
-        if (!got) {
+        for (int i = 0; i < 10000 && !atomic_load_explicit(&got, memory_order_acquire); ++i) nanosleep(&tick, NULL);
+        if (!atomic_load_explicit(&got, memory_order_acquire)) {
             fprintf(stderr, "events: rank %u: no event within 10 s\n", me.rank);
             PMIx_Finalize(NULL, 0);
             return 1;

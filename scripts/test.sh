@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# The full test suite: dev preset (-Werror) then the ASan/UBSan preset, each with every CTest label,
-# then the shared-memory store's tests (label gds) under ThreadSanitizer.
+# The full test suite: dev preset (-Werror), the ASan/UBSan preset and the ThreadSanitizer preset,
+# each with every CTest label it defines. Under TSan the tests that run Debian's OpenPMIx 4.2.2
+# (names with "openpmix", bench.e2e_quick) are left out, because OpenPMIx races inside itself
+# (pmix_ptl_base_start/stop_listening), and abi_real_programs_load, because python3 cannot dlopen
+# a TSan-instrumented library (static TLS); all of them run under dev and asan.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -10,8 +13,8 @@ for preset in dev asan; do
   echo "=== ${preset}: test"
   ctest --preset "$preset" "$@"
 done
-echo "=== tsan: build (gds tests only)"
-bash scripts/setup.sh tsan test_gds
-echo "=== tsan: test (label gds)"
+echo "=== tsan: build"
+bash scripts/setup.sh tsan
+echo "=== tsan: test"
 ctest --preset tsan "$@"
 echo "=== all suites passed in $(( $(date +%s) - start )) s"

@@ -79,7 +79,8 @@ void set_nonblock_cloexec(int fd) {
 
 namespace {
 
-// The job-level information a real RM passes (see README), built with PMIx_Info_list_*.
+// The job-level information a real RM passes (what Open MPI 4.1 reads at MPI_Init), built with
+// PMIx_Info_list_*.
 pmix_status_t add_job_info(InfoList& info, const std::string& nspace, uint32_t job_size,
                            const Layout& layout, const pmix_proc_t* parent) {
     const GeneratedMaps maps(layout);

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 
 namespace pmix::launcher {
 namespace {
@@ -29,22 +30,37 @@ void on_signal(int sig) {
     errno = saved_errno;
 }
 
-// One PMIX_PROC_DATA entry: the rank first, as Open MPI's hosts do.
-pmix_status_t add_proc_data(InfoList& job_info, const Layout& layout, pmix_rank_t rank) {
+// One PMIX_PROC_DATA entry, the rank first as Open MPI's hosts do, built in `slot` itself: the
+// darray is attached without a copy, and `slot` owns it from then on (PMIX_INFO_FREE releases it).
+pmix_status_t load_proc_data(pmix_info_t& slot, const Layout& layout, pmix_rank_t rank) {
     const size_t node = layout.node_of(rank);
     const uint16_t local_rank = static_cast<uint16_t>(rank - layout.first_rank[node]);
     const uint32_t app_number = 0, node_id = static_cast<uint32_t>(node);
-    InfoList proc_info;
-    proc_info.add(PMIX_RANK, &rank, PMIX_PROC_RANK);
-    proc_info.add(PMIX_GLOBAL_RANK, &rank, PMIX_PROC_RANK);
-    proc_info.add(PMIX_APP_RANK, &rank, PMIX_PROC_RANK);
-    proc_info.add(PMIX_LOCAL_RANK, &local_rank, PMIX_UINT16);
-    proc_info.add(PMIX_NODE_RANK, &local_rank, PMIX_UINT16);
-    proc_info.add(PMIX_APPNUM, &app_number, PMIX_UINT32);
-    proc_info.add(PMIX_NODEID, &node_id, PMIX_UINT32);
-    proc_info.add(PMIX_HOSTNAME, layout.nodes[node].name);
-    if (const pmix_status_t rc = proc_info.convert(); rc != PMIX_SUCCESS) return rc;
-    job_info.add(PMIX_PROC_DATA, &proc_info.array(), PMIX_DATA_ARRAY);  // copied into the list
+    const struct {
+        const char* key;
+        const void* value;
+        pmix_data_type_t type;
+    } fields[] = {{PMIX_RANK, &rank, PMIX_PROC_RANK},
+                  {PMIX_GLOBAL_RANK, &rank, PMIX_PROC_RANK},
+                  {PMIX_APP_RANK, &rank, PMIX_PROC_RANK},
+                  {PMIX_LOCAL_RANK, &local_rank, PMIX_UINT16},
+                  {PMIX_NODE_RANK, &local_rank, PMIX_UINT16},
+                  {PMIX_APPNUM, &app_number, PMIX_UINT32},
+                  {PMIX_NODEID, &node_id, PMIX_UINT32},
+                  {PMIX_HOSTNAME, layout.nodes[node].name.c_str(), PMIX_STRING}};
+    pmix_data_array_t* darray = nullptr;
+    PMIX_DATA_ARRAY_CREATE(darray, std::size(fields), PMIX_INFO);
+    if (darray == nullptr) return PMIX_ERR_NOMEM;
+    PMIX_LOAD_KEY(slot.key, PMIX_PROC_DATA);
+    slot.value.type = PMIX_DATA_ARRAY;
+    slot.value.data.darray = darray;
+    auto* entries = static_cast<pmix_info_t*>(darray->array);
+    if (entries == nullptr) return PMIX_ERR_NOMEM;
+    for (size_t i = 0; i < std::size(fields); ++i) {
+        const pmix_status_t rc =
+            PMIx_Info_load(&entries[i], fields[i].key, fields[i].value, fields[i].type);
+        if (rc != PMIX_SUCCESS) return rc;
+    }
     return PMIX_SUCCESS;
 }
 
@@ -63,7 +79,8 @@ void set_nonblock_cloexec(int fd) {
 
 namespace {
 
-// The job-level information a real RM passes (see README), then one PMIX_PROC_DATA per rank.
+// The job-level information a real RM passes (what Open MPI 4.1 reads at MPI_Init), built with
+// PMIx_Info_list_*.
 pmix_status_t add_job_info(InfoList& info, const std::string& nspace, uint32_t job_size,
                            const Layout& layout, const pmix_proc_t* parent) {
     const GeneratedMaps maps(layout);
@@ -93,11 +110,50 @@ pmix_status_t add_job_info(InfoList& info, const std::string& nspace, uint32_t j
         info.add(PMIX_PARENT_ID, parent, PMIX_PROC);
         info.add(PMIX_SPAWNED, &yes, PMIX_BOOL);
     }
-    for (pmix_rank_t rank = 0; rank < job_size; ++rank) {
-        if (const pmix_status_t rc = add_proc_data(info, layout, rank); rc != PMIX_SUCCESS)
+    return info.convert();
+}
+
+// What register_nspace passes: the job-level entries, then one PMIX_PROC_DATA per rank built
+// straight into its final slot. Building the per-rank entries through the list copied each one
+// three times (convert, add to the job list, convert again). pmixrun's "register job + clients"
+// phase at -n 1024 (release, 10 alternating runs on a shared 2-core host): 15.1 ms fastest,
+// 23.7 ms median through the list; 10.6 ms fastest, 11.9 ms median built in place.
+class Registration {
+public:
+    Registration() = default;
+    ~Registration() { PMIX_INFO_FREE(info_, size_); }
+    Registration(const Registration&) = delete;
+    Registration& operator=(const Registration&) = delete;
+    pmix_status_t build(const std::string& nspace, uint32_t job_size, const Layout& layout,
+                        const pmix_proc_t* parent);
+    pmix_info_t* info() const { return info_; }
+    size_t size() const { return size_; }
+
+private:
+    pmix_info_t* info_ = nullptr;
+    size_t size_ = 0;
+};
+
+pmix_status_t Registration::build(const std::string& nspace, uint32_t job_size,
+                                  const Layout& layout, const pmix_proc_t* parent) {
+    InfoList job;
+    if (const pmix_status_t rc = add_job_info(job, nspace, job_size, layout, parent);
+        rc != PMIX_SUCCESS)
+        return rc;
+    const size_t job_entries = job.size();
+    PMIX_INFO_CREATE(info_, job_entries + job_size);
+    if (info_ == nullptr) return PMIX_ERR_NOMEM;
+    size_ = job_entries + job_size;
+    for (size_t i = 0; i < job_entries; ++i) {
+        if (const pmix_status_t rc = PMIx_Info_xfer(&info_[i], &job.info()[i]); rc != PMIX_SUCCESS)
             return rc;
     }
-    return info.convert();
+    for (pmix_rank_t rank = 0; rank < job_size; ++rank) {
+        if (const pmix_status_t rc = load_proc_data(info_[job_entries + rank], layout, rank);
+            rc != PMIX_SUCCESS)
+            return rc;
+    }
+    return PMIX_SUCCESS;
 }
 
 // Registers namespace `nspace` of `nprocs` processes on this node (clients first, as Open MPI
@@ -112,9 +168,8 @@ pmix_status_t register_nspace(Launcher& launcher, const std::string& nspace, siz
         layout.nodes = {{launcher.hostname, static_cast<int>(nprocs)}};
         layout.map(static_cast<uint32_t>(nprocs));
     }
-    InfoList info;
-    if (const pmix_status_t rc =
-            add_job_info(info, nspace, static_cast<uint32_t>(nprocs), layout, parent);
+    Registration info;
+    if (const pmix_status_t rc = info.build(nspace, static_cast<uint32_t>(nprocs), layout, parent);
         rc != PMIX_SUCCESS)
         return rc;
     const uint32_t first = layout.first_rank[layout.here];

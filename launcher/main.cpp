@@ -1,6 +1,6 @@
 // pmixrun: start a PMIx server, register one job, fork its ranks, forward their output and turn
-// their fates into one exit status; across nodes, start a pmixd per node (head.cpp). See
-// README.md for the rules.
+// their fates into one exit status; across nodes, start a pmixd per node (head.cpp). The rules are
+// in this folder's README.md.
 #include "launcher.h"
 
 #include <unistd.h>

@@ -140,7 +140,8 @@ namespace {
 // ($PMIX_SERVER_TMPDIR, $TMPDIR, ... /tmp), where pmix-ps and friends look by default; the
 // library's session directory goes there too and is removed at finalize. --remote-tools adds a
 // TCP listener for tools on other hosts (they need the secret from our rendezvous file, see
-// README "Tools"). `server_info`: more string attributes (pmixd: its node's PMIX_HOSTNAME).
+// the top-level README, "Tools"). `server_info`: more string attributes (pmixd: its node's
+// PMIX_HOSTNAME).
 pmix_status_t init_server(Launcher& launcher,
                           const std::vector<std::pair<const char*, std::string>>& server_info) {
     pmix_server_module_t module;

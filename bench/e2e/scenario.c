@@ -1,4 +1,5 @@
-/* bench/e2e/scenario.c - the end-to-end startup/wireup scenario of ../shared/docs/TARGETS.md.
+/* bench/e2e/scenario.c - the end-to-end startup/wireup scenario: what an MPI job does from
+ * PMIx_Init to PMIx_Finalize, each phase timed per rank.
  *
  * Public API only: built once against our libpmix (bench-scenario) and once against Debian's
  * OpenPMIx 4.2.2 (bench-scenario-openpmix), launched by pmixrun / pmixrun-openpmix.

@@ -1,4 +1,4 @@
-// bench/scale/scale.cpp - the scale simulation of issue #4: one server registers a job of
+// bench/scale/scale.cpp - registration at scale, simulated: one server registers a job of
 // P processes spread over H nodes (default 1,000,000 over 10,000) into the shared-memory store,
 // exactly the keys our server publishes at PMIx_server_register_nspace (job level, one record
 // per node with its host name alias, and per process PMIX_RANK, GLOBAL_RANK, LOCAL_RANK,

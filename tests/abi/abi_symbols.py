@@ -21,9 +21,11 @@ import sys
 
 REFERENCE_LIB = "/usr/lib/x86_64-linux-gnu/pmix2/lib/libpmix.so.2"
 REFERENCE_INCLUDE = "/usr/lib/x86_64-linux-gnu/pmix2/include"
-COMPAT = "/work/shared/compat"
-OMPI_LIST = os.path.join(COMPAT, "ompi-4.1.4", "symbols.txt")
-PYTHON_LIST = os.path.join(COMPAT, "python3-pmix-4.2.2-symbols.txt")
+# The symbols Debian's Open MPI 4.1.4 and python3-pmix 4.2.2 import from libpmix.so.2, recorded
+# next to this script (the Open MPI list says how it was made).
+HERE = os.path.dirname(os.path.abspath(__file__))
+OMPI_LIST = os.path.join(HERE, "ompi-4.1.4-symbols.txt")
+PYTHON_LIST = os.path.join(HERE, "python3-pmix-4.2.2-symbols.txt")
 SONAME = "libpmix.so.2"
 # Symbols some linkers define in every shared object; harmless, reported as INFO only.
 LINKER_SYMBOLS = {"_init", "_fini", "_edata", "_end", "__bss_start"}

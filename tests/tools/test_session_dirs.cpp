@@ -1,6 +1,6 @@
-// tests/tools/test_session_dirs.cpp - the session-directory rules (../shared/seeds, "Session
-// Directories"): the server makes only the missing levels of its tmpdir and removes only those
-// (and only while nothing else lives in them); it creates nothing for clients; the directory keys
+// tests/tools/test_session_dirs.cpp - the session-directory rules: the server makes only the
+// missing levels of its tmpdir and removes only those (and only while nothing else lives in
+// them); it creates nothing for clients; the directory keys
 // are readable with PMIx_Get, the host's values winning over the library's.
 #include "host_process.h"
 

@@ -1,6 +1,6 @@
 // gds/store.h - the job-data store: one writer (the server), many lock-free readers (clients).
 //
-// Contract (DESIGN.md "The shared-memory store"):
+// Contract:
 //  - The writer puts values for a namespace's job, apps, nodes and processes, plus modex data
 //    (fence and direct-modex results). Nothing is visible until commit(), which publishes
 //    everything put since the previous commit with one release-store per namespace. A later put

@@ -4,7 +4,7 @@
 // remaining client operation answers PMIX_ERR_INIT before init (the Standard's answer) and
 // PMIX_ERR_NOT_SUPPORTED after. A non-blocking call that returns an error status never invokes its
 // callback (Standard: the callback fires only after PMIX_SUCCESS), so none of these call theirs.
-// When the client lands, each function moves out of this file into the file of its family.
+// When one is implemented, it moves out of this file into the file of its family.
 #include "compose.h"
 #include "shim_support.h"
 

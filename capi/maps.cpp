@@ -5,6 +5,23 @@
 //
 // Unlike OpenPMIx these work without PMIx_Init/PMIx_server_init: they need no connection, and a
 // host may well build its maps before it initialises. Outputs are written only on success.
+//
+// Other deliberate differences from OpenPMIx 4.2.2:
+// - PMIx_generate_regex/ppn: same pmix[...] syntax, but only adjacent names merge (the order is
+//   always kept), a lone number stays a plain name, the proc map is always compressed (never
+//   raw:), and malformed input (empty names, brackets, bad ranks) is PMIX_ERR_BAD_PARAM.
+// - PMIx_Get_relative_locality accepts strings with or without "hwloc:" and returns
+//   PMIX_SUCCESS; OpenPMIx demands the prefix its own generator never writes and then returns
+//   PMIX_ERR_TAKE_NEXT_OPTION alongside the right bits.
+// - PMIx_Parse_cpuset_string: a malformed list is PMIX_ERR_BAD_PARAM (OpenPMIx yields an empty
+//   set); another provider's prefix is PMIX_ERR_NOT_SUPPORTED (OpenPMIx leaks its internal
+//   PMIX_ERR_TAKE_NEXT_OPTION).
+// - PMIx_Get_cpuset treats its argument as output only (python3-pmix passes it uninitialised).
+// - PMIx_Topology_destruct on the shared topology PMIx_Load_topology handed out releases only
+//   the source string instead of destroying the library's copy.
+// - PMIx_Compute_distances(_nb): PMIX_ERR_NOT_SUPPORTED (no device inventory yet).
+// Cpuset strings ("hwloc:0-3") and locality strings ("SK0:L30:L20:L10:CR0:HT0:NM0") are
+// byte-identical to OpenPMIx's: the test api.maps_match_openpmix diffs them.
 #include "shim_support.h"
 
 #include "maps/cpuset.h"

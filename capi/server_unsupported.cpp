@@ -1,4 +1,5 @@
-// capi/server_unsupported.cpp - the server API (pmix_server.h) until the server core lands.
+// capi/server_unsupported.cpp - the calls of the server API (pmix_server.h) server/ does not
+// implement.
 //
 // The server operations not implemented yet answer PMIX_ERR_INIT before init and
 // PMIX_ERR_NOT_SUPPORTED after; a call that returns an error

@@ -1,10 +1,10 @@
 // client/kvs.cpp - Put / Commit / Store_internal / Get / Fence.
 //
-// Data path (issue #3): puts land in a local cache (so the process reads its own keys without a
-// round trip) and in the list of uncommitted puts that Commit ships to the server. A Get for
-// anything the cache cannot answer asks the server (kGet); job-level answers (rank UNDEF or
-// WILDCARD) are cached, since they do not change during the job. The shared-memory store of
-// issue #4 replaces the server round trip behind the same calls.
+// Data path: puts land in a local cache (so the process reads its own keys without a round trip)
+// and in the list of uncommitted puts that Commit ships to the server. A blocking Get first reads
+// the server's shared-memory store on the caller's thread (store_path.h); what neither the store
+// nor the cache answers is asked of the server (kGet); job-level answers (rank UNDEF or WILDCARD)
+// are cached, since they do not change during the job.
 #include "client/client.h"
 #include "client/host_mode.h"
 #include "client/state.h"

@@ -1,6 +1,6 @@
 // client/tool.cpp - PMIx_tool_init / finalize and the tool's server connections.
 //
-// A tool finds a server through the Standard's chain (FEATURES.md A18), in this order:
+// A tool finds a server through the Standard's chain ("Tools" chapter), in this order:
 //   1. PMIX_TOOL_ATTACHMENT_FILE   a rendezvous file at a given path
 //   2. PMIX_SERVER_URI / PMIX_TCP_URI (not both; "file:<path>" allowed)
 //   3. PMIX_SERVER_PIDINFO         pmix.<host>.tool.<pid> in the server tmpdir
@@ -220,7 +220,7 @@ pmix_status_t tool_init(pmix_proc_t* proc, const pmix_info_t* info, std::size_t 
         return rc;
     }
     std::lock_guard lock(s.mu);
-    if (s.me.nspace[0] == '\0') {  // not connected: our own identity (FEATURES.md A28)
+    if (s.me.nspace[0] == '\0') {  // not connected: "<host>:<pid>", rank 0, as OpenPMIx
         std::strncpy(s.me.nspace, plan.value.self_nspace.c_str(), PMIX_MAX_NSLEN);
         s.me.rank = plan.value.identity.rank == PMIX_RANK_UNDEF ? 0 : plan.value.identity.rank;
     }

@@ -214,7 +214,7 @@ PlanResult plan_connection(const pmix_info_t* info, std::size_t n) {
         plan.targets.push_back({Target::Kind::file, wire::system_file(system_dir, h), {}, {}});
         return PlanResult::success(std::move(plan));
     }
-    plan.retry = false;  // the search step never waits (FEATURES.md A24)
+    plan.retry = false;  // the Standard allows no retries in the search step
     if (info_true(info, n, PMIX_CONNECT_SYSTEM_FIRST)) {
         plan.targets.push_back({Target::Kind::file, wire::system_file(system_dir, h), {}, {}});
     }

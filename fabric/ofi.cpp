@@ -159,7 +159,7 @@ bool OfiTransport::Impl::open_endpoint(std::string& error) {
     hints->caps = FI_MSG;
     hints->ep_attr->type = FI_EP_RDM;
     hints->fabric_attr->prov_name = strdup(prov.c_str());
-    // PLATFORM.md: rxm's defaults cost ~75 MiB per endpoint; a 16-deep receive queue brings it
+    // rxm's defaults cost ~75 MiB per endpoint at enable time; a 16-deep receive queue brings it
     // down. Buffers of 68 KiB keep a whole 64 KiB chunk on the eager path: with rxm's 4 KiB
     // default, a fence of 4 KiB per node went through rendezvous and took 103 us instead of 17 us
     // at D = 2 (361 instead of 1117 us at D = 8), for ~2 MiB more per endpoint (measured here).

@@ -3,9 +3,9 @@
 // Open the endpoint first (open()), publish address() to the other daemons through whatever
 // starts them, then connect() with everyone's address in rank order. From then on one progress
 // thread owns the endpoint: it posts sends, reassembles received chunks into whole packets and
-// hands them to the Receiver. It blocks in the completion queue's wait object (fi_cq_sread)
-// rather than spinning, because daemons may outnumber cores (PLATFORM.md: spin-polling
-// collapses there); a provider without a wait object gets fi_cq_read with a 50 us sleep.
+// hands them to the Receiver. It sleeps in poll() on the completion queue's wait fd (and on an
+// eventfd that send() signals) rather than spinning, because daemons may outnumber cores and
+// spin-polling collapses there; a provider without a wait fd gets a 50 us nap between reads.
 //
 // Packets larger than a chunk travel as several messages (24-byte chunk header: magic, sender,
 // per-sender sequence number, total length, offset) and are reassembled, so receive buffers

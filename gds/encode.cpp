@@ -1,4 +1,4 @@
-// gds/encode.cpp - value <-> segment bytes (see encode.h and README.md "Value encoding").
+// gds/encode.cpp - value <-> segment bytes (see encode.h).
 #include "gds/encode.h"
 
 #include "codec/codec.h"

@@ -4,7 +4,21 @@
 // decodes from the same triple after region.cpp has bounds-checked the payload. Decoding checks
 // that the payload has the shape its type requires (a string ends in NUL, a proc is exactly
 // sizeof(pmix_proc_t), an array's count matches its bytes, a codec payload unpacks completely to
-// the recorded type) and answers kErrCorrupt otherwise. README.md describes each encoding.
+// the recorded type) and answers kErrCorrupt otherwise.
+//
+// The encodings (layout.h's Encoding), by type, and what get_view hands out for each:
+//   scalar      the types of data/scalar_width.h (POINTER among them) and an empty UNDEF: the
+//               union member's raw bytes (<= 8) inline in the record or column, bools as 0/1;
+//               copied inline
+//   string      a non-NULL STRING: blob of characters + NUL; data.string points into the store
+//   bytes       BYTE_OBJECT, COMPRESSED_STRING, COMPRESSED_BYTE_OBJECT: blob of the bytes;
+//               data.bo.bytes points into the store
+//   flat        PROC, PROC_NSPACE, TIMEVAL: blob of the struct; data.proc/nspace into the store
+//   flat_array  a DATA_ARRAY of a scalar, PROC, PROC_NSPACE or TIMEVAL: ArrayHeader{type, count}
+//               + the elements; the elements in place, the array header lives in the view
+//   codec       every other type (INFO, APP, arrays of those or of strings, NULL strings, ...):
+//               core/codec's packing of the pmix_value_t; get_view gives an owned decoded copy
+// A blob is BlobHeader{size, Kind::blob} + payload.
 #pragma once
 
 #include "gds/layout.h"

@@ -55,7 +55,7 @@ enum class Kind : std::uint16_t {
     dir = 0x4407,     // DirRecord: a namespace in a store's directory region
 };
 
-// How a value's bytes are kept (see README.md "Value encoding").
+// How a value's bytes are kept (encode.h lists the types of each).
 enum class Encoding : std::uint16_t {
     scalar = 1,      // the union member's raw bytes, at most 8, inline in the record
     string = 2,      // blob: characters + NUL

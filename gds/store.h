@@ -1,6 +1,6 @@
 // gds/store.h - the job-data store: one writer (the server), many lock-free readers (clients).
 //
-// Contract (DESIGN.md "The shared-memory store"):
+// Contract:
 //  - The writer puts values for a namespace's job, apps, nodes and processes, plus modex data
 //    (fence and direct-modex results). Nothing is visible until commit(), which publishes
 //    everything put since the previous commit with one release-store per namespace. A later put
@@ -11,7 +11,8 @@
 //    past the failed check. Readers may run on any number of threads while the writer appends.
 //  - Two implementations share this interface: make_shm_store() (POSIX shared memory, mapped
 //    read-only by readers in any process) and make_heap_store() (the same engine on malloc'd
-//    memory, for one process or where shared memory is refused). README.md has the details.
+//    memory, for one process or where shared memory is refused). gds/README.md sums up the
+//    layout; layout.h, region.h and encode.h hold the details.
 //
 // Thread safety: a StoreWriter is used by one thread at a time (the server's progress thread).
 // A StoreReader's get/get_view/visit may be called concurrently from any threads; attach may

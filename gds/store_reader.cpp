@@ -1,6 +1,6 @@
 // gds/store_reader.cpp - StoreReader: attached namespaces and the get path.
 //
-// The get path, stated gate by gate (STYLE.md: a fast path names every case that falls back):
+// The get path, stated gate by gate (a fast path names every case that falls back):
 //   1. namespace -> Attachment: the thread's last one (LastUsed), else a lock-free table (an
 //      array swapped whole on growth);
 //   2. one acquire-load of the namespace's root (the snapshot), validated once per new root per

@@ -140,7 +140,7 @@ typedef void (*pmix_tool_connection_cbfunc_t)(pmix_status_t status,
 
 /* Std 16.3.19: a tool asked to connect; the host assigns its identity via
  * cbfunc. Returns void as in OpenPMIx 4.2.2 (the Standard says
- * pmix_status_t; see FEATURES.md X13). */
+ * pmix_status_t since 2.0; 6.0 adds tool_connection2). */
 typedef void (*pmix_server_tool_connection_fn_t)(pmix_info_t *info, size_t ninfo,
                                                  pmix_tool_connection_cbfunc_t cbfunc,
                                                  void *cbdata);

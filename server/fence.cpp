@@ -3,7 +3,16 @@
 //
 // Blob: a sequence of codec batches [PROC, SIZE n, INFO[n]] (INFO omitted when n == 0), one group
 // per process. Self-delimiting and order-independent, so a host may concatenate the blobs of many
-// servers in any order and hand the result back.
+// servers in any order and hand the result back. LOCAL-scope data is not in it.
+//
+// Participants are the request's procs (none = the caller's namespace; WILDCARD = every
+// registered client of that namespace). When every local participant is in: with no fence_nb the
+// fence completes here; else the host gets the blob (only with PMIX_COLLECT_DATA) and its answer
+// is written into the store before anyone is released. PMIX_TIMEOUT ends it with
+// PMIX_ERR_TIMEOUT. A participant lost before the fence went to the host fails it for everyone
+// with PMIX_ERR_LOST_CONNECTION; once the host has it, the host's answer decides (as with
+// OpenPMIx: on several nodes the fence may already have completed elsewhere). Either way the host
+// hears client_finalized for the dead client.
 #include "server/api.h"
 #include "server/board.h"
 #include "server/publish.h"

@@ -1,5 +1,12 @@
 // server/requests.cpp - accepting clients and serving their requests (protocol.h), except the
 // fence (fence.cpp). Runs on the server's progress thread.
+//
+// Get, read from the store (publish.h): the proc's own keys and modex data (the newest value
+// wins), then job level (rank WILDCARD = job level; key NULL = every key of the proc). A key of a
+// local client that has not committed yet waits for its commit (then the value or NOT_FOUND;
+// PMIX_TIMEOUT honoured; NOT_FOUND if it finalizes or dies). A key missing for a proc that is not
+// local goes to the host's direct_modex (reply when it answers, PMIX_TIMEOUT honoured) unless
+// PMIX_OPTIONAL or PMIX_IMMEDIATE; otherwise PMIX_ERR_NOT_FOUND at once.
 #include "server/publish.h"
 #include "server/board.h"
 #include "server/state.h"

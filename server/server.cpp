@@ -168,7 +168,7 @@ pmix_status_t set_env(const char* name, const std::string& value, char*** env) {
     return grown[n] == nullptr ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
 }
 
-// Clients may PMIx_Get their session directories (../shared/seeds, "Session Directories"). The
+// Clients may PMIx_Get their session directories (OpenPMIx's "Session Directories"). The
 // host's values win; where it gave none, the server's own: its tmpdir (PMIX_SERVER_TMPDIR, and
 // PMIX_TMPDIR, which hosts usually equate with it) and the system tmpdir. PMIX_NSDIR and
 // PMIX_PROCDIR exist only when the host gives them: the library creates no directory for clients.

@@ -6,7 +6,7 @@
 // themselves with the secret from the rendezvous file, and count as the server's own user. The
 // host's tool_connected hook sees that info plus the kernel-checked PMIX_USERID / PMIX_GRPID /
 // PMIX_PROC_PID and decides: it assigns the tool's namespace and rank or refuses. A host
-// without the hook gets no tools at all (FEATURES.md J1). An admitted tool is served like a
+// without the hook gets no tools at all (the Standard's rule). An admitted tool is served like a
 // client (same ops, same events) under the identity the host gave it; ids are unique among the
 // server's peers, a second tool with a live id is refused.
 #include "server/state.h"
@@ -58,7 +58,8 @@ std::string launcher_file(const pmix_info_t* info, size_t ninfo) {
 // How long a tool may take between its Hello and its attach request.
 constexpr std::chrono::seconds kAttachDeadline{10};
 
-// Not in OpenPMIx 4.2.2's headers (it came with 6.0, FEATURES.md X5); accepted by its string.
+// Not in the Standard nor in OpenPMIx 4.2.2's headers (OpenPMIx 6.0 defines it); accepted by its
+// string.
 constexpr char kServerSysController[] = "pmix.srv.ctrlr";
 
 // PMIX_TCP_IPV4_PORT, else any free port.

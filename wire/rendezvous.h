@@ -1,8 +1,9 @@
-// wire/rendezvous.h - the files by which tools find a server (Standard, "Tools" chapter;
-// ../shared/seeds: RFC0001, RFC0010 and the session-directory rules).
+// wire/rendezvous.h - the files by which tools find a server (Standard, "Tools" chapter; PMIx
+// RFC0001 and RFC0010; OpenPMIx's "Session Directories" documentation).
 //
 // A server with tool support writes one small file per way of finding it; a tool reads them.
-// Names follow the Standard and OpenPMIx (FEATURES.md X6), <host> being the server's host name:
+// Names follow the Standard and OpenPMIx's code (ptl_base_listener.c), <host> being the server's
+// host name:
 //   <server tmpdir>/pmix.<host>.tool.<pid>     every tool-serving server
 //   <server tmpdir>/pmix.<host>.tool.<nspace>  every tool-serving server
 //   <server tmpdir>/pmix.<host>.tool           a session server (PMIX_SERVER_SESSION_SUPPORT)

@@ -1,6 +1,30 @@
 // core/codec/wire.h - internal to core/codec: the byte-level format and the two cursors every
 // packer uses. Writer appends to a pmix_data_buffer_t and can undo everything it wrote; Reader
 // walks a byte range and never reads past its end. All multi-byte numbers are little-endian.
+//
+// The format (version 1): numbers little-endian and fixed width. One pack call appends one batch:
+// tag u8 (kBatchTag), type u16 (pmix_data_type_t), count u32, then `count` elements:
+//   BOOL                        u8, 0 or 1 (anything else is refused)
+//   1 / 2 / 4 / 8-byte scalars  their width (data/scalar_width.h); FLOAT/DOUBLE as IEEE-754 bits
+//   TIMEVAL                     i64 seconds, i64 microseconds
+//   STRING, REGEX (top level)   u32 length + bytes (no NUL); length kNullString = NULL
+//   BYTE_OBJECT, COMPRESSED_*   u64 size + bytes (size 0 = NULL)
+//   PROC_NSPACE / PROC          string of at most 255 chars / that plus u32 rank
+//   POINTER                     u8 "was non-NULL"; always unpacks as NULL (addresses do not travel)
+//   ENVAR                       envar string, value string, u8 separator
+//   VALUE                       u16 type, then the element (none for UNDEF; a REGEX value as a
+//                               u64 size + the bytes of data.bo)
+//   INFO                        key (<= 511 chars), u32 flags without PMIX_INFO_PERSISTENT, value
+//   PDATA / KVAL                proc, key, value / key, u8 has-value, value
+//   DATA_ARRAY                  u16 type, u32 count, elements (UNDEF: count 0)
+//   APP / QUERY                 cmd, argv, env, cwd, i32 maxprocs, u32 n + infos / keys argv,
+//                               u32 n + qualifiers; an argv is u32 count + strings (0 = NULL argv)
+//   PROC_INFO                   proc, hostname, executable, i32 pid, i32 exit code, u8 state
+//   COORD, GEOMETRY, DEVICE_DIST, ENDPOINT, REGATTR   their fields in declaration order
+//   PROC_CPUSET / TOPO          hwloc list string ("0-3,8") / hwloc XML; NULL when absent; the
+//                               source becomes "hwloc"
+//   PROC/DISK/NET/NODE_STATS    their fields in declaration order (PROC_STATS keeps peak_vsize)
+//   DATA_BUFFER                 u64 size + the buffer's used bytes
 #pragma once
 
 #include <pmix_common.h>

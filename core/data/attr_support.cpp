@@ -14,8 +14,8 @@ namespace pmix::data {
 
 namespace {
 
-// The Standard's spelling of PMIX_TOOL_ATTRIBUTES; OpenPMIx's ("pmix.tool.attrs", our header's)
-// works too (FEATURES.md X2).
+// The Standard's spelling of PMIX_TOOL_ATTRIBUTES ("pmix.setup.env", the same string as
+// PMIX_SETUP_APP_ENVARS); OpenPMIx's ("pmix.tool.attrs", our header's) works too.
 constexpr char kStdToolAttributes[] = "pmix.setup.env";
 
 const std::vector<FunctionAttributes> kClient = {

@@ -1,9 +1,10 @@
 // core/exec/completion.h - a one-shot result that another thread can wait for, with a timeout.
 //
-// This is how every blocking API is built (STYLE.md rule 3): start the non-blocking operation
-// with a callback that calls complete(), then wait(). The waiting side and the completing side
-// share one small state, so either may outlive the other: a callback that fires after its
-// waiter gave up completes a state nobody reads, which is harmless.
+// This is how every blocking API is built (one implementation per operation: the blocking call is
+// the non-blocking one plus a wait): start the non-blocking operation with a callback that calls
+// complete(), then wait(). The waiting side and the completing side share one small state, so
+// either may outlive the other: a callback that fires after its waiter gave up completes a state
+// nobody reads, which is harmless.
 //
 // The deadlock rule: the progress thread must never block waiting for work that only the
 // progress thread can do. wait() on a progress thread therefore returns PMIX_ERR_WOULD_BLOCK

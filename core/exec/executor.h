@@ -1,5 +1,5 @@
 // core/exec/executor.h - the progress thread: one epoll loop that owns sockets and timers and
-// runs posted work in order (DESIGN.md, "Execution model").
+// runs posted work in order (docs/ARCHITECTURE.md describes the threads of each process).
 //
 // Threading contract:
 // - post(), run_after(), cancel(), stop() and on_loop_thread() may be called from any thread.

@@ -1,5 +1,5 @@
 // fabric/plugins/plugin.h - what a fabric plugin implements for PMIx_server_setup_application and
-// PMIx_server_setup_local_support (see fabric/README.md for vendors).
+// PMIx_server_setup_local_support (see fabric/plugins/README.md for vendors).
 //
 // Before launch, on the launcher's node, every plugin contributes a blob describing what the job
 // needs (security keys, environment, endpoint assignments). The server returns each blob to the

@@ -72,9 +72,9 @@ pmix_status_t store_internal(const HostServer& server, const pmix_proc_t* proc, 
 }
 
 pmix_status_t register_event_handler(const HostServer& server, const pmix_status_t* codes,
-                                     std::size_t ncodes, const pmix_info_t* info,
-                                     std::size_t ninfo, pmix_notification_fn_t evhdlr,
-                                     pmix_hdlr_reg_cbfunc_t cbfunc, void* cbdata) {
+                                     std::size_t ncodes, const pmix_info_t* info, std::size_t ninfo,
+                                     pmix_notification_fn_t evhdlr, pmix_hdlr_reg_cbfunc_t cbfunc,
+                                     void* cbdata) {
     std::size_t ref = 0;
     const pmix_status_t rc = register_local_handler(codes, ncodes, info, ninfo, evhdlr, &ref);
     if (rc != PMIX_SUCCESS) return rc;

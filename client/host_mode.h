@@ -50,9 +50,9 @@ pmix_status_t store_internal(const HostServer& server, const pmix_proc_t* proc, 
 // Kept in this process's handler registry (events.cpp), which the server feeds the events meant
 // for the host; cbfunc NULL: the handler's reference is the return value.
 pmix_status_t register_event_handler(const HostServer& server, const pmix_status_t* codes,
-                                     std::size_t ncodes, const pmix_info_t* info,
-                                     std::size_t ninfo, pmix_notification_fn_t evhdlr,
-                                     pmix_hdlr_reg_cbfunc_t cbfunc, void* cbdata);
+                                     std::size_t ncodes, const pmix_info_t* info, std::size_t ninfo,
+                                     pmix_notification_fn_t evhdlr, pmix_hdlr_reg_cbfunc_t cbfunc,
+                                     void* cbdata);
 pmix_status_t deregister_event_handler(const HostServer& server, std::size_t ref,
                                        pmix_op_cbfunc_t cbfunc, void* cbdata);
 

@@ -82,7 +82,8 @@ int main(void) {
             return fail("PMIx_Notify_event", rc);
     } else {
         struct timespec tick = {0, 1000000};
-        for (int i = 0; i < 10000 && !atomic_load_explicit(&got, memory_order_acquire); ++i) nanosleep(&tick, NULL);
+        for (int i = 0; i < 10000 && !atomic_load_explicit(&got, memory_order_acquire); ++i)
+            nanosleep(&tick, NULL);
         if (!atomic_load_explicit(&got, memory_order_acquire)) {
             fprintf(stderr, "events: rank %u: no event within 10 s\n", me.rank);
             PMIx_Finalize(NULL, 0);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Simulated nodes on one machine: network namespaces joined by a bridge (PLATFORM.md).
+# Simulated nodes on one machine: network namespaces joined by veth pairs on a Linux bridge.
 #   netns.sh create PREFIX D   -> namespaces PREFIXn0..n(D-1) with 198.18.0.1..D/24, bridge in PREFIXbr
 #   netns.sh destroy PREFIX    -> removes every namespace whose name starts with PREFIX
 #   netns.sh probe PREFIX      -> exit 0 if namespaces can be made here, else a SKIP line and 77

@@ -245,8 +245,8 @@ pmix_status_t init(const pmix_server_module_t* module, const pmix_info_t* info, 
     }
     // On the loop thread: the listener is open, and its accept path reads what this sets
     // (ThreadSanitizer saw tools.enabled written here while a tool's Hello was being accepted).
-    if (pmix_status_t rc = run_sync(
-            *st, [info, ninfo](State& s) { return start_tool_support(s, info, ninfo); });
+    if (pmix_status_t rc =
+            run_sync(*st, [info, ninfo](State& s) { return start_tool_support(s, info, ninfo); });
         rc != PMIX_SUCCESS) {
         st->listener->close();
         st->ex->stop();

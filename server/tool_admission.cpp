@@ -55,8 +55,9 @@ pmix_status_t admit_tool(const pmix_info_t* info, std::size_t ninfo, std::string
     // snprintf, not std::to_string: the latter's inline table is a GNU "unique" symbol, which the
     // shared library would export despite hidden visibility (abi_symbols checks the export list).
     char name[PMIX_MAX_NSLEN + 2];
-    const int n = std::snprintf(name, sizeof name, "%.*s.tool.%u",
-                                static_cast<int>(server_nspace.size()), server_nspace.data(), number);
+    const int n =
+        std::snprintf(name, sizeof name, "%.*s.tool.%u", static_cast<int>(server_nspace.size()),
+                      server_nspace.data(), number);
     if (n < 0 || static_cast<std::size_t>(n) > PMIX_MAX_NSLEN) return PMIX_ERR_BAD_PARAM;
     PMIX_LOAD_PROCID(tool, name, 0);
     return PMIX_SUCCESS;

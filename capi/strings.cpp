@@ -67,8 +67,12 @@ const char* PMIx_Device_type_string(pmix_device_type_t type) {
 }
 
 const char* PMIx_Value_comparison_string(pmix_value_cmp_t cmp) {
-    return pmix::capi::guarded_or<const char*>(
-        "", [&] { return pmix::text::value_comparison_string(cmp); });
+    // Callers pass any integer (OpenPMIx answers "UNKNOWN VALUE" for those out of range). The
+    // parameter is read once, as an integer, into the capture: loading an out-of-range value
+    // through an enum lvalue (a by-reference capture) is what UBSan's -fsanitize=enum reports.
+    return pmix::capi::guarded_or<const char*>("", [raw = static_cast<int>(cmp)] {
+        return pmix::text::value_comparison_string(static_cast<pmix_value_cmp_t>(raw));
+    });
 }
 
 // The one printer whose result the caller owns and frees (as in OpenPMIx). NULL if out of memory.

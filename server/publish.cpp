@@ -30,8 +30,13 @@ std::unique_ptr<gds::StoreWriter> make_client_store() {
     return gds::make_store(gds::select_store_kind(module), options);
 }
 
-pmix_status_t tolerate_unstorable(pmix_status_t rc) {
-    return rc == PMIX_ERR_UNKNOWN_DATA_TYPE ? PMIX_SUCCESS : rc;
+pmix_status_t tolerate_unstorable(pmix_status_t rc, std::string_view key, pmix_data_type_t type) {
+    if (rc != PMIX_ERR_UNKNOWN_DATA_TYPE) return rc;
+    exec::log_error("pmix-server", "key " + std::string(key) + " has data type " +
+                                       std::to_string(type) +
+                                       ", which is not a PMIx type: not stored, PMIx_Get will not "
+                                       "find it");
+    return PMIX_SUCCESS;
 }
 
 pmix_status_t commit_or_log(gds::StoreWriter& w, pmix_status_t staged, const std::string& what) {
@@ -50,7 +55,8 @@ pmix_status_t publish_modex(gds::StoreWriter& w, const std::string& nspace, pmix
     for (std::size_t i = 0; rc == PMIX_SUCCESS && i < items.size(); ++i) {
         const pmix_info_t& in = *items[i].info;
         const std::string_view key(in.key, strnlen(in.key, PMIX_MAX_KEYLEN));
-        rc = tolerate_unstorable(w.put_modex(nspace, rank, items[i].scope, key, in.value));
+        rc = tolerate_unstorable(w.put_modex(nspace, rank, items[i].scope, key, in.value), key,
+                                 in.value.type);
     }
     return commit_or_log(w, rc, "modex of " + nspace + ":" + std::to_string(rank));
 }
@@ -62,7 +68,8 @@ pmix_status_t publish_value(gds::StoreWriter& w, const std::string& nspace, pmix
     }
     pmix_status_t rc = w.begin_namespace(nspace);
     if (rc == PMIX_SUCCESS) {
-        rc = tolerate_unstorable(w.put(nspace, entity_of(rank), key, value));
+        // Not tolerated: PMIx_Store_internal's caller hears PMIX_ERR_UNKNOWN_DATA_TYPE.
+        rc = w.put(nspace, entity_of(rank), key, value);
     }
     return commit_or_log(w, rc, "key " + key + " of " + nspace);
 }

@@ -31,9 +31,10 @@ namespace pmix::server {
 // or the heap ("hash"); PMIX_CPP_GDS_PREFIX names its segments. Never null (heap fallback).
 std::unique_ptr<gds::StoreWriter> make_client_store();
 
-// A value of a type the store cannot hold (PMIX_ERR_UNKNOWN_DATA_TYPE) is skipped: it was never
-// readable by anyone. Other statuses pass through.
-pmix_status_t tolerate_unstorable(pmix_status_t rc);
+// A value of a type the store cannot hold (PMIX_ERR_UNKNOWN_DATA_TYPE: not a PMIx data type) is
+// skipped with an error-level log line naming the key, so that the rest of a registration or
+// commit lands; no client could have decoded it anyway. Other statuses pass through.
+pmix_status_t tolerate_unstorable(pmix_status_t rc, std::string_view key, pmix_data_type_t type);
 
 // Commits what was staged when `staged` is PMIX_SUCCESS; a failure is logged with `what`.
 pmix_status_t commit_or_log(gds::StoreWriter& w, pmix_status_t staged, const std::string& what);

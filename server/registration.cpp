@@ -7,6 +7,7 @@
 #include "gds/store.h"
 
 #include "data/value.h"
+#include "exec/log.h"
 #include "maps/node_regex.h"
 
 #include <algorithm>
@@ -23,8 +24,13 @@ Value::Value() noexcept {
 }
 
 Value::Value(const pmix_value_t& v) : Value() {
-    if (data::value_xfer(&v_, &v) != PMIX_SUCCESS) {
+    if (const pmix_status_t rc = data::value_xfer(&v_, &v); rc != PMIX_SUCCESS) {
         data::value_destruct(&v_);
+        // A host's value we cannot copy (not a PMIx data type, or out of memory) would otherwise
+        // turn silently into an empty one.
+        exec::log_error("pmix-server", "a value of data type " + std::to_string(v.type) +
+                                           " could not be copied (status " + std::to_string(rc) +
+                                           "); kept as an empty value");
     }
 }
 
@@ -332,7 +338,8 @@ namespace {
 pmix_status_t put_all(gds::StoreWriter& w, const std::string& ns, const gds::Entity& e,
                       const KeyMap& keys) {
     for (const auto& [key, value] : keys) {
-        if (pmix_status_t rc = tolerate_unstorable(w.put(ns, e, key, value.get()));
+        if (pmix_status_t rc =
+                tolerate_unstorable(w.put(ns, e, key, value.get()), key, value.get().type);
             rc != PMIX_SUCCESS) {
             return rc;
         }
@@ -412,7 +419,7 @@ public:
 private:
     pmix_status_t put(const char* key, const pmix_value_t& v) {
         if (given_ != nullptr && given_->count(key) != 0) return PMIX_SUCCESS;  // the host's wins
-        return tolerate_unstorable(w_.put(reg_.name, entity_, key, v));
+        return tolerate_unstorable(w_.put(reg_.name, entity_, key, v), key, v.type);
     }
 
     gds::StoreWriter& w_;

@@ -612,6 +612,9 @@ pmix_status_t store_internal(const pmix_proc_t& proc, const char* key, const pmi
     if (proc.rank != PMIX_RANK_WILDCARD && proc.rank >= PMIX_RANK_VALID) {
         return PMIX_ERR_BAD_PARAM;  // no store entity: only a process or the job holds values
     }
+    if (!data::is_known_type(value.type)) {
+        return PMIX_ERR_UNKNOWN_DATA_TYPE;  // its copy would be empty: say so, store nothing
+    }
     auto work = [ns, rank = proc.rank, k = std::string(key), v = Value(value)](State& s) {
         s.namespaces.touch(ns);
         return publish_value(*s.store, ns, rank, k, v.get());

@@ -73,6 +73,20 @@ TEST_F(InProcess, StoreInternalThenGet) {
     EXPECT_EQ(pmix::server::get_local(p, "opal.puri", &out), PMIX_ERR_NOT_FOUND);
 }
 
+// A value of no PMIx data type cannot be stored: the caller hears it, nothing is kept.
+TEST_F(InProcess, StoreInternalOfAnUnknownTypeIsAnError) {
+    pmix_proc_t p;
+    PMIX_LOAD_PROCID(&p, "daemons", 0);
+    pmix_value_t v;
+    PMIX_VALUE_CONSTRUCT(&v);
+    v.type = 9999;  // not a pmix_data_type_t value
+    v.data.uint64 = 7;
+    EXPECT_EQ(pmix::server::store_internal(p, "odd.type", v), PMIX_ERR_UNKNOWN_DATA_TYPE);
+    pmix_value_t* out = nullptr;
+    EXPECT_EQ(pmix::server::get_local(p, "odd.type", &out), PMIX_ERR_NOT_FOUND);
+    EXPECT_EQ(out, nullptr);
+}
+
 // post() takes a move-only closure: what it captures is owned by the task, run once on the
 // server's thread, and released with it.
 TEST_F(InProcess, PostRunsAMoveOnlyClosureOnTheServerThread) {

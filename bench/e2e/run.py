@@ -70,15 +70,19 @@ def socket_floor(bindir, mode=None):
     return float(m.group(1)) if p.returncode == 0 and m else None
 
 
+def stats(rows, field):
+    """(median, max) of one phase over every rank of every repetition; (None, None) if no rows."""
+    values = [r[field] for r in rows] if rows else []
+    return (statistics.median(values), max(values)) if values else (None, None)
+
+
 def table(n, ours, ref):
     out = [f"### N = {n}", "",
            "| phase | unit | ours median | ours max | OpenPMIx median | OpenPMIx max | ratio |",
            "|---|---|---:|---:|---:|---:|---:|"]
     for field, label, unit in PHASES:
-        a = [r[field] for r in ours] if ours else []
-        b = [r[field] for r in ref] if ref else []
-        am, ax = (statistics.median(a), max(a)) if a else (None, None)
-        bm, bx = (statistics.median(b), max(b)) if b else (None, None)
+        am, ax = stats(ours, field)
+        bm, bx = stats(ref, field)
         ratio = f"{bm / am:,.1f}x" if am and bm and am > 0 and unit == "us" else "-"
         out.append(f"| {label} | {unit} | {fmt(am, unit)} | {fmt(ax, unit)} | {fmt(bm, unit)} | "
                    f"{fmt(bx, unit)} | {ratio} |")
@@ -92,10 +96,8 @@ def baseline_table(n, ours, before):
            "| phase | unit | this median | baseline median | this / baseline |",
            "|---|---|---:|---:|---:|"]
     for field, label, unit in PHASES:
-        a = [r[field] for r in ours] if ours else []
-        b = [r[field] for r in before] if before else []
-        am = statistics.median(a) if a else None
-        bm = statistics.median(b) if b else None
+        am, _ = stats(ours, field)
+        bm, _ = stats(before, field)
         ratio = f"{am / bm:,.2f}" if am is not None and bm else "-"
         out.append(f"| {label} | {unit} | {fmt(am, unit)} | {fmt(bm, unit)} | {ratio} |")
     return "\n".join(out)

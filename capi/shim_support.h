@@ -16,6 +16,10 @@
 //             return pmix::foo::do_it(in, out);
 //         });
 //     }
+//
+// A parameter of enum type that callers may fill with any integer (PMIx_Value_comparison_string)
+// goes into the lambda as an integer capture, not by reference: UBSan reports a load of an
+// out-of-range value through an enum lvalue.
 #pragma once
 
 #include <pmix_common.h>

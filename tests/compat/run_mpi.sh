@@ -9,7 +9,7 @@
 # behind. Each mpirun runs under a kill timeout.
 # With EXPECTED patterns (jobs that abort or crash), the output is not compared line by line:
 # Open MPI is not deterministic there on either library (some runs print "ORTE_ERROR_LOG: Data
-# unpack would read past end of buffer" or "ORTE_ERROR_LOG: Out of resource" from show_help
+# unpack would read past end of buffer", "... had inadequate space" or "Out of resource" from show_help
 # instead of the MPI_ABORT banner: 4 of 30 runs on each library, measured here); instead our run must print every EXPECTED pattern (grep -E) and exit as
 # OpenPMIx's did.
 # --nodes D: D simulated nodes (network namespaces, scripts/netns.sh). mpirun runs in the first

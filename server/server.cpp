@@ -24,6 +24,7 @@
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <thread>
 
 namespace pmix::server {
 
@@ -564,6 +565,15 @@ pmix_status_t post(exec::UniqueFunction<void()> task) {
     return st->ex->post(std::move(task)) ? PMIX_SUCCESS : PMIX_ERR_INIT;
 }
 
+void call_host_later(exec::UniqueFunction<void()> task) {
+    // Shared: a refused post destroys what it was given, and the fallback still needs it.
+    auto shared = std::make_shared<exec::UniqueFunction<void()>>(std::move(task));
+    if (auto st = current(); st != nullptr && st->ex->post([shared] { (*shared)(); })) {
+        return;
+    }
+    std::thread([shared] { exec::invoke_guarded("host callback", [&] { (*shared)(); }); }).detach();
+}
+
 pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t* source, pmix_data_range_t range,
                            const pmix_info_t* info, size_t ninfo, pmix_op_cbfunc_t cbfunc,
                            void* cbdata) {
@@ -591,7 +601,7 @@ pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t* source, pmix_d
         ev.info = copy->data();
         ev.ninfo = copy->size();
         if (range == PMIX_RANGE_PROC_LOCAL) {
-            deliver_to_host(code, src, ev.info, ev.ninfo);  // this process only: the host
+            deliver_to_host(s, code, src, ev.info, ev.ninfo);  // this process only: the host
         } else {
             s.deliver_event(ev);
         }

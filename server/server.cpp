@@ -16,6 +16,7 @@
 #include "wire/proto/message.h"
 #include "wire/unix_socket.h"
 
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -205,6 +206,43 @@ pmix_status_t open_listener(State& st) {
     return PMIX_SUCCESS;
 }
 
+// How long finalize waits for the server's thread to come back from the host: a host may hold,
+// while it calls PMIx_server_finalize, the lock an upcall or a release function of ours waits
+// for (Slurm's plugin holds one lock across its calls into the library and its upcalls).
+constexpr auto kFinalizeLimit = std::chrono::seconds(10);
+
+// Our shared-memory objects, by name ("<prefix>[-fb]-<pid>-<n>", gds/backing_shm.cpp), for when
+// the objects that own them cannot be destroyed.
+void unlink_own_segments() {
+    const std::string stem = shm_prefix().substr(1);
+    const std::string pid = "-" + std::to_string(getpid()) + "-";
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator("/dev/shm", ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.rfind(stem, 0) == 0 && name.find(pid, stem.size()) != std::string::npos) {
+            ::shm_unlink(("/" + name).c_str());
+        }
+    }
+}
+
+// Finalize when the server's thread does not come back from a call into the host: the thread
+// and everything it may still touch (the state) stay behind for good; what others can see goes
+// (segments, session and socket directories, the directories init created).
+pmix_status_t abandon(std::shared_ptr<State> st) {
+    slog(exec::LogLevel::error,
+         "PMIx_server_finalize: the server's thread is still inside a call to the host after " +
+             std::to_string(kFinalizeLimit.count()) +
+             " s (an upcall or a release function that does not return; does the host hold a "
+             "lock it takes there?); it is left behind, the session directory and shared "
+             "memory are removed");
+    static auto* abandoned = new std::vector<std::shared_ptr<State>>();
+    abandoned->push_back(st);
+    unlink_own_segments();
+    remove_session_dir(*st);
+    data::clear_host_attributes();
+    return PMIX_ERR_TIMEOUT;
+}
+
 }  // namespace
 
 std::shared_ptr<State> current() {
@@ -284,7 +322,9 @@ pmix_status_t finalize() {
         }
         s->shutdown_connections();
     });
-    st->ex->stop();
+    if (st->ex->stop_within(kFinalizeLimit) == PMIX_ERR_TIMEOUT) {
+        return abandon(std::move(st));
+    }
     // The loop is gone: drop connections (they refer to the executor) before the executor.
     st->listener.reset();
     st->tools.tcp.reset();

@@ -3,8 +3,10 @@
  * once; each result is printed and a wrong one makes the exit status non-zero.
  *
  * Mode "finalize-stuck" (hostlock_host --stuck): put, then one collecting fence the host never
- * answers; the process waits there until the server goes away. */
+ * answers; the process waits there until the server goes away.
+ * Mode "tool TMPDIR PID": a tool that the host admits (tool_connected), one query, finalize. */
 #include <pmix.h>
+#include <pmix_tool.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -116,7 +118,32 @@ static void spawn_query_log(void) {
            PMIX_SUCCESS);
 }
 
+static int tool(const char* tmpdir, const char* pid_text) {
+    pmix_info_t info[2];
+    pid_t pid = (pid_t)atoi(pid_text);
+    PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, tmpdir, PMIX_STRING);
+    PMIX_INFO_LOAD(&info[1], PMIX_SERVER_PIDINFO, &pid, PMIX_PID);
+    pmix_status_t rc = PMIx_tool_init(&me, info, 2);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+    expect("tool init", rc, PMIX_SUCCESS);
+    if (rc != PMIX_SUCCESS) return 1;
+    pmix_query_t q;
+    PMIX_QUERY_CONSTRUCT(&q);
+    char* qkeys[] = {"hl.query", NULL};
+    q.keys = qkeys;
+    pmix_info_t* results = NULL;
+    size_t nresults = 0;
+    expect("tool query", PMIx_Query_info(&q, 1, &results, &nresults), PMIX_SUCCESS);
+    if (results != NULL) PMIX_INFO_FREE(results, nresults);
+    q.keys = NULL;
+    PMIX_QUERY_DESTRUCT(&q);
+    expect("tool finalize", PMIx_tool_finalize(), PMIX_SUCCESS);
+    return failures == 0 ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
+    if (argc > 3 && strcmp(argv[1], "tool") == 0) return tool(argv[2], argv[3]);
     pmix_status_t rc = PMIx_Init(&me, NULL, 0);
     if (rc != PMIX_SUCCESS) {
         fprintf(stderr, "hostlock-client: PMIx_Init: %s\n", PMIx_Error_string(rc));

@@ -13,8 +13,13 @@
 //                                host (hostlock_client.c), then registration, deregistration,
 //                                application setup, dmodex, notify and error-path checks.
 //   hostlock_host CLIENT --stuck the host never answers fence_nb; PMIx_server_finalize must
-//                                return within 10 s all the same and leave no segment in
-//                                /dev/shm and no directory under the server's tmpdir.
+//                                return all the same and leave no segment in /dev/shm and no
+//                                directory under the server's tmpdir.
+//   hostlock_host CLIENT --stuck-release
+//                                the host answers that fence late, from its own thread, and
+//                                calls PMIx_server_finalize still holding the lock its release
+//                                function takes: finalize gives up on its thread after its limit
+//                                (PMIX_ERR_TIMEOUT, < 15 s) and removes the same.
 #include <pmix.h>
 #include <pmix_server.h>
 
@@ -178,8 +183,13 @@ void release_infos(void* cbdata) {
 
 // ---- upcalls -------------------------------------------------------------------------------
 
-bool g_stuck = false;                 // --stuck: fence_nb never answers
+bool g_stuck = false;                 // --stuck*: fence_nb does not answer from the upcall
 std::vector<char*> g_stuck_contribs;  // what fence_nb kept (freed at exit)
+struct HeldFence {                    // the first fence_nb's callback, for a late answer
+    pmix_modex_cbfunc_t cbfunc = nullptr;
+    void* cbdata = nullptr;
+    size_t ndata = 0;
+} g_held_fence;
 
 pmix_status_t up_client_connected(const pmix_proc_t*, void*, pmix_op_cbfunc_t cbfunc,
                                   void* cbdata) {
@@ -205,7 +215,8 @@ pmix_status_t up_abort(const pmix_proc_t*, void*, int, const char*, pmix_proc_t*
 pmix_status_t up_fence_nb(const pmix_proc_t*, size_t nprocs, const pmix_info_t*, size_t, char* data,
                           size_t ndata, pmix_modex_cbfunc_t cbfunc, void* cbdata) {
     Entered e(nprocs == 1 ? "fence_nb" : "fence_nb (subset)");
-    if (g_stuck) {  // taken, never answered
+    if (g_stuck) {  // taken; answered late (--stuck-release) or never
+        if (g_held_fence.cbfunc == nullptr) g_held_fence = {cbfunc, cbdata, ndata};
         g_stuck_contribs.push_back(data);
         return PMIX_SUCCESS;
     }
@@ -306,6 +317,13 @@ pmix_status_t up_job_control(const pmix_proc_t*, const pmix_proc_t*, size_t, con
     Entered e("job_control");
     call_void([&] { cbfunc(PMIX_SUCCESS, nullptr, 0, cbdata, release_infos, nullptr); });
     return PMIX_SUCCESS;
+}
+
+void up_tool_connected(pmix_info_t*, size_t, pmix_tool_connection_cbfunc_t cbfunc, void* cbdata) {
+    Entered e("tool_connected");
+    pmix_proc_t tool;
+    PMIX_LOAD_PROCID(&tool, "hostlock-tool", 0);
+    call_void([&] { cbfunc(PMIX_SUCCESS, &tool, cbdata); });
 }
 
 // ---- the host's own event handlers (PMIx_Register_event_handler in the server process) ------
@@ -437,17 +455,33 @@ pmix_server_module_t make_module() {
     m.query = up_query;
     m.log = up_log;
     m.job_control = up_job_control;
+    m.tool_connected = up_tool_connected;
     return m;
 }
 
 std::string g_tmpdir;
 
 pmix_status_t init_server(pmix_server_module_t* module) {
-    pmix_info_t info;
-    PMIX_INFO_LOAD(&info, PMIX_SERVER_TMPDIR, g_tmpdir.c_str(), PMIX_STRING);
-    const pmix_status_t rc = call([&] { return PMIx_server_init(module, &info, 1); });
-    PMIX_INFO_DESTRUCT(&info);
+    pmix_info_t info[2];
+    const bool yes = true;
+    PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, g_tmpdir.c_str(), PMIX_STRING);
+    PMIX_INFO_LOAD(&info[1], PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
+    const pmix_status_t rc = call([&] { return PMIx_server_init(module, info, 2); });
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
     return rc;
+}
+
+pid_t start_tool() {
+    const pid_t pid = fork();
+    if (pid == 0) {
+        std::string me = std::to_string(getppid());
+        char mode[] = "tool";
+        char* argv[] = {g_client.data(), mode, g_tmpdir.data(), me.data(), nullptr};
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    return pid;
 }
 
 // ---- the scenarios -------------------------------------------------------------------------
@@ -558,6 +592,7 @@ void expect_every_upcall() {
                              "query",
                              "log",
                              "job_control",
+                             "tool_connected",
                              "release_fn",
                              "event handler",
                              "event handler's own callback",
@@ -583,6 +618,8 @@ int run_all(int n) {
     std::vector<pid_t> pids;
     for (int r = 0; r < n; ++r) pids.push_back(start_client(static_cast<pmix_rank_t>(r), "all"));
     expect_status("clients", reap(pids, 60) ? PMIX_SUCCESS : PMIX_ERROR, PMIX_SUCCESS);
+    std::vector<pid_t> tool{start_tool()};
+    expect_status("tool", reap(tool, 30) ? PMIX_SUCCESS : PMIX_ERROR, PMIX_SUCCESS);
     after_clients(n);
     expect_status("PMIx_server_finalize", call([] { return PMIx_server_finalize(); }),
                   PMIX_SUCCESS);
@@ -611,7 +648,10 @@ std::vector<std::string> entries(const std::string& dir, const std::string& pref
     return out;
 }
 
-int run_stuck() {
+// release_late: the host answers the fence from its own thread, holding its lock, and goes on
+// to PMIx_server_finalize without letting go of it: our release of its buffer waits for that
+// lock on the server's thread, which finalize cannot stop; it returns after its limit anyway.
+int run_stuck(bool release_late) {
     g_stuck = true;
     const std::string prefix = "hostlock-" + std::to_string(getpid());
     setenv("PMIX_CPP_GDS_PREFIX", ("/" + prefix).c_str(), 1);
@@ -626,16 +666,28 @@ int run_stuck() {
     wait_for("the fence to reach the host", [] { return seen("fence_nb") > 0; });
     const std::size_t segments = entries("/dev/shm", prefix).size();
     const auto t0 = Clock::now();
-    expect_status("PMIx_server_finalize with a fence stuck in the host",
-                  call([] { return PMIx_server_finalize(); }), PMIX_SUCCESS);
+    const pmix_status_t rc = call([&] {
+        if (release_late) {
+            char* data = g_stuck_contribs.empty() ? nullptr : g_stuck_contribs.front();
+            if (data != nullptr) g_stuck_contribs.erase(g_stuck_contribs.begin());
+            g_held_fence.cbfunc(PMIX_SUCCESS, data, g_held_fence.ndata, g_held_fence.cbdata,
+                                release_malloced, data);
+        }
+        return PMIx_server_finalize();
+    });
     const auto ms =
         std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+    expect_status("PMIx_server_finalize with a fence stuck in the host", rc,
+                  release_late ? PMIX_ERR_TIMEOUT : PMIX_SUCCESS);
     std::printf("hostlock: finalize took %lld ms; %zu segment(s) in /dev/shm before it\n",
                 static_cast<long long>(ms), segments);
-    if (ms > 10000) violation("PMIx_server_finalize took " + std::to_string(ms) + " ms");
+    if (ms > 15000) violation("PMIx_server_finalize took " + std::to_string(ms) + " ms");
     if (segments == 0) violation("no segment of the store found before finalize (prefix?)");
     for (const auto& name : entries("/dev/shm", prefix)) violation("left in /dev/shm: " + name);
     for (const auto& name : entries(g_tmpdir, "")) violation("left in the tmpdir: " + name);
+    if (release_late) {  // the lock is free now: the release comes
+        wait_for("the late release_fn", [] { return seen("release_fn") > 0; });
+    }
     expect_status("clients", reap(pids, 20) ? PMIX_SUCCESS : PMIX_ERROR, PMIX_SUCCESS);
     return 0;
 }
@@ -649,7 +701,8 @@ int main(int argc, char** argv) {
     }
     g_client = argv[1];
     const bool stuck = argc > 2 && std::strcmp(argv[2], "--stuck") == 0;
-    const int n = argc > 2 && !stuck ? std::atoi(argv[2]) : 3;
+    const bool release_late = argc > 2 && std::strcmp(argv[2], "--stuck-release") == 0;
+    const int n = argc > 2 && !stuck && !release_late ? std::atoi(argv[2]) : 3;
     signal(SIGALRM, [](int) {
         static const char msg[] = "hostlock: TIMEOUT (watchdog): something hangs\n";
         ssize_t ignored = write(2, msg, sizeof msg - 1);
@@ -666,7 +719,7 @@ int main(int argc, char** argv) {
     char templ[] = "/tmp/hostlock.XXXXXX";
     if (mkdtemp(templ) == nullptr) return 2;
     g_tmpdir = templ;
-    const int rc = stuck ? run_stuck() : run_all(n);
+    const int rc = stuck || release_late ? run_stuck(release_late) : run_all(n);
     rmdir(g_tmpdir.c_str());
     for (char* d : g_stuck_contribs) std::free(d);
     std::lock_guard lock(g_report_mu);

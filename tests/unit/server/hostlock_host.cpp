@@ -70,10 +70,22 @@ int seen(const std::string& name) {
 class Entered {
 public:
     explicit Entered(const char* name) {
-        {
-            std::lock_guard lock(g_report_mu);
-            ++g_seen[name];
-        }
+        enter(name);
+        // Counted once the lock is held: whoever waits for this count and then takes the lock
+        // sees what the entry point did under it.
+        std::lock_guard lock(g_report_mu);
+        ++g_seen[name];
+    }
+    ~Entered() {
+        if (!acquired_) return;
+        t_holding = false;
+        pthread_mutex_unlock(&g_lock);
+    }
+    Entered(const Entered&) = delete;
+    Entered& operator=(const Entered&) = delete;
+
+private:
+    void enter(const char* name) {
         if (t_in_library) {
             violation(std::string(name) + " ran inside the host's own call into the library");
         }
@@ -89,15 +101,7 @@ public:
         acquired_ = true;
         t_holding = true;
     }
-    ~Entered() {
-        if (!acquired_) return;
-        t_holding = false;
-        pthread_mutex_unlock(&g_lock);
-    }
-    Entered(const Entered&) = delete;
-    Entered& operator=(const Entered&) = delete;
 
-private:
     bool acquired_ = false;
 };
 
@@ -716,8 +720,9 @@ int main(int argc, char** argv) {
     pthread_mutex_init(&g_lock, &attr);
     // Every fence through the host's fence_nb, none on the library's own fence board.
     setenv("PMIX_CPP_LOCAL_FENCE", "server", 1);
-    char templ[] = "/tmp/hostlock.XXXXXX";
-    if (mkdtemp(templ) == nullptr) return 2;
+    const char* tmp = std::getenv("TMPDIR");
+    std::string templ = std::string(tmp != nullptr && *tmp ? tmp : "/tmp") + "/hostlock.XXXXXX";
+    if (mkdtemp(templ.data()) == nullptr) return 2;
     g_tmpdir = templ;
     const int rc = stuck || release_late ? run_stuck(release_late) : run_all(n);
     rmdir(g_tmpdir.c_str());

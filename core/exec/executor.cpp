@@ -120,6 +120,7 @@ pmix_status_t Executor::stop_within(std::chrono::milliseconds limit) {
         if (waited >= limit) {
             log_error("exec", name_ + ": progress thread still busy in a callback after " +
                                   std::to_string(waited.count()) + " ms of stop(); left running");
+            thread_.detach();  // it ends on its own when the callback returns; never joined
             return PMIX_ERR_TIMEOUT;
         }
         if (step == kReport) {

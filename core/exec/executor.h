@@ -62,8 +62,9 @@ public:
     // a thread cannot join itself; the join happens in a later stop() or the destructor.
     pmix_status_t stop();
     // stop() that gives up after `limit` when the running callback does not return (it blocks in
-    // someone else's code): PMIX_ERR_TIMEOUT, the thread left running. The caller must then keep
-    // this Executor (and what its callbacks use) alive for good: destroying it would wait again.
+    // someone else's code): PMIX_ERR_TIMEOUT, the thread detached and left to end by itself once
+    // that callback returns. The caller must then keep this Executor (and what its callbacks
+    // use) alive for good: the thread still uses it.
     pmix_status_t stop_within(std::chrono::milliseconds limit);
 
     bool running() const noexcept { return accepting_.load(std::memory_order_acquire); }

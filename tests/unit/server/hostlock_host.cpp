@@ -288,10 +288,10 @@ pmix_status_t up_disconnect(const pmix_proc_t*, size_t, const pmix_info_t*, size
 pmix_status_t up_notify_event(pmix_status_t code, const pmix_proc_t* source, pmix_data_range_t,
                               pmix_info_t*, size_t, pmix_op_cbfunc_t cbfunc, void* cbdata) {
     Entered e("notify_event");
+    pmix_proc_t src = *source;  // the callback ends the library's hold on the arguments
     call_void([&] { cbfunc(PMIX_SUCCESS, cbdata); });
     // A host distributes the event; on this node by notifying through the library, here to its
     // own handlers only, from inside this upcall (without a callback: it waits for nothing).
-    pmix_proc_t src = *source;
     const pmix_status_t rc = call([&] {
         return PMIx_Notify_event(code, &src, PMIX_RANGE_PROC_LOCAL, nullptr, 0, nullptr, nullptr);
     });

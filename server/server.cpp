@@ -647,6 +647,13 @@ pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t* source, pmix_d
         }
         return PMIX_SUCCESS;
     };
+    if (cbfunc == nullptr) {
+        // Accepted, not awaited (as OpenPMIx): a host that holds its lock across this call
+        // while an upcall on the loop waits for that lock would otherwise wait here.
+        State* s = st.get();
+        return st->ex->post([s, w = std::move(work)]() mutable { w(*s); }) ? PMIX_SUCCESS
+                                                                           : PMIX_ERR_INIT;
+    }
     return run_op(*st, std::move(work), cbfunc, cbdata);
 }
 

@@ -544,7 +544,36 @@ void setup_calls() {
         PMIX_SUCCESS);
 }
 
+void get_nb_cb(pmix_status_t, pmix_value_t*, void* cbdata) {
+    Entered e("get_nb's callback");
+    static_cast<Waiter*>(cbdata)->done = true;
+}
+
+// PMIx_Notify_event without a callback while the library's thread waits for the host's lock
+// (in the callback of a PMIx_Get_nb made under that lock): accepted at once, not awaited.
+void notify_while_the_loop_waits() {
+    Waiter got;
+    const int handled = seen("event handler");
+    long long ms = 0;
+    const pmix_status_t rc = call([&] {
+        const pmix_status_t g = PMIx_Get_nb(nullptr, PMIX_JOB_SIZE, nullptr, 0, get_nb_cb, &got);
+        if (g != PMIX_SUCCESS) return g;
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));  // its callback is waiting
+        const auto t0 = Clock::now();
+        const pmix_status_t r =
+            PMIx_Notify_event(kCode, nullptr, PMIX_RANGE_PROC_LOCAL, nullptr, 0, nullptr, nullptr);
+        ms = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - t0).count();
+        return r;
+    });
+    std::printf("hostlock: PMIx_Notify_event (no callback) under the lock took %lld ms\n", ms);
+    expect_status("PMIx_Notify_event while the loop waits for the lock", rc, PMIX_SUCCESS);
+    if (ms > 2000) violation("PMIx_Notify_event waited " + std::to_string(ms) + " ms");
+    wait_for("get_nb's callback", [&] { return got.done.load(); });
+    wait_for("both event handlers", [&] { return seen("event handler") >= handled + 2; });
+}
+
 void after_clients(int n) {
+    notify_while_the_loop_waits();
     pmix_proc_t p0;
     PMIX_LOAD_PROCID(&p0, kNspace, 0);
     Waiter dm;
@@ -603,6 +632,7 @@ void expect_every_upcall() {
                              "op callback",
                              "setup_application's callback",
                              "dmodex_request's callback",
+                             "get_nb's callback",
                              "event registration callback"}) {
         const int times = seen(name);
         std::printf("hostlock: %-30s %d\n", name, times);

@@ -95,6 +95,10 @@ pmix_status_t FenceBoard::create(const std::string& prefix, std::string_view nsp
     return PMIX_SUCCESS;
 }
 
+pmix_status_t FenceBoard::share(gid_t gid) const {
+    return share_shm_object(name_, SegmentAccess{gid, 0660});
+}
+
 FenceBoard::~FenceBoard() {
     ::munmap(header_, board_layout::kBoardBytes);
     ::shm_unlink(name_.c_str());

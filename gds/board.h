@@ -31,6 +31,8 @@
 
 #include <pmix_common.h>
 
+#include <sys/types.h>
+
 #include <atomic>
 #include <chrono>
 #include <cstddef>
@@ -82,7 +84,8 @@ static_assert(sizeof(BoardHeader) <= kBoardBytes);
 
 }  // namespace board_layout
 
-// The server's side: creates the segment (0600, unlinked when destroyed) and can disable it.
+// The server's side: creates the segment (0600, unlinked when destroyed; share() opens it to a
+// job's group) and can disable it.
 class FenceBoard {
 public:
     // `prefix` as the store's ("/pmixgds"): the name is <prefix>-fb-<pid>-<counter>.
@@ -93,6 +96,10 @@ public:
     FenceBoard& operator=(const FenceBoard&) = delete;
 
     const std::string& name() const noexcept { return name_; }
+    // Lets group `gid` map it read-write (0660, the server stays the owner): the job of another
+    // user than the server's. Nothing the server reads is on the board, so a participant that
+    // scribbles on it can only spoil its own job's fences (see above).
+    pmix_status_t share(gid_t gid) const;
     // Sticky: every later fence of the namespace goes to the server; waiters are woken.
     void disable() noexcept;
     bool disabled() const noexcept;

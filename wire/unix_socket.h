@@ -43,7 +43,8 @@ Result<ListeningSocket> listen_unix(const std::string& path, int backlog);
 void remove_listening_files(const ListeningSocket& sock) noexcept;
 
 // A connected, non-blocking, close-on-exec socket. PMIX_ERR_WOULD_BLOCK when the server's
-// backlog is full (retry later); PMIX_ERR_UNREACH when nobody listens; PMIX_ERR_BAD_PARAM for
+// backlog is full (retry later); PMIX_ERR_NO_PERMISSIONS when the socket or a directory on its
+// path does not let this user in; PMIX_ERR_UNREACH when nobody listens; PMIX_ERR_BAD_PARAM for
 // a path that does not fit in sockaddr_un.
 Result<exec::UniqueFd> connect_unix(const std::string& path);
 

@@ -8,6 +8,7 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -35,6 +36,21 @@ std::unique_ptr<BoardView> view_of(const FenceBoard& b, const char* ns = "board.
     std::unique_ptr<BoardView> v;
     EXPECT_EQ(BoardView::open(b.name(), ns, v), PMIX_SUCCESS);
     return v;
+}
+
+// Another user's job gets its board through its group: 0660, still owned by the server.
+TEST(FenceBoard, ShareGivesTheBoardToAGroup) {
+    auto b = make(2);
+    ASSERT_NE(b, nullptr);
+    struct stat sb {};
+    ASSERT_EQ(::stat(("/dev/shm" + b->name()).c_str(), &sb), 0);
+    EXPECT_EQ(sb.st_mode & 0777, 0600u);
+    ASSERT_EQ(b->share(::getegid()), PMIX_SUCCESS);
+    ASSERT_EQ(::stat(("/dev/shm" + b->name()).c_str(), &sb), 0);
+    EXPECT_EQ(sb.st_mode & 0777, 0660u);
+    EXPECT_EQ(sb.st_gid, ::getegid());
+    EXPECT_EQ(sb.st_uid, ::geteuid());
+    EXPECT_NE(view_of(*b), nullptr);
 }
 
 TEST(FenceBoard, CreateRefusesBadArgumentsAndUnlinksWhenDestroyed) {

@@ -610,4 +610,81 @@ TEST_F(LiveServer, ApplicationSetupAndBadParams) {
     PMIX_INFO_DESTRUCT(&info);
 }
 
+// PMIX_SOCKET_MODE (uint32_t, 9 bits): the socket gets that mode and its directory the x bits of
+// the classes it lets in; anything but a number is refused and leaves nothing behind.
+TEST_F(LiveServer, SocketModeIsHonoured) {
+    pmix_info_t info[2];
+    PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, tmp_.c_str(), PMIX_STRING);
+    PMIX_INFO_LOAD(&info[1], PMIX_SOCKET_MODE, "0660", PMIX_STRING);
+    EXPECT_EQ(PMIx_server_init(&module_, info, 2), PMIX_ERR_BAD_PARAM);
+    EXPECT_TRUE(session_dirs().empty());
+    PMIX_INFO_DESTRUCT(&info[1]);
+    const uint32_t mode = 0660;
+    PMIX_INFO_LOAD(&info[1], PMIX_SOCKET_MODE, &mode, PMIX_UINT32);
+    ASSERT_EQ(PMIx_server_init(&module_, info, 2), PMIX_SUCCESS);
+    up_ = true;
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+    const auto dirs = session_dirs();
+    ASSERT_EQ(dirs.size(), 1u);
+    struct stat sb {};
+    ASSERT_EQ(stat((dirs[0] / "server.sock").c_str(), &sb), 0);
+    EXPECT_EQ(sb.st_mode & 0777, 0660u);
+    ASSERT_EQ(stat(dirs[0].c_str(), &sb), 0);
+    EXPECT_EQ(sb.st_mode & 0777, 0710u);
+}
+
+// A namespace registered with PMIX_USERID/PMIX_GRPID of another user (root only: the server
+// hands files to a group it is not in): setup_fork names a socket of that group's own, server-
+// owned and open to the group only; the session directory can be entered, not listed; the
+// fence board goes to the group. Finalize removes all of it (TearDown).
+TEST_F(LiveServer, NamespaceOfAnotherUserGetsItsGroupsSocket) {
+    if (geteuid() != 0) GTEST_SKIP() << "needs root to hand files to another group";
+    start();
+    const uint32_t nobody = 65534, size = 1;
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    char* nmap = nullptr;
+    char* pmap = nullptr;
+    ASSERT_EQ(PMIx_generate_regex(host, &nmap), PMIX_SUCCESS);
+    ASSERT_EQ(PMIx_generate_ppn("0", &pmap), PMIX_SUCCESS);
+    pmix_info_t info[5];
+    PMIX_INFO_LOAD(&info[0], PMIX_NODE_MAP, nmap, PMIX_STRING);
+    PMIX_INFO_LOAD(&info[1], PMIX_PROC_MAP, pmap, PMIX_STRING);
+    PMIX_INFO_LOAD(&info[2], PMIX_USERID, &nobody, PMIX_UINT32);
+    PMIX_INFO_LOAD(&info[3], PMIX_GRPID, &nobody, PMIX_UINT32);
+    PMIX_INFO_LOAD(&info[4], PMIX_JOB_SIZE, &size, PMIX_UINT32);
+    std::free(nmap);
+    std::free(pmap);
+    ASSERT_EQ(PMIx_server_register_nspace("job-other", 1, info, 5, nullptr, nullptr), PMIX_SUCCESS);
+    for (auto& i : info) PMIX_INFO_DESTRUCT(&i);
+    char** env = nullptr;
+    pmix_proc_t p;
+    PMIX_LOAD_PROCID(&p, "job-other", 0);
+    ASSERT_EQ(PMIx_server_setup_fork(&p, &env), PMIX_SUCCESS);
+    std::string sock, board;
+    for (char** e = env; *e != nullptr; ++e) {
+        if (std::strncmp(*e, "PMIX_CPP_SERVER_SOCKET=", 23) == 0) sock = *e + 23;
+        if (std::strncmp(*e, "PMIX_CPP_FENCE_BOARD=", 21) == 0) board = *e + 21;
+    }
+    env_free(env);
+    const auto dirs = session_dirs();
+    ASSERT_EQ(dirs.size(), 1u);
+    EXPECT_EQ(sock, (dirs[0] / "group.65534" / "server.sock").string());
+    auto expect = [](const std::string& path, unsigned mode, gid_t gid) {
+        struct stat sb {};
+        ASSERT_EQ(stat(path.c_str(), &sb), 0) << path;
+        EXPECT_EQ(sb.st_mode & 0777, mode) << path;
+        EXPECT_EQ(sb.st_gid, gid) << path;
+        EXPECT_EQ(sb.st_uid, 0u) << path;
+    };
+    expect(sock, 0660, 65534);
+    expect(dirs[0] / "group.65534", 0710, 65534);
+    expect(dirs[0], 0711, 0);
+    expect(dirs[0] / "server.sock", 0600, 0);
+    ASSERT_FALSE(board.empty());
+    expect("/dev/shm" + board, 0660, 65534);
+    PMIx_server_deregister_nspace("job-other", nullptr, nullptr);
+}
+
 }  // namespace

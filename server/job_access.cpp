@@ -69,6 +69,8 @@ std::vector<std::string> walked_dirs(const State& st) {
     return dirs;
 }
 
+bool foreign(uid_t uid, gid_t gid) { return uid != ::geteuid() || gid != ::getegid(); }
+
 // A uid given without its group: the user's primary group.
 std::optional<gid_t> primary_group(uid_t uid) {
     struct passwd pw {};
@@ -162,8 +164,6 @@ pmix_status_t share_with_group(State& st, const std::string& nspace, gid_t gid) 
     return rc;
 }
 
-bool foreign(uid_t uid, gid_t gid) { return uid != ::geteuid() || gid != ::getegid(); }
-
 }  // namespace
 
 pmix_status_t apply_socket_mode(State& st, const pmix_info_t* info, std::size_t ninfo) {
@@ -191,29 +191,69 @@ pmix_status_t apply_socket_mode(State& st, const pmix_info_t* info, std::size_t 
     return PMIX_SUCCESS;
 }
 
-pmix_status_t grant_from_registration(State& st, const Registration& reg) {
-    const auto uid = job_number(reg, PMIX_USERID);
-    auto gid = job_number(reg, PMIX_GRPID);
-    if (!uid && !gid) {  // a register_client of another user may have come first
-        std::optional<gid_t> earlier;
-        {
-            std::lock_guard lock(st.access.mu);
-            auto it = st.access.group_of.find(reg.name);
-            if (it != st.access.group_of.end()) earlier = it->second;
-        }
-        if (earlier) share_board(st, reg.name, *earlier);
-        return PMIX_SUCCESS;
-    }
-    if (!gid) gid = primary_group(static_cast<uid_t>(*uid));
+namespace {
+
+// The job's group from a uid and an optional gid: nullopt when neither makes it another user's
+// job; `bad` when the uid has no group to go with it.
+std::optional<gid_t> job_group(std::optional<std::uint32_t> uid, std::optional<std::uint32_t> gid,
+                               bool& bad) {
+    bad = false;
+    if (!uid && !gid) return std::nullopt;
     if (!gid) {
-        slog(exec::LogLevel::error, "namespace " + reg.name + ": uid " + std::to_string(*uid) +
-                                        " has no entry in the password database and no "
-                                        "PMIX_GRPID was given: its processes cannot be let in");
-        return PMIX_ERR_BAD_PARAM;
+        if (static_cast<uid_t>(*uid) == ::geteuid()) return std::nullopt;  // the server's own
+        gid = primary_group(static_cast<uid_t>(*uid));
+        if (!gid) {
+            bad = true;
+            return std::nullopt;
+        }
     }
     const uid_t u = uid ? static_cast<uid_t>(*uid) : ::geteuid();
-    if (!foreign(u, static_cast<gid_t>(*gid))) return PMIX_SUCCESS;
-    return share_with_group(st, reg.name, static_cast<gid_t>(*gid));
+    if (!foreign(u, static_cast<gid_t>(*gid))) return std::nullopt;
+    return static_cast<gid_t>(*gid);
+}
+
+std::optional<gid_t> group_of(State& st, const std::string& nspace) {
+    std::lock_guard lock(st.access.mu);
+    auto it = st.access.group_of.find(nspace);
+    if (it == st.access.group_of.end()) return std::nullopt;
+    return it->second;
+}
+
+}  // namespace
+
+pmix_status_t note_server_user(State& st, const pmix_info_t* info, std::size_t ninfo) {
+    std::optional<std::uint32_t> uid, gid;
+    if (const pmix_info_t* u = data::find_info(info, ninfo, PMIX_USERID)) uid = as_u32(u->value);
+    if (const pmix_info_t* g = data::find_info(info, ninfo, PMIX_GRPID)) gid = as_u32(g->value);
+    bool bad = false;
+    st.access.default_group = job_group(uid, gid, bad);
+    if (bad) {
+        slog(exec::LogLevel::info, "PMIX_USERID " + std::to_string(*uid) +
+                                       " has no entry in the password database and no "
+                                       "PMIX_GRPID was given");
+        return PMIX_ERR_BAD_PARAM;
+    }
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t grant_from_registration(State& st, const Registration& reg) {
+    bool bad = false;
+    std::optional<gid_t> gid =
+        job_group(job_number(reg, PMIX_USERID), job_number(reg, PMIX_GRPID), bad);
+    if (bad) {
+        slog(exec::LogLevel::error, "namespace " + reg.name +
+                                        ": its PMIX_USERID has no entry in the password "
+                                        "database and no PMIX_GRPID was given: its processes "
+                                        "cannot be let in");
+        return PMIX_ERR_BAD_PARAM;
+    }
+    if (!gid && reg.job.count(PMIX_USERID) == 0 && reg.job.count(PMIX_GRPID) == 0) {
+        // Neither named: the user of PMIx_server_init (Slurm's), else a register_client of
+        // another user that came first (its board is new: share it too).
+        gid = group_of(st, reg.name);
+        if (!gid) gid = st.access.default_group;
+    }
+    return gid ? share_with_group(st, reg.name, *gid) : PMIX_SUCCESS;
 }
 
 void grant_from_client(State& st, const std::string& nspace, uid_t uid, gid_t gid) {

@@ -2,12 +2,13 @@
 // job, as Slurm's slurmstepd does): who may reach a namespace's socket, store segments and
 // fence board (job_access.cpp).
 //
-// A namespace's user and group: PMIX_USERID / PMIX_GRPID of register_nspace, else the uid/gid
-// of the first register_client of it that differ from the server's; a uid without a group means
-// that user's primary group (password database). A namespace of the server's own euid and egid
-// changes nothing (socket 0600 in a 0700 directory, segments 0600). Otherwise everything stays
-// owned by the server (a client that owned a segment the server writes could chmod it and
-// scribble on the server's own data) and is opened to the job's group only:
+// A namespace's user and group: PMIX_USERID / PMIX_GRPID of register_nspace, else those of
+// PMIx_server_init (as OpenPMIx 4.2.2's dstore takes its PMIX_USERID; Slurm passes the job's uid
+// there), else the uid/gid of the first register_client of it that differ from the server's; a
+// uid without a group means that user's primary group (password database). A namespace of the
+// server's own euid and egid changes nothing (socket 0600 in a 0700 directory, segments 0600).
+// Otherwise everything stays owned by the server (a client that owned a segment the server writes
+// could chmod it and scribble on the server's own data) and is opened to the job's group only:
 //  - the group's own listening socket, <socket dir>/group.<gid>/server.sock: the directory
 //    server:gid 0710, the socket 0660; the socket directory and the tmpdir levels the server
 //    made gain o+x (enter, never list: 0711); setup_fork names that socket to the job;
@@ -32,6 +33,8 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <optional>
 #include <string>
 
 namespace pmix::server {
@@ -47,7 +50,13 @@ struct JobAccess {
     std::mutex mu;
     std::map<std::string, gid_t> group_of;  // namespace -> the group it is shared with
     std::map<gid_t, GroupSocket> sockets;   // one listening socket per group
+    // PMIx_server_init's PMIX_USERID / PMIX_GRPID (Slurm passes the job's uid there): the group
+    // of every namespace whose registration names no user. Set at init, read-only after.
+    std::optional<gid_t> default_group;
 };
+
+// PMIx_server_init's PMIX_USERID / PMIX_GRPID (before any registration).
+pmix_status_t note_server_user(State& st, const pmix_info_t* info, std::size_t ninfo);
 
 // PMIx_server_init's PMIX_SOCKET_MODE, applied to the main socket (after it listens).
 pmix_status_t apply_socket_mode(State& st, const pmix_info_t* info, std::size_t ninfo);

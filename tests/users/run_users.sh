@@ -64,7 +64,7 @@ mkdir -m 755 "$T/tmp"
 mkdir -m 700 "$T/share"
 chown $UID_A:$GID_A "$T/share"
 PREFIX=/pmixusers$$
-export TMPDIR=$T/tmp PMIX_CPP_GDS_PREFIX=$PREFIX
+export TMPDIR=$T/tmp PMIX_CPP_GDS_PREFIX=$PREFIX PMIX_USERS_TEST=$$
 RUN_PID=
 
 cleanup() {
@@ -85,7 +85,13 @@ check_clean() {
     [ -z "$left" ] || fail "segments left in /dev/shm: $left"
     left=$(ls -A "$T/tmp")
     [ -z "$left" ] || fail "left in the server's tmpdir: $left"
-    if pgrep -u $USER_A -f "$BIN/" >/dev/null; then fail "processes of $USER_A left"; fi
+    # Cases run concurrently: only processes carrying this run's tag are ours.
+    local p
+    for p in $(pgrep -u $USER_A); do
+        if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "PMIX_USERS_TEST=$$"; then
+            fail "process $p of $USER_A left"
+        fi
+    done
 }
 
 # pmixrun ARGS... as root with the job as pmixtest1; its output in $T/out, exit code returned.

@@ -634,33 +634,33 @@ TEST_F(LiveServer, SocketModeIsHonoured) {
     EXPECT_EQ(sb.st_mode & 0777, 0710u);
 }
 
-// A namespace registered with PMIX_USERID/PMIX_GRPID of another user (root only: the server
-// hands files to a group it is not in): setup_fork names a socket of that group's own, server-
-// owned and open to the group only; the session directory can be entered, not listed; the
-// fence board goes to the group. Finalize removes all of it (TearDown).
-TEST_F(LiveServer, NamespaceOfAnotherUserGetsItsGroupsSocket) {
-    if (geteuid() != 0) GTEST_SKIP() << "needs root to hand files to another group";
-    start();
-    const uint32_t nobody = 65534, size = 1;
+// A one-process namespace of this node, `extra` added to its info.
+void register_one(const char* ns, std::vector<pmix_info_t>& extra) {
     char host[256] = {};
     gethostname(host, sizeof host - 1);
     char* nmap = nullptr;
     char* pmap = nullptr;
     ASSERT_EQ(PMIx_generate_regex(host, &nmap), PMIX_SUCCESS);
     ASSERT_EQ(PMIx_generate_ppn("0", &pmap), PMIX_SUCCESS);
-    pmix_info_t info[5];
-    PMIX_INFO_LOAD(&info[0], PMIX_NODE_MAP, nmap, PMIX_STRING);
-    PMIX_INFO_LOAD(&info[1], PMIX_PROC_MAP, pmap, PMIX_STRING);
-    PMIX_INFO_LOAD(&info[2], PMIX_USERID, &nobody, PMIX_UINT32);
-    PMIX_INFO_LOAD(&info[3], PMIX_GRPID, &nobody, PMIX_UINT32);
-    PMIX_INFO_LOAD(&info[4], PMIX_JOB_SIZE, &size, PMIX_UINT32);
+    const uint32_t size = 1;
+    extra.resize(extra.size() + 3);
+    PMIX_INFO_LOAD(&extra[extra.size() - 3], PMIX_NODE_MAP, nmap, PMIX_STRING);
+    PMIX_INFO_LOAD(&extra[extra.size() - 2], PMIX_PROC_MAP, pmap, PMIX_STRING);
+    PMIX_INFO_LOAD(&extra[extra.size() - 1], PMIX_JOB_SIZE, &size, PMIX_UINT32);
     std::free(nmap);
     std::free(pmap);
-    ASSERT_EQ(PMIx_server_register_nspace("job-other", 1, info, 5, nullptr, nullptr), PMIX_SUCCESS);
-    for (auto& i : info) PMIX_INFO_DESTRUCT(&i);
+    ASSERT_EQ(PMIx_server_register_nspace(ns, 1, extra.data(), extra.size(), nullptr, nullptr),
+              PMIX_SUCCESS);
+    for (auto& i : extra) PMIX_INFO_DESTRUCT(&i);
+}
+
+// setup_fork of rank 0 of `ns` must name a socket of group `gid`'s own, server-owned and open
+// to that group only, in a session directory that can be entered, not listed; its fence board
+// goes to that group. Finalize removes all of it (TearDown).
+void expect_group_socket(const std::vector<fs::path>& dirs, const char* ns, gid_t gid) {
     char** env = nullptr;
     pmix_proc_t p;
-    PMIX_LOAD_PROCID(&p, "job-other", 0);
+    PMIX_LOAD_PROCID(&p, ns, 0);
     ASSERT_EQ(PMIx_server_setup_fork(&p, &env), PMIX_SUCCESS);
     std::string sock, board;
     for (char** e = env; *e != nullptr; ++e) {
@@ -668,23 +668,57 @@ TEST_F(LiveServer, NamespaceOfAnotherUserGetsItsGroupsSocket) {
         if (std::strncmp(*e, "PMIX_CPP_FENCE_BOARD=", 21) == 0) board = *e + 21;
     }
     env_free(env);
-    const auto dirs = session_dirs();
     ASSERT_EQ(dirs.size(), 1u);
-    EXPECT_EQ(sock, (dirs[0] / "group.65534" / "server.sock").string());
-    auto expect = [](const std::string& path, unsigned mode, gid_t gid) {
+    const fs::path group_dir = dirs[0] / ("group." + std::to_string(gid));
+    EXPECT_EQ(sock, (group_dir / "server.sock").string());
+    auto expect = [](const std::string& path, unsigned mode, gid_t group) {
         struct stat sb {};
         ASSERT_EQ(stat(path.c_str(), &sb), 0) << path;
         EXPECT_EQ(sb.st_mode & 0777, mode) << path;
-        EXPECT_EQ(sb.st_gid, gid) << path;
+        EXPECT_EQ(sb.st_gid, group) << path;
         EXPECT_EQ(sb.st_uid, 0u) << path;
     };
-    expect(sock, 0660, 65534);
-    expect(dirs[0] / "group.65534", 0710, 65534);
+    expect(sock, 0660, gid);
+    expect(group_dir, 0710, gid);
     expect(dirs[0], 0711, 0);
     expect(dirs[0] / "server.sock", 0600, 0);
     ASSERT_FALSE(board.empty());
-    expect("/dev/shm" + board, 0660, 65534);
+    expect("/dev/shm" + board, 0660, gid);
+}
+
+constexpr uint32_t kNobody = 65534;  // Debian's nobody / nogroup
+
+// Root only (the server hands files to a group it is not in). PMIX_USERID/PMIX_GRPID of
+// register_nspace.
+TEST_F(LiveServer, NamespaceOfAnotherUserGetsItsGroupsSocket) {
+    if (geteuid() != 0) GTEST_SKIP() << "needs root to hand files to another group";
+    start();
+    std::vector<pmix_info_t> info(2);
+    PMIX_INFO_LOAD(&info[0], PMIX_USERID, &kNobody, PMIX_UINT32);
+    PMIX_INFO_LOAD(&info[1], PMIX_GRPID, &kNobody, PMIX_UINT32);
+    register_one("job-other", info);
+    expect_group_socket(session_dirs(), "job-other", kNobody);
     PMIx_server_deregister_nspace("job-other", nullptr, nullptr);
+}
+
+// As Slurm's slurmstepd does: PMIX_USERID at PMIx_server_init, a registration naming no user,
+// then register_client with the job's uid/gid.
+TEST_F(LiveServer, ServerInitUserAndClientRegistrationShareTheNamespace) {
+    if (geteuid() != 0) GTEST_SKIP() << "needs root to hand files to another group";
+    pmix_info_t init[2];
+    PMIX_INFO_LOAD(&init[0], PMIX_SERVER_TMPDIR, tmp_.c_str(), PMIX_STRING);
+    PMIX_INFO_LOAD(&init[1], PMIX_USERID, &kNobody, PMIX_UINT32);
+    ASSERT_EQ(PMIx_server_init(&module_, init, 2), PMIX_SUCCESS);
+    up_ = true;
+    PMIX_INFO_DESTRUCT(&init[0]);
+    PMIX_INFO_DESTRUCT(&init[1]);
+    std::vector<pmix_info_t> none;
+    register_one("job-slurm", none);
+    pmix_proc_t p;
+    PMIX_LOAD_PROCID(&p, "job-slurm", 0);
+    ASSERT_EQ(PMIx_server_register_client(&p, kNobody, kNobody, nullptr, nullptr, nullptr),
+              PMIX_SUCCESS);
+    expect_group_socket(session_dirs(), "job-slurm", kNobody);
 }
 
 }  // namespace

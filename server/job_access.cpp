@@ -110,22 +110,20 @@ pmix_status_t open_group_socket(State& st, gid_t gid, std::string& why) {
     }
     gs.listener = std::move(r.value);
     const uid_t keep = static_cast<uid_t>(-1);
-    if (::chown(gs.path.c_str(), keep, gid) != 0 || ::chmod(gs.path.c_str(), 0660) != 0 ||
-        ::chown(gs.dir.c_str(), keep, gid) != 0 || ::chmod(gs.dir.c_str(), 0710) != 0) {
-        why = errno_text("cannot give " + gs.path + " to group " + std::to_string(gid));
+    bool given = ::chown(gs.path.c_str(), keep, gid) == 0 && ::chmod(gs.path.c_str(), 0660) == 0 &&
+                 ::chown(gs.dir.c_str(), keep, gid) == 0 && ::chmod(gs.dir.c_str(), 0710) == 0;
+    if (!given) why = errno_text("cannot give " + gs.path + " to group " + std::to_string(gid));
+    for (const std::string& dir : walked_dirs(st)) {
+        if (given && !add_mode_bits(dir, 0011)) {
+            why = errno_text("cannot make " + dir + " traversable");
+            given = false;
+        }
+    }
+    if (!given) {
         gs.listener->close();
         std::error_code ec;
         std::filesystem::remove_all(gs.dir, ec);
         return PMIX_ERR_NO_PERMISSIONS;
-    }
-    for (const std::string& dir : walked_dirs(st)) {
-        if (!add_mode_bits(dir, 0011)) {
-            why = errno_text("cannot make " + dir + " traversable");
-            gs.listener->close();
-            std::error_code ec;
-            std::filesystem::remove_all(gs.dir, ec);
-            return PMIX_ERR_NO_PERMISSIONS;
-        }
     }
     st.access.sockets.emplace(gid, std::move(gs));
     return PMIX_SUCCESS;
@@ -139,13 +137,17 @@ void share_board(State& st, const std::string& nspace, gid_t gid) {
     }
 }
 
-// Shares `nspace`'s socket and board with `gid` (its store: share_store, on the loop).
-pmix_status_t share_with_group(State& st, const std::string& nspace, gid_t gid) {
+// Shares `nspace`'s socket and board with `gid` (its store: share_store, on the loop). The
+// board again only when `new_board` (a registration made it just now): one register_client per
+// process must not cost a shm_open each.
+pmix_status_t share_with_group(State& st, const std::string& nspace, gid_t gid, bool new_board) {
     std::string why;
     pmix_status_t rc = PMIX_SUCCESS;
+    bool fresh = false;
     {
         std::lock_guard lock(st.access.mu);
-        auto [it, fresh] = st.access.group_of.emplace(nspace, gid);
+        auto [it, added] = st.access.group_of.emplace(nspace, gid);
+        fresh = added;
         if (!fresh && it->second != gid) {
             slog(exec::LogLevel::warn, "namespace " + nspace + " is shared with group " +
                                            std::to_string(it->second) + " already; group " +
@@ -156,7 +158,7 @@ pmix_status_t share_with_group(State& st, const std::string& nspace, gid_t gid) 
         if (rc != PMIX_SUCCESS) st.access.group_of.erase(nspace);
     }
     if (rc == PMIX_SUCCESS) {
-        share_board(st, nspace, gid);
+        if (fresh || new_board) share_board(st, nspace, gid);
         return PMIX_SUCCESS;
     }
     slog(exec::LogLevel::error, "cannot let group " + std::to_string(gid) + " reach namespace " +
@@ -253,11 +255,11 @@ pmix_status_t grant_from_registration(State& st, const Registration& reg) {
         gid = group_of(st, reg.name);
         if (!gid) gid = st.access.default_group;
     }
-    return gid ? share_with_group(st, reg.name, *gid) : PMIX_SUCCESS;
+    return gid ? share_with_group(st, reg.name, *gid, true) : PMIX_SUCCESS;
 }
 
 void grant_from_client(State& st, const std::string& nspace, uid_t uid, gid_t gid) {
-    if (foreign(uid, gid)) (void)share_with_group(st, nspace, gid);  // a failure is logged
+    if (foreign(uid, gid)) (void)share_with_group(st, nspace, gid, false);  // failures are logged
 }
 
 void share_store(State& st, const std::string& nspace) {

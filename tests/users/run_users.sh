@@ -3,8 +3,10 @@
 # slurmstepd does: pmixrun (root) runs the job's processes as pmixtest1 (--user), registered
 # with PMIX_USERID / PMIX_GRPID. pmixtest2 plays a third user. Both users are created here when
 # missing (useradd, own primary group, no home). Root only: exit 77 otherwise.
-#   putget | hostfence | dmodex | subset   the example passes as pmixtest1 (hostfence: every
-#                                          fence through pmixrun's fence_nb, no board)
+#   putget | hostfence | dmodex | subset | spawn | events   the example passes as pmixtest1
+#            (hostfence: every fence through pmixrun's fence_nb, no board; spawn: PMIx_Spawn's
+#            children run as pmixtest1 too)
+#   abort | killed   the job fails as it does for root (exit 3 / 137, the same messages)
 #   access   while a job of pmixtest1 runs: modes and owners of its socket, directories, store
 #            segments and fence board (stat); what pmixtest1 and pmixtest2 can open; pmixtest2
 #            pretending to be rank 0 is refused (without the job's group: by the socket's
@@ -101,16 +103,28 @@ run_job() {
     wait $RUN_PID
 }
 
-expect_job() {  # expect_job NPROCS LINE-PATTERN ARGS...
-    local n=$1 pattern=$2
-    shift 2
+expect_job() {  # expect_job NPROCS NLINES LINE-PATTERN ARGS...
+    local n=$1 lines=$2 pattern=$3
+    shift 3
     run_job -n "$n" "$@"
     local rc=$?
     cat "$T/out"
     [ $rc = 0 ] || fail "pmixrun $* exited with $rc"
-    [ "$(grep -c "$pattern" "$T/out")" = "$n" ] || fail "expected $n lines matching '$pattern'"
+    [ "$(grep -c "$pattern" "$T/out")" = "$lines" ] || fail "expected $lines lines matching '$pattern'"
     check_clean
     echo "PASS: $CASE ($n processes as $USER_A)"
+}
+
+expect_failure() {  # expect_failure NPROCS EXIT-CODE PMIXRUN-LINE-PATTERN ARGS...
+    local n=$1 code=$2 pattern=$3
+    shift 3
+    run_job -n "$n" "$@"
+    local rc=$?
+    cat "$T/out"
+    [ $rc = "$code" ] || fail "pmixrun $* exited with $rc, expected $code"
+    grep -q "$pattern" "$T/out" || fail "no line matching '$pattern'"
+    check_clean
+    echo "PASS: $CASE ($n processes as $USER_A, exit $code as expected)"
 }
 
 mode_of() { stat -c '%a %U:%G' "$1"; }
@@ -210,10 +224,14 @@ EOF
 }
 
 case "$CASE" in
-    putget) expect_job 4 "putget: rank .* checked 2 keys of 4/4" "$BIN/putget" ;;
-    hostfence) export PMIX_CPP_LOCAL_FENCE=server && expect_job 3 "putget: rank .* checked 2 keys of 3/3" "$BIN/putget" ;;
-    dmodex) expect_job 4 "by direct modex: OK" "$BIN/dmodex" ;;
-    subset) expect_job 5 "values OK" "$BIN/fence_subset" ;;
+    putget) expect_job 4 4 "putget: rank .* checked 2 keys of 4/4" "$BIN/putget" ;;
+    hostfence) export PMIX_CPP_LOCAL_FENCE=server && expect_job 3 3 "putget: rank .* checked 2 keys of 3/3" "$BIN/putget" ;;
+    dmodex) expect_job 4 4 "by direct modex: OK" "$BIN/dmodex" ;;
+    subset) expect_job 5 5 "values OK" "$BIN/fence_subset" ;;
+    spawn) expect_job 2 4 "spawn_fence: .* ok (read" "$BIN/spawn_fence" ;;  # and 2 children
+    events) expect_job 3 3 "events: rank [0-9] ok" "$BIN/events" ;;
+    abort) expect_failure 3 3 "rank 2 called PMIx_Abort(status 3" "$BIN/abort" ;;
+    killed) expect_failure 4 137 "rank 1 (pid [0-9]*) was killed by signal 9" "$BIN/killed" ;;
     access) case_access ;;
     *) fail "unknown case $CASE" ;;
 esac

@@ -1,5 +1,5 @@
 #!/bin/bash
-# tests/users/run_users.sh BIN_DIR CASE - a root server hosting a job of another user, as Slurm's
+# tests/users/run_users.sh BIN_DIR CASE [SUFFIX] - a root server hosting a job of another user, as Slurm's
 # slurmstepd does: pmixrun (root) runs the job's processes as pmixtest1 (--user), registered
 # with PMIX_USERID / PMIX_GRPID. pmixtest2 plays a third user. Both users are created here when
 # missing (useradd, own primary group, no home). Root only: exit 77 otherwise.
@@ -13,9 +13,12 @@
 #            permissions; with it: by the server's SO_PEERCRED check, logged on both sides);
 #            pmixtest1 cannot use the server's own socket; the job then completes.
 # Every case checks that nothing is left: processes, /dev/shm segments, session directories.
+# SUFFIX "-openpmix": pmixrun-openpmix and the examples built on Debian's OpenPMIx 4.2.2 (the
+# reference; job cases only).
 set -u
 BIN=$1
 CASE=$2
+SUFFIX=${3:-}
 USER_A=pmixtest1
 USER_B=pmixtest2
 
@@ -55,8 +58,8 @@ AS_B_IN_A_GROUP="setpriv --reuid=$UID_B --regid=$GID_B --groups=$GID_A"
 as_a() { $AS_A "$@"; }
 as_b() { $AS_B "$@"; }
 
-if ! as_a test -x "$BIN/putget"; then
-    echo "SKIP: $USER_A cannot execute $BIN/putget (build directory not reachable by other users)"
+if ! as_a test -x "$BIN/putget$SUFFIX"; then
+    echo "SKIP: $USER_A cannot execute $BIN/putget$SUFFIX (build directory not reachable by other users)"
     exit 77
 fi
 
@@ -98,7 +101,7 @@ check_clean() {
 
 # pmixrun ARGS... as root with the job as pmixtest1; its output in $T/out, exit code returned.
 run_job() {
-    timeout 90 "$BIN/pmixrun" --user $USER_A --timeout 60 "$@" >"$T/out" 2>&1 &
+    timeout -k 10 90 "$BIN/pmixrun$SUFFIX" --user $USER_A --timeout 60 "$@" >"$T/out" 2>&1 &
     RUN_PID=$!
     wait $RUN_PID
 }
@@ -163,7 +166,7 @@ check_opens() {
 # PMIx_Init must fail, with $2 in its output.
 impostor() {
     local who=$1 pattern=$2 uri=$3 out
-    out=$(timeout 30 $who env -i PATH=/usr/bin:/bin PMIX_CPP_LOG=info PMIX_NAMESPACE="$NS" \
+    out=$(timeout -k 5 30 $who env -i PATH=/usr/bin:/bin PMIX_CPP_LOG=info PMIX_NAMESPACE="$NS" \
         PMIX_RANK=0 PMIX_SERVER_URI="$uri" PMIX_SERVER_URI41="$uri" PMIX_SERVER_URI4="$uri" \
         PMIX_SERVER_URI3="$uri" PMIX_SERVER_URI2="$uri" PMIX_SERVER_URI21="$uri" \
         PMIX_CPP_SERVER_SOCKET="${uri#*;unix:}" PMIX_SECURITY_MODE=native \
@@ -187,7 +190,7 @@ fi
 exec $BIN/putget
 EOF
     chmod 755 "$T/rank.sh"
-    PMIX_CPP_LOG=warn timeout 90 "$BIN/pmixrun" --user $USER_A --timeout 60 -n 3 "$T/rank.sh" \
+    PMIX_CPP_LOG=warn timeout -k 10 90 "$BIN/pmixrun" --user $USER_A --timeout 60 -n 3 "$T/rank.sh" \
         >"$T/out" 2>&1 &
     RUN_PID=$!
     for _ in $(seq 300); do [ -e "$T/share/rank0.env" ] && break; sleep 0.1; done
@@ -224,14 +227,14 @@ EOF
 }
 
 case "$CASE" in
-    putget) expect_job 4 4 "putget: rank .* checked 2 keys of 4/4" "$BIN/putget" ;;
-    hostfence) export PMIX_CPP_LOCAL_FENCE=server && expect_job 3 3 "putget: rank .* checked 2 keys of 3/3" "$BIN/putget" ;;
-    dmodex) expect_job 4 4 "by direct modex: OK" "$BIN/dmodex" ;;
-    subset) expect_job 5 5 "values OK" "$BIN/fence_subset" ;;
-    spawn) expect_job 2 4 "spawn_fence: .* ok (read" "$BIN/spawn_fence" ;;  # and 2 children
-    events) expect_job 3 3 "events: rank [0-9] ok" "$BIN/events" ;;
-    abort) expect_failure 3 3 "rank 2 called PMIx_Abort(status 3" "$BIN/abort" ;;
-    killed) expect_failure 4 137 "rank 1 (pid [0-9]*) was killed by signal 9" "$BIN/killed" ;;
+    putget) expect_job 4 4 "putget: rank .* checked 2 keys of 4/4" "$BIN/putget$SUFFIX" ;;
+    hostfence) export PMIX_CPP_LOCAL_FENCE=server && expect_job 3 3 "putget: rank .* checked 2 keys of 3/3" "$BIN/putget$SUFFIX" ;;
+    dmodex) expect_job 4 4 "by direct modex: OK" "$BIN/dmodex$SUFFIX" ;;
+    subset) expect_job 5 5 "values OK" "$BIN/fence_subset$SUFFIX" ;;
+    spawn) expect_job 2 4 "spawn_fence: .* ok (read" "$BIN/spawn_fence$SUFFIX" ;;  # and 2 children
+    events) expect_job 3 3 "events: rank [0-9] ok" "$BIN/events$SUFFIX" ;;
+    abort) expect_failure 3 3 "rank 2 called PMIx_Abort(status 3" "$BIN/abort$SUFFIX" ;;
+    killed) expect_failure 4 137 "rank 1 (pid [0-9]*) was killed by signal 9" "$BIN/killed$SUFFIX" ;;
     access) case_access ;;
     *) fail "unknown case $CASE" ;;
 esac

@@ -100,15 +100,18 @@ public:
     // user than the server's. Nothing the server reads is on the board, so a participant that
     // scribbles on it can only spoil its own job's fences (see above).
     pmix_status_t share(gid_t gid) const;
-    // Sticky: every later fence of the namespace goes to the server; waiters are woken.
+    // Sticky: every later fence of the namespace goes to the server; waiters are woken. Safe on
+    // a board a participant truncated (nothing happens then: the kernel does the write).
     void disable() noexcept;
+    // Whether this server disabled it (it never reads the board: participants can change it).
     bool disabled() const noexcept;
 
 private:
     FenceBoard(board_layout::BoardHeader* header, std::string name)
         : header_(header), name_(std::move(name)) {}
-    board_layout::BoardHeader* header_;
+    board_layout::BoardHeader* header_;  // written only before share(); see disable()
     std::string name_;
+    std::atomic<bool> disabled_{false};  // by this server (participants' own disabling unseen)
 };
 
 // A participant's side: maps an existing board read-write after checking it.

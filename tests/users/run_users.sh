@@ -7,6 +7,7 @@
 #            (hostfence: every fence through pmixrun's fence_nb, no board; spawn: PMIx_Spawn's
 #            children run as pmixtest1 too)
 #   abort | killed   the job fails as it does for root (exit 3 / 137, the same messages)
+#   truncated_board   a rank truncates its job's fence board: the job fails, the server lives
 #   access   while a job of pmixtest1 runs: modes and owners of its socket, directories, store
 #            segments and fence board (stat); what pmixtest1 and pmixtest2 can open; pmixtest2
 #            pretending to be rank 0 is refused (without the job's group: by the socket's
@@ -226,6 +227,34 @@ EOF
     echo "PASS: access"
 }
 
+# Rank 0 (the job's user, who may write its board) truncates the fence board, then every rank
+# runs putget. Ranks that mapped the board before die of SIGBUS at the fence (their own job's
+# doing), the others find it damaged and fence through the server, where the lost ones fail the
+# fence. The job may pass or fail; the root server must live to tell (it died of SIGBUS when it
+# disabled such a board before it stopped touching the board's memory).
+case_truncated_board() {
+    cat >"$T/rank.sh" <<EOF
+#!/bin/bash
+if [ "\$PMIX_RANK" = 0 ]; then
+    truncate -s 0 "/dev/shm\$PMIX_CPP_FENCE_BOARD" && echo "rank 0 truncated the board"
+fi
+exec $BIN/putget
+EOF
+    chmod 755 "$T/rank.sh"
+    run_job -n 3 "$T/rank.sh"
+    local rc=$?
+    cat "$T/out"
+    grep -q "rank 0 truncated the board" "$T/out" || fail "rank 0 could not truncate its board"
+    case $rc in
+        0) [ "$(grep -c 'checked 2 keys of 3/3' "$T/out")" = 3 ] || fail "exit 0 without every rank's check" ;;
+        1 | 135) grep -Eq "^pmixrun: rank [0-9] \(pid [0-9]*\) (exited with status 1|was killed by signal 7)" "$T/out" ||
+            fail "pmixrun exited with $rc without reporting the job's failure: the server died" ;;
+        *) fail "pmixrun exited with $rc, expected 0, 1 or 135" ;;
+    esac
+    check_clean
+    echo "PASS: truncated_board (job exit $rc, the server reported it)"
+}
+
 case "$CASE" in
     putget) expect_job 4 4 "putget: rank .* checked 2 keys of 4/4" "$BIN/putget$SUFFIX" ;;
     hostfence) export PMIX_CPP_LOCAL_FENCE=server && expect_job 3 3 "putget: rank .* checked 2 keys of 3/3" "$BIN/putget$SUFFIX" ;;
@@ -236,5 +265,6 @@ case "$CASE" in
     abort) expect_failure 3 3 "rank 2 called PMIx_Abort(status 3" "$BIN/abort$SUFFIX" ;;
     killed) expect_failure 4 137 "rank 1 (pid [0-9]*) was killed by signal 9" "$BIN/killed$SUFFIX" ;;
     access) case_access ;;
+    truncated_board) case_truncated_board ;;
     *) fail "unknown case $CASE" ;;
 esac

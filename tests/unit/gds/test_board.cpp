@@ -164,6 +164,19 @@ TEST(FenceBoard, ATimeoutDisablesTheBoardAndRedirectsTheOthers) {
     EXPECT_GE(Clock::now() - start, 200ms);
     patient.join();
     EXPECT_EQ(other.load(), static_cast<int>(BoardView::Outcome::redirect));
+    EXPECT_TRUE(v2->disabled());
+    EXPECT_FALSE(b->disabled()) << "the server's view: only what it disabled itself";
+}
+
+// A participant (another user's, with write access) shrinks the board: the server's disable must
+// not fault (it used to die of SIGBUS there), and it still counts the board as disabled.
+TEST(FenceBoard, DisablingATruncatedBoardDoesNotFault) {
+    auto b = make(2);
+    const int fd = ::shm_open(b->name().c_str(), O_RDWR, 0);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::ftruncate(fd, 0), 0);
+    ::close(fd);
+    b->disable();
     EXPECT_TRUE(b->disabled());
 }
 

@@ -12,7 +12,8 @@
 // This is the one segment clients write. It holds no data, only the barrier's two words, so a
 // process that scribbles on it can hang or fail fences of its own job, which it could do anyway by
 // not calling them; it cannot touch the store (read-only mappings) or the server, which never reads
-// the board: it only sets the sticky `disabled` bit. Once disabled (a participant died, a fence
+// the board: it only sets the sticky `disabled` bit, through the kernel (FUTEX_WAKE_OP), so that a
+// participant that truncates the segment cannot make the server fault either. Once disabled (a participant died, a fence
 // timed out, a participant reached the server's fence instead), every fence of that namespace takes
 // the server path, and a process waiting on the board at that moment re-issues its fence there, so
 // all participants always meet in the same place.

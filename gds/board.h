@@ -13,10 +13,10 @@
 // process that scribbles on it can hang or fail fences of its own job, which it could do anyway by
 // not calling them; it cannot touch the store (read-only mappings) or the server, which never reads
 // the board: it only sets the sticky `disabled` bit, through the kernel (FUTEX_WAKE_OP), so that a
-// participant that truncates the segment cannot make the server fault either. Once disabled (a participant died, a fence
-// timed out, a participant reached the server's fence instead), every fence of that namespace takes
-// the server path, and a process waiting on the board at that moment re-issues its fence there, so
-// all participants always meet in the same place.
+// participant that truncates the segment cannot make the server fault either. Once disabled (a
+// participant died, a fence timed out, a participant reached the server's fence instead), every
+// fence of that namespace takes the server path, and a process waiting on the board at that moment
+// re-issues its fence there, so all participants always meet in the same place.
 //
 // Protocol (one centralised counter and a generation word, both 32-bit, the word a futex):
 //   arrive: w = word; if disabled(w): server path. g = gen(w). n = ++arrived.

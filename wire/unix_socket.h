@@ -4,7 +4,8 @@
 // - It lives in a directory that only the owner can enter (0700, owned by the effective uid).
 //   A missing directory is created with 0700; an existing one that is anyone else's or is
 //   group/other-accessible is refused, never chmod-ed (it may be someone else's choice).
-// - The socket itself is 0600.
+// - The socket itself is 0600. Its owner may widen both afterwards (the server does, for a job
+//   of another user or PMIX_SOCKET_MODE: server/job_access.h); SO_PEERCRED still names every peer.
 // - An existing file at the path is removed only if it is a socket and nobody answers on it
 //   (a server that died without cleaning up). A live server or a non-socket is an error.
 // - On close, the file is removed only if it is still the one we created (same device, inode

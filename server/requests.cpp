@@ -66,7 +66,13 @@ wire::Verdict State::accept(const std::shared_ptr<wire::Connection>& conn, const
     }
     Client& c = it->second;
     if (c.uid != peer.cred.uid || c.gid != peer.cred.gid) {
-        return {PMIX_ERR_INVALID_CRED, "uid/gid differ from the registered ones"};
+        std::string why = "client " + key.first + ":" + std::to_string(key.second) + " (pid " +
+                          std::to_string(peer.cred.pid) + ") runs as uid " +
+                          std::to_string(peer.cred.uid) + " gid " + std::to_string(peer.cred.gid) +
+                          ", registered as uid " + std::to_string(c.uid) + " gid " +
+                          std::to_string(c.gid);
+        slog(exec::LogLevel::warn, "refused " + why);
+        return {PMIX_ERR_INVALID_CRED, why};
     }
     if (c.conn && !c.conn->closed()) {
         return {PMIX_ERR_BAD_PARAM, "client is already connected"};

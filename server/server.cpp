@@ -263,6 +263,9 @@ pmix_status_t init(const pmix_server_module_t* module, const pmix_info_t* info, 
     }
     st->hostname = this_host();
     set_identity(*st, info, ninfo);
+    if (pmix_status_t rc = note_server_user(*st, info, ninfo); rc != PMIX_SUCCESS) {
+        return rc;
+    }
     if (pmix_status_t rc = make_session_dir(*st, info, ninfo); rc != PMIX_SUCCESS) {
         return rc;
     }
@@ -277,10 +280,16 @@ pmix_status_t init(const pmix_server_module_t* module, const pmix_info_t* info, 
         remove_session_dir(*st);
         return rc;
     }
-    if (pmix_status_t rc = open_listener(*st); rc != PMIX_SUCCESS) {
+    pmix_status_t listening = open_listener(*st);
+    if (listening == PMIX_SUCCESS) {
+        listening = apply_socket_mode(*st, info, ninfo);
+        if (listening != PMIX_SUCCESS) st->listener->close();
+    }
+    if (listening != PMIX_SUCCESS) {
         st->ex->stop();
+        st->listener.reset();
         remove_session_dir(*st);
-        return rc;
+        return listening;
     }
     // On the loop thread: the listener is open, and its accept path reads what this sets
     // (ThreadSanitizer saw tools.enabled written here while a tool's Hello was being accepted).
@@ -320,6 +329,7 @@ pmix_status_t finalize() {
         if (s->listener) {
             s->listener->close();
         }
+        close_group_sockets(*s);
         s->shutdown_connections();
     });
     if (st->ex->stop_within(kFinalizeLimit) == PMIX_ERR_TIMEOUT) {
@@ -327,6 +337,7 @@ pmix_status_t finalize() {
     }
     // The loop is gone: drop connections (they refer to the executor) before the executor.
     st->listener.reset();
+    drop_group_sockets(*st);
     st->tools.tcp.reset();
     st->clients.clear();
     st->fences.clear();
@@ -363,6 +374,9 @@ pmix_status_t register_nspace(const char* nspace, int nlocalprocs, const pmix_in
     }
     add_session_directories(*reg, *st);
     create_board(*st, *reg);
+    if (pmix_status_t rc = grant_from_registration(*st, *reg); rc != PMIX_SUCCESS) {
+        return rc;
+    }
     auto work = [reg](State& s) {
         Namespace& dst = s.namespaces.touch(reg->name);
         dst.nlocalprocs = reg->nlocalprocs;
@@ -370,6 +384,7 @@ pmix_status_t register_nspace(const char* nspace, int nlocalprocs, const pmix_in
         dst.local_ranks.insert(reg->local_ranks.begin(), reg->local_ranks.end());
         dst.ranks = rank_runs(*reg);
         publish_registration(*s.store, *reg);  // a failure is logged
+        share_store(s, reg->name);             // a job of another user reads it too
         return PMIX_SUCCESS;
     };
     return run_op(*st, std::move(work), cbfunc, cbdata);
@@ -388,6 +403,7 @@ pmix_status_t deregister_nspace(const char* nspace, pmix_op_cbfunc_t cbfunc, voi
         s.reader->detach(name);  // else the server would keep the unlinked segments mapped
         s.store->delete_namespace(name);
         drop_board(s, name);
+        forget_grant(s, name);
         for (auto it = s.clients.begin(); it != s.clients.end();) {
             if (it->first.first == name) {
                 if (it->second.conn) it->second.conn->close("namespace deregistered");
@@ -412,12 +428,15 @@ pmix_status_t register_client(const pmix_proc_t& proc, uid_t uid, gid_t gid, voi
     c.uid = uid;
     c.gid = gid;
     c.server_object = server_object;
+    grant_from_client(*st, std::string(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN)), uid,
+                      gid);
     auto work = [c](State& s) {
         ProcKey key{std::string(c.proc.nspace, strnlen(c.proc.nspace, PMIX_MAX_NSLEN)),
                     c.proc.rank};
         Namespace& ns = s.namespaces.touch(key.first);
         ns.local_ranks.insert(c.proc.rank);
         s.clients[key] = c;
+        share_store(s, key.first);  // when its namespace came first and named no user
         return PMIX_SUCCESS;
     };
     return run_op(*st, std::move(work), cbfunc, cbdata);
@@ -451,13 +470,13 @@ pmix_status_t setup_fork(const pmix_proc_t& proc, char*** env) {
         return PMIX_ERR_INIT;
     }
     const std::string ns(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN));
-    const std::string uri =
-        st->nspace + "." + std::to_string(st->rank) + ";unix:" + st->socket_path;
+    const std::string socket = socket_for(*st, ns);  // its group's own, for another user's job
+    const std::string uri = st->nspace + "." + std::to_string(st->rank) + ";unix:" + socket;
     const std::pair<const char*, std::string> vars[] = {
         {env::kNamespace, ns},
         {env::kRank, std::to_string(proc.rank)},
         {env::kServerUri, uri},
-        {env::kServerSocket, st->socket_path},
+        {env::kServerSocket, socket},
         {env::kServerTmpdir, st->tmpdir},  // where our tool rendezvous files are, as OpenPMIx
         {env::kSystemTmpdir, system_tmpdir(*st)},
         {env::kSecurityMode, "native"},

@@ -18,6 +18,7 @@
 #include "server/clients.h"
 #include "server/events.h"
 #include "server/fence_table.h"
+#include "server/job_access.h"
 #include "server/namespaces.h"
 #include "server/pending.h"
 #include "server/registration.h"
@@ -62,6 +63,7 @@ public:
     ToolRegistry tools;         // tool_registry.h
     AppEnvironment app_env;     // app_env.h: shared with the host's thread (setup_fork)
     FenceBoards boards;         // board.h: shared with the host's thread
+    JobAccess access;           // job_access.h: jobs of other users; shared with the host's thread
     // setup_local_support's info per namespace, kept for the fabric plugins (setup_app.cpp).
     std::map<std::string, std::vector<std::pair<std::string, Value>>> local_support;
     // The one store of values (publish.h): written here, read by clients and by the server's

@@ -5,15 +5,17 @@
 #   1. cpack -G DEB the build; its libpmix.so.2.6.2 is the reference for "ours", and the system's
 #      libpmix2 file (checked against dpkg's md5sums) the reference for "Debian's"
 #   2. a private mount and PID namespace (unshare); in it an overlay whose lower layer is / and
-#      whose upper layer is a tmpfs, with its own /proc, /dev/shm and a read-only /sys; everything
+#      whose upper layer is a tmpfs, with its own /proc, /dev/shm and /sys read-only; everything
 #      below runs chrooted in it, with an empty environment (no LD_LIBRARY_PATH)
 #   3. before: an Open MPI hello under mpirun, `import pmix` (python3-pmix) and the path Slurm's
-#      mpi/pmix plugin dlopen()s all map Debian's library
+#      mpi/pmix plugin dlopen()s all map Debian's library; where slurm-wlm is installed, also the
+#      same hello under `srun --mpi=pmix` of a one-node cluster in the root (slurm_node.sh), whose
+#      slurmstepd is the ranks' PMIx server
 #   4. dpkg -i: libpmix2, libopenmpi3 and python3-pmix stay installed (apt-get check, dpkg --audit);
-#      Debian's file is diverted; the same three now map ours (mpirun, the server, and each rank)
+#      Debian's file is diverted; the same now map ours (mpirun or slurmstepd, and each rank)
 #   5. dpkg -i again (an upgrade): nothing changes
 #   6. dpkg -r: the diversion is gone, Debian's file is back byte for byte (sha256, dpkg --verify),
-#      and the same three map Debian's again
+#      and the same map Debian's again
 # "Which library" is decided by comparing the bytes of the mapped file with each reference
 # (loaded_libpmix.c / .py): after installation both have the same path.
 # Leaving the namespace unmounts everything in it and kills whatever is left there; the upper layer
@@ -59,10 +61,12 @@ if [[ -n $inside ]]; then
            -o "lowerdir=/,upperdir=$work/ns/upper,workdir=$work/ns/work" "$root" &&
          mount -t proc proc "$root/proc" &&
          mount --rbind /dev "$root/dev" && mount -t tmpfs tmpfs "$root/dev/shm" &&
-         mount --bind /sys "$root/sys" && mount -o remount,bind,ro "$root/sys"; }; then
+         mount --rbind /sys "$root/sys"; }; then
     echo "FAIL: cannot build the throwaway root"
     exit 1
   fi
+  # /sys read-only with everything mounted below it (slurmd wants to see the cgroup file systems).
+  findmnt -R -n -l -o TARGET "$root/sys" | while read -r m; do mount -o remount,bind,ro "$m"; done
   # dpkg runs only in a root that is this overlay; anything else would be the real system.
   if [[ $(findmnt -n -o FSTYPE "$root") != overlay || $(stat -c %d "$root") == $(stat -c %d /) ]]; then
     echo "FAIL: $root is not the overlay; refusing to run dpkg"
@@ -73,17 +77,19 @@ if [[ -n $inside ]]; then
   t=/tmp/pkgtest  # inside the root, staged by the caller in the upper layer
   mkdir -p "$root$t" && cp "$work"/stage/* "$root$t/" || exit 1
 
-  # job WANT LABEL: an Open MPI hello of 2 ranks; each rank and its server must map WANT.
+  # job WANT LABEL LAUNCHER...: an Open MPI hello of 2 ranks started by LAUNCHER (mpirun, or srun
+  # whose slurmstepd is the ranks' PMIx server); each rank and its server must map WANT.
   job() {
-    local want=$1 out
-    out=$(in_root timeout -s KILL 60 mpirun --allow-run-as-root --oversubscribe -np 2 \
-            "$t/loaded_libpmix" "$t/ours.so" "$t/debian.so" 2>&1)
-    local rc=$?
+    local want=$1 label=$2 out rc
+    shift 2
+    echo "--- $label"
+    out=$("$@" "$t/loaded_libpmix" "$t/ours.so" "$t/debian.so" 2>&1)
+    rc=$?
     echo "$out" | sort
-    ((rc == 0)) || { fail "mpirun exited with $rc"; return; }
+    ((rc == 0)) || { fail "$label exited with $rc"; return; }
     [[ $(grep -c "^hello from [01] of 2, sum 1$" <<<"$out") -eq 2 ]] || fail "the hello did not run"
     [[ $(grep -cE "^rank [01]( server)?: .* is $want$" <<<"$out") -eq 4 ]] ||
-      fail "not every rank and server mapped $want's library"
+      fail "not every rank and server mapped $want's library under $label"
   }
   # pycheck HOW WANT: python3-pmix ("import") or Slurm's plugin path (a file) must map WANT.
   pycheck() {
@@ -103,8 +109,27 @@ if [[ -n $inside ]]; then
     strings "$slurm_plugin" | grep -qx 'libpmix\.so\.2' && slurm_name=libpmix.so.2
     slurm_path=$slurm_dir/$slurm_name
   fi
+  # With slurmd, slurmctld, munged and srun installed too: a one-node cluster in this root.
+  slurm_up=0
+  if [[ -n $slurm_path && -e $root$slurm_path ]] &&
+     command -v slurmd slurmctld munged srun sinfo nsenter >/dev/null; then
+    # shellcheck source=tests/install/slurm_node.sh
+    source "$(dirname "$0")/slurm_node.sh"
+    step "a one-node Slurm cluster in the throwaway root"
+    if slurm_node_start; then
+      slurm_up=1
+      echo "node n0 idle"
+    else
+      fail "the one-node Slurm cluster did not start"
+    fi
+  fi
   three_loaders() {
-    job "$1"
+    job "$1" "mpirun -np 2 (the ranks' server: mpirun)" \
+      in_root timeout -s KILL 60 mpirun --allow-run-as-root --oversubscribe -np 2
+    if ((slurm_up)); then
+      job "$1" "srun --mpi=pmix -n 2 (the ranks' server: slurmstepd)" \
+        in_slurm timeout -s KILL 60 srun --mpi=pmix -n 2
+    fi
     pycheck import "$1"
     if [[ -z $slurm_path ]]; then
       echo "(slurm-wlm's mpi/pmix plugin not installed: its path is not checked)"

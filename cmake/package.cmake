@@ -13,12 +13,13 @@
 # are OpenPMIx's own; our library reads none of them, so they stay as they are.
 # Nothing here is installed by `cmake --install`: the file belongs to the "debian" component only.
 if(NOT CMAKE_LIBRARY_ARCHITECTURE)
-  message(STATUS "package: no multiarch directory (not Debian): the libpmix2-cpp package is not configured")
+  message(STATUS "package: no multiarch directory (not Debian): no libpmix2-cpp package")
   return()
 endif()
 
 set(PMIX_DEB_NAME libpmix2-cpp)
-set(PMIX_DEB_LIBDIR lib/${CMAKE_LIBRARY_ARCHITECTURE}/pmix2/lib)  # under CPACK_PACKAGING_INSTALL_PREFIX
+# PMIX_DEB_LIBDIR is relative to CPACK_PACKAGING_INSTALL_PREFIX (/usr).
+set(PMIX_DEB_LIBDIR lib/${CMAKE_LIBRARY_ARCHITECTURE}/pmix2/lib)
 set(PMIX_DEB_FILE /usr/${PMIX_DEB_LIBDIR}/libpmix.so.2.6.2)      # Debian's real file, diverted
 set(PMIX_DEB_DIVERTED ${PMIX_DEB_FILE}.openpmix)  # pmix2/lib is no ldconfig directory
 install(FILES $<TARGET_FILE:pmix> DESTINATION ${PMIX_DEB_LIBDIR} RENAME libpmix.so.2.6.2
@@ -37,9 +38,11 @@ set(_revision 0)
 find_package(Git QUIET)
 if(GIT_FOUND)
   execute_process(COMMAND ${GIT_EXECUTABLE} rev-list --count HEAD OUTPUT_VARIABLE _count
-                  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR} OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+                  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
   execute_process(COMMAND ${GIT_EXECUTABLE} rev-parse --short HEAD OUTPUT_VARIABLE _hash
-                  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR} OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+                  WORKING_DIRECTORY ${PROJECT_SOURCE_DIR}
+                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
   if(_count AND _hash)
     set(_revision ${_count}.g${_hash})
   endif()
@@ -53,11 +56,12 @@ endforeach()
 
 set(CPACK_GENERATOR DEB)
 set(CPACK_PACKAGE_NAME ${PMIX_DEB_NAME})
-set(CPACK_PACKAGE_CONTACT "PMIx-C++ maintainers <maintainers@users.noreply.a-seed-ace90ac8.example>")
+set(CPACK_PACKAGE_CONTACT
+    "PMIx-C++ maintainers <maintainers@users.noreply.a-seed-ace90ac8.example>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "PMIx-C++ in place of Debian's OpenPMIx 4.2.2 (libpmix.so.2)")
-set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "Diverts libpmix2's libpmix.so.2.6.2 and installs PMIx-C++ at its path, so that
-Open MPI, Slurm's PMIx plugin and python3-pmix load PMIx-C++. Removing this
-package restores Debian's library.")
+set(CPACK_DEBIAN_PACKAGE_DESCRIPTION "Diverts libpmix2's libpmix.so.2.6.2 and installs PMIx-C++
+at its path, so that Open MPI, Slurm's PMIx plugin and python3-pmix load
+PMIx-C++. Removing this package restores Debian's library.")
 set(CPACK_DEBIAN_PACKAGE_VERSION ${PROJECT_VERSION}+cpp${_revision})
 set(CPACK_DEBIAN_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)

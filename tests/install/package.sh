@@ -68,7 +68,8 @@ if [[ -n $inside ]]; then
   # /sys read-only with everything mounted below it (slurmd wants to see the cgroup file systems).
   findmnt -R -n -l -o TARGET "$root/sys" | while read -r m; do mount -o remount,bind,ro "$m"; done
   # dpkg runs only in a root that is this overlay; anything else would be the real system.
-  if [[ $(findmnt -n -o FSTYPE "$root") != overlay || $(stat -c %d "$root") == $(stat -c %d /) ]]; then
+  if [[ $(findmnt -n -o FSTYPE "$root") != overlay ||
+        $(stat -c %d "$root") == $(stat -c %d /) ]]; then
     echo "FAIL: $root is not the overlay; refusing to run dpkg"
     exit 1
   fi
@@ -140,7 +141,9 @@ if [[ -n $inside ]]; then
     fi
   }
   # shellcheck disable=SC2016  # dpkg-query's format, not the shell's
-  installed() { in_root dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+  installed() {
+    in_root dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'
+  }
   consistent() {
     local p audit
     for p in libpmix2 libopenmpi3 python3-pmix; do
@@ -203,7 +206,7 @@ if [[ -n $inside ]]; then
   exit $((failed ? 1 : 0))
 fi
 
-# ---- outside: checks, the package, the references -------------------------------------------------
+# ---- outside: checks, the package, the references ------------------------------------------------
 [[ -n $build && -n $scratch && -n $cpack_exe && -n $mpi_program && -n $python_check ]] || usage
 if (($(id -u) != 0)); then
   echo "SKIP: needs root (mount and PID namespaces, overlay mounts, chroot, dpkg)"
@@ -237,8 +240,8 @@ cleanup() {
 trap cleanup EXIT
 
 step "cpack -G DEB"
-if ! "$cpack_exe" -G DEB --config "$build/CPackConfig.cmake" -B "$work/pkg" >"$work/cpack.log" 2>&1
-then
+if ! timeout -s KILL 120 "$cpack_exe" -G DEB --config "$build/CPackConfig.cmake" -B "$work/pkg" \
+       >"$work/cpack.log" 2>&1; then
   cat "$work/cpack.log"
   echo "FAIL: cpack failed"
   exit 1

@@ -25,6 +25,20 @@ static void expect(const char* what, pmix_status_t got, pmix_status_t want) {
     fflush(stdout);
 }
 
+// One query of the host's test key, answered by the host's query upcall.
+static void query_once(const char* what) {
+    pmix_query_t q;
+    PMIX_QUERY_CONSTRUCT(&q);
+    char* qkeys[] = {"hl.query", NULL};
+    q.keys = qkeys;
+    pmix_info_t* results = NULL;
+    size_t nresults = 0;
+    expect(what, PMIx_Query_info(&q, 1, &results, &nresults), PMIX_SUCCESS);
+    if (results != NULL) PMIX_INFO_FREE(results, nresults);
+    q.keys = NULL;
+    PMIX_QUERY_DESTRUCT(&q);
+}
+
 static void put_and_commit(void) {
     char key[PMIX_MAX_KEYLEN];
     snprintf(key, sizeof key, "hl.%u", me.rank);
@@ -93,16 +107,7 @@ static void spawn_query_log(void) {
     pmix_nspace_t child;
     expect("spawn", PMIx_Spawn(NULL, 0, &app, 1, child), PMIX_SUCCESS);
     PMIX_APP_DESTRUCT(&app);
-    pmix_query_t q;
-    PMIX_QUERY_CONSTRUCT(&q);
-    char* qkeys[] = {"hl.query", NULL};
-    q.keys = qkeys;
-    pmix_info_t* results = NULL;
-    size_t nresults = 0;
-    expect("query", PMIx_Query_info(&q, 1, &results, &nresults), PMIX_SUCCESS);
-    if (results != NULL) PMIX_INFO_FREE(results, nresults);
-    q.keys = NULL;
-    PMIX_QUERY_DESTRUCT(&q);
+    query_once("query");
     pmix_info_t entry;
     PMIX_INFO_LOAD(&entry, PMIX_LOG_STDERR, "hostlock log line\n", PMIX_STRING);
     expect("log", PMIx_Log(&entry, 1, NULL, 0), PMIX_SUCCESS);
@@ -128,16 +133,7 @@ static int tool(const char* tmpdir, const char* pid_text) {
     PMIX_INFO_DESTRUCT(&info[1]);
     expect("tool init", rc, PMIX_SUCCESS);
     if (rc != PMIX_SUCCESS) return 1;
-    pmix_query_t q;
-    PMIX_QUERY_CONSTRUCT(&q);
-    char* qkeys[] = {"hl.query", NULL};
-    q.keys = qkeys;
-    pmix_info_t* results = NULL;
-    size_t nresults = 0;
-    expect("tool query", PMIx_Query_info(&q, 1, &results, &nresults), PMIX_SUCCESS);
-    if (results != NULL) PMIX_INFO_FREE(results, nresults);
-    q.keys = NULL;
-    PMIX_QUERY_DESTRUCT(&q);
+    query_once("tool query");
     expect("tool finalize", PMIx_tool_finalize(), PMIX_SUCCESS);
     return failures == 0 ? 0 : 1;
 }

@@ -12,6 +12,16 @@
 
 using pmix::capi::guarded;
 
+namespace {
+// A call that returns void reports its refusal through the callback, but never from inside the
+// host's call: the host may hold the lock its callback takes (server/README.md, "Callback
+// discipline").
+void report_later(pmix_status_t rc, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    if (rc == PMIX_SUCCESS || cbfunc == nullptr) return;
+    pmix::server::call_host_later([rc, cbfunc, cbdata] { cbfunc(rc, cbdata); });
+}
+}  // namespace
+
 pmix_status_t PMIx_server_init(pmix_server_module_t* module, pmix_info_t info[], size_t ninfo) {
     return guarded([&] {
         if (ninfo > 0 && info == nullptr) return PMIX_ERR_BAD_PARAM;
@@ -42,7 +52,7 @@ void PMIx_server_deregister_nspace(const pmix_nspace_t nspace, pmix_op_cbfunc_t 
             if (nspace == nullptr) return PMIX_ERR_BAD_PARAM;
             return pmix::server::deregister_nspace(nspace, cbfunc, cbdata);
         });
-        if (rc != PMIX_SUCCESS && cbfunc != nullptr) cbfunc(rc, cbdata);
+        report_later(rc, cbfunc, cbdata);
     });
 }
 
@@ -61,7 +71,7 @@ void PMIx_server_deregister_client(const pmix_proc_t* proc, pmix_op_cbfunc_t cbf
             if (proc == nullptr) return PMIX_ERR_BAD_PARAM;
             return pmix::server::deregister_client(*proc, cbfunc, cbdata);
         });
-        if (rc != PMIX_SUCCESS && cbfunc != nullptr) cbfunc(rc, cbdata);
+        report_later(rc, cbfunc, cbdata);
     });
 }
 

@@ -164,18 +164,28 @@ void finish(Chain* c) {
 
 void step(Chain* c);
 
-// A handler's completion callback: the next handler runs (on the progress thread), unless this
-// one completed the event.
-void chain_next(pmix_status_t st, pmix_info_t*, size_t, pmix_op_cbfunc_t cbfunc, void* thiscbdata,
-                void* notification_cbdata) {
-    auto* c = static_cast<Chain*>(notification_cbdata);
+// After a handler completed: its own callback, then the next handler, unless this one completed
+// the event.
+void continue_chain(Chain* c, pmix_status_t st, pmix_op_cbfunc_t cbfunc, void* thiscbdata) {
     if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, thiscbdata);
     if (c == nullptr) return;
     if (st == PMIX_EVENT_ACTION_COMPLETE || c->next >= c->handlers.size()) {
         finish(c);
         return;
     }
-    if (post([c] { step(c); }) != PMIX_SUCCESS) step(c);  // finalized: finish here
+    step(c);
+}
+
+// A handler's completion callback: the rest runs on the progress thread (the client's, or in a
+// host the server's), never inside the handler that calls this: a host may hold, in every
+// handler, the lock that its callback and its next handler take.
+void chain_next(pmix_status_t st, pmix_info_t*, size_t, pmix_op_cbfunc_t cbfunc, void* thiscbdata,
+                void* notification_cbdata) {
+    auto* c = static_cast<Chain*>(notification_cbdata);
+    auto rest = [c, st, cbfunc, thiscbdata] { continue_chain(c, st, cbfunc, thiscbdata); };
+    const HostServer* host = serving_host();
+    const pmix_status_t posted = host != nullptr ? host->post(rest) : post(rest);
+    if (posted != PMIX_SUCCESS) rest();  // finalized: no thread left, finish here
 }
 
 void step(Chain* c) {

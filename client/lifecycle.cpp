@@ -47,26 +47,51 @@ std::string socket_from_uri(const char* uri) {
     return std::string(semi + 1 + sizeof(kScheme) - 1);
 }
 
-bool identity_from_env(Identity* id) {
+// The server's socket: PMIX_CPP_SERVER_SOCKET, else the first PMIX_SERVER_URI* that is set. Our
+// server sets all of them to "<nspace>.<rank>;unix:<path>"; an OpenPMIx server sets the
+// versioned ones to an address of its own transport ("<nspace>.<rank>;tcp4://<ip>:<port>"),
+// which this client cannot speak: PMIX_ERR_NOT_SUPPORTED, said in an error line naming it, rather
+// than a silent failure. PMIX_ERR_UNREACH when nothing names a server.
+pmix_status_t find_server_socket(std::string* socket) {
+    if (const char* sock = std::getenv(env::kServerSocket); sock != nullptr && *sock) {
+        *socket = sock;
+        return PMIX_SUCCESS;
+    }
+    std::vector<const char*> names{env::kServerUri};
+    names.insert(names.end(), std::begin(env::kServerUriVersions),
+                 std::end(env::kServerUriVersions));
+    for (const char* name : names) {
+        const char* uri = std::getenv(name);
+        if (uri == nullptr || *uri == '\0') continue;
+        *socket = socket_from_uri(uri);
+        if (!socket->empty()) return PMIX_SUCCESS;
+        exec::log_error("pmix client",
+                        std::string(name) + "=" + uri +
+                            " is not a server of this implementation (pmix-cpp): its clients "
+                            "reach their server only through a \"<nspace>.<rank>;unix:<socket "
+                            "path>\" URI, and this transport is not supported. Was the job "
+                            "started by a server of another PMIx library, such as OpenPMIx?");
+        return PMIX_ERR_NOT_SUPPORTED;
+    }
+    return PMIX_ERR_UNREACH;
+}
+
+// PMIX_ERR_UNREACH without an identity (not started by a PMIx server).
+pmix_status_t identity_from_env(Identity* id) {
     const char* ns = std::getenv(env::kNamespace);
     const char* rank = std::getenv(env::kRank);
     if (ns == nullptr || rank == nullptr || ns[0] == '\0' || std::strlen(ns) > PMIX_MAX_NSLEN) {
-        return false;
+        return PMIX_ERR_UNREACH;
     }
     char* end = nullptr;
     errno = 0;
     unsigned long r = std::strtoul(rank, &end, 10);
     if (errno != 0 || end == rank || *end != '\0' || r > PMIX_RANK_VALID) {
-        return false;
-    }
-    if (const char* sock = std::getenv(env::kServerSocket); sock != nullptr && *sock) {
-        id->socket = sock;
-    } else if (const char* uri = std::getenv(env::kServerUri); uri != nullptr) {
-        id->socket = socket_from_uri(uri);
+        return PMIX_ERR_UNREACH;
     }
     id->nspace = ns;
     id->rank = static_cast<pmix_rank_t>(r);
-    return !id->socket.empty();
+    return find_server_socket(&id->socket);
 }
 
 pmix_status_t connect_first(const Identity& id, std::chrono::milliseconds timeout) {
@@ -231,8 +256,8 @@ pmix_status_t init(pmix_proc_t* proc, const pmix_info_t* info, std::size_t ninfo
         return PMIX_SUCCESS;
     }
     Identity id;
-    if (!identity_from_env(&id)) {
-        return PMIX_ERR_UNREACH;
+    if (pmix_status_t rc = identity_from_env(&id); rc != PMIX_SUCCESS) {
+        return rc;
     }
     pmix_status_t rc = connect_first(id, timeout_from(info, ninfo, kShortTimeout));
     if (rc == PMIX_SUCCESS) {

@@ -7,7 +7,11 @@
 // writer released its own.
 #pragma once
 
+#include "gds/store.h"
+
 #include <pmix_common.h>
+
+#include <sys/types.h>
 
 #include <cstddef>
 #include <memory>
@@ -60,6 +64,8 @@ public:
     virtual pmix_status_t open(std::string_view name, std::unique_ptr<MappedSegment>& out) = 0;
     // Whether other processes can open this backing's segments.
     virtual bool shared() const noexcept = 0;
+    // Opens a segment to more than its writer (see SegmentAccess in store.h). Heap: nothing to do.
+    virtual pmix_status_t share(const std::string& name, const SegmentAccess& access) = 0;
 };
 
 // Shared memory: shm_open + mmap (see backing_shm.cpp for why not Boost.Interprocess).
@@ -73,6 +79,10 @@ pmix_status_t shm_status_from_errno(int err) noexcept;
 // (PMIX_ERR_BAD_PARAM when it refuses one). Used by the store's segments and the fence boards.
 pmix_status_t create_shm_object(const std::string& stem, std::size_t size,
                                 bool (*acceptable)(std::string_view), int& fd, std::string& name);
+// Gives the object `name` the group and mode of `access` (fchown/fchmod; the owner stays the
+// writer). PMIX_ERR_NO_PERMISSIONS when the kernel refuses (a non-root writer and a group it is
+// not a member of).
+pmix_status_t share_shm_object(const std::string& name, const SegmentAccess& access);
 
 // malloc'd blocks, reachable by name only from readers that share this Backing object.
 std::shared_ptr<Backing> make_heap_backing();

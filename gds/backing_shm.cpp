@@ -4,8 +4,9 @@
 // docs/ARCHITECTURE.md): Boost's shared_memory_object + mapped_region cost the same (27 us at
 // 64 KiB either way) but have no posix_fallocate (an 8 MiB segment on a 1 MiB /dev/shm killed the
 // writer with SIGBUS and left the segment behind; ours returns PMIX_ERR_OUT_OF_RESOURCE), no
-// fchown, and throw interprocess_exception, which must not cross capi/. Its managed segments
-// bring an allocator and in-segment lock that readers must not see.
+// fchown (a server hosting another user's job shares segments with it: share_shm_object), and throw
+// interprocess_exception, which must not cross capi/. Its managed segments bring an allocator and
+// in-segment lock that readers must not see.
 #include "gds/backing.h"
 #include "gds/layout.h"
 #include "gds/store.h"
@@ -98,6 +99,22 @@ pmix_status_t create_shm_object(const std::string& stem, std::size_t size,
     return PMIX_SUCCESS;
 }
 
+pmix_status_t share_shm_object(const std::string& name, const SegmentAccess& access) {
+    const int fd = ::shm_open(name.c_str(), O_RDWR, 0);
+    if (fd < 0) {
+        return shm_status_from_errno(errno);
+    }
+    int err = 0;
+    if (access.group != static_cast<gid_t>(-1) &&
+        ::fchown(fd, static_cast<uid_t>(-1), access.group) != 0) {
+        err = errno;
+    } else if (::fchmod(fd, access.mode & 0777) != 0) {
+        err = errno;
+    }
+    ::close(fd);
+    return err == 0 ? PMIX_SUCCESS : shm_status_from_errno(err);
+}
+
 namespace {
 
 class ShmMapping final : public MappedSegment {
@@ -161,6 +178,10 @@ public:
     }
 
     bool shared() const noexcept override { return true; }
+
+    pmix_status_t share(const std::string& name, const SegmentAccess& access) override {
+        return share_shm_object(name, access);
+    }
 
 private:
     std::string prefix_;

@@ -95,16 +95,31 @@ pmix_status_t FenceBoard::create(const std::string& prefix, std::string_view nsp
     return PMIX_SUCCESS;
 }
 
+pmix_status_t FenceBoard::share(gid_t gid) const {
+    return share_shm_object(name_, SegmentAccess{gid, 0660});
+}
+
 FenceBoard::~FenceBoard() {
     ::munmap(header_, board_layout::kBoardBytes);
     ::shm_unlink(name_.c_str());
 }
 
-void FenceBoard::disable() noexcept { disable_header(header_); }
-
-bool FenceBoard::disabled() const noexcept {
-    return (header_->word.load(std::memory_order_acquire) & kDisabled) != 0;
+// The server never touches the board's memory once it is created: a participant may shrink the
+// segment (ftruncate needs only write access, which participants have), and the server's next
+// load or store there would raise SIGBUS in the server (seen: a rank of another user truncated
+// its board, then died; pmixrun, root, died of SIGBUS disabling the board). FUTEX_WAKE_OP makes
+// the kernel do the fetch_or and the wake-up: on memory that is gone it returns EFAULT instead.
+// The op: *word |= 1 << 31 (kDisabled), then wake every waiter on the word.
+void FenceBoard::disable() noexcept {
+    static_assert(kDisabled == 1u << 31);
+    disabled_.store(true, std::memory_order_relaxed);
+    const int op = FUTEX_OP(FUTEX_OP_OR | FUTEX_OP_OPARG_SHIFT, 31, FUTEX_OP_CMP_EQ, 0);
+    std::uint32_t* word = futex_word(header_);
+    ::syscall(SYS_futex, word, FUTEX_WAKE_OP, INT_MAX,
+              reinterpret_cast<const timespec*>(static_cast<std::uintptr_t>(INT_MAX)), word, op);
 }
+
+bool FenceBoard::disabled() const noexcept { return disabled_.load(std::memory_order_relaxed); }
 
 // ---- BoardView (participants) -------------------------------------------------------------------
 

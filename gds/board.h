@@ -12,10 +12,11 @@
 // This is the one segment clients write. It holds no data, only the barrier's two words, so a
 // process that scribbles on it can hang or fail fences of its own job, which it could do anyway by
 // not calling them; it cannot touch the store (read-only mappings) or the server, which never reads
-// the board: it only sets the sticky `disabled` bit. Once disabled (a participant died, a fence
-// timed out, a participant reached the server's fence instead), every fence of that namespace takes
-// the server path, and a process waiting on the board at that moment re-issues its fence there, so
-// all participants always meet in the same place.
+// the board: it only sets the sticky `disabled` bit, through the kernel (FUTEX_WAKE_OP), so that a
+// participant that truncates the segment cannot make the server fault either. Once disabled (a
+// participant died, a fence timed out, a participant reached the server's fence instead), every
+// fence of that namespace takes the server path, and a process waiting on the board at that moment
+// re-issues its fence there, so all participants always meet in the same place.
 //
 // Protocol (one centralised counter and a generation word, both 32-bit, the word a futex):
 //   arrive: w = word; if disabled(w): server path. g = gen(w). n = ++arrived.
@@ -30,6 +31,8 @@
 #pragma once
 
 #include <pmix_common.h>
+
+#include <sys/types.h>
 
 #include <atomic>
 #include <chrono>
@@ -82,7 +85,8 @@ static_assert(sizeof(BoardHeader) <= kBoardBytes);
 
 }  // namespace board_layout
 
-// The server's side: creates the segment (0600, unlinked when destroyed) and can disable it.
+// The server's side: creates the segment (0600, unlinked when destroyed; share() opens it to a
+// job's group) and can disable it.
 class FenceBoard {
 public:
     // `prefix` as the store's ("/pmixgds"): the name is <prefix>-fb-<pid>-<counter>.
@@ -93,15 +97,22 @@ public:
     FenceBoard& operator=(const FenceBoard&) = delete;
 
     const std::string& name() const noexcept { return name_; }
-    // Sticky: every later fence of the namespace goes to the server; waiters are woken.
+    // Lets group `gid` map it read-write (0660, the server stays the owner): the job of another
+    // user than the server's. Nothing the server reads is on the board, so a participant that
+    // scribbles on it can only spoil its own job's fences (see above).
+    pmix_status_t share(gid_t gid) const;
+    // Sticky: every later fence of the namespace goes to the server; waiters are woken. Safe on
+    // a board a participant truncated (nothing happens then: the kernel does the write).
     void disable() noexcept;
+    // Whether this server disabled it (it never reads the board: participants can change it).
     bool disabled() const noexcept;
 
 private:
     FenceBoard(board_layout::BoardHeader* header, std::string name)
         : header_(header), name_(std::move(name)) {}
-    board_layout::BoardHeader* header_;
+    board_layout::BoardHeader* header_;  // written only before share(); see disable()
     std::string name_;
+    std::atomic<bool> disabled_{false};  // by this server (participants' own disabling unseen)
 };
 
 // A participant's side: maps an existing board read-write after checking it.

@@ -41,6 +41,8 @@ public:
     // Publish a root that tells readers the namespace is gone.
     pmix_status_t publish_deleted() { return region_.publish(layout::kRootDeleted); }
 
+    pmix_status_t share(const SegmentAccess& access) { return region_.share(access); }
+
     const RegionWriter& region() const noexcept { return region_; }
     std::uint32_t incarnation() const noexcept { return incarnation_; }
 

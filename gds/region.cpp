@@ -59,7 +59,10 @@ pmix_status_t RegionWriter::add_segment(std::size_t min_bytes) {
         return PMIX_ERR_BAD_PARAM;
     }
     std::unique_ptr<WritableSegment> segment;
-    const pmix_status_t rc = backing_->create(size, segment);
+    pmix_status_t rc = backing_->create(size, segment);
+    if (rc == PMIX_SUCCESS && access_) {
+        rc = backing_->share(segment->name(), *access_);  // before any reader learns the name
+    }
     if (rc != PMIX_SUCCESS) {
         return rc;
     }
@@ -211,6 +214,16 @@ pmix_status_t RegionWriter::publish(std::uint32_t flags) {
     store_release(&header->root, ref);
     root_ = ref;
     ++generation_;
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t RegionWriter::share(const SegmentAccess& access) {
+    access_ = access;
+    for (const auto& segment : segments_) {
+        if (pmix_status_t rc = backing_->share(segment->name(), access); rc != PMIX_SUCCESS) {
+            return rc;
+        }
+    }
     return PMIX_SUCCESS;
 }
 

@@ -18,6 +18,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -68,6 +69,9 @@ public:
     // Write staged index updates, append a RootRecord and release-store it.
     pmix_status_t publish(std::uint32_t flags = 0);
 
+    // Gives every segment, and each one chained later, this access (backing.h).
+    pmix_status_t share(const SegmentAccess& access);
+
     const std::string& first_name() const noexcept;
     std::vector<std::string> names() const;
     NamespaceStats stats() const noexcept;
@@ -83,7 +87,8 @@ private:
     std::string nspace_;
     std::uint32_t incarnation_;
     std::vector<std::unique_ptr<WritableSegment>> segments_;
-    std::vector<std::size_t> used_;  // bytes allocated in each segment
+    std::vector<std::size_t> used_;        // bytes allocated in each segment
+    std::optional<SegmentAccess> access_;  // set once shared: new segments get it too
 
     // The index as it will be after the next publish: slot words, the full hash of each used
     // slot (so growing never reads the segment), and which slots changed since the last publish.

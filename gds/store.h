@@ -21,6 +21,8 @@
 
 #include <pmix_common.h>
 
+#include <sys/types.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -134,6 +136,16 @@ public:
                                 const Visitor& visitor, unsigned scopes = kAllScopes) = 0;
 };
 
+// Who besides the writer may open a segment. The writer stays the owner (a reader that owned a
+// segment could chmod it and write into memory the writer reads back); `group` (-1: unchanged)
+// gets the group bits of `mode`, everyone else its other bits. Readers only read, so a
+// namespace's segments are 0640 to the job's group; the directory is 0644 (gds/README.md says
+// what it shows).
+struct SegmentAccess {
+    gid_t group = static_cast<gid_t>(-1);
+    mode_t mode = 0600;
+};
+
 // Sizes of one namespace's data, for diagnostics and the scale benchmark.
 struct NamespaceStats {
     std::uint32_t generation = 0;    // commits published so far
@@ -179,6 +191,13 @@ public:
     virtual std::unique_ptr<StoreReader> make_reader() = 0;
 
     virtual pmix_status_t stats(std::string_view nspace, NamespaceStats& out) const = 0;
+
+    // Makes the namespace's segments, and those it chains later, readable by group `gid` (0640,
+    // the writer stays the owner), and the store's directory readable by every local user
+    // (0644): how a server lets a job of another user read its data. Heap store: nothing to do.
+    // PMIX_ERR_NOT_FOUND for an unknown namespace; PMIX_ERR_NO_PERMISSIONS when the kernel
+    // refuses the group.
+    virtual pmix_status_t share_namespace(std::string_view nspace, gid_t gid) = 0;
 
     // Names of the shared-memory objects behind a namespace (segment 0 first); empty for heap.
     virtual std::vector<std::string> segment_names(std::string_view nspace) const = 0;

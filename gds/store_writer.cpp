@@ -162,6 +162,16 @@ public:
         return PMIX_SUCCESS;
     }
 
+    pmix_status_t share_namespace(std::string_view nspace, gid_t gid) override {
+        NamespaceWriter* ns = nullptr;
+        pmix_status_t rc = lookup(nspace, ns);
+        if (rc == PMIX_SUCCESS && !directory_shared_) {
+            rc = directory_->share(SegmentAccess{static_cast<gid_t>(-1), 0644});
+            directory_shared_ = rc == PMIX_SUCCESS;
+        }
+        return rc != PMIX_SUCCESS ? rc : ns->share(SegmentAccess{gid, 0640});
+    }
+
     std::vector<std::string> segment_names(std::string_view nspace) const override {
         const auto it = spaces_.find(nspace);
         if (it == spaces_.end() || !backing_->shared()) {
@@ -227,6 +237,7 @@ private:
     std::map<std::string, std::unique_ptr<NamespaceWriter>, std::less<>> spaces_;
     std::vector<std::string> unannounced_;  // begun, not yet in the directory
     std::uint32_t incarnations_ = 0;
+    bool directory_shared_ = false;  // readable by every local user since a namespace was shared
 };
 
 std::unique_ptr<StoreWriter> make_engine(std::shared_ptr<Backing> backing,

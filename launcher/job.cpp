@@ -3,6 +3,7 @@
 #include "launcher.h"
 
 #include <fcntl.h>
+#include <grp.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -82,7 +83,7 @@ namespace {
 // The job-level information a real RM passes (what Open MPI 4.1 reads at MPI_Init), built with
 // PMIx_Info_list_*.
 pmix_status_t add_job_info(InfoList& info, const std::string& nspace, uint32_t job_size,
-                           const Layout& layout, const pmix_proc_t* parent) {
+                           const Layout& layout, const pmix_proc_t* parent, const Launcher& owner) {
     const GeneratedMaps maps(layout);
     const uint32_t one = 1, zero = 0;
     const uint32_t local_size = layout.rank_count[layout.here];
@@ -110,6 +111,11 @@ pmix_status_t add_job_info(InfoList& info, const std::string& nspace, uint32_t j
         info.add(PMIX_PARENT_ID, parent, PMIX_PROC);
         info.add(PMIX_SPAWNED, &yes, PMIX_BOOL);
     }
+    if (owner.other_user) {  // the server lets this user and group reach the job (as Slurm does)
+        const uint32_t uid = owner.job_uid, gid = owner.job_gid;
+        info.add(PMIX_USERID, &uid, PMIX_UINT32);
+        info.add(PMIX_GRPID, &gid, PMIX_UINT32);
+    }
     return info.convert();
 }
 
@@ -125,7 +131,7 @@ public:
     Registration(const Registration&) = delete;
     Registration& operator=(const Registration&) = delete;
     pmix_status_t build(const std::string& nspace, uint32_t job_size, const Layout& layout,
-                        const pmix_proc_t* parent);
+                        const pmix_proc_t* parent, const Launcher& owner);
     pmix_info_t* info() const { return info_; }
     size_t size() const { return size_; }
 
@@ -135,9 +141,10 @@ private:
 };
 
 pmix_status_t Registration::build(const std::string& nspace, uint32_t job_size,
-                                  const Layout& layout, const pmix_proc_t* parent) {
+                                  const Layout& layout, const pmix_proc_t* parent,
+                                  const Launcher& owner) {
     InfoList job;
-    if (const pmix_status_t rc = add_job_info(job, nspace, job_size, layout, parent);
+    if (const pmix_status_t rc = add_job_info(job, nspace, job_size, layout, parent, owner);
         rc != PMIX_SUCCESS)
         return rc;
     const size_t job_entries = job.size();
@@ -169,7 +176,8 @@ pmix_status_t register_nspace(Launcher& launcher, const std::string& nspace, siz
         layout.map(static_cast<uint32_t>(nprocs));
     }
     Registration info;
-    if (const pmix_status_t rc = info.build(nspace, static_cast<uint32_t>(nprocs), layout, parent);
+    if (const pmix_status_t rc =
+            info.build(nspace, static_cast<uint32_t>(nprocs), layout, parent, launcher);
         rc != PMIX_SUCCESS)
         return rc;
     const uint32_t first = layout.first_rank[layout.here];
@@ -179,8 +187,8 @@ pmix_status_t register_nspace(Launcher& launcher, const std::string& nspace, siz
         PMIX_PROC_LOAD(&client, nspace.c_str(), static_cast<pmix_rank_t>(rank));
         Waiter waiter;
         const pmix_status_t rc =
-            wait_op(PMIx_server_register_client(&client, ::geteuid(), ::getegid(), nullptr,
-                                                Waiter::op_cb, &waiter),
+            wait_op(PMIx_server_register_client(&client, launcher.job_uid, launcher.job_gid,
+                                                nullptr, Waiter::op_cb, &waiter),
                     waiter);
         if (rc != PMIX_SUCCESS) return rc;
     }
@@ -198,6 +206,18 @@ void setup_signals() {
     ::sigaction(SIGCHLD, &action, nullptr);
     ::sigaction(SIGINT, &action, nullptr);
     ::sigaction(SIGTERM, &action, nullptr);
+}
+
+// In the child, before exec (--user): the job's group, no supplementary group, then its user.
+bool become_job_user(const Launcher& launcher) {
+    if (::setgroups(0, nullptr) != 0 || ::setgid(launcher.job_gid) != 0 ||
+        ::setuid(launcher.job_uid) != 0) {
+        std::fprintf(stderr, "pmixrun: cannot become uid %u gid %u: %s\n",
+                     static_cast<unsigned>(launcher.job_uid),
+                     static_cast<unsigned>(launcher.job_gid), std::strerror(errno));
+        return false;
+    }
+    return true;
 }
 
 // setup_fork + fork/exec of one process with its output on two pipes.
@@ -235,6 +255,7 @@ bool start_proc(Launcher& launcher, Proc& process, std::vector<char*>& argv, cha
         ::signal(SIGCHLD, SIG_DFL);
         ::signal(SIGINT, SIG_DFL);
         ::signal(SIGTERM, SIG_DFL);
+        if (launcher.other_user && !become_job_user(launcher)) ::_exit(126);
         ::execvpe(argv[0], argv.data(), env);
         std::fprintf(stderr, "pmixrun: cannot execute '%s': %s\n", argv[0], std::strerror(errno));
         ::_exit(127);

@@ -151,8 +151,12 @@ struct Launcher {
     std::string nspace, hostname, tmpdir;
     Layout layout;
     Remote* remote = nullptr;  // set in pmixd only
-    bool quit = false;         // pmixd: the head said the job is over
-    std::string launch_blob;   // setup_application's result (pmixd: from the head)
+    // Who the job's processes run as (--user; else pmixrun's own euid/egid).
+    uid_t job_uid = 0;
+    gid_t job_gid = 0;
+    bool other_user = false;  // --user: processes drop to job_uid/job_gid before exec
+    bool quit = false;        // pmixd: the head said the job is over
+    std::string launch_blob;  // setup_application's result (pmixd: from the head)
     // Every process: the first options.nprocs are the main job; spawned jobs follow. A deque, so
     // that references survive a spawn appending while the event loop holds them.
     std::deque<Proc> procs;

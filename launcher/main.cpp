@@ -3,6 +3,7 @@
 // in this folder's README.md.
 #include "launcher.h"
 
+#include <pwd.h>
 #include <unistd.h>
 
 #include <climits>
@@ -10,6 +11,32 @@
 
 namespace pmix::launcher {
 namespace {
+
+// --user NAME: the job's uid and primary gid; false (with a message) when that cannot be.
+bool resolve_user(Launcher& launcher) {
+    launcher.job_uid = ::geteuid();
+    launcher.job_gid = ::getegid();
+    const std::string& name = launcher.options.user;
+    if (name.empty()) return true;
+    if (!launcher.options.hosts.empty() || !launcher.options.hostfile.empty()) {
+        std::fprintf(stderr, "pmixrun: --user works on one node only\n");
+        return false;
+    }
+    const struct passwd* pw = ::getpwnam(name.c_str());
+    if (pw == nullptr) {
+        std::fprintf(stderr, "pmixrun: --user %s: no such user\n", name.c_str());
+        return false;
+    }
+    if (::geteuid() != 0 && pw->pw_uid != ::geteuid()) {
+        std::fprintf(stderr, "pmixrun: --user %s: only root can run a job as another user\n",
+                     name.c_str());
+        return false;
+    }
+    launcher.job_uid = pw->pw_uid;
+    launcher.job_gid = pw->pw_gid;
+    launcher.other_user = true;
+    return true;
+}
 
 int run(Launcher& launcher) {
     char host[HOST_NAME_MAX + 1] = {};
@@ -46,6 +73,7 @@ int main(int argc, char** argv) {
             break;
     }
     const Options& options = launcher.options;
+    if (!resolve_user(launcher)) return 2;
     if (!options.hosts.empty() || !options.hostfile.empty()) return run_head(options);
     if (!program_exists(options.argv[0])) {
         std::fprintf(stderr, "pmixrun: cannot find program '%s' (not found or not executable)\n",

@@ -22,6 +22,7 @@ enum LongOnly : int {
     kNodeName,
     kNodeIndex,
     kFabricNode,
+    kUser,
 };
 
 // "+": options end at the first argument that is not one (the program's own options follow it);
@@ -36,6 +37,7 @@ constexpr option kLongOptions[] = {
     {"host", required_argument, nullptr, kHost},
     {"hostfile", required_argument, nullptr, kHostfile},
     {"launch-agent", required_argument, nullptr, kLaunchAgent},
+    {"user", required_argument, nullptr, kUser},
     {nullptr, 0, nullptr, 0},
 };
 
@@ -102,12 +104,14 @@ bool apply_option(int option_value, const char* value, const std::string& spelle
         case kHost:
         case kHostfile:
         case kLaunchAgent:
+        case kUser:
             if (value[0] == '\0') {
                 error = missing_value(option_value, spelled);
                 return false;
             }
             (option_value == kHost       ? out.hosts
              : option_value == kHostfile ? out.hostfile
+             : option_value == kUser     ? out.user
                                          : out.launch_agent) = value;
             return true;
         default:
@@ -128,14 +132,15 @@ void print_usage(std::FILE* stream) {
     std::fprintf(
         stream,
         "usage: pmixrun [-n N] [--host LIST | --hostfile FILE] [--launch-agent CMD] "
-        "[-x VAR[=value]]... [--timeout SECONDS] [--report] [--remote-tools] [--] "
-        "program [args...]\n"
+        "[-x VAR[=value]]... [--timeout SECONDS] [--report] [--remote-tools] [--user NAME] "
+        "[--] program [args...]\n"
         "  -n, --np N        number of processes (1..4096)\n"
         "  -x VAR[=value]    pass VAR to the processes (its value here, or the one given)\n"
         "  --timeout S       kill the job after S seconds and exit with 124\n"
         "  --report          print a startup/wireup timing report to stderr at the end\n"
         "  --remote-tools    also let tools of other hosts in over TCP (they need the\n"
         "                    secret in this server's rendezvous file: pmix-ps --file F)\n"
+        "  --user NAME       run the processes as that user and its group (root, one node)\n"
         "  --host a:2,b:2    run across these nodes (name:slots; -n defaults to all slots)\n"
         "  --hostfile FILE   the same from a file (\"name slots=N\" or \"name:N\" per line)\n"
         "  --launch-agent C  how to start a node daemon: C NODE pmixd ... (default: ssh)\n"

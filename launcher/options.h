@@ -21,6 +21,9 @@ struct Options {
     // --launch-agent CMD: split at spaces; the node name and the pmixd command line follow.
     std::string launch_agent = "ssh";
     bool remote_tools = false;  // --remote-tools: PMIX_SERVER_REMOTE_CONNECTIONS (TCP, secret)
+    // --user NAME (root only, one node): the job's processes run as that user and its primary
+    // group, registered with them (PMIX_USERID / PMIX_GRPID), as Slurm's slurmstepd runs a job.
+    std::string user;
 };
 
 enum class ParseOutcome {

@@ -46,6 +46,12 @@ void set_host_event_sink(HostEventSink sink) noexcept;
 // Runs `task` on the server's progress thread; it owns what it captures. PMIX_ERR_INIT (and
 // `task` destroyed unrun) when the server is not running.
 pmix_status_t post(exec::UniqueFunction<void()> task);
+// Runs `task`, which calls back into the host (a callback the host gave us, a release function,
+// an upcall), as a task of its own: on the server's progress thread, or, when the server is not
+// running, on a short-lived thread of its own. Never on the caller's stack: a host may hold one
+// lock across its calls into the library and inside its upcalls, and call our callbacks from
+// inside those upcalls (Slurm's plugin does), so running `task` here would take that lock again.
+void call_host_later(exec::UniqueFunction<void()> task);
 // Stores `value` as a per-proc key of `proc` (PMIx_Store_internal).
 pmix_status_t store_internal(const pmix_proc_t& proc, const char* key, const pmix_value_t& value);
 // Looks `key` up like a client's Get (without direct modex); key NULL: every key of the proc as

@@ -2,6 +2,7 @@
 // finalize, abort, publish, lookup, unpublish, spawn, connect, disconnect, query, log,
 // job control, notify). Each decodes its payload, adds what the host expects from the library
 // (the caller's uid, the log source), calls the module and replies when the host answers.
+#include "server/api.h"
 #include "server/local_answers.h"
 #include "server/state.h"
 
@@ -81,26 +82,36 @@ void spawn_done(pmix_status_t status, char nspace[], void* cbdata) {
     }
 }
 
+void reply_infos(Upcall& u, pmix_status_t status, const pmix_info_t* info, size_t ninfo) {
+    auto c = u.to.conn.lock();
+    if (!c) return;
+    std::vector<pmix_info_t> all(info, info == nullptr ? info : info + ninfo);
+    if (u.own_asked > 0) {  // the host's answers and the library's own, in one reply
+        all.insert(all.end(), u.own.begin(), u.own.end());
+        const bool whole = status == PMIX_SUCCESS && u.own.size() == u.own_asked;
+        status = all.empty() ? status : whole ? PMIX_SUCCESS : PMIX_QUERY_PARTIAL_SUCCESS;
+    }
+    proto::Writer w;
+    w.status(status);
+    if (u.to.request.op == static_cast<std::uint32_t>(Op::kQuery)) {
+        w.infos(all.data(), all.size());
+    }
+    c->reply(u.to.request, w.take());
+}
+
 void info_done(pmix_status_t status, pmix_info_t* info, size_t ninfo, void* cbdata,
                pmix_release_cbfunc_t release_fn, void* release_cbdata) {
     std::unique_ptr<Upcall> u(static_cast<Upcall*>(cbdata));
-    if (auto c = u->to.conn.lock()) {
-        std::vector<pmix_info_t> all(info, info == nullptr ? info : info + ninfo);
-        if (u->own_asked > 0) {  // the host's answers and the library's own, in one reply
-            all.insert(all.end(), u->own.begin(), u->own.end());
-            const bool whole = status == PMIX_SUCCESS && u->own.size() == u->own_asked;
-            status = all.empty() ? status : whole ? PMIX_SUCCESS : PMIX_QUERY_PARTIAL_SUCCESS;
-        }
-        proto::Writer w;
-        w.status(status);
-        if (u->to.request.op == static_cast<std::uint32_t>(Op::kQuery)) {
-            w.infos(all.data(), all.size());
-        }
-        c->reply(u->to.request, w.take());
+    if (release_fn == nullptr) {  // nothing to hand back: the reply is all there is to do
+        reply_infos(*u, status, info, ninfo);
+        return;
     }
-    if (release_fn != nullptr) {
+    // release_fn is the host's: never from inside the host's upcall that may be calling us
+    // (it may hold the lock release_fn takes). The info stays valid until release_fn.
+    call_host_later([u = std::move(u), status, info, ninfo, release_fn, release_cbdata] {
+        reply_infos(*u, status, info, ninfo);
         release_fn(release_cbdata);
-    }
+    });
 }
 
 // Each returns PMIX_SUCCESS when the reply is taken care of, PMIX_ERR_UNPACK_FAILURE for a

@@ -9,6 +9,7 @@
 // PMIX_OPTIONAL or PMIX_IMMEDIATE; otherwise PMIX_ERR_NOT_FOUND at once.
 #include "server/publish.h"
 #include "server/board.h"
+#include "server/api.h"
 #include "server/state.h"
 
 #include "data/value.h"
@@ -65,7 +66,13 @@ wire::Verdict State::accept(const std::shared_ptr<wire::Connection>& conn, const
     }
     Client& c = it->second;
     if (c.uid != peer.cred.uid || c.gid != peer.cred.gid) {
-        return {PMIX_ERR_INVALID_CRED, "uid/gid differ from the registered ones"};
+        std::string why = "client " + key.first + ":" + std::to_string(key.second) + " (pid " +
+                          std::to_string(peer.cred.pid) + ") runs as uid " +
+                          std::to_string(peer.cred.uid) + " gid " + std::to_string(peer.cred.gid) +
+                          ", registered as uid " + std::to_string(c.uid) + " gid " +
+                          std::to_string(c.gid);
+        slog(exec::LogLevel::warn, "refused " + why);
+        return {PMIX_ERR_INVALID_CRED, why};
     }
     if (c.conn && !c.conn->closed()) {
         return {PMIX_ERR_BAD_PARAM, "client is already connected"};
@@ -114,7 +121,10 @@ void State::on_closed(const ProcKey& who) {
     events_client_lost(who);
     if (!c.finalized && !finalizing && module.client_finalized != nullptr) {
         // The client died without PMIx_Finalize: tell the host it is gone, as OpenPMIx does.
-        module.client_finalized(&c.proc, c.server_object, ignore_op, nullptr);
+        // Posted: this may run inside a host's call (deregister_nspace closing connections).
+        ex->post([fn = module.client_finalized, proc = c.proc, obj = c.server_object]() mutable {
+            fn(&proc, obj, ignore_op, nullptr);
+        });
     }
 }
 
@@ -264,20 +274,21 @@ void forward_modex_answer(ModexContinuation then, pmix_status_t status, const ch
                           size_t ndata, void* cbdata, pmix_release_cbfunc_t release_fn,
                           void* release_cbdata) {
     const auto id = static_cast<std::uint64_t>(reinterpret_cast<std::uintptr_t>(cbdata));
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(data);
+    const std::size_t n = data != nullptr ? ndata : 0;
+    // The host keeps `data` until we call release_fn; without one, only during this call.
     std::vector<std::uint8_t> copy;
-    if (data != nullptr && ndata > 0) {
-        copy.assign(reinterpret_cast<const std::uint8_t*>(data),
-                    reinterpret_cast<const std::uint8_t*>(data) + ndata);
-    }
-    if (release_fn != nullptr) {
-        release_fn(release_cbdata);
-    }
-    if (auto st = current()) {
-        State* s = st.get();
-        s->ex->post([s, then, id, status, copy = std::move(copy)] {
-            (s->*then)(id, status, copy.data(), copy.size());
+    if (release_fn == nullptr && n > 0) copy.assign(bytes, bytes + n);
+    // The host may call this from inside its upcall, holding the lock its release_fn takes:
+    // both the continuation and release_fn run later, as a task of their own (OpenPMIx
+    // thread-shifts every host callback the same way).
+    call_host_later(
+        [then, id, status, bytes, n, copy = std::move(copy), release_fn, release_cbdata] {
+            if (auto st = current(); st != nullptr && st->ex->on_loop_thread()) {
+                (st.get()->*then)(id, status, copy.empty() ? bytes : copy.data(), n);
+            }
+            if (release_fn != nullptr) release_fn(release_cbdata);
         });
-    }
 }
 
 void State::wait_for_commit(const ProcKey& target, CommitWait wait, int timeout_seconds) {

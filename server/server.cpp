@@ -16,6 +16,7 @@
 #include "wire/proto/message.h"
 #include "wire/unix_socket.h"
 
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -24,6 +25,7 @@
 #include <cstring>
 #include <filesystem>
 #include <mutex>
+#include <thread>
 
 namespace pmix::server {
 
@@ -204,6 +206,43 @@ pmix_status_t open_listener(State& st) {
     return PMIX_SUCCESS;
 }
 
+// How long finalize waits for the server's thread to come back from the host: a host may hold,
+// while it calls PMIx_server_finalize, the lock an upcall or a release function of ours waits
+// for (Slurm's plugin holds one lock across its calls into the library and its upcalls).
+constexpr auto kFinalizeLimit = std::chrono::seconds(10);
+
+// Our shared-memory objects, by name ("<prefix>[-fb]-<pid>-<n>", gds/backing_shm.cpp), for when
+// the objects that own them cannot be destroyed.
+void unlink_own_segments() {
+    const std::string stem = shm_prefix().substr(1);
+    const std::string pid = "-" + std::to_string(getpid()) + "-";
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator("/dev/shm", ec)) {
+        const std::string name = e.path().filename().string();
+        if (name.rfind(stem, 0) == 0 && name.find(pid, stem.size()) != std::string::npos) {
+            ::shm_unlink(("/" + name).c_str());
+        }
+    }
+}
+
+// Finalize when the server's thread does not come back from a call into the host: the thread
+// and everything it may still touch (the state) stay behind for good; what others can see goes
+// (segments, session and socket directories, the directories init created).
+pmix_status_t abandon(std::shared_ptr<State> st) {
+    slog(exec::LogLevel::error,
+         "PMIx_server_finalize: the server's thread is still inside a call to the host after " +
+             std::to_string(kFinalizeLimit.count()) +
+             " s (an upcall or a release function that does not return; does the host hold a "
+             "lock it takes there?); it is left behind, the session directory and shared "
+             "memory are removed");
+    static auto* abandoned = new std::vector<std::shared_ptr<State>>();
+    abandoned->push_back(st);
+    unlink_own_segments();
+    remove_session_dir(*st);
+    data::clear_host_attributes();
+    return PMIX_ERR_TIMEOUT;
+}
+
 }  // namespace
 
 std::shared_ptr<State> current() {
@@ -224,6 +263,9 @@ pmix_status_t init(const pmix_server_module_t* module, const pmix_info_t* info, 
     }
     st->hostname = this_host();
     set_identity(*st, info, ninfo);
+    if (pmix_status_t rc = note_server_user(*st, info, ninfo); rc != PMIX_SUCCESS) {
+        return rc;
+    }
     if (pmix_status_t rc = make_session_dir(*st, info, ninfo); rc != PMIX_SUCCESS) {
         return rc;
     }
@@ -238,10 +280,16 @@ pmix_status_t init(const pmix_server_module_t* module, const pmix_info_t* info, 
         remove_session_dir(*st);
         return rc;
     }
-    if (pmix_status_t rc = open_listener(*st); rc != PMIX_SUCCESS) {
+    pmix_status_t listening = open_listener(*st);
+    if (listening == PMIX_SUCCESS) {
+        listening = apply_socket_mode(*st, info, ninfo);
+        if (listening != PMIX_SUCCESS) st->listener->close();
+    }
+    if (listening != PMIX_SUCCESS) {
         st->ex->stop();
+        st->listener.reset();
         remove_session_dir(*st);
-        return rc;
+        return listening;
     }
     // On the loop thread: the listener is open, and its accept path reads what this sets
     // (ThreadSanitizer saw tools.enabled written here while a tool's Hello was being accepted).
@@ -281,11 +329,15 @@ pmix_status_t finalize() {
         if (s->listener) {
             s->listener->close();
         }
+        close_group_sockets(*s);
         s->shutdown_connections();
     });
-    st->ex->stop();
+    if (st->ex->stop_within(kFinalizeLimit) == PMIX_ERR_TIMEOUT) {
+        return abandon(std::move(st));
+    }
     // The loop is gone: drop connections (they refer to the executor) before the executor.
     st->listener.reset();
+    drop_group_sockets(*st);
     st->tools.tcp.reset();
     st->clients.clear();
     st->fences.clear();
@@ -322,6 +374,9 @@ pmix_status_t register_nspace(const char* nspace, int nlocalprocs, const pmix_in
     }
     add_session_directories(*reg, *st);
     create_board(*st, *reg);
+    if (pmix_status_t rc = grant_from_registration(*st, *reg); rc != PMIX_SUCCESS) {
+        return rc;
+    }
     auto work = [reg](State& s) {
         Namespace& dst = s.namespaces.touch(reg->name);
         dst.nlocalprocs = reg->nlocalprocs;
@@ -329,6 +384,7 @@ pmix_status_t register_nspace(const char* nspace, int nlocalprocs, const pmix_in
         dst.local_ranks.insert(reg->local_ranks.begin(), reg->local_ranks.end());
         dst.ranks = rank_runs(*reg);
         publish_registration(*s.store, *reg);  // a failure is logged
+        share_store(s, reg->name);             // a job of another user reads it too
         return PMIX_SUCCESS;
     };
     return run_op(*st, std::move(work), cbfunc, cbdata);
@@ -347,6 +403,7 @@ pmix_status_t deregister_nspace(const char* nspace, pmix_op_cbfunc_t cbfunc, voi
         s.reader->detach(name);  // else the server would keep the unlinked segments mapped
         s.store->delete_namespace(name);
         drop_board(s, name);
+        forget_grant(s, name);
         for (auto it = s.clients.begin(); it != s.clients.end();) {
             if (it->first.first == name) {
                 if (it->second.conn) it->second.conn->close("namespace deregistered");
@@ -371,12 +428,15 @@ pmix_status_t register_client(const pmix_proc_t& proc, uid_t uid, gid_t gid, voi
     c.uid = uid;
     c.gid = gid;
     c.server_object = server_object;
+    grant_from_client(*st, std::string(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN)), uid,
+                      gid);
     auto work = [c](State& s) {
         ProcKey key{std::string(c.proc.nspace, strnlen(c.proc.nspace, PMIX_MAX_NSLEN)),
                     c.proc.rank};
         Namespace& ns = s.namespaces.touch(key.first);
         ns.local_ranks.insert(c.proc.rank);
         s.clients[key] = c;
+        share_store(s, key.first);  // when its namespace came first and named no user
         return PMIX_SUCCESS;
     };
     return run_op(*st, std::move(work), cbfunc, cbdata);
@@ -410,13 +470,13 @@ pmix_status_t setup_fork(const pmix_proc_t& proc, char*** env) {
         return PMIX_ERR_INIT;
     }
     const std::string ns(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN));
-    const std::string uri =
-        st->nspace + "." + std::to_string(st->rank) + ";unix:" + st->socket_path;
+    const std::string socket = socket_for(*st, ns);  // its group's own, for another user's job
+    const std::string uri = st->nspace + "." + std::to_string(st->rank) + ";unix:" + socket;
     const std::pair<const char*, std::string> vars[] = {
         {env::kNamespace, ns},
         {env::kRank, std::to_string(proc.rank)},
         {env::kServerUri, uri},
-        {env::kServerSocket, st->socket_path},
+        {env::kServerSocket, socket},
         {env::kServerTmpdir, st->tmpdir},  // where our tool rendezvous files are, as OpenPMIx
         {env::kSystemTmpdir, system_tmpdir(*st)},
         {env::kSecurityMode, "native"},
@@ -564,6 +624,15 @@ pmix_status_t post(exec::UniqueFunction<void()> task) {
     return st->ex->post(std::move(task)) ? PMIX_SUCCESS : PMIX_ERR_INIT;
 }
 
+void call_host_later(exec::UniqueFunction<void()> task) {
+    // Shared: a refused post destroys what it was given, and the fallback still needs it.
+    auto shared = std::make_shared<exec::UniqueFunction<void()>>(std::move(task));
+    if (auto st = current(); st != nullptr && st->ex->post([shared] { (*shared)(); })) {
+        return;
+    }
+    std::thread([shared] { exec::invoke_guarded("host callback", [&] { (*shared)(); }); }).detach();
+}
+
 pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t* source, pmix_data_range_t range,
                            const pmix_info_t* info, size_t ninfo, pmix_op_cbfunc_t cbfunc,
                            void* cbdata) {
@@ -591,12 +660,19 @@ pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t* source, pmix_d
         ev.info = copy->data();
         ev.ninfo = copy->size();
         if (range == PMIX_RANGE_PROC_LOCAL) {
-            deliver_to_host(code, src, ev.info, ev.ninfo);  // this process only: the host
+            deliver_to_host(s, code, src, ev.info, ev.ninfo);  // this process only: the host
         } else {
             s.deliver_event(ev);
         }
         return PMIX_SUCCESS;
     };
+    if (cbfunc == nullptr) {
+        // Accepted, not awaited (as OpenPMIx): a host that holds its lock across this call
+        // while an upcall on the loop waits for that lock would otherwise wait here.
+        State* s = st.get();
+        return st->ex->post([s, w = std::move(work)]() mutable { w(*s); }) ? PMIX_SUCCESS
+                                                                           : PMIX_ERR_INIT;
+    }
     return run_op(*st, std::move(work), cbfunc, cbdata);
 }
 

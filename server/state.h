@@ -18,6 +18,7 @@
 #include "server/clients.h"
 #include "server/events.h"
 #include "server/fence_table.h"
+#include "server/job_access.h"
 #include "server/namespaces.h"
 #include "server/pending.h"
 #include "server/registration.h"
@@ -62,6 +63,7 @@ public:
     ToolRegistry tools;         // tool_registry.h
     AppEnvironment app_env;     // app_env.h: shared with the host's thread (setup_fork)
     FenceBoards boards;         // board.h: shared with the host's thread
+    JobAccess access;           // job_access.h: jobs of other users; shared with the host's thread
     // setup_local_support's info per namespace, kept for the fabric plugins (setup_app.cpp).
     std::map<std::string, std::vector<std::pair<std::string, Value>>> local_support;
     // The one store of values (publish.h): written here, read by clients and by the server's
@@ -129,9 +131,10 @@ inline void slog(exec::LogLevel level, const std::string& message) {
     exec::log_at(level, "pmix-server", message);
 }
 
-// A host's modex answer (fence_nb or direct_modex callback, any thread): copies the bytes,
-// releases the host's buffer and runs (state.*then)(id, status, bytes) on the server's loop;
-// `cbdata` carries the id. Dropped when the server is gone.
+// A host's modex answer (fence_nb or direct_modex callback, any thread, possibly from inside the
+// host's upcall): returns at once; a task of the server's loop then runs (state.*then)(id,
+// status, bytes) and calls the host's release_fn (api.h call_host_later). `cbdata` carries the
+// id. When the server is gone only release_fn runs.
 using ModexContinuation = void (State::*)(std::uint64_t, pmix_status_t, const std::uint8_t*,
                                           std::size_t);
 void forward_modex_answer(ModexContinuation then, pmix_status_t status, const char* data,
@@ -142,9 +145,10 @@ void forward_modex_answer(ModexContinuation then, pmix_status_t status, const ch
 // tell that the server is gone.
 std::shared_ptr<State> current();
 
-// Hands an event to the host process's own handlers, if it registered any (api.h).
-void deliver_to_host(pmix_status_t code, const pmix_proc_t& source, const pmix_info_t* info,
-                     size_t ninfo);
+// Hands an event to the host process's own handlers, if it registered any (api.h), from a task
+// of its own on the server's loop (copies what it needs): the caller may be inside a host call.
+void deliver_to_host(State& s, pmix_status_t code, const pmix_proc_t& source,
+                     const pmix_info_t* info, size_t ninfo);
 
 void reply_status(wire::Connection& conn, const wire::Frame& req, pmix_status_t status);
 void reply_status(const ReplyTo& to, pmix_status_t status);

@@ -178,6 +178,9 @@ Result<UniqueFd> connect_unix(const std::string& path) {
     if (errno == EAGAIN || errno == EINPROGRESS) {
         return R::failure(PMIX_ERR_WOULD_BLOCK, "backlog of " + path + " is full");
     }
+    if (errno == EACCES || errno == EPERM) {  // a server of another user that did not let us in
+        return R::failure(PMIX_ERR_NO_PERMISSIONS, errno_text("connect " + path));
+    }
     return R::failure(PMIX_ERR_UNREACH, errno_text("connect " + path));
 }
 

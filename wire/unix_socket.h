@@ -4,7 +4,8 @@
 // - It lives in a directory that only the owner can enter (0700, owned by the effective uid).
 //   A missing directory is created with 0700; an existing one that is anyone else's or is
 //   group/other-accessible is refused, never chmod-ed (it may be someone else's choice).
-// - The socket itself is 0600.
+// - The socket itself is 0600. Its owner may widen both afterwards (the server does, for a job
+//   of another user or PMIX_SOCKET_MODE: server/job_access.h); SO_PEERCRED still names every peer.
 // - An existing file at the path is removed only if it is a socket and nobody answers on it
 //   (a server that died without cleaning up). A live server or a non-socket is an error.
 // - On close, the file is removed only if it is still the one we created (same device, inode
@@ -43,7 +44,8 @@ Result<ListeningSocket> listen_unix(const std::string& path, int backlog);
 void remove_listening_files(const ListeningSocket& sock) noexcept;
 
 // A connected, non-blocking, close-on-exec socket. PMIX_ERR_WOULD_BLOCK when the server's
-// backlog is full (retry later); PMIX_ERR_UNREACH when nobody listens; PMIX_ERR_BAD_PARAM for
+// backlog is full (retry later); PMIX_ERR_NO_PERMISSIONS when the socket or a directory on its
+// path does not let this user in; PMIX_ERR_UNREACH when nobody listens; PMIX_ERR_BAD_PARAM for
 // a path that does not fit in sockaddr_un.
 Result<exec::UniqueFd> connect_unix(const std::string& path);
 

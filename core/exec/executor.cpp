@@ -9,6 +9,7 @@
 #include <sys/eventfd.h>
 #include <sys/timerfd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -89,7 +90,9 @@ pmix_status_t Executor::start() {
     return PMIX_SUCCESS;
 }
 
-pmix_status_t Executor::stop() {
+pmix_status_t Executor::stop() { return stop_within(std::chrono::milliseconds::max()); }
+
+pmix_status_t Executor::stop_within(std::chrono::milliseconds limit) {
     {
         std::lock_guard lock(post_mutex_);
         if (!started_) {
@@ -108,11 +111,22 @@ pmix_status_t Executor::stop() {
     }
     // The loop exits as soon as the callback it is running returns. If that callback blocks,
     // say so periodically instead of hanging silently.
-    int waited = 0;
-    while (!exit_cv_.wait_for(lock, std::chrono::seconds(5), [this] { return exited_; })) {
-        waited += 5;
-        log_error("exec", name_ + ": progress thread still busy in a callback after " +
-                              std::to_string(waited) + " s of stop()");
+    constexpr auto kReport = std::chrono::seconds(5);
+    std::chrono::milliseconds waited{0};
+    while (!exited_) {
+        const auto step = std::min<std::chrono::milliseconds>(kReport, limit - waited);
+        if (exit_cv_.wait_for(lock, step, [this] { return exited_; })) break;
+        waited += step;
+        if (waited >= limit) {
+            log_error("exec", name_ + ": progress thread still busy in a callback after " +
+                                  std::to_string(waited.count()) + " ms of stop(); left running");
+            thread_.detach();  // it ends on its own when the callback returns; never joined
+            return PMIX_ERR_TIMEOUT;
+        }
+        if (step == kReport) {
+            log_error("exec", name_ + ": progress thread still busy in a callback after " +
+                                  std::to_string(waited.count() / 1000) + " s of stop()");
+        }
     }
     // exit_mutex_ serialises concurrent stop() calls: only the first one still finds it joinable.
     if (thread_.joinable()) {

@@ -61,6 +61,11 @@ public:
     // On the loop thread itself it only requests the stop and returns PMIX_ERR_WOULD_BLOCK:
     // a thread cannot join itself; the join happens in a later stop() or the destructor.
     pmix_status_t stop();
+    // stop() that gives up after `limit` when the running callback does not return (it blocks in
+    // someone else's code): PMIX_ERR_TIMEOUT, the thread detached and left to end by itself once
+    // that callback returns. The caller must then keep this Executor (and what its callbacks
+    // use) alive for good: the thread still uses it.
+    pmix_status_t stop_within(std::chrono::milliseconds limit);
 
     bool running() const noexcept { return accepting_.load(std::memory_order_acquire); }
     bool on_loop_thread() const noexcept;

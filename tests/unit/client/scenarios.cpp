@@ -446,9 +446,18 @@ int forwarded_ops() {
     return 0;
 }
 
+// Only an address of another implementation's server (the test sets it): PMIx_Init says no.
+int foreign_server() {
+    pmix_proc_t me{};
+    CHECK_RC(PMIx_Init(&me, nullptr, 0), PMIX_ERR_NOT_SUPPORTED);
+    CHECK(PMIx_Initialized() == 0);
+    return 0;
+}
+
 const std::map<std::string, std::function<int()>>& table() {
     static const std::map<std::string, std::function<int()>> t = {
         {"lifecycle", lifecycle},
+        {"foreign_server", foreign_server},
         {"put_get", put_get},
         {"fence", fence},
         {"fence_server_dies", fence_server_dies},

@@ -71,6 +71,55 @@ int run(const std::string& name, const std::vector<std::string>& env) {
     return finish(start(name, env));
 }
 
+// Runs the scenario with its stderr in a file; returns the exit code and fills `err`.
+int run_capturing_stderr(const std::string& name, const std::vector<std::string>& env,
+                         std::string* err) {
+    char path[] = "/tmp/client-stderr.XXXXXX";
+    const int fd = ::mkstemp(path);
+    if (fd < 0) return -3;
+    const int saved = ::dup(2);
+    ::dup2(fd, 2);
+    Child c = start(name, env);
+    ::dup2(saved, 2);
+    ::close(saved);
+    const int rc = finish(c);
+    err->clear();
+    char buf[4096];
+    ::lseek(fd, 0, SEEK_SET);
+    for (ssize_t n; (n = ::read(fd, buf, sizeof buf)) > 0;) err->append(buf, n);
+    ::close(fd);
+    ::unlink(path);
+    return rc;
+}
+
+// A client started by an OpenPMIx server finds only that server's URIs (the versioned
+// variables, a tcp4:// address): PMIx_Init fails with PMIX_ERR_NOT_SUPPORTED and an error line
+// naming the variable and the address.
+TEST(ClientForeignServer, InitNamesTheUriItCannotSpeak) {
+    const std::string uri = "pmix-server.123;tcp4://127.0.0.1:5555";
+    std::string err;
+    EXPECT_EQ(run_capturing_stderr("foreign_server",
+                                   {"PMIX_NAMESPACE=job", "PMIX_RANK=0", "PMIX_SERVER_URI41=" + uri,
+                                    "PMIX_SERVER_URI4=" + uri, "PMIX_SERVER_URI3=" + uri},
+                                   &err),
+              0)
+        << err;
+    EXPECT_NE(err.find("PMIX_SERVER_URI41=" + uri + " is not a server of this implementation"),
+              std::string::npos)
+        << err;
+    EXPECT_NE(err.find("not supported"), std::string::npos) << err;
+    // Something that is no URI at all in the unversioned variable: the same answer.
+    EXPECT_EQ(run_capturing_stderr("foreign_server",
+                                   {"PMIX_NAMESPACE=job", "PMIX_RANK=0",
+                                    "PMIX_SERVER_URI=rendezvous-we-cannot-parse"},
+                                   &err),
+              0)
+        << err;
+    EXPECT_NE(err.find("PMIX_SERVER_URI=rendezvous-we-cannot-parse is not a server"),
+              std::string::npos)
+        << err;
+}
+
 class ClientTest : public ::testing::Test {
 protected:
     void SetUp() override { ASSERT_TRUE(server.ok()); }

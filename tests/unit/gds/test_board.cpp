@@ -8,6 +8,7 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -35,6 +36,21 @@ std::unique_ptr<BoardView> view_of(const FenceBoard& b, const char* ns = "board.
     std::unique_ptr<BoardView> v;
     EXPECT_EQ(BoardView::open(b.name(), ns, v), PMIX_SUCCESS);
     return v;
+}
+
+// Another user's job gets its board through its group: 0660, still owned by the server.
+TEST(FenceBoard, ShareGivesTheBoardToAGroup) {
+    auto b = make(2);
+    ASSERT_NE(b, nullptr);
+    struct stat sb {};
+    ASSERT_EQ(::stat(("/dev/shm" + b->name()).c_str(), &sb), 0);
+    EXPECT_EQ(sb.st_mode & 0777, 0600u);
+    ASSERT_EQ(b->share(::getegid()), PMIX_SUCCESS);
+    ASSERT_EQ(::stat(("/dev/shm" + b->name()).c_str(), &sb), 0);
+    EXPECT_EQ(sb.st_mode & 0777, 0660u);
+    EXPECT_EQ(sb.st_gid, ::getegid());
+    EXPECT_EQ(sb.st_uid, ::geteuid());
+    EXPECT_NE(view_of(*b), nullptr);
 }
 
 TEST(FenceBoard, CreateRefusesBadArgumentsAndUnlinksWhenDestroyed) {
@@ -148,6 +164,19 @@ TEST(FenceBoard, ATimeoutDisablesTheBoardAndRedirectsTheOthers) {
     EXPECT_GE(Clock::now() - start, 200ms);
     patient.join();
     EXPECT_EQ(other.load(), static_cast<int>(BoardView::Outcome::redirect));
+    EXPECT_TRUE(v2->disabled());
+    EXPECT_FALSE(b->disabled()) << "the server's view: only what it disabled itself";
+}
+
+// A participant (another user's, with write access) shrinks the board: the server's disable must
+// not fault (it used to die of SIGBUS there), and it still counts the board as disabled.
+TEST(FenceBoard, DisablingATruncatedBoardDoesNotFault) {
+    auto b = make(2);
+    const int fd = ::shm_open(b->name().c_str(), O_RDWR, 0);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(::ftruncate(fd, 0), 0);
+    ::close(fd);
+    b->disable();
     EXPECT_TRUE(b->disabled());
 }
 

@@ -7,6 +7,7 @@
 
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -226,6 +227,50 @@ TEST_F(Shm, NamesAreUniqueAndRemoved) {
     EXPECT_EQ(shm_objects(kShmPrefix + 1).size(), 3u);
     second.reset();
     EXPECT_EQ(shm_objects(kShmPrefix + 1).size(), 1u);
+}
+
+// A namespace shared with a job's group (a server hosting another user's job): every segment,
+// including those chained after the call, is 0640 with that group and still the writer's; the
+// directory is 0644. Uses this process's own group, which any writer may hand out.
+TEST(ShmShare, NamespaceSegmentsGoToTheGroupChainedOnesToo) {
+    pmix::gds::StoreOptions o;
+    o.prefix = kShmPrefix;
+    o.segment_bytes = 4096;
+    auto w = pmix::gds::make_shm_store(o);
+    ASSERT_NE(w, nullptr);
+    ASSERT_EQ(w->begin_namespace("job.shared"), PMIX_SUCCESS);
+    ASSERT_EQ(w->commit(), PMIX_SUCCESS);
+    EXPECT_EQ(w->share_namespace("job.none", ::getegid()), PMIX_ERR_NOT_FOUND);
+    ASSERT_EQ(w->share_namespace("job.shared", ::getegid()), PMIX_SUCCESS);
+    Value v;
+    make_string(&v, std::string(1000, 'x'));
+    for (pmix_rank_t r = 0; r < 64; ++r) {
+        ASSERT_EQ(w->put("job.shared", Entity::proc(r), "big", v.v), PMIX_SUCCESS);
+    }
+    ASSERT_EQ(w->commit(), PMIX_SUCCESS);
+    const auto names = w->segment_names("job.shared");
+    ASSERT_GT(names.size(), 1u) << "the puts should have chained segments";
+    auto mode_of = [](const std::string& name, struct stat& sb) {
+        return ::stat(("/dev/shm" + name).c_str(), &sb) == 0;
+    };
+    for (const auto& name : names) {
+        struct stat sb {};
+        ASSERT_TRUE(mode_of(name, sb)) << name;
+        EXPECT_EQ(sb.st_mode & 0777, 0640u) << name;
+        EXPECT_EQ(sb.st_gid, ::getegid()) << name;
+        EXPECT_EQ(sb.st_uid, ::geteuid()) << name;
+    }
+    struct stat dir {};
+    ASSERT_TRUE(mode_of(w->locator(), dir));
+    EXPECT_EQ(dir.st_mode & 0777, 0644u);
+    ASSERT_EQ(w->begin_namespace("job.private"), PMIX_SUCCESS);
+    ASSERT_EQ(w->commit(), PMIX_SUCCESS);
+    struct stat priv {};
+    ASSERT_TRUE(mode_of(w->segment_names("job.private").at(0), priv));
+    EXPECT_EQ(priv.st_mode & 0777, 0600u) << "an unshared namespace stays private";
+    auto heap = HeapKind::make();
+    ASSERT_EQ(heap->begin_namespace("job.heap"), PMIX_SUCCESS);
+    EXPECT_EQ(heap->share_namespace("job.heap", ::getegid()), PMIX_SUCCESS);  // nothing to do
 }
 
 TEST_F(Shm, BadLocators) {

@@ -550,24 +550,32 @@ TEST_F(LiveServer, UnregisteredClientIsRefused) {
 TEST_F(LiveServer, NullArgumentsAreBadParams) {
     start();
     struct Seen {
-        int calls = 0;
-        pmix_status_t status = PMIX_SUCCESS;
+        std::atomic<int> calls{0};
+        std::atomic<pmix_status_t> status{PMIX_SUCCESS};
     } seen;
     auto record = [](pmix_status_t s, void* cb) {
         auto* x = static_cast<Seen*>(cb);
-        ++x->calls;
         x->status = s;
+        ++x->calls;
+    };
+    auto calls_reach = [&seen](int n) {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+        while (seen.calls.load() < n && std::chrono::steady_clock::now() < deadline) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+        return seen.calls.load();
     };
     EXPECT_EQ(PMIx_server_register_client(nullptr, 0, 0, nullptr, nullptr, nullptr),
               PMIX_ERR_BAD_PARAM);
     EXPECT_EQ(PMIx_server_register_nspace("job", 1, nullptr, 3, nullptr, nullptr),
               PMIX_ERR_BAD_PARAM);
+    // The void calls report a refusal through their callback: later, never inside the call.
     PMIx_server_deregister_client(nullptr, record, &seen);
-    EXPECT_EQ(seen.calls, 1);
-    EXPECT_EQ(seen.status, PMIX_ERR_BAD_PARAM);
+    EXPECT_EQ(calls_reach(1), 1);
+    EXPECT_EQ(seen.status.load(), PMIX_ERR_BAD_PARAM);
     PMIx_server_deregister_nspace(nullptr, record, &seen);
-    EXPECT_EQ(seen.calls, 2);
-    EXPECT_EQ(seen.status, PMIX_ERR_BAD_PARAM);
+    EXPECT_EQ(calls_reach(2), 2);
+    EXPECT_EQ(seen.status.load(), PMIX_ERR_BAD_PARAM);
     pmix_proc_t p;
     PMIX_LOAD_PROCID(&p, "job", 0);
     EXPECT_EQ(PMIx_server_dmodex_request(&p, nullptr, nullptr), PMIX_ERR_BAD_PARAM);
@@ -608,6 +616,117 @@ TEST_F(LiveServer, ApplicationSetupAndBadParams) {
     EXPECT_TRUE(ctx.ok);
     EXPECT_EQ(PMIx_server_setup_local_support("job-g", &info, 1, nullptr, nullptr), PMIX_SUCCESS);
     PMIX_INFO_DESTRUCT(&info);
+}
+
+// PMIX_SOCKET_MODE (uint32_t, 9 bits): the socket gets that mode and its directory the x bits of
+// the classes it lets in; anything but a number is refused and leaves nothing behind.
+TEST_F(LiveServer, SocketModeIsHonoured) {
+    pmix_info_t info[2];
+    PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, tmp_.c_str(), PMIX_STRING);
+    PMIX_INFO_LOAD(&info[1], PMIX_SOCKET_MODE, "0660", PMIX_STRING);
+    EXPECT_EQ(PMIx_server_init(&module_, info, 2), PMIX_ERR_BAD_PARAM);
+    EXPECT_TRUE(session_dirs().empty());
+    PMIX_INFO_DESTRUCT(&info[1]);
+    const uint32_t mode = 0660;
+    PMIX_INFO_LOAD(&info[1], PMIX_SOCKET_MODE, &mode, PMIX_UINT32);
+    ASSERT_EQ(PMIx_server_init(&module_, info, 2), PMIX_SUCCESS);
+    up_ = true;
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+    const auto dirs = session_dirs();
+    ASSERT_EQ(dirs.size(), 1u);
+    struct stat sb {};
+    ASSERT_EQ(stat((dirs[0] / "server.sock").c_str(), &sb), 0);
+    EXPECT_EQ(sb.st_mode & 0777, 0660u);
+    ASSERT_EQ(stat(dirs[0].c_str(), &sb), 0);
+    EXPECT_EQ(sb.st_mode & 0777, 0710u);
+}
+
+// A one-process namespace of this node, `extra` added to its info.
+void register_one(const char* ns, std::vector<pmix_info_t>& extra) {
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    char* nmap = nullptr;
+    char* pmap = nullptr;
+    ASSERT_EQ(PMIx_generate_regex(host, &nmap), PMIX_SUCCESS);
+    ASSERT_EQ(PMIx_generate_ppn("0", &pmap), PMIX_SUCCESS);
+    const uint32_t size = 1;
+    extra.resize(extra.size() + 3);
+    PMIX_INFO_LOAD(&extra[extra.size() - 3], PMIX_NODE_MAP, nmap, PMIX_STRING);
+    PMIX_INFO_LOAD(&extra[extra.size() - 2], PMIX_PROC_MAP, pmap, PMIX_STRING);
+    PMIX_INFO_LOAD(&extra[extra.size() - 1], PMIX_JOB_SIZE, &size, PMIX_UINT32);
+    std::free(nmap);
+    std::free(pmap);
+    ASSERT_EQ(PMIx_server_register_nspace(ns, 1, extra.data(), extra.size(), nullptr, nullptr),
+              PMIX_SUCCESS);
+    for (auto& i : extra) PMIX_INFO_DESTRUCT(&i);
+}
+
+// setup_fork of rank 0 of `ns` must name a socket of group `gid`'s own, server-owned and open
+// to that group only, in a session directory that can be entered, not listed; its fence board
+// goes to that group. Finalize removes all of it (TearDown).
+void expect_group_socket(const std::vector<fs::path>& dirs, const char* ns, gid_t gid) {
+    char** env = nullptr;
+    pmix_proc_t p;
+    PMIX_LOAD_PROCID(&p, ns, 0);
+    ASSERT_EQ(PMIx_server_setup_fork(&p, &env), PMIX_SUCCESS);
+    std::string sock, board;
+    for (char** e = env; *e != nullptr; ++e) {
+        if (std::strncmp(*e, "PMIX_CPP_SERVER_SOCKET=", 23) == 0) sock = *e + 23;
+        if (std::strncmp(*e, "PMIX_CPP_FENCE_BOARD=", 21) == 0) board = *e + 21;
+    }
+    env_free(env);
+    ASSERT_EQ(dirs.size(), 1u);
+    const fs::path group_dir = dirs[0] / ("group." + std::to_string(gid));
+    EXPECT_EQ(sock, (group_dir / "server.sock").string());
+    auto expect = [](const std::string& path, unsigned mode, gid_t group) {
+        struct stat sb {};
+        ASSERT_EQ(stat(path.c_str(), &sb), 0) << path;
+        EXPECT_EQ(sb.st_mode & 0777, mode) << path;
+        EXPECT_EQ(sb.st_gid, group) << path;
+        EXPECT_EQ(sb.st_uid, 0u) << path;
+    };
+    expect(sock, 0660, gid);
+    expect(group_dir, 0710, gid);
+    expect(dirs[0], 0711, 0);
+    expect(dirs[0] / "server.sock", 0600, 0);
+    ASSERT_FALSE(board.empty());
+    expect("/dev/shm" + board, 0660, gid);
+}
+
+constexpr uint32_t kNobody = 65534;  // Debian's nobody / nogroup
+
+// Root only (the server hands files to a group it is not in). PMIX_USERID/PMIX_GRPID of
+// register_nspace.
+TEST_F(LiveServer, NamespaceOfAnotherUserGetsItsGroupsSocket) {
+    if (geteuid() != 0) GTEST_SKIP() << "needs root to hand files to another group";
+    start();
+    std::vector<pmix_info_t> info(2);
+    PMIX_INFO_LOAD(&info[0], PMIX_USERID, &kNobody, PMIX_UINT32);
+    PMIX_INFO_LOAD(&info[1], PMIX_GRPID, &kNobody, PMIX_UINT32);
+    register_one("job-other", info);
+    expect_group_socket(session_dirs(), "job-other", kNobody);
+    PMIx_server_deregister_nspace("job-other", nullptr, nullptr);
+}
+
+// As Slurm's slurmstepd does: PMIX_USERID at PMIx_server_init, a registration naming no user,
+// then register_client with the job's uid/gid.
+TEST_F(LiveServer, ServerInitUserAndClientRegistrationShareTheNamespace) {
+    if (geteuid() != 0) GTEST_SKIP() << "needs root to hand files to another group";
+    pmix_info_t init[2];
+    PMIX_INFO_LOAD(&init[0], PMIX_SERVER_TMPDIR, tmp_.c_str(), PMIX_STRING);
+    PMIX_INFO_LOAD(&init[1], PMIX_USERID, &kNobody, PMIX_UINT32);
+    ASSERT_EQ(PMIx_server_init(&module_, init, 2), PMIX_SUCCESS);
+    up_ = true;
+    PMIX_INFO_DESTRUCT(&init[0]);
+    PMIX_INFO_DESTRUCT(&init[1]);
+    std::vector<pmix_info_t> none;
+    register_one("job-slurm", none);
+    pmix_proc_t p;
+    PMIX_LOAD_PROCID(&p, "job-slurm", 0);
+    ASSERT_EQ(PMIx_server_register_client(&p, kNobody, kNobody, nullptr, nullptr, nullptr),
+              PMIX_SUCCESS);
+    expect_group_socket(session_dirs(), "job-slurm", kNobody);
 }
 
 }  // namespace

@@ -99,6 +99,8 @@ def main():
     ap.add_argument("--out", help="Markdown report file")
     args = ap.parse_args()
     args.n = [int(x) for x in args.n.split(",")]
+    args.mpi_program = os.path.abspath(args.mpi_program)  # srun runs them from --chdir=/tmp
+    args.pmix_program = os.path.abspath(args.pmix_program)
     lines = [
         "# `srun --mpi=pmix` start-up: Debian's OpenPMIx 4.2.2 vs ours",
         "",

@@ -66,24 +66,34 @@ def measure(dirfile, nodes, args, lines):
     for n in args.n:
         if n < nodes:
             continue
-        data = {name: {"mpi_wall": [], "mpi_init": [], "pmix_wall": [], "init": [], "fence": []}
-                for name in envs}
+        data = {name: {"mpi_wall": [], "mpi_init": [], "pmix_wall": [], "init": [], "fence": [],
+                       "failed": 0} for name in envs}
         for rep in range(args.reps):
             for name, env in envs.items():
-                wait_idle(env)
-                wall, rows = srun(env, n, args.mpi_program, MPI, args.timeout)
-                data[name]["mpi_wall"].append(wall * 1e3)
-                data[name]["mpi_init"] += [float(r[2]) / 1e3 for r in rows]
-                wait_idle(env)
-                wall, rows = srun(env, n, args.pmix_program, PMIX, args.timeout)
-                data[name]["pmix_wall"].append(wall * 1e3)
-                data[name]["init"] += [float(r[2]) / 1e3 for r in rows]
-                data[name]["fence"] += [float(r[3]) / 1e3 for r in rows]
+                # A failed job is counted and shown in the table, never retried or hidden.
+                try:
+                    wait_idle(env)
+                    wall, rows = srun(env, n, args.mpi_program, MPI, args.timeout)
+                    data[name]["mpi_wall"].append(wall * 1e3)
+                    data[name]["mpi_init"] += [float(r[2]) / 1e3 for r in rows]
+                except (RuntimeError, subprocess.TimeoutExpired) as e:
+                    data[name]["failed"] += 1
+                    print(f"FAILED ({name}): {e}", file=sys.stderr)
+                try:
+                    wait_idle(env)
+                    wall, rows = srun(env, n, args.pmix_program, PMIX, args.timeout)
+                    data[name]["pmix_wall"].append(wall * 1e3)
+                    data[name]["init"] += [float(r[2]) / 1e3 for r in rows]
+                    data[name]["fence"] += [float(r[3]) / 1e3 for r in rows]
+                except (RuntimeError, subprocess.TimeoutExpired) as e:
+                    data[name]["failed"] += 1
+                    print(f"FAILED ({name}): {e}", file=sys.stderr)
             print(f"nodes {nodes} N {n} rep {rep + 1}/{args.reps}", file=sys.stderr)
         cells = []
         for key in ("mpi_wall", "mpi_init", "pmix_wall", "init", "fence"):
             ref, ours = med(data["openpmix"][key]), med(data["ours"][key])
             cells.append(f"{ref:.1f} / {ours:.1f} ({ours / ref:.2f})")
+        cells.append(f"{data['openpmix']['failed']} / {data['ours']['failed']}")
         lines.append(f"| {nodes} | {n} | " + " | ".join(cells) + " |")
 
 
@@ -105,14 +115,18 @@ def main():
         "# `srun --mpi=pmix` start-up: Debian's OpenPMIx 4.2.2 vs ours",
         "",
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} CPUs, Slurm "
-        f"{subprocess.run(['srun', '--version'], stdout=subprocess.PIPE, text=True).stdout.strip()}, "
+        f"{subprocess.run(['dpkg-query', '-W', '-f=${Version}', 'slurm-client'], stdout=subprocess.PIPE, text=True).stdout.strip()}, "
+        f"our library {args.lib}, "
         f"{args.reps} repetitions per cell, alternating OpenPMIx and ours; two clusters of "
         "tests/slurm/cluster.sh (2 nodes = two network namespaces on this machine, 16 CPUs "
         "declared per node, block distribution). Cells: OpenPMIx / ours (ours / OpenPMIx), "
-        "milliseconds, medians (per-rank phases over all ranks of all repetitions).",
+        "milliseconds, medians (per-rank phases over all ranks of all repetitions) of the jobs "
+        "that succeeded; failed jobs: OpenPMIx / ours, out of 2 x repetitions (their errors "
+        "went to stderr).",
         "",
-        "| nodes | N | MPI hello wall | MPI_Init | PMIx client wall | PMIx_Init | collecting fence |",
-        "|---|---|---|---|---|---|---|",
+        "| nodes | N | MPI hello wall | MPI_Init | PMIx client wall | PMIx_Init | collecting fence "
+        "| failed jobs |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for nodes in [int(x) for x in args.nodes.split(",")]:
         dirfile = f"/tmp/pmix-slurm-bench-{os.getpid()}-{nodes}.dir"

@@ -6,8 +6,21 @@
 #   2. the store micro benchmarks (bench-gds, Google Benchmark);
 #   3. the scale simulation (bench-scale: 1,000,000 processes over 10,000 nodes);
 #   4. Open MPI startup (mpirun -np 2..16) on our library vs OpenPMIx (bench/mpi/startup.py).
+# bench/run.sh --slurm [slurm/run.py options]: only `srun --mpi=pmix` start-up on one node and on
+# two simulated nodes, our library vs OpenPMIx (bench/slurm/run.py; root, Slurm and munge).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+if [[ ${1:-} == --slurm ]]; then
+  shift
+  bash scripts/setup.sh release pmix bench-mpi-hello bench-slurm-init-fence >/dev/null
+  mkdir -p bench/results
+  report=bench/results/slurm-startup-$(date +%Y%m%d-%H%M%S).md
+  python3 bench/slurm/run.py --mpi-program build/release/bin/bench-mpi-hello \
+    --pmix-program build/release/bin/bench-slurm-init-fence \
+    --lib "$(readlink -f build/release/lib/libpmix.so.2)" --out "$report" "$@"
+  echo "report: $report"
+  exit 0
+fi
 bash scripts/setup.sh release pmixrun pmixrun-openpmix bench-scenario bench-scenario-openpmix \
   bench-scale bench-gds bench-floor bench-mpi-hello >/dev/null
 bin=build/release/bin

@@ -274,6 +274,18 @@ pmix_status_t dmodex_request(const pmix_proc_t& proc, pmix_dmodex_response_fn_t 
             cbfunc(PMIX_ERR_NOT_FOUND, nullptr, 0, cbdata);
             return;
         }
+        if (auto cl = s->clients.find({ns_of(proc), proc.rank});
+            cl != s->clients.end() && !cl->second.committed && !cl->second.lost &&
+            !cl->second.finalized) {
+            // Asked before the client committed (a peer on another node is faster than it):
+            // answered at its commit, or with what there is when it finalizes or leaves. Measured
+            // under Slurm on two nodes: answering at once made the peer's Get fail NOT_FOUND.
+            CommitWait wait;
+            wait.host_answer = cbfunc;
+            wait.host_cbdata = cbdata;
+            s->wait_for_commit(cl->first, std::move(wait), 0);
+            return;
+        }
         auto blob = s->modex_blob({{ns_of(proc), proc.rank}});
         cbfunc(PMIX_SUCCESS, reinterpret_cast<char*>(blob.data()), blob.size(), cbdata);
     });

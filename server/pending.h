@@ -13,6 +13,7 @@
 #include "wire/proto/message.h"
 
 #include <pmix_common.h>
+#include <pmix_server.h>
 
 #include <cstdint>
 #include <map>
@@ -25,11 +26,15 @@ namespace pmix::server {
 // Where to send the reply of a request that waits.
 using ReplyTo = wire::ReplyTo;
 
-// A Get for a local client's key that client has not committed yet.
+// A Get for a local client's key that client has not committed yet, or (host_answer set) the
+// host's PMIx_server_dmodex_request for such a client: a peer's server asked before the client
+// had committed, as OpenPMIx it gets the client's data once committed, not an empty answer.
 struct CommitWait {
     ReplyTo to;
     std::string key;
     exec::TimerId timer = exec::kInvalidTimer;
+    pmix_dmodex_response_fn_t host_answer = nullptr;
+    void* host_cbdata = nullptr;
 };
 
 // A Get waiting for the host's direct modex.

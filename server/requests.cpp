@@ -17,6 +17,7 @@
 #include "wire/proto/message.h"
 
 #include <cstring>
+#include <memory>
 #include <optional>
 
 namespace pmix::server {
@@ -307,6 +308,15 @@ void State::answer_commit_waits(const ProcKey& target) {
     auto waits = pending.commits.take_all(target);
     for (auto& [id, w] : waits) {
         if (w.timer != exec::kInvalidTimer) ex->cancel(w.timer);
+        if (w.host_answer != nullptr) {
+            // What the client committed (nothing if it left without): never inside a host's
+            // call (deregister_client, finalize) into the library.
+            auto blob = std::make_shared<std::vector<std::uint8_t>>(modex_blob({target}));
+            call_host_later([fn = w.host_answer, cbdata = w.host_cbdata, blob] {
+                fn(PMIX_SUCCESS, reinterpret_cast<char*>(blob->data()), blob->size(), cbdata);
+            });
+            continue;
+        }
         auto conn = w.to.conn.lock();
         if (!conn) continue;
         Value v;

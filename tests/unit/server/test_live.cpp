@@ -363,46 +363,76 @@ TEST_F(LiveServer, CommitFenceGetThroughHostFence) {
     EXPECT_EQ(procs, 3);
 }
 
+// The answer of a PMIx_server_dmodex_request: whether it came, its status and blob.
+struct DmodexAnswer {
+    std::mutex m;
+    bool done = false;
+    pmix_status_t status = PMIX_ERROR;
+    std::vector<std::uint8_t> data;
+
+    pmix_status_t request(const char* ns, pmix_rank_t rank) {
+        pmix_proc_t p;
+        PMIX_LOAD_PROCID(&p, ns, rank);
+        return PMIx_server_dmodex_request(
+            &p,
+            [](pmix_status_t s, char* bytes, size_t n, void* cb) {
+                auto* a = static_cast<DmodexAnswer*>(cb);
+                std::lock_guard lock(a->m);
+                a->status = s;
+                a->data.assign(bytes, bytes + n);
+                a->done = true;
+            },
+            this);
+    }
+    bool arrived_within(std::chrono::milliseconds limit) {
+        const auto end = std::chrono::steady_clock::now() + limit;
+        for (;;) {
+            {
+                std::lock_guard lock(m);
+                if (done) return true;
+            }
+            if (std::chrono::steady_clock::now() >= end) return false;
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));
+        }
+    }
+    // The blob holds `rank`'s "test.g" (17, committed by the "exchange" scenario).
+    void expect_committed_value(pmix_rank_t rank) {
+        std::lock_guard lock(m);
+        ASSERT_EQ(status, PMIX_SUCCESS);
+        pmix::proto::Reader r(data);
+        pmix_proc_t who;
+        pmix::data::InfoArray infos;
+        ASSERT_EQ(r.proc(&who), PMIX_SUCCESS);
+        ASSERT_EQ(r.infos(&infos), PMIX_SUCCESS);
+        EXPECT_EQ(who.rank, rank);
+        const pmix_info_t* g = infos.find("test.g");
+        ASSERT_NE(g, nullptr);
+        EXPECT_EQ(g->value.data.uint32, 17u);
+    }
+};
+
 TEST_F(LiveServer, DirectModexRequestReturnsTheBlob) {
     start();
     register_job("job-d", 2);
     run_exchange("job-d", 2);
-    struct Got {
-        std::mutex m;
-        bool done = false;
-        pmix_status_t status = PMIX_ERROR;
-        std::vector<std::uint8_t> data;
-    } got;
-    pmix_proc_t p;
-    PMIX_LOAD_PROCID(&p, "job-d", 1);
-    ASSERT_EQ(PMIx_server_dmodex_request(
-                  &p,
-                  [](pmix_status_t s, char* data, size_t n, void* cb) {
-                      auto* g = static_cast<Got*>(cb);
-                      std::lock_guard lock(g->m);
-                      g->status = s;
-                      g->data.assign(data, data + n);
-                      g->done = true;
-                  },
-                  &got),
-              PMIX_SUCCESS);
-    for (int i = 0; i < 2000; ++i) {
-        std::lock_guard lock(got.m);
-        if (got.done) break;
-        std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    std::lock_guard lock(got.m);
-    ASSERT_TRUE(got.done);
-    ASSERT_EQ(got.status, PMIX_SUCCESS);
-    pmix::proto::Reader r(got.data);
-    pmix_proc_t who;
-    pmix::data::InfoArray infos;
-    ASSERT_EQ(r.proc(&who), PMIX_SUCCESS);
-    ASSERT_EQ(r.infos(&infos), PMIX_SUCCESS);
-    EXPECT_EQ(who.rank, 1u);
-    const pmix_info_t* g = infos.find("test.g");
-    ASSERT_NE(g, nullptr);
-    EXPECT_EQ(g->value.data.uint32, 17u);
+    DmodexAnswer got;
+    ASSERT_EQ(got.request("job-d", 1), PMIX_SUCCESS);
+    ASSERT_TRUE(got.arrived_within(std::chrono::seconds(10)));
+    got.expect_committed_value(1);
+}
+
+// A peer's server may ask before the client has even started (under Slurm on two nodes it did):
+// the answer waits for the client's commit, as with OpenPMIx, instead of an empty blob.
+TEST_F(LiveServer, DirectModexRequestWaitsForTheClientsCommit) {
+    start();
+    register_job("job-e", 2);
+    DmodexAnswer got;
+    ASSERT_EQ(got.request("job-e", 1), PMIX_SUCCESS);
+    EXPECT_FALSE(got.arrived_within(std::chrono::milliseconds(300)))
+        << "answered before the client committed";
+    run_exchange("job-e", 2);
+    ASSERT_TRUE(got.arrived_within(std::chrono::seconds(10)));
+    got.expect_committed_value(1);
 }
 
 TEST_F(LiveServer, GetOfRemoteDataUsesHostDirectModex) {

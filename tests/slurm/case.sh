@@ -73,14 +73,17 @@ reap() {  # reap LABEL
         sleep 0.2
     done
     [ -z "$left" ] && return 0
-    fail "$label: processes left 10 s after srun returned (killed now): $(echo "$left" | cut -c1-100 | tr '\n' ';')"
+    STUCK=1
+    local what="$label: processes left 10 s after srun returned (killed now): $(echo "$left" | cut -c1-100 | tr '\n' ';')"
+    if [ "$label" = ours ]; then fail "$what"; else note "$what"; fi
     echo "$left" | awk '{print $1}' | xargs -r kill -9 2>/dev/null
     sleep 0.5
     slurm scontrol update nodename=ALL state=resume >/dev/null 2>&1
 }
 
-run() {  # run CLUSTER OUTFILE: sets RC and TIMED_OUT
+run() {  # run CLUSTER OUTFILE: sets RC, TIMED_OUT and STUCK (a step had to be killed)
     local cluster=$1 out=$2 i start before after
+    STUCK=0
     load_env "$cluster"
     wait_ready
     for ((i = 0; i < NODES; i++)); do node_files "$i" >"$out.files$i"; done
@@ -113,19 +116,38 @@ normalize() {
             -e 's/StepId=[0-9.]+/StepId=N/g' | sort
 }
 
+# compare: fails (counted) where our run differs from the reference run.
+compare() {
+    ((ref_timed_out)) && note "the OpenPMIx run timed out too (compared as is)"
+    ((TIMED_OUT && !ref_timed_out)) && fail "our run timed out (hung), the OpenPMIx run did not"
+    [ "$RC" -eq "$ref_rc" ] || fail "exit status $RC on our library, $ref_rc on OpenPMIx"
+    if [ -n "${CASE_EXPECT:-}" ]; then  # output not compared line by line (see CMakeLists.txt)
+        grep -qE -- "$CASE_EXPECT" "$work/ours" || fail "our run did not print /$CASE_EXPECT/"
+        grep -qE -- "$CASE_EXPECT" "$work/ref" || note "the OpenPMIx run did not print /$CASE_EXPECT/"
+    elif ! diff <(normalize "$work/ref") <(normalize "$work/ours") >"$work/diff"; then
+        fail "output differs (< OpenPMIx, > ours):"
+        cat "$work/diff"
+    fi
+}
+
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 run openpmix "$work/ref"
-ref_rc=$RC ref_timed_out=$TIMED_OUT
+ref_rc=$RC ref_timed_out=$TIMED_OUT ref_stuck=$STUCK
 run ours "$work/ours"
-((ref_timed_out)) && note "the OpenPMIx run timed out too (compared as is)"
-((TIMED_OUT && !ref_timed_out)) && fail "our run timed out (hung), the OpenPMIx run did not"
-[ "$RC" -eq "$ref_rc" ] || fail "exit status $RC on our library, $ref_rc on OpenPMIx"
-if [ -n "${CASE_EXPECT:-}" ]; then  # output not compared line by line (see CMakeLists.txt)
-    grep -qE -- "$CASE_EXPECT" "$work/ours" || fail "our run did not print /$CASE_EXPECT/"
-    grep -qE -- "$CASE_EXPECT" "$work/ref" || note "the OpenPMIx run did not print /$CASE_EXPECT/"
-elif ! diff <(normalize "$work/ref") <(normalize "$work/ours") >"$work/diff"; then
-    fail "output differs (< OpenPMIx, > ours):"
-    cat "$work/diff"
+ours_fails_before=$fails
+compare
+# OpenPMIx 4.2.2 under Slurm 22.05 now and then hangs a step or leaves a slurmstepd stuck by
+# itself (2 of 45 cases in one full run here, ours fine in both). A reference that misbehaved
+# that way and disagrees with ours is run once more, and ours is compared with that run; what our
+# own run did (a leftover, a hang) has already been counted and is not retried.
+if [ "$fails" -gt "$ours_fails_before" ] && ((ref_timed_out || ref_stuck)) && ((!TIMED_OUT)); then
+    note "the OpenPMIx run hung or left a stuck step and differs from ours: running it once more"
+    fails=$ours_fails_before
+    saved_rc=$RC saved_timed_out=$TIMED_OUT
+    run openpmix "$work/ref"
+    ref_rc=$RC ref_timed_out=$TIMED_OUT
+    RC=$saved_rc TIMED_OUT=$saved_timed_out
+    compare
 fi
 [ "$fails" -eq 0 ] && echo "PASS: same outcome on OpenPMIx and ours (exit $RC)" || exit 1

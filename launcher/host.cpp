@@ -100,6 +100,17 @@ bool any_dead(const pmix_proc_t* procs, size_t nprocs) {
     return false;
 }
 
+// PMIX_LOCAL_COLLECTIVE_STATUS with an error: a local participant died before the fence went up.
+bool lost_local_participant(const pmix_info_t info[], size_t ninfo) {
+    for (size_t i = 0; i < ninfo; ++i) {
+        if (std::strncmp(info[i].key, PMIX_LOCAL_COLLECTIVE_STATUS, PMIX_MAX_KEYLEN) == 0 &&
+            info[i].value.type == PMIX_STATUS && info[i].value.data.status != PMIX_SUCCESS) {
+            return true;
+        }
+    }
+    return false;
+}
+
 // Single node: every participant is local, so the collective is complete as soon as the library
 // hands it up; the "concatenation of all nodes' blobs" is just our own blob. The library hands
 // over ownership of `data` (a malloc'd buffer, as OpenPMIx and ORTE/PRRTE agree), so it is
@@ -112,6 +123,16 @@ bool any_dead(const pmix_proc_t* procs, size_t nprocs) {
 pmix_status_t fence_nb(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
                        size_t ninfo, char* data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
                        void* cbdata) {
+    if (lost_local_participant(info, ninfo)) {
+        // The library passed the node's contribution up without a participant that died
+        // (PMIX_LOCAL_COLLECTIVE_STATUS): this host fails the fence. Here, and on pmixd's node;
+        // the job fails for that death, which ends the fence on the other nodes too.
+        std::free(data);
+        g_launcher->queue.post([cbfunc, cbdata] {
+            cbfunc(PMIX_ERR_LOST_CONNECTION, nullptr, 0, cbdata, nullptr, nullptr);
+        });
+        return PMIX_SUCCESS;
+    }
     if (g_launcher->remote != nullptr) {  // pmixd: one collective across the nodes' daemons
         return g_launcher->remote->fence(procs, nprocs, info, ninfo, data, ndata, cbfunc, cbdata);
     }

@@ -12,7 +12,9 @@
 // range all local clients. The notifier hears SUCCESS once the event is handed on. A client that
 // dies without PMIx_Finalize
 // raises PMIX_ERR_LOST_CONNECTION (source and PMIX_EVENT_AFFECTED_PROC = the dead process) for
-// the host and for the other clients of its namespace that registered for that code by name.
+// the host (after a 1 s window, lost_client_window) and for the other clients of its namespace
+// that registered for that code by name. The host process's own handlers also hear every event a
+// client raises.
 #include "server/api.h"
 #include "server/state.h"
 
@@ -180,6 +182,10 @@ void State::events_request(const ProcKey& who, Client& /*c*/, proto::Reader& r,
     ev.info = info.data();
     ev.ninfo = info.size();
     if (!tell_host(*this, ev)) deliver_event(ev);
+    // The host process's own handlers hear it too, whatever the range, as OpenPMIx 4.2's server
+    // runs its local handlers for every event it passes on (a Slurm step's default handler
+    // kills the step on any event; measured under srun on both libraries).
+    deliver_to_host(*this, ev.code, ev.source, ev.info, ev.ninfo);
     reply_status(conn, frame, PMIX_SUCCESS);
 }
 
@@ -190,7 +196,7 @@ std::atomic<HostEventSink> g_host_sink{nullptr};
 void set_host_event_sink(HostEventSink sink) noexcept { g_host_sink.store(sink); }
 
 void deliver_to_host(State& s, pmix_status_t code, const pmix_proc_t& source,
-                     const pmix_info_t* info, size_t ninfo) {
+                     const pmix_info_t* info, size_t ninfo, std::chrono::milliseconds delay) {
     if (g_host_sink.load() == nullptr) return;
     auto copy = std::make_shared<data::InfoArray>();
     if (pmix_status_t rc = copy->assign_copy(info, ninfo); rc != PMIX_SUCCESS) {
@@ -199,12 +205,35 @@ void deliver_to_host(State& s, pmix_status_t code, const pmix_proc_t& source,
                  "); not delivered");
         return;
     }
-    s.ex->post([code, source, copy] {
+    auto run = [code, source, copy] {
         if (HostEventSink sink = g_host_sink.load(); sink != nullptr) {
             exec::invoke_guarded("host event handler",
                                  [&] { sink(code, source, copy->data(), copy->size()); });
         }
-    });
+    };
+    if (delay.count() > 0) {
+        s.ex->run_after(delay, std::move(run));  // dropped if the server finalizes first
+    } else {
+        s.ex->post(std::move(run));
+    }
+}
+
+// OpenPMIx 4.2 holds a lost client's event for its host for pmix_event_caching_window seconds
+// (default 1, "suppresses event cascades when processes abnormally terminate"); the same MCA
+// variable sets ours. A Slurm step's default handler kills the whole step on that event, so
+// delivering it at once killed ranks that OpenPMIx lets finish on their own (measured under srun
+// on two nodes).
+std::chrono::milliseconds lost_client_window() {
+    static const std::chrono::milliseconds window = [] {
+        const char* v = std::getenv("PMIX_MCA_pmix_event_caching_window");
+        char* end = nullptr;
+        const long seconds = v != nullptr ? std::strtol(v, &end, 10) : 1;
+        if (v != nullptr && (end == v || *end != '\0' || seconds < 0)) {
+            return std::chrono::milliseconds(1000);
+        }
+        return std::chrono::milliseconds(seconds * 1000);
+    }();
+    return window;
 }
 
 void State::events_client_lost(const ProcKey& who) {
@@ -228,7 +257,7 @@ void State::events_client_lost(const ProcKey& who) {
     // instead of the dead rank's, measured ~1 run in 5 under load).
     ev.named_only = true;
     deliver_event(ev);
-    deliver_to_host(*this, ev.code, ev.source, &affected, 1);
+    deliver_to_host(*this, ev.code, ev.source, &affected, 1, lost_client_window());
     data::info_destruct(&affected);
 }
 

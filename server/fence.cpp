@@ -10,9 +10,12 @@
 // fence completes here; else the host gets the blob (only with PMIX_COLLECT_DATA) and its answer
 // is written into the store before anyone is released. PMIX_TIMEOUT ends it with
 // PMIX_ERR_TIMEOUT. A participant lost before the fence went to the host fails it for everyone
-// with PMIX_ERR_LOST_CONNECTION; once the host has it, the host's answer decides (as with
-// OpenPMIx: on several nodes the fence may already have completed elsewhere). Either way the host
-// hears client_finalized for the dead client.
+// here with PMIX_ERR_LOST_CONNECTION when every participant is on this node (or there is no
+// fence_nb); when the fence spans nodes the others go on and the host gets the node's
+// contribution without the dead one, marked with PMIX_LOCAL_COLLECTIVE_STATUS
+// (leave_cross_node_fence). Once the host has it, the host's answer decides (as with OpenPMIx:
+// on several nodes the fence may already have completed elsewhere). Either way the host hears
+// client_finalized for the dead client.
 #include "server/api.h"
 #include "server/board.h"
 #include "server/publish.h"
@@ -134,8 +137,15 @@ Fence& State::find_or_create_fence(const ProcKey& who, const std::vector<pmix_pr
             });
         }
         f->info = std::move(info);
-        for (const auto& key : f->expected) {
-            if (auto c = clients.find(key); c != clients.end() && c->second.lost) {
+        const bool cross_node = module.fence_nb != nullptr && !all_local(f->procs);
+        for (auto key = f->expected.begin(); key != f->expected.end();) {
+            auto c = clients.find(*key);
+            if (c == clients.end() || !c->second.lost) {
+                ++key;
+            } else if (cross_node) {  // gone already: the node goes on without it
+                f->local_status = PMIX_ERR_PARTIAL_SUCCESS;
+                key = f->expected.erase(key);
+            } else {
                 f->failed = PMIX_ERR_LOST_CONNECTION;  // a participant is already gone
                 f->expected.erase(key);
                 break;
@@ -179,9 +189,22 @@ void State::fence_request(const ProcKey& who, wire::Connection& conn, const wire
     if (f->arrived.size() < f->expected.size()) {
         return;
     }
-    // Every local participant is here.
+    fence_to_host(*f);
+}
+
+// Every local participant is in: complete here when the host has no fence_nb, else hand the
+// node's contribution to the host, with PMIX_LOCAL_COLLECTIVE_STATUS when a participant was lost
+// on the way (fail_fences_of).
+void State::fence_to_host(Fence& fence) {
+    Fence* f = &fence;
     if (module.fence_nb == nullptr) {
         fence_complete(f->id, PMIX_SUCCESS, nullptr, 0);
+        return;
+    }
+    if (f->local_status != PMIX_SUCCESS &&
+        f->info.append(PMIX_LOCAL_COLLECTIVE_STATUS, &f->local_status, PMIX_STATUS) !=
+            PMIX_SUCCESS) {
+        fence_complete(f->id, PMIX_ERR_NOMEM, nullptr, 0);
         return;
     }
     // The host takes ownership of the contribution (a malloc'd buffer) when fence_nb accepts
@@ -233,6 +256,42 @@ void State::fence_complete(std::uint64_t id, pmix_status_t status, const std::ui
     fences.erase(id);
 }
 
+// True when every participant runs on this node (a whole namespace: every rank its
+// registration names is local), so no other server takes part.
+bool State::all_local(const std::vector<pmix_proc_t>& procs) const {
+    for (const auto& p : procs) {
+        if (p.rank != PMIX_RANK_WILDCARD) {
+            if (!is_local(p)) return false;
+            continue;
+        }
+        const Namespace* ns = namespaces.find(ns_of(p));
+        if (ns == nullptr || !ns->registered || ns->ranks.empty()) return false;
+        std::size_t named = 0;
+        for (const auto& [first, last] : ns->ranks) named += last - first + 1;
+        if (named != ns->local_ranks.size()) return false;
+    }
+    return true;
+}
+
+// A participant of a fence that spans other nodes died before the node's contribution went up.
+// As OpenPMIx 4.2 does, the others here are not failed: once they are all in, the host gets the
+// node's contribution without the dead one and PMIX_LOCAL_COLLECTIVE_STATUS (PARTIAL_SUCCESS, or
+// LOST_CONNECTION when nobody here is left), and the host's answer decides for everyone: its
+// peers on other nodes may pass the same fence (Slurm ignores the status; pmixd fails the fence).
+// Posted: this runs from a connection's close, possibly inside a host's call.
+void State::leave_cross_node_fence(Fence& f, const ProcKey& who) {
+    f.expected.erase(who);
+    f.arrived.erase(who);
+    f.local_status = f.expected.empty() ? PMIX_ERR_LOST_CONNECTION : PMIX_ERR_PARTIAL_SUCCESS;
+    if (f.arrived.size() < f.expected.size()) return;  // the last arrival sends it up
+    ex->post([this, id = f.id] {
+        if (Fence* live = fences.find(id); live != nullptr && !live->host_called &&
+                                           live->failed == PMIX_SUCCESS) {
+            fence_to_host(*live);
+        }
+    });
+}
+
 void State::fail_fences_of(const ProcKey& who, pmix_status_t status) {
     for (auto it = fences.begin(); it != fences.end();) {
         Fence& f = it->second;
@@ -246,6 +305,11 @@ void State::fail_fences_of(const ProcKey& who, pmix_status_t status) {
             // failed a rank whose peers on other nodes had passed the same fence (a kill that
             // outran the fence's result to this node, seen in CI).
             f.arrived.erase(who);
+            ++it;
+            continue;
+        }
+        if (module.fence_nb != nullptr && !all_local(f.procs)) {
+            leave_cross_node_fence(f, who);
             ++it;
             continue;
         }

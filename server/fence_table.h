@@ -32,6 +32,9 @@ struct Fence {
     bool collect = false;
     bool host_called = false;
     pmix_status_t failed = PMIX_SUCCESS;  // once set, arrivals are answered with it
+    // PARTIAL_SUCCESS / LOST_CONNECTION once a participant died in a fence that spans nodes
+    // (passed to the host as PMIX_LOCAL_COLLECTIVE_STATUS).
+    pmix_status_t local_status = PMIX_SUCCESS;
     exec::TimerId timer = exec::kInvalidTimer;
 };
 

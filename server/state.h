@@ -29,6 +29,7 @@
 
 #include <pmix_server.h>
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <string>
@@ -107,6 +108,9 @@ public:
     void fence_complete(std::uint64_t id, pmix_status_t status, const std::uint8_t* data,
                         std::size_t ndata);
     void fail_fences_of(const ProcKey& who, pmix_status_t status);
+    void fence_to_host(Fence& f);
+    bool all_local(const std::vector<pmix_proc_t>& procs) const;
+    void leave_cross_node_fence(Fence& f, const ProcKey& who);
     // Blob of the REMOTE/GLOBAL modex of these procs: [PROC, SIZE n, INFO[n]]...
     std::vector<std::uint8_t> modex_blob(const std::vector<ProcKey>& procs);
     pmix_status_t store_blob(const std::uint8_t* data, std::size_t ndata);
@@ -147,8 +151,10 @@ std::shared_ptr<State> current();
 
 // Hands an event to the host process's own handlers, if it registered any (api.h), from a task
 // of its own on the server's loop (copies what it needs): the caller may be inside a host call.
+// With a delay, from a timer on that loop (never, if the server finalizes first).
 void deliver_to_host(State& s, pmix_status_t code, const pmix_proc_t& source,
-                     const pmix_info_t* info, size_t ninfo);
+                     const pmix_info_t* info, size_t ninfo,
+                     std::chrono::milliseconds delay = std::chrono::milliseconds(0));
 
 void reply_status(wire::Connection& conn, const wire::Frame& req, pmix_status_t status);
 void reply_status(const ReplyTo& to, pmix_status_t status);

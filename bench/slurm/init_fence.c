@@ -1,7 +1,9 @@
 /* bench/slurm/init_fence.c - a PMIx client's start-up under `srun --mpi=pmix`: each rank times
  * PMIx_Init and one collecting fence (PMIX_COLLECT_DATA, after a Put and Commit of 64 bytes),
  * checks a peer's value and prints
- *   SLURMBENCH rank=R size=N init_us=T fence_us=F
+ *   SLURMBENCH rank=R size=N init_us=T fence_us=F fence_in=A fence_out=B
+ * (A and B: CLOCK_MONOTONIC in us, one clock for every process of this machine, the simulated
+ * nodes included, so that run.py can tell the fence's own cost from the wait for late ranks).
  * Built against Debian's OpenPMIx (RUNPATH pmix2/lib), so that the same binary runs on both
  * clusters of bench/slurm/run.py: in our cluster's nodes that path holds our library. */
 #include <pmix.h>
@@ -41,7 +43,7 @@ int main(void) {
     PMIX_INFO_LOAD(&collect, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
     t0 = now_us();
     pmix_status_t rc = PMIx_Fence(NULL, 0, &collect, 1);
-    double fence_us = now_us() - t0;
+    double t1 = now_us(), fence_us = t1 - t0;
     PMIX_LOAD_PROCID(&peer, me.nspace, (me.rank + 1) % size);
     int ok = rc == PMIX_SUCCESS && PMIx_Get(&peer, "bench.blob", NULL, 0, &v) == PMIX_SUCCESS &&
              v->data.string[0] == 'a' + (int)(peer.rank % 26);
@@ -51,8 +53,8 @@ int main(void) {
         return 1;
     }
     PMIX_VALUE_RELEASE(v);
-    printf("SLURMBENCH rank=%u size=%u init_us=%.1f fence_us=%.1f\n", me.rank, size, init_us,
-           fence_us);
+    printf("SLURMBENCH rank=%u size=%u init_us=%.1f fence_us=%.1f fence_in=%.1f fence_out=%.1f\n",
+           me.rank, size, init_us, fence_us, t0, t1);
     PMIx_Finalize(NULL, 0);
     return 0;
 }

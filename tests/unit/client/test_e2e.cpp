@@ -170,8 +170,9 @@ TEST(ClientEndToEnd, RepeatedInitDeclaringAModelRaisesModelDeclared) {
 }
 
 // The host's own handlers (a server-only process registering, as mpirun/orted do): the
-// registration callback comes, the host's PROC_LOCAL notifications reach them, and so does
-// PMIX_ERR_LOST_CONNECTION (source = the client) when a client dies without finalizing.
+// registration callback comes, the host's PROC_LOCAL notifications reach them, and so do
+// PMIX_ERR_LOST_CONNECTION (source = the client; after the 1 s caching window) when a client dies
+// without finalizing and a client's own event of any range.
 // A value a callback delivers, waited for with a timeout.
 template <class T>
 struct Waiter {
@@ -243,6 +244,15 @@ TEST(ClientEndToEnd, HostHandlersSeeTheirOwnEventsAndLostClients) {
     expect_all_succeed(kids);
     EXPECT_TRUE(host_saw(PMIX_ERR_LOST_CONNECTION, "hostlost.job", 1));
     EXPECT_FALSE(host_saw(PMIX_ERR_LOST_CONNECTION, "hostlost.job", 0, 1)) << "rank 0 finalized";
+    // A client's PMIX_RANGE_NAMESPACE event reaches the host's handlers too (as with OpenPMIx;
+    // Slurm's default handler acts on it). event_chain's rank 0 raises PMIX_EXTERNAL_ERR_BASE - 11.
+    register_job("hostchain.job", 2);
+    kids.clear();
+    for (pmix_rank_t r = 0; r < 2; ++r) {
+        kids.push_back(start_client("hostchain.job", r, 2, {}, "event_chain"));
+    }
+    expect_all_succeed(kids);
+    EXPECT_TRUE(host_saw(PMIX_EXTERNAL_ERR_BASE - 11, "hostchain.job", 0));
     Waiter<pmix_status_t> gone;
     ASSERT_EQ(
         PMIx_Deregister_event_handler(

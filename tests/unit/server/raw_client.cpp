@@ -291,6 +291,8 @@ int run_raw_client(const char* scenario) {
         _exit(0);  // no finalize, no goodbye
     } else if (s == "fence-expect-lost") {
         rc = fence(c, false) == PMIX_ERR_LOST_CONNECTION ? 0 : 40;
+    } else if (s == "wait-until-killed") {
+        for (;;) pause();  // connected, never fences: the parent kills us
     } else if (s == "fence-until-killed") {
         fence(c, false);  // the parent kills us while the host holds the fence
         rc = 41;

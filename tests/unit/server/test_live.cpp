@@ -500,9 +500,17 @@ TEST_F(LiveServer, DeadParticipantFailsTheFence) {
 std::atomic<pmix_modex_cbfunc_t> g_held_cb{nullptr};
 std::atomic<void*> g_held_cbdata{nullptr};
 
-pmix_status_t host_fence_held(const pmix_proc_t[], size_t, const pmix_info_t[], size_t, char* data,
-                              size_t, pmix_modex_cbfunc_t cbfunc, void* cbdata) {
+std::atomic<pmix_status_t> g_held_local_status{PMIX_SUCCESS};  // PMIX_LOCAL_COLLECTIVE_STATUS
+
+pmix_status_t host_fence_held(const pmix_proc_t[], size_t, const pmix_info_t info[], size_t ninfo,
+                              char* data, size_t, pmix_modex_cbfunc_t cbfunc, void* cbdata) {
     std::free(data);
+    for (size_t i = 0; i < ninfo; ++i) {
+        if (std::strcmp(info[i].key, PMIX_LOCAL_COLLECTIVE_STATUS) == 0 &&
+            info[i].value.type == PMIX_STATUS) {
+            g_held_local_status = info[i].value.data.status;
+        }
+    }
     g_held_cbdata = cbdata;
     g_held_cb = cbfunc;
     ++g_fence_calls;
@@ -529,6 +537,49 @@ TEST_F(LiveServer, ParticipantLostAfterTheHostHasTheFenceLeavesItToTheHost) {
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
     }
     ASSERT_GE(g_finalized.load(), 1) << "the server noticed rank 0 is gone";
+    g_held_cb.load()(PMIX_SUCCESS, nullptr, 0, g_held_cbdata.load(), nullptr, nullptr);
+    EXPECT_EQ(wait_child(survivor), 0) << "rank 1's fence succeeds with the host's answer";
+}
+
+// A job of 4 ranks on two nodes, ranks 0 and 1 here. Rank 0 dies (before or after rank 1 is in
+// the fence): as OpenPMIx 4.2 does, rank 1 is not failed here; the host gets the node's
+// contribution with PMIX_LOCAL_COLLECTIVE_STATUS = PARTIAL_SUCCESS, and its answer is rank 1's.
+TEST_F(LiveServer, ParticipantLostInACrossNodeFenceLeavesItToTheHost) {
+    g_held_cb = nullptr;
+    g_held_local_status = PMIX_SUCCESS;
+    module_.fence_nb = host_fence_held;
+    start();
+    char host[256] = {};
+    gethostname(host, sizeof host - 1);
+    const std::string nodes = std::string(host) + ",far-node";
+    char* nmap = nullptr;
+    char* pmap = nullptr;
+    ASSERT_EQ(PMIx_generate_regex(nodes.c_str(), &nmap), PMIX_SUCCESS);
+    ASSERT_EQ(PMIx_generate_ppn("0,1;2,3", &pmap), PMIX_SUCCESS);
+    pmix_info_t info[2];
+    PMIX_INFO_LOAD(&info[0], PMIX_NODE_MAP, nmap, PMIX_STRING);
+    PMIX_INFO_LOAD(&info[1], PMIX_PROC_MAP, pmap, PMIX_STRING);
+    std::free(nmap);
+    std::free(pmap);
+    register_client("job-x", 0);
+    register_client("job-x", 1);
+    ASSERT_EQ(PMIx_server_register_nspace("job-x", 2, info, 2, nullptr, nullptr), PMIX_SUCCESS);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+    const pid_t victim = spawn("job-x", 0, "wait-until-killed");
+    const pid_t survivor = spawn("job-x", 1, "fence-expect-success");
+    for (int i = 0; i < 4000 && g_connected.load() < 2; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ASSERT_EQ(g_connected.load(), 2);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // rank 1 usually in by now
+    kill(victim, SIGKILL);
+    EXPECT_EQ(wait_child(victim), 128 + SIGKILL);
+    for (int i = 0; i < 4000 && g_fence_calls.load() == 0; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ASSERT_EQ(g_fence_calls.load(), 1) << "the node's contribution went up without rank 0";
+    EXPECT_EQ(g_held_local_status.load(), PMIX_ERR_PARTIAL_SUCCESS);
     g_held_cb.load()(PMIX_SUCCESS, nullptr, 0, g_held_cbdata.load(), nullptr, nullptr);
     EXPECT_EQ(wait_child(survivor), 0) << "rank 1's fence succeeds with the host's answer";
 }

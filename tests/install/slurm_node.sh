@@ -9,6 +9,8 @@
 #   in_slurm CMD...      runs CMD chrooted in the root, in the cluster's network namespace
 slurm_conf=$t/slurm/slurm.conf
 net_holder=''
+# shellcheck source=tests/slurm/slurm_conf.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../slurm/slurm_conf.sh"
 
 in_slurm() {
   nsenter --net="$root/proc/$net_holder/ns/net" chroot "$root" \
@@ -32,11 +34,7 @@ slurm_node_start() {
 # Written by tests/install/slurm_node.sh: a throwaway one-node cluster under $d.
 ClusterName=pkgtest
 SlurmctldHost=$(hostname -s)(127.0.0.1)
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
 AuthInfo=socket=$d/munge/munge.socket
-CredType=cred/munge
 StateSaveLocation=$d/state
 SlurmdSpoolDir=$d/spool
 SlurmctldPidFile=$d/slurmctld.pid
@@ -44,21 +42,10 @@ SlurmdPidFile=$d/slurmd.pid
 SlurmctldLogFile=$d/log/slurmctld.log
 SlurmdLogFile=$d/log/slurmd.log
 TmpFS=$d/nodetmp
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-MpiDefault=none
-SwitchType=switch/none
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-SlurmdParameters=config_overrides
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-ReturnToService=2
-KillWait=2
-MinJobAge=2
 NodeName=n0 NodeAddr=127.0.0.1 CPUs=4 RealMemory=1000 State=UNKNOWN
 PartitionName=p Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=YES
 EOF
+  slurm_conf_common >>"$root$slurm_conf"
   # -f: munged refuses a socket directory under the world-writable /tmp otherwise.
   in_slurm munged -f --key-file="$d/munge/munge.key" --socket="$d/munge/munge.socket" \
     --pid-file="$d/munge/munged.pid" --log-file="$d/munge/munged.log" \

@@ -16,6 +16,8 @@
 # run (not root, no Slurm, no namespaces).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=tests/slurm/slurm_conf.sh
+source "$here/slurm_conf.sh"
 netns_sh="$here/../../scripts/netns.sh"
 PMIX2_FILE=/usr/lib/x86_64-linux-gnu/pmix2/lib/libpmix.so.2.6.2
 OTHER_USER=pmixslurm  # case.sh runs jobs as this user too
@@ -39,11 +41,7 @@ ClusterName=$name
 SlurmctldHost=$(hostname -s)($ctladdr)
 SlurmctldPort=$ctlport
 SlurmdPort=$dport
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
 AuthInfo=socket=$sock
-CredType=cred/munge
 StateSaveLocation=$cdir/state
 SlurmdSpoolDir=$cdir/spool/%n
 SlurmctldPidFile=$cdir/slurmctld.pid
@@ -53,25 +51,14 @@ SlurmdLogFile=$cdir/log/slurmd.%n.log
 SlurmctldDebug=info
 SlurmdDebug=info
 TmpFS=$cdir/nodetmp
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-MpiDefault=none
-SwitchType=switch/none
 SchedulerType=sched/builtin
-SelectType=select/cons_tres
-SelectTypeParameters=CR_CPU
-SlurmdParameters=config_overrides
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 PropagateResourceLimits=NONE
-ReturnToService=2
 InactiveLimit=0
-KillWait=2
-MinJobAge=2
 MessageTimeout=10
 UnkillableStepTimeout=10
 EOF
+    slurm_conf_common >>"$cdir/slurm.conf"
     for ((i = 0; i < nodes; i++)); do
         addr=127.0.0.1
         ((nodes == 1)) || addr=198.18.0.$((i + 1))

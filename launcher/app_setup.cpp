@@ -53,6 +53,13 @@ GeneratedMaps::~GeneratedMaps() {
     std::free(proc_map);
 }
 
+OwnedInfo::OwnedInfo(const pmix_info_t& source) {
+    PMIX_INFO_CONSTRUCT(&info);
+    (void)PMIx_Info_xfer(&info, &source);  // a failed copy is left empty (PMIX_UNDEF)
+}
+
+OwnedInfo::~OwnedInfo() { PMIX_INFO_DESTRUCT(&info); }
+
 InfoList::InfoList() : list_(PMIx_Info_list_start()) {
     if (list_ == nullptr) status_ = PMIX_ERR_NOMEM;
 }

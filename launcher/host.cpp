@@ -286,14 +286,33 @@ pmix_status_t unpublish(const pmix_proc_t* proc, char** keys, const pmix_info_t[
     return PMIX_SUCCESS;
 }
 
+// The environment directives PMIx_Spawn may carry (job and app info), and the flag saying the
+// requester harvested its variables into them: pmixrun harvests nothing from a requester, so the
+// flag changes nothing here; it is accepted, not refused when required.
+bool spawn_envar_key(const pmix_info_t& info) {
+    for (const char* key : {PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
+                            PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR})
+        if (PMIX_CHECK_KEY(&info, key)) return true;
+    return false;
+}
+
+void add_directives(const pmix_info_t* info, size_t ninfo, SharedInfos& out) {
+    for (size_t i = 0; info != nullptr && i < ninfo; ++i)
+        if (spawn_envar_key(info[i])) out.push_back(std::make_shared<const OwnedInfo>(info[i]));
+}
+
 // The library delivers to local clients itself; a one-node host has nobody else to tell.
 // PMIx_Spawn: one application per call (several: PMIX_ERR_NOT_SUPPORTED); job-level directives
-// are ignored unless marked required. The new job runs on this node like the first one.
+// other than the environment ones are ignored unless marked required. The environment directives
+// are registered with the new job (the library validates them there and applies them in
+// setup_fork). The new job runs on this node like the first one.
 pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], size_t ninfo,
                        const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,
                        void* cbdata) {
     for (size_t i = 0; i < ninfo; ++i) {
-        if (PMIX_INFO_IS_REQUIRED(&job_info[i])) return PMIX_ERR_NOT_SUPPORTED;
+        if (PMIX_INFO_IS_REQUIRED(&job_info[i]) && !spawn_envar_key(job_info[i]) &&
+            !PMIX_CHECK_KEY(&job_info[i], PMIX_ENVARS_HARVESTED))
+            return PMIX_ERR_NOT_SUPPORTED;
     }
     if (apps == nullptr || napps == 0 || proc == nullptr || cbfunc == nullptr)
         return PMIX_ERR_BAD_PARAM;
@@ -311,6 +330,8 @@ pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], si
     for (char** entry = apps[0].env; entry != nullptr && *entry != nullptr; ++entry)
         app.env.emplace_back(*entry);
     app.nprocs = apps[0].maxprocs > 0 ? static_cast<size_t>(apps[0].maxprocs) : 1;
+    add_directives(job_info, ninfo, app.directives);
+    add_directives(apps[0].info, apps[0].ninfo, app.directives);
     pmix_proc_t parent = *proc;
     g_launcher->queue.post([parent, app, cbfunc, cbdata] {
         std::string nspace;

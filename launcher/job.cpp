@@ -131,7 +131,8 @@ public:
     Registration(const Registration&) = delete;
     Registration& operator=(const Registration&) = delete;
     pmix_status_t build(const std::string& nspace, uint32_t job_size, const Layout& layout,
-                        const pmix_proc_t* parent, const Launcher& owner);
+                        const pmix_proc_t* parent, const Launcher& owner,
+                        const SharedInfos& directives);
     pmix_info_t* info() const { return info_; }
     size_t size() const { return size_; }
 
@@ -142,17 +143,23 @@ private:
 
 pmix_status_t Registration::build(const std::string& nspace, uint32_t job_size,
                                   const Layout& layout, const pmix_proc_t* parent,
-                                  const Launcher& owner) {
+                                  const Launcher& owner, const SharedInfos& directives) {
     InfoList job;
     if (const pmix_status_t rc = add_job_info(job, nspace, job_size, layout, parent, owner);
         rc != PMIX_SUCCESS)
         return rc;
-    const size_t job_entries = job.size();
+    const size_t job_entries = job.size() + directives.size();
     PMIX_INFO_CREATE(info_, job_entries + job_size);
     if (info_ == nullptr) return PMIX_ERR_NOMEM;
     size_ = job_entries + job_size;
-    for (size_t i = 0; i < job_entries; ++i) {
+    for (size_t i = 0; i < job.size(); ++i) {
         if (const pmix_status_t rc = PMIx_Info_xfer(&info_[i], &job.info()[i]); rc != PMIX_SUCCESS)
+            return rc;
+    }
+    for (size_t i = 0; i < directives.size(); ++i) {
+        pmix_info_t& slot = info_[job.size() + i];
+        if (const pmix_status_t rc = PMIx_Info_xfer(&slot, &directives[i]->info);
+            rc != PMIX_SUCCESS)
             return rc;
     }
     for (pmix_rank_t rank = 0; rank < job_size; ++rank) {
@@ -166,7 +173,7 @@ pmix_status_t Registration::build(const std::string& nspace, uint32_t job_size,
 // Registers namespace `nspace` of `nprocs` processes on this node (clients first, as Open MPI
 // does; the library must accept either order). `parent`: the process that spawned it, if any.
 pmix_status_t register_nspace(Launcher& launcher, const std::string& nspace, size_t nprocs,
-                              const pmix_proc_t* parent) {
+                              const pmix_proc_t* parent, const SharedInfos& directives) {
     // The main job spans the layout's nodes; a spawned job runs on this node only.
     Layout layout;
     if (nspace == launcher.nspace) {
@@ -177,7 +184,7 @@ pmix_status_t register_nspace(Launcher& launcher, const std::string& nspace, siz
     }
     Registration info;
     if (const pmix_status_t rc =
-            info.build(nspace, static_cast<uint32_t>(nprocs), layout, parent, launcher);
+            info.build(nspace, static_cast<uint32_t>(nprocs), layout, parent, launcher, directives);
         rc != PMIX_SUCCESS)
         return rc;
     const uint32_t first = layout.first_rank[layout.here];
@@ -294,7 +301,7 @@ std::string proc_tag(const Proc& process) {
 
 pmix_status_t register_job(Launcher& launcher) {
     return register_nspace(launcher, launcher.nspace, static_cast<size_t>(launcher.options.nprocs),
-                           nullptr);
+                           nullptr, {});
 }
 
 pmix_status_t spawn_job(Launcher& launcher, const pmix_proc_t& parent, const AppSpec& app,
@@ -310,7 +317,7 @@ pmix_status_t spawn_job(Launcher& launcher, const pmix_proc_t& parent, const App
         process.nspace = job_nspace;
         process.job = job;
     }
-    if (pmix_status_t rc = register_nspace(launcher, job_nspace, app.nprocs, &parent);
+    if (pmix_status_t rc = register_nspace(launcher, job_nspace, app.nprocs, &parent, app.directives);
         rc != PMIX_SUCCESS) {
         launcher.procs.resize(first);
         return rc;

@@ -19,6 +19,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -139,11 +140,24 @@ struct PendingLookup {
     void* cbdata;
 };
 
+// A copy of one pmix_info_t, destructed with the object.
+struct OwnedInfo {
+    explicit OwnedInfo(const pmix_info_t& source);
+    ~OwnedInfo();
+    OwnedInfo(const OwnedInfo&) = delete;
+    OwnedInfo& operator=(const OwnedInfo&) = delete;
+    pmix_info_t info;
+};
+using SharedInfos = std::vector<std::shared_ptr<const OwnedInfo>>;
+
 // What PMIx_Spawn asked for (one application).
 struct AppSpec {
     std::vector<std::string> argv;  // argv[0] is the command
     std::vector<std::string> env;   // added to (and overriding) pmixrun's child environment
     size_t nprocs = 1;
+    // The environment directives (PMIX_SET_ENVAR ...) of the job info, then of the app's info:
+    // registered with the job in that order, for setup_fork to apply (job first, app trumps job).
+    SharedInfos directives;
 };
 
 struct Launcher {

@@ -1,11 +1,28 @@
-// server/app_env.h - environment the fabric plugins asked for (setup_app.cpp), handed to each
-// process by setup_fork.
+// server/app_env.h - the environment setup_fork gives each process beyond the library's own
+// variables: the host's environment directives and what the fabric plugins asked for.
 //
-// Contract: written on the loop thread (setup_local_support), read by setup_fork on the host's
+// Order setup_fork applies them in (each source's directives in the order given):
+//   1. `registered`: PMIX_SET/ADD/UNSET/PREPEND/APPEND/FIRST_ENVAR among the job info of
+//      PMIx_server_register_nspace (a launcher passes a spawn's job-level directives first, then
+//      its app-level ones: PRRTE's order, "app trumps job").
+//   2. `support`: setup_local_support's results, in the order the host gave them - a fabric
+//      plugin's variables (as PMIX_SET_ENVAR) and directives carried among the results of
+//      setup_application. OpenPMIx applies these in setup_fork too, after the host's (PRRTE edits
+//      the app's environment before it calls setup_fork).
+//   3. `by_process`: a plugin's variables for one process (e.g. its NIC), set last of the three.
+//   4. The library's own variables (PMIX_NAMESPACE, PMIX_RANK, the server URI ...), which no
+//      directive can change: a client without them could not connect.
+//
+// Contract: `registered` is written on the host's thread (register_nspace), `support` and
+// `by_process` on the loop thread (setup_local_support); setup_fork reads them on the host's
 // thread: every access holds `mu`. Entries of a namespace are dropped at its deregistration.
 #pragma once
 
 #include "server/clients.h"
+
+#include "data/envar.h"
+
+#include <pmix_common.h>
 
 #include <map>
 #include <mutex>
@@ -16,17 +33,28 @@
 namespace pmix::server {
 
 using EnvVars = std::vector<std::pair<std::string, std::string>>;
+using EnvarDirectives = std::vector<data::EnvarDirective>;
 
 struct AppEnvironment {
     std::mutex mu;
-    std::map<std::string, EnvVars> by_namespace;
+    std::map<std::string, EnvarDirectives> registered;
+    std::map<std::string, EnvarDirectives> support;
     std::map<ProcKey, EnvVars> by_process;
 
     void drop_namespace(const std::string& name) {
         std::lock_guard lock(mu);
-        by_namespace.erase(name);
+        registered.erase(name);
+        support.erase(name);
         std::erase_if(by_process, [&](const auto& kv) { return kv.first.first == name; });
     }
 };
+
+// Sets NAME=value in a malloc'd, NULL-terminated environment array (replacing an old entry).
+pmix_status_t set_env(const char* name, const std::string& value, char*** env);
+
+// The host's directives and the fabric plugins' variables for one process, applied to `env` in
+// the order above (1-3).
+pmix_status_t apply_app_environment(AppEnvironment& app_env, const std::string& ns,
+                                    pmix_rank_t rank, char*** env);
 
 }  // namespace pmix::server

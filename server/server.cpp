@@ -10,6 +10,7 @@
 #include "base/env_names.h"
 #include "data/attr_support.h"
 #include "data/directives.h"
+#include "data/envar.h"
 #include "data/value.h"
 #include "exec/completion.h"
 #include "exec/log.h"
@@ -148,27 +149,6 @@ void remove_session_dir(const State& st) {
     }
 }
 
-// Sets NAME=value in a malloc'd, NULL-terminated environment array (replacing an old entry).
-pmix_status_t set_env(const char* name, const std::string& value, char*** env) {
-    const std::string entry = std::string(name) + "=" + value;
-    const std::size_t nlen = std::strlen(name);
-    std::size_t n = 0;
-    for (char** e = *env; e != nullptr && e[n] != nullptr; ++n) {
-        if (std::strncmp(e[n], name, nlen) == 0 && e[n][nlen] == '=') {
-            char* fresh = strdup(entry.c_str());
-            if (fresh == nullptr) return PMIX_ERR_NOMEM;
-            std::free(e[n]);
-            e[n] = fresh;
-            return PMIX_SUCCESS;
-        }
-    }
-    auto** grown = static_cast<char**>(std::realloc(*env, (n + 2) * sizeof(char*)));
-    if (grown == nullptr) return PMIX_ERR_NOMEM;
-    *env = grown;
-    grown[n] = strdup(entry.c_str());
-    grown[n + 1] = nullptr;
-    return grown[n] == nullptr ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
-}
 
 // Clients may PMIx_Get their session directories (OpenPMIx's "Session Directories"). The
 // host's values win; where it gave none, the server's own: its tmpdir (PMIX_SERVER_TMPDIR, and
@@ -372,6 +352,19 @@ pmix_status_t register_nspace(const char* nspace, int nlocalprocs, const pmix_in
     if (pmix_status_t rc = parse_registration(*reg, info, ninfo); rc != PMIX_SUCCESS) {
         return rc;
     }
+    // The job's environment directives, for setup_fork (app_env.h); a bad one fails the
+    // registration with the reason logged.
+    EnvarDirectives directives;
+    std::string why;
+    if (pmix_status_t rc = data::read_envar_directives(info, ninfo, directives, why);
+        rc != PMIX_SUCCESS) {
+        slog(exec::LogLevel::info, "register_nspace(" + reg->name + "): " + why);
+        return rc;
+    }
+    {
+        std::lock_guard lock(st->app_env.mu);
+        st->app_env.registered[reg->name] = std::move(directives);
+    }
     add_session_directories(*reg, *st);
     create_board(*st, *reg);
     if (pmix_status_t rc = grant_from_registration(*st, *reg); rc != PMIX_SUCCESS) {
@@ -472,6 +465,13 @@ pmix_status_t setup_fork(const pmix_proc_t& proc, char*** env) {
     const std::string ns(proc.nspace, strnlen(proc.nspace, PMIX_MAX_NSLEN));
     const std::string socket = socket_for(*st, ns);  // its group's own, for another user's job
     const std::string uri = st->nspace + "." + std::to_string(st->rank) + ";unix:" + socket;
+    // The host's directives and the plugins' variables first: the library's own follow, so that
+    // none of them can be unset or changed (app_env.h).
+    if (env == nullptr) return PMIX_ERR_BAD_PARAM;
+    if (pmix_status_t rc = apply_app_environment(st->app_env, ns, proc.rank, env);
+        rc != PMIX_SUCCESS) {
+        return rc;
+    }
     const std::pair<const char*, std::string> vars[] = {
         {env::kNamespace, ns},
         {env::kRank, std::to_string(proc.rank)},
@@ -491,23 +491,6 @@ pmix_status_t setup_fork(const pmix_proc_t& proc, char*** env) {
     for (const char* name : env::kServerUriVersions) {
         if (pmix_status_t rc = set_env(name, uri, env); rc != PMIX_SUCCESS) {
             return rc;
-        }
-    }
-    // What the fabric plugins asked for in setup_local_support (e.g. forwarded variables).
-    {
-        std::lock_guard lock(st->app_env.mu);
-        if (auto it = st->app_env.by_namespace.find(ns); it != st->app_env.by_namespace.end()) {
-            for (const auto& [name, value] : it->second) {
-                if (pmix_status_t rc = set_env(name.c_str(), value, env); rc != PMIX_SUCCESS)
-                    return rc;
-            }
-        }
-        if (auto it = st->app_env.by_process.find({ns, proc.rank});
-            it != st->app_env.by_process.end()) {
-            for (const auto& [name, value] : it->second) {
-                if (pmix_status_t rc = set_env(name.c_str(), value, env); rc != PMIX_SUCCESS)
-                    return rc;
-            }
         }
     }
     // Where the client meets its peers for whole-namespace fences (board.h).

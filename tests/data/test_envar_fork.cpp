@@ -1,0 +1,241 @@
+// Environment directives end to end through the public server API: a host registers job info
+// with each directive (and passes more through setup_application / setup_local_support), forks
+// real clients (envar_client) from PMIx_server_setup_fork's environment and reads what they see.
+// Bad directives get clear errors and leave the server serving.
+#include <pmix_server.h>
+
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <climits>
+#include <condition_variable>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#ifndef ENVAR_CLIENT
+#error "ENVAR_CLIENT: path of envar_client"
+#endif
+
+namespace {
+
+pmix_info_t envar(const char* key, const char* name, const char* value, char sep = ':') {
+    pmix_info_t i;
+    pmix_envar_t e{const_cast<char*>(name), const_cast<char*>(value), sep};
+    PMIX_INFO_LOAD(&i, key, &e, PMIX_ENVAR);
+    return i;
+}
+
+pmix_info_t str(const char* key, const char* value) {
+    pmix_info_t i;
+    PMIX_INFO_LOAD(&i, key, value, PMIX_STRING);
+    return i;
+}
+
+void destruct(std::vector<pmix_info_t>& v) {
+    for (auto& i : v) PMIX_INFO_DESTRUCT(&i);
+    v.clear();
+}
+
+struct Results {
+    std::mutex mu;
+    std::condition_variable cv;
+    bool done = false;
+    pmix_status_t status = PMIX_ERROR;
+    std::vector<pmix_info_t> info;
+};
+
+void app_cb(pmix_status_t status, pmix_info_t info[], size_t ninfo, void* provided,
+            pmix_op_cbfunc_t release, void* release_data) {
+    auto* r = static_cast<Results*>(provided);
+    std::lock_guard lock(r->mu);
+    r->status = status;
+    for (size_t i = 0; i < ninfo; ++i) PMIx_Info_xfer(&r->info.emplace_back(), &info[i]);
+    if (release != nullptr) release(PMIX_SUCCESS, release_data);
+    r->done = true;
+    r->cv.notify_all();
+}
+
+class EnvarFork : public ::testing::Test {
+protected:
+    void SetUp() override {
+        char tmpl[] = "/tmp/pmix-envar.XXXXXX";
+        ASSERT_NE(::mkdtemp(tmpl), nullptr);
+        dir_ = tmpl;
+        pmix_info_t info[2];
+        PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, dir_.c_str(), PMIX_STRING);
+        PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, dir_.c_str(), PMIX_STRING);
+        pmix_server_module_t module;
+        std::memset(&module, 0, sizeof module);
+        const pmix_status_t rc = PMIx_server_init(&module, info, 2);
+        PMIX_INFO_DESTRUCT(&info[0]);
+        PMIX_INFO_DESTRUCT(&info[1]);
+        ASSERT_EQ(rc, PMIX_SUCCESS);
+        char host[HOST_NAME_MAX + 1] = {};
+        ::gethostname(host, sizeof host - 1);
+        host_ = host;
+    }
+    void TearDown() override {
+        PMIx_server_finalize();
+        std::filesystem::remove_all(dir_);
+    }
+    // Registers `ns` (one local rank 0) with the maps and `extra` job info; takes `extra`.
+    pmix_status_t register_ns(const char* ns, std::vector<pmix_info_t> extra) {
+        extra.push_back(str(PMIX_NODE_MAP, host_.c_str()));
+        extra.push_back(str(PMIX_PROC_MAP, "0"));
+        const pmix_status_t rc =
+            PMIx_server_register_nspace(ns, 1, extra.data(), extra.size(), nullptr, nullptr);
+        destruct(extra);
+        return rc;
+    }
+    // setup_fork for rank 0 of `ns` on `base`, then the client run with `names`: its output.
+    std::string run_client(const char* ns, std::vector<std::string> base,
+                           const std::vector<std::string>& names) {
+        pmix_proc_t p;
+        PMIX_LOAD_PROCID(&p, ns, 0);
+        if (PMIx_server_register_client(&p, ::getuid(), ::getgid(), nullptr, nullptr, nullptr) !=
+            PMIX_SUCCESS)
+            return "register_client failed";
+        char** env = nullptr;
+        for (const auto& e : base) {
+            [[maybe_unused]] pmix_status_t appended;
+            PMIX_ARGV_APPEND(appended, env, e.c_str());
+        }
+        if (PMIx_server_setup_fork(&p, &env) != PMIX_SUCCESS) return "setup_fork failed";
+        std::vector<std::string> args{ENVAR_CLIENT};
+        args.insert(args.end(), names.begin(), names.end());
+        std::vector<char*> argv;
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        int out[2];
+        if (::pipe(out) != 0) return "pipe failed";
+        const pid_t pid = ::fork();
+        if (pid == 0) {
+            ::dup2(out[1], 1);
+            ::close(out[0]);
+            ::execve(argv[0], argv.data(), env);
+            ::_exit(127);
+        }
+        PMIX_ARGV_FREE(env);
+        ::close(out[1]);
+        std::string text;
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        char buf[4096];
+        while (std::chrono::steady_clock::now() < deadline) {
+            pollfd pfd{out[0], POLLIN, 0};
+            if (::poll(&pfd, 1, 200) <= 0) continue;
+            const ssize_t n = ::read(out[0], buf, sizeof buf);
+            if (n <= 0) break;
+            text.append(buf, static_cast<size_t>(n));
+        }
+        ::close(out[0]);
+        if (::waitpid(pid, nullptr, WNOHANG) == 0) {  // still running past the deadline
+            ::kill(pid, SIGKILL);
+            text += "[timed out]";
+        }
+        ::waitpid(pid, nullptr, 0);
+        PMIx_server_deregister_client(&p, nullptr, nullptr);
+        return text;
+    }
+    pmix_status_t setup_application(const char* ns, std::vector<pmix_info_t> extra, Results& r) {
+        extra.push_back(str(PMIX_NODE_MAP, host_.c_str()));
+        extra.push_back(str(PMIX_PROC_MAP, "0"));
+        pmix_status_t rc =
+            PMIx_server_setup_application(ns, extra.data(), extra.size(), app_cb, &r);
+        if (rc == PMIX_SUCCESS) {
+            std::unique_lock lock(r.mu);
+            r.cv.wait_for(lock, std::chrono::seconds(10), [&] { return r.done; });
+            rc = r.done ? r.status : PMIX_ERR_TIMEOUT;
+        }
+        destruct(extra);
+        return rc;
+    }
+    std::string dir_, host_;
+};
+
+TEST_F(EnvarFork, JobInfoDirectivesReachTheClient) {
+    std::vector<pmix_info_t> job{
+        envar(PMIX_SET_ENVAR, "EV_SET", "s"),
+        envar(PMIX_SET_ENVAR, "EV_REPLACED", "new"),
+        envar(PMIX_ADD_ENVAR, "EV_KEEP", "not-this"),
+        envar(PMIX_ADD_ENVAR, "EV_NEW", "n"),
+        str(PMIX_UNSET_ENVAR, "EV_GONE"),
+        str(PMIX_UNSET_ENVAR, "EV_NEVER_SET"),
+        envar(PMIX_PREPEND_ENVAR, "EV_PATH", "/a"),
+        envar(PMIX_APPEND_ENVAR, "EV_PATH", "/c"),
+        envar(PMIX_APPEND_ENVAR, "EV_LIST", "y", ','),
+        envar(PMIX_FIRST_ENVAR, "EV_FIRST", "/f"),
+        str(PMIX_UNSET_ENVAR, "PMIX_RANK"),  // the library's own variables win
+    };
+    ASSERT_EQ(register_ns("envar.job", std::move(job)), PMIX_SUCCESS);
+    const std::string out = run_client(
+        "envar.job",
+        {"EV_REPLACED=old", "EV_KEEP=orig", "EV_GONE=x", "EV_PATH=/b", "EV_LIST=x",
+         "EV_FIRST=/a:/f:/c"},
+        {"EV_SET", "EV_REPLACED", "EV_KEEP", "EV_NEW", "EV_GONE", "EV_NEVER_SET", "EV_PATH",
+         "EV_LIST", "EV_FIRST", "PMIX_RANK"});
+    EXPECT_EQ(out,
+              "EV_SET=s\nEV_REPLACED=new\nEV_KEEP=orig\nEV_NEW=n\nEV_GONE unset\n"
+              "EV_NEVER_SET unset\nEV_PATH=/a:/b:/c\nEV_LIST=x,y\nEV_FIRST=/f:/a:/c\n"
+              "PMIX_RANK=0\ninit=SUCCESS\n");
+}
+
+TEST_F(EnvarFork, SetupApplicationResultsApplyAfterJobInfo) {
+    ::setenv("EV_FWD_ONE", "forwarded", 1);
+    Results r;
+    ASSERT_EQ(setup_application("envar.app",
+                                {str("pmix.cpp.fwd.envars", "EV_FWD_*"),
+                                 envar(PMIX_PREPEND_ENVAR, "EV_FWD_ONE", "pre"),
+                                 envar(PMIX_APPEND_ENVAR, "EV_ORDER", "support"),
+                                 str(PMIX_UNSET_ENVAR, "EV_DROP")},
+                                r),
+              PMIX_SUCCESS);
+    ::unsetenv("EV_FWD_ONE");  // the client must get it from the results, not from here
+    size_t directives = 0;
+    for (auto& i : r.info) directives += std::strncmp(i.key, "pmix.envar.", 11) == 0 ? 1 : 0;
+    EXPECT_EQ(directives, 3u);
+    ASSERT_EQ(register_ns("envar.app", {envar(PMIX_SET_ENVAR, "EV_ORDER", "job")}), PMIX_SUCCESS);
+    ASSERT_EQ(PMIx_server_setup_local_support("envar.app", r.info.data(), r.info.size(), nullptr,
+                                              nullptr),
+              PMIX_SUCCESS);
+    const std::string out = run_client("envar.app", {"EV_DROP=1"},
+                                       {"EV_FWD_ONE", "EV_ORDER", "EV_DROP"});
+    EXPECT_EQ(out, "EV_FWD_ONE=pre:forwarded\nEV_ORDER=job:support\nEV_DROP unset\ninit=SUCCESS\n");
+    destruct(r.info);
+}
+
+TEST_F(EnvarFork, BadDirectivesAreRefusedAndTheServerKeepsServing) {
+    EXPECT_EQ(register_ns("envar.bad1", {envar(PMIX_SET_ENVAR, nullptr, "v")}),
+              PMIX_ERR_BAD_PARAM);
+    EXPECT_EQ(register_ns("envar.bad2", {str(PMIX_SET_ENVAR, "A=1")}), PMIX_ERR_TYPE_MISMATCH);
+    EXPECT_EQ(register_ns("envar.bad3", {envar(PMIX_PREPEND_ENVAR, "P", "/x", '\0')}),
+              PMIX_ERR_BAD_PARAM);
+    const std::string huge(200000, 'x');
+    EXPECT_EQ(register_ns("envar.bad4", {envar(PMIX_SET_ENVAR, "BIG", huge.c_str())}),
+              PMIX_ERR_BAD_PARAM);
+    Results r1, r2, r3;
+    EXPECT_EQ(setup_application("envar.bad5", {envar(PMIX_SET_ENVAR, "", "v")}, r1),
+              PMIX_ERR_BAD_PARAM);
+    pmix_info_t unknown = str("pmix.envar.nosuch", "x");
+    PMIX_INFO_REQUIRED(&unknown);
+    EXPECT_EQ(setup_application("envar.bad6", {unknown}, r2), PMIX_ERR_NOT_SUPPORTED);
+    pmix_info_t required_ok = envar(PMIX_SET_ENVAR, "EV_REQ", "1");
+    PMIX_INFO_REQUIRED(&required_ok);  // a directive we know, marked required: honoured
+    EXPECT_EQ(setup_application("envar.bad7", {required_ok}, r3), PMIX_SUCCESS);
+    pmix_info_t bad_support = str(PMIX_ADD_ENVAR, "not-an-envar");
+    EXPECT_EQ(PMIx_server_setup_local_support("envar.bad7", &bad_support, 1, nullptr, nullptr),
+              PMIX_ERR_TYPE_MISMATCH);
+    PMIX_INFO_DESTRUCT(&bad_support);
+    destruct(r3.info);
+    ASSERT_EQ(register_ns("envar.good", {envar(PMIX_SET_ENVAR, "EV_AFTER", "ok")}), PMIX_SUCCESS);
+    EXPECT_EQ(run_client("envar.good", {}, {"EV_AFTER"}), "EV_AFTER=ok\ninit=SUCCESS\n");
+}
+
+}  // namespace

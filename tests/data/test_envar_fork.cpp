@@ -136,11 +136,16 @@ protected:
             text.append(buf, static_cast<size_t>(n));
         }
         ::close(out[0]);
-        if (::waitpid(pid, nullptr, WNOHANG) == 0) {  // still running past the deadline
-            ::kill(pid, SIGKILL);
-            text += "[timed out]";
+        int status = 0;
+        while (::waitpid(pid, &status, WNOHANG) == 0) {
+            if (std::chrono::steady_clock::now() >= deadline) {  // still running: give up
+                ::kill(pid, SIGKILL);
+                ::waitpid(pid, &status, 0);
+                text += "[timed out]";
+                break;
+            }
+            ::usleep(5000);
         }
-        ::waitpid(pid, nullptr, 0);
         PMIx_server_deregister_client(&p, nullptr, nullptr);
         return text;
     }

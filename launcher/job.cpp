@@ -317,7 +317,8 @@ pmix_status_t spawn_job(Launcher& launcher, const pmix_proc_t& parent, const App
         process.nspace = job_nspace;
         process.job = job;
     }
-    if (pmix_status_t rc = register_nspace(launcher, job_nspace, app.nprocs, &parent, app.directives);
+    if (pmix_status_t rc =
+            register_nspace(launcher, job_nspace, app.nprocs, &parent, app.directives);
         rc != PMIX_SUCCESS) {
         launcher.procs.resize(first);
         return rc;

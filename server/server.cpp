@@ -149,7 +149,6 @@ void remove_session_dir(const State& st) {
     }
 }
 
-
 // Clients may PMIx_Get their session directories (OpenPMIx's "Session Directories"). The
 // host's values win; where it gave none, the server's own: its tmpdir (PMIX_SERVER_TMPDIR, and
 // PMIX_TMPDIR, which hosts usually equate with it) and the system tmpdir. PMIX_NSDIR and

@@ -219,8 +219,8 @@ pmix_status_t install_local_support(State& s, const std::string& nspace,
     for (const auto& [key, value] : info) {
         if (key.rfind(fabric::kBlobKeyPrefix, 0) == 0) {
             const std::string name = key.substr(fabric::kBlobKeyPrefix.size());
-            if (pmix_status_t rc = install_plugin_blob(s, nspace, name, value.get(), map, have_map,
-                                                       here);
+            if (pmix_status_t rc =
+                    install_plugin_blob(s, nspace, name, value.get(), map, have_map, here);
                 rc != PMIX_SUCCESS)
                 return rc;
         } else if (pmix_status_t rc = install_directive(s, nspace, key, value.get());

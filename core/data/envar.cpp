@@ -16,9 +16,9 @@ struct Kind {
 };
 
 constexpr Kind kKinds[] = {
-    {PMIX_SET_ENVAR, EnvarOp::set},         {PMIX_ADD_ENVAR, EnvarOp::add},
-    {PMIX_UNSET_ENVAR, EnvarOp::unset},     {PMIX_PREPEND_ENVAR, EnvarOp::prepend},
-    {PMIX_APPEND_ENVAR, EnvarOp::append},   {PMIX_FIRST_ENVAR, EnvarOp::first},
+    {PMIX_SET_ENVAR, EnvarOp::set},       {PMIX_ADD_ENVAR, EnvarOp::add},
+    {PMIX_UNSET_ENVAR, EnvarOp::unset},   {PMIX_PREPEND_ENVAR, EnvarOp::prepend},
+    {PMIX_APPEND_ENVAR, EnvarOp::append}, {PMIX_FIRST_ENVAR, EnvarOp::first},
 };
 
 const Kind* kind_of(const pmix_info_t& info) noexcept {
@@ -39,8 +39,8 @@ pmix_status_t check_name(const char* key, const char* name, std::size_t value_le
     }
     const std::size_t length = strnlen(name, kMaxEnvarLength + 1);
     if (length + value_length > kMaxEnvarLength) {
-        why = std::string(key) + ": name and value longer than " +
-              std::to_string(kMaxEnvarLength) + " bytes";
+        why = std::string(key) + ": name and value longer than " + std::to_string(kMaxEnvarLength) +
+              " bytes";
         return PMIX_ERR_BAD_PARAM;
     }
     if (std::memchr(name, '=', length) != nullptr) {
@@ -60,8 +60,7 @@ bool entry_names(const std::string& entry, std::string_view name) {
 
 bool is_envar_directive(const pmix_info_t& info) noexcept { return kind_of(info) != nullptr; }
 
-pmix_status_t read_envar_directive(const pmix_info_t& info, EnvarDirective& out,
-                                   std::string& why) {
+pmix_status_t read_envar_directive(const pmix_info_t& info, EnvarDirective& out, std::string& why) {
     const Kind* kind = kind_of(info);
     if (kind == nullptr) {
         why = "not an environment directive";
@@ -85,8 +84,7 @@ pmix_status_t read_envar_directive(const pmix_info_t& info, EnvarDirective& out,
         return PMIX_ERR_TYPE_MISMATCH;
     }
     const pmix_envar_t& e = info.value.data.envar;
-    const std::size_t value_length =
-        e.value == nullptr ? 0 : strnlen(e.value, kMaxEnvarLength + 1);
+    const std::size_t value_length = e.value == nullptr ? 0 : strnlen(e.value, kMaxEnvarLength + 1);
     if (pmix_status_t rc = check_name(kind->key, e.envar, value_length, why); rc != PMIX_SUCCESS)
         return rc;
     if (joins(kind->op) && e.separator == '\0') {
@@ -104,8 +102,7 @@ pmix_status_t read_envar_directives(const pmix_info_t* info, std::size_t n,
     for (std::size_t i = 0; info != nullptr && i < n; ++i) {
         if (!is_envar_directive(info[i])) continue;
         EnvarDirective d;
-        if (pmix_status_t rc = read_envar_directive(info[i], d, why); rc != PMIX_SUCCESS)
-            return rc;
+        if (pmix_status_t rc = read_envar_directive(info[i], d, why); rc != PMIX_SUCCESS) return rc;
         out.push_back(std::move(d));
     }
     return PMIX_SUCCESS;

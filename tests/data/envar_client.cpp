@@ -10,10 +10,8 @@
 int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const char* value = std::getenv(argv[i]);
-        if (value == nullptr)
-            std::printf("%s unset\n", argv[i]);
-        else
-            std::printf("%s=%s\n", argv[i], value);
+        if (value == nullptr) std::printf("%s unset\n", argv[i]);
+        else std::printf("%s=%s\n", argv[i], value);
     }
     pmix_proc_t me;
     pmix_status_t rc = PMIx_Init(&me, nullptr, 0);

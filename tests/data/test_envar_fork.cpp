@@ -180,12 +180,12 @@ TEST_F(EnvarFork, JobInfoDirectivesReachTheClient) {
         str(PMIX_UNSET_ENVAR, "PMIX_RANK"),  // the library's own variables win
     };
     ASSERT_EQ(register_ns("envar.job", std::move(job)), PMIX_SUCCESS);
-    const std::string out = run_client(
-        "envar.job",
-        {"EV_REPLACED=old", "EV_KEEP=orig", "EV_GONE=x", "EV_PATH=/b", "EV_LIST=x",
-         "EV_FIRST=/a:/f:/c"},
-        {"EV_SET", "EV_REPLACED", "EV_KEEP", "EV_NEW", "EV_GONE", "EV_NEVER_SET", "EV_PATH",
-         "EV_LIST", "EV_FIRST", "PMIX_RANK"});
+    const std::string out =
+        run_client("envar.job",
+                   {"EV_REPLACED=old", "EV_KEEP=orig", "EV_GONE=x", "EV_PATH=/b", "EV_LIST=x",
+                    "EV_FIRST=/a:/f:/c"},
+                   {"EV_SET", "EV_REPLACED", "EV_KEEP", "EV_NEW", "EV_GONE", "EV_NEVER_SET",
+                    "EV_PATH", "EV_LIST", "EV_FIRST", "PMIX_RANK"});
     EXPECT_EQ(out,
               "EV_SET=s\nEV_REPLACED=new\nEV_KEEP=orig\nEV_NEW=n\nEV_GONE unset\n"
               "EV_NEVER_SET unset\nEV_PATH=/a:/b:/c\nEV_LIST=x,y\nEV_FIRST=/f:/a:/c\n"
@@ -195,13 +195,13 @@ TEST_F(EnvarFork, JobInfoDirectivesReachTheClient) {
 TEST_F(EnvarFork, SetupApplicationResultsApplyAfterJobInfo) {
     ::setenv("EV_FWD_ONE", "forwarded", 1);
     Results r;
-    ASSERT_EQ(setup_application("envar.app",
-                                {str("pmix.cpp.fwd.envars", "EV_FWD_*"),
-                                 envar(PMIX_PREPEND_ENVAR, "EV_FWD_ONE", "pre"),
-                                 envar(PMIX_APPEND_ENVAR, "EV_ORDER", "support"),
-                                 str(PMIX_UNSET_ENVAR, "EV_DROP")},
-                                r),
-              PMIX_SUCCESS);
+    ASSERT_EQ(
+        setup_application(
+            "envar.app",
+            {str("pmix.cpp.fwd.envars", "EV_FWD_*"), envar(PMIX_PREPEND_ENVAR, "EV_FWD_ONE", "pre"),
+             envar(PMIX_APPEND_ENVAR, "EV_ORDER", "support"), str(PMIX_UNSET_ENVAR, "EV_DROP")},
+            r),
+        PMIX_SUCCESS);
     ::unsetenv("EV_FWD_ONE");  // the client must get it from the results, not from here
     size_t directives = 0;
     for (auto& i : r.info) directives += std::strncmp(i.key, "pmix.envar.", 11) == 0 ? 1 : 0;
@@ -210,15 +210,14 @@ TEST_F(EnvarFork, SetupApplicationResultsApplyAfterJobInfo) {
     ASSERT_EQ(PMIx_server_setup_local_support("envar.app", r.info.data(), r.info.size(), nullptr,
                                               nullptr),
               PMIX_SUCCESS);
-    const std::string out = run_client("envar.app", {"EV_DROP=1"},
-                                       {"EV_FWD_ONE", "EV_ORDER", "EV_DROP"});
+    const std::string out =
+        run_client("envar.app", {"EV_DROP=1"}, {"EV_FWD_ONE", "EV_ORDER", "EV_DROP"});
     EXPECT_EQ(out, "EV_FWD_ONE=pre:forwarded\nEV_ORDER=job:support\nEV_DROP unset\ninit=SUCCESS\n");
     destruct(r.info);
 }
 
 TEST_F(EnvarFork, BadDirectivesAreRefusedAndTheServerKeepsServing) {
-    EXPECT_EQ(register_ns("envar.bad1", {envar(PMIX_SET_ENVAR, nullptr, "v")}),
-              PMIX_ERR_BAD_PARAM);
+    EXPECT_EQ(register_ns("envar.bad1", {envar(PMIX_SET_ENVAR, nullptr, "v")}), PMIX_ERR_BAD_PARAM);
     EXPECT_EQ(register_ns("envar.bad2", {str(PMIX_SET_ENVAR, "A=1")}), PMIX_ERR_TYPE_MISMATCH);
     EXPECT_EQ(register_ns("envar.bad3", {envar(PMIX_PREPEND_ENVAR, "P", "/x", '\0')}),
               PMIX_ERR_BAD_PARAM);

@@ -31,21 +31,20 @@ std::vector<std::string> applied(std::vector<std::string> env,
 
 TEST(Envar, SetOverwritesAddKeeps) {
     const auto env = applied({"A=1", "B=2"}, {d(EnvarOp::set, "A", "x"), d(EnvarOp::add, "B", "y"),
-                                             d(EnvarOp::add, "C", "z")});
+                                              d(EnvarOp::add, "C", "z")});
     EXPECT_EQ(env, (std::vector<std::string>{"A=x", "B=2", "C=z"}));
 }
 
 TEST(Envar, UnsetRemovesAndMissingIsNoOp) {
-    const auto env = applied({"A=1", "AB=2", "A=dup"},
-                             {d(EnvarOp::unset, "A"), d(EnvarOp::unset, "NOT_THERE")});
+    const auto env =
+        applied({"A=1", "AB=2", "A=dup"}, {d(EnvarOp::unset, "A"), d(EnvarOp::unset, "NOT_THERE")});
     EXPECT_EQ(env, (std::vector<std::string>{"AB=2"}));  // every entry of A, not AB
 }
 
 TEST(Envar, PrependAppendJoinWithSeparatorAndCreate) {
-    const auto env = applied({"P=/b"}, {d(EnvarOp::prepend, "P", "/a", ':'),
-                                        d(EnvarOp::append, "P", "/c", ':'),
-                                        d(EnvarOp::append, "L", "x", ','),
-                                        d(EnvarOp::prepend, "M", "y", ';')});
+    const auto env =
+        applied({"P=/b"}, {d(EnvarOp::prepend, "P", "/a", ':'), d(EnvarOp::append, "P", "/c", ':'),
+                           d(EnvarOp::append, "L", "x", ','), d(EnvarOp::prepend, "M", "y", ';')});
     EXPECT_EQ(env, (std::vector<std::string>{"P=/a:/b:/c", "L=x", "M=y"}));
 }
 

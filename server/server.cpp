@@ -360,14 +360,14 @@ pmix_status_t register_nspace(const char* nspace, int nlocalprocs, const pmix_in
         slog(exec::LogLevel::info, "register_nspace(" + reg->name + "): " + why);
         return rc;
     }
-    {
-        std::lock_guard lock(st->app_env.mu);
-        st->app_env.registered[reg->name] = std::move(directives);
-    }
     add_session_directories(*reg, *st);
     create_board(*st, *reg);
     if (pmix_status_t rc = grant_from_registration(*st, *reg); rc != PMIX_SUCCESS) {
         return rc;
+    }
+    {
+        std::lock_guard lock(st->app_env.mu);
+        st->app_env.registered[reg->name] = std::move(directives);
     }
     auto work = [reg](State& s) {
         Namespace& dst = s.namespaces.touch(reg->name);

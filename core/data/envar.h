@@ -1,10 +1,10 @@
 // core/data/envar.h - the Standard's environment directives (PMIX_SET_ENVAR, PMIX_ADD_ENVAR,
 // PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR, PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR): reading them from
 // pmix_info_t arrays and applying them to an environment, with no I/O (the server's setup_fork
-// and the launcher use it; tests/unit/core/data/test_envar.cpp pins the semantics).
+// uses it; tests/unit/core/data/test_envar.cpp pins the semantics).
 //
-// Semantics, as the Standard defines the attributes and as PRRTE (OpenPMIx 4.2's launcher,
-// odls_base_default_fns.c) applies them, one directive at a time in the order given:
+// Semantics, as the Standard defines the attributes and as PRRTE (the launcher of OpenPMIx 4.2)
+// applies them before its fork, one directive at a time in the order given:
 //   SET      NAME=value, replacing any value.
 //   ADD      NAME=value only if NAME is not set (an existing value is kept).
 //   UNSET    removes NAME (a string, the variable's name); removing an unset name does nothing.
@@ -12,8 +12,12 @@
 //   APPEND   old<sep>value if NAME is set, else NAME=value.
 //            Neither removes a copy of `value` already in the list: PRRTE does not, and the
 //            Standard says only "prepend/append the given value using the separator".
-//   FIRST    `value` becomes the first element of the <sep>-separated list and any other copy of
-//            it is removed (moved to the front, not duplicated); NAME=value if unset or empty.
+//   FIRST    the Standard: "ensure the given value appears first in the specified envar using
+//            the separator character, creating the envar if it does not already exist". Read
+//            as: `value` becomes the first element and any other copy of it is removed (moved
+//            to the front, where PREPEND would duplicate it); NAME=value if unset or empty.
+// PMIX_ENVARS_HARVESTED ("the spawn requestor harvested the environment, the server need not")
+// is a flag, not a directive: neither the library nor pmixrun harvests a requester's variables.
 // The separator is required (non-NUL) for PREPEND, APPEND and FIRST.
 #pragma once
 

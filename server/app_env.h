@@ -7,8 +7,8 @@
 //      its app-level ones: PRRTE's order, "app trumps job").
 //   2. `support`: setup_local_support's results, in the order the host gave them - a fabric
 //      plugin's variables (as PMIX_SET_ENVAR) and directives carried among the results of
-//      setup_application. OpenPMIx applies these in setup_fork too, after the host's (PRRTE edits
-//      the app's environment before it calls setup_fork).
+//      setup_application. After the host's: PRRTE applies a job's and an app's directives to
+//      the app's environment before it calls setup_fork, which adds the library's part.
 //   3. `by_process`: a plugin's variables for one process (e.g. its NIC), set last of the three.
 //   4. The library's own variables (PMIX_NAMESPACE, PMIX_RANK, the server URI ...), which no
 //      directive can change: a client without them could not connect.

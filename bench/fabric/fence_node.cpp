@@ -237,5 +237,6 @@ int main(int argc, char** argv) {
             latency, per_byte, per_byte > 0 ? 1.0 / per_byte : 0.0);
     }
     runner.series(3, Algorithm::dissemination, all, 0);  // nobody leaves while others still send
+    transport.reset();  // stops its progress thread before the engine it delivers to goes
     return 0;
 }

@@ -22,6 +22,16 @@ Bytes pattern(std::uint32_t origin, std::size_t size) {
 struct Node {
     std::unique_ptr<OfiTransport> transport;
     std::unique_ptr<Engine> engine;
+    Node() = default;
+    Node(Node&&) = default;
+    Node& operator=(Node&&) = default;
+    // The transport's progress thread delivers packets to the engine: stop it first (as pmixd's
+    // NodeNet does). Members in declaration order destroyed the engine under it (TSan in CI:
+    // a peer's packet still arriving in LostPeerFailsTheCollectiveAndRefusesSends).
+    ~Node() {
+        transport.reset();
+        engine.reset();
+    }
 };
 
 // `n` endpoints connected to each other, each with its engine.

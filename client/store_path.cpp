@@ -5,6 +5,7 @@
 #include "data/directives.h"
 #include "data/value.h"
 #include "exec/log.h"
+#include "gds/qualified.h"
 #include "gds/store.h"
 
 #include <atomic>
@@ -35,8 +36,8 @@ std::vector<pmix_value_t*> g_retained;  // pointer-mode answers from the server
 using data::flag_true;
 using data::key_is;
 
-// Directives the store can honour itself; any other qualifier (PMIX_GET_REFRESH_CACHE,
-// PMIX_NODE_INFO, PMIX_APP_INFO, ...) sends the Get to the server, which knows them all.
+// Directives the store can honour itself (the data qualifiers among them, gds/qualified.h); any
+// other qualifier (PMIX_GET_REFRESH_CACHE, ...) sends the Get to the server, which knows them all.
 bool eligible(const pmix_info_t* info, std::size_t ninfo, bool* pointer) {
     *pointer = false;
     for (std::size_t i = 0; i < ninfo; ++i) {
@@ -44,7 +45,8 @@ bool eligible(const pmix_info_t* info, std::size_t ninfo, bool* pointer) {
         if (key_is(in, PMIX_GET_POINTER_VALUES)) {
             *pointer = flag_true(in);
         } else if (!key_is(in, PMIX_OPTIONAL) && !key_is(in, PMIX_IMMEDIATE) &&
-                   !key_is(in, PMIX_TIMEOUT) && !key_is(in, PMIX_GET_STATIC_VALUES)) {
+                   !key_is(in, PMIX_TIMEOUT) && !key_is(in, PMIX_GET_STATIC_VALUES) &&
+                   !gds::is_data_qualifier(in)) {
             return false;
         }
     }
@@ -147,6 +149,20 @@ pmix_status_t read(gds::StoreReader& r, std::string_view ns, const gds::Entity& 
     return pointer ? read_view(r, ns, e, key, out) : read_copy(r, ns, e, key, out);
 }
 
+// The node, app, job or session a qualified Get names, or (q.kind none, after the job level
+// missed) the caller's node or app for a node- or app-level key (gds/qualified.h).
+pmix_status_t read_places(gds::StoreReader& r, std::string_view ns, pmix_rank_t rank,
+                          std::string_view key, const gds::Qualifiers& q, bool pointer,
+                          pmix_value_t** out) {
+    gds::Places places;
+    gds::qualified_places(r, ns, rank, g_me, key, q, places);
+    pmix_status_t rc = PMIX_ERR_NOT_FOUND;
+    for (int i = 0; i < places.count && rc == PMIX_ERR_NOT_FOUND; ++i) {
+        rc = read(r, places.at[i].nspace, places.at[i].entity, key, pointer, out);
+    }
+    return rc;
+}
+
 }  // namespace
 
 void open_from_env(const pmix_proc_t& me) {
@@ -199,10 +215,23 @@ pmix_status_t try_get(const pmix_proc_t* proc, const char* key, const pmix_info_
         const bool job = rank == PMIX_RANK_WILDCARD || rank == PMIX_RANK_UNDEF;
         const bool self = rank == me.rank && ns == std::string_view(me.nspace);
         if (!job && (rank >= PMIX_RANK_VALID || self)) return PMIX_ERR_NOT_FOUND;
+        gds::Qualifiers q;
+        if (ninfo > 0 && gds::parse_qualifiers(info, ninfo, q) != PMIX_SUCCESS) {
+            return PMIX_ERR_NOT_FOUND;  // the server reports the bad qualifier
+        }
         pmix_status_t rc = PMIX_ERR_NOT_FOUND;
-        if (!job) rc = read(*r, ns, gds::Entity::proc(rank), key, pointer, out);
-        // As the server answers: a proc's own keys first, then the job level.
-        if (rc == PMIX_ERR_NOT_FOUND) rc = read(*r, ns, gds::Entity::job(), key, pointer, out);
+        if (job && q.kind != gds::Qualifier::none) {
+            rc = read_places(*r, ns, rank, key, q, pointer, out);
+        } else {
+            if (!job) rc = read(*r, ns, gds::Entity::proc(rank), key, pointer, out);
+            // As the server answers: a proc's own keys first, then the job level; then, for a
+            // node- or app-level key, the caller's node or app (only after a miss: the common
+            // Get pays nothing for it).
+            if (rc == PMIX_ERR_NOT_FOUND) rc = read(*r, ns, gds::Entity::job(), key, pointer, out);
+            if (rc == PMIX_ERR_NOT_FOUND && job) {
+                rc = read_places(*r, ns, rank, key, q, pointer, out);
+            }
+        }
         if (rc == gds::kErrCorrupt) {
             disable(rc);
             return PMIX_ERR_NOT_FOUND;

@@ -80,6 +80,41 @@ void set_nonblock_cloexec(int fd) {
 
 namespace {
 
+std::string join_words(const std::vector<std::string>& words) {
+    std::string out;
+    for (const std::string& w : words) out += (out.empty() ? "" : " ") + w;
+    return out;
+}
+
+// One PMIX_NODE_INFO_ARRAY per node of the layout and one PMIX_APP_INFO_ARRAY (pmixrun runs one
+// application), with the keys OpenPMIx's reference launcher (prte) registers there: clients read
+// them with PMIx_Get(PMIX_NODE_INFO / PMIX_APP_INFO + PMIX_NODEID / PMIX_HOSTNAME / PMIX_APPNUM).
+void add_node_and_app_arrays(InfoList& info, uint32_t job_size, const Layout& layout,
+                             const std::vector<std::string>* argv) {
+    for (size_t n = 0; n < layout.nodes.size(); ++n) {
+        InfoList node;
+        const uint32_t node_id = static_cast<uint32_t>(n), size = layout.rank_count[n];
+        const pmix_rank_t leader = layout.first_rank[n];
+        node.add(PMIX_HOSTNAME, layout.nodes[n].name);
+        node.add(PMIX_NODEID, &node_id, PMIX_UINT32);
+        node.add(PMIX_LOCAL_SIZE, &size, PMIX_UINT32);
+        node.add(PMIX_NODE_SIZE, &size, PMIX_UINT32);
+        node.add(PMIX_LOCALLDR, &leader, PMIX_PROC_RANK);
+        node.add(PMIX_LOCAL_PEERS, rank_list(leader, size));
+        if (node.convert() == PMIX_SUCCESS) {
+            info.add(PMIX_NODE_INFO_ARRAY, &node.array(), PMIX_DATA_ARRAY);
+        }
+    }
+    InfoList app;
+    const uint32_t zero = 0;
+    const pmix_rank_t leader = 0;
+    app.add(PMIX_APPNUM, &zero, PMIX_UINT32);
+    app.add(PMIX_APP_SIZE, &job_size, PMIX_UINT32);
+    app.add(PMIX_APPLDR, &leader, PMIX_PROC_RANK);
+    if (argv != nullptr && !argv->empty()) app.add(PMIX_APP_ARGV, join_words(*argv));
+    if (app.convert() == PMIX_SUCCESS) info.add(PMIX_APP_INFO_ARRAY, &app.array(), PMIX_DATA_ARRAY);
+}
+
 // The job-level information a real RM passes (what Open MPI 4.1 reads at MPI_Init), built with
 // PMIx_Info_list_*.
 pmix_status_t add_job_info(InfoList& info, const std::string& nspace, uint32_t job_size,
@@ -111,6 +146,8 @@ pmix_status_t add_job_info(InfoList& info, const std::string& nspace, uint32_t j
         info.add(PMIX_PARENT_ID, parent, PMIX_PROC);
         info.add(PMIX_SPAWNED, &yes, PMIX_BOOL);
     }
+    add_node_and_app_arrays(info, job_size, layout,
+                            nspace == owner.nspace ? &owner.options.argv : nullptr);
     if (owner.other_user) {  // the server lets this user and group reach the job (as Slurm does)
         const uint32_t uid = owner.job_uid, gid = owner.job_gid;
         info.add(PMIX_USERID, &uid, PMIX_UINT32);

@@ -2,6 +2,7 @@
 #include "gds/qualified.h"
 
 #include "data/directives.h"
+#include "data/value.h"
 
 #include <array>
 #include <cstring>
@@ -74,11 +75,11 @@ bool requester_number(StoreReader& r, const pmix_proc_t& who, const char* key, s
     bool ok = false;
     if (who.rank < PMIX_RANK_VALID && r.get(ns, Entity::proc(who.rank), key, &v) == PMIX_SUCCESS) {
         ok = number_of(v, out);
-        PMIx_Value_destruct(&v);
+        data::value_destruct(&v);
     }
     if (!ok && r.get(ns, Entity::job(), key, &v) == PMIX_SUCCESS) {
         ok = number_of(v, out);
-        PMIx_Value_destruct(&v);
+        data::value_destruct(&v);
     }
     return ok;
 }
@@ -92,7 +93,7 @@ bool requester_host(StoreReader& r, const pmix_proc_t& who, std::string& out) {
     if (rc != PMIX_SUCCESS) rc = r.get(ns, Entity::job(), PMIX_HOSTNAME, &v);
     if (rc != PMIX_SUCCESS) return false;
     out = string_value(v);
-    PMIx_Value_destruct(&v);
+    data::value_destruct(&v);
     return !out.empty();
 }
 

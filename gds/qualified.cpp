@@ -171,7 +171,11 @@ void qualified_places(StoreReader& r, std::string_view ns, pmix_rank_t rank, con
             }
             return;
         case Qualifier::app:
-            if (q.has_appnum) {
+            // OpenPMIx keeps an app's number beside its array, not in it: PMIX_APPNUM comes from
+            // the job level (measured: NOT-FOUND for every app of a two-app job, whose job level
+            // has no PMIX_APPNUM; the job's number in a one-app job).
+            if (key == PMIX_APPNUM) {
+            } else if (q.has_appnum) {
                 out.add(ns, Entity::app(q.appnum));
             } else {
                 own_app(r, ns, who, out);

@@ -9,7 +9,7 @@
 //    (PMIX_NODE_INFO_ARRAY, which holds PMIX_HOSTNAME and PMIX_NODEID themselves). Without either,
 //    the requester's node (by its PMIX_HOSTNAME), then the job level.
 //  - PMIX_APP_INFO + PMIX_APPNUM (else the requester's PMIX_APPNUM): that app's array
-//    (PMIX_APP_INFO_ARRAY), then the job level.
+//    (PMIX_APP_INFO_ARRAY), then the job level; PMIX_APPNUM itself from the job level only.
 //  - PMIX_JOB_INFO (+ PMIX_NSPACE): the job level of that namespace.
 //  - PMIX_SESSION_INFO + PMIX_SESSION_ID: the job level when the job's PMIX_SESSION_ID is that id.
 //  - Without a qualifier, a node-level key (PMIX_LOCAL_SIZE, ...) or app-level key (PMIX_APP_SIZE,

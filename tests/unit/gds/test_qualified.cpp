@@ -142,6 +142,9 @@ TEST_F(Qualified, AppByNumberThenTheJobLevel) {
     // As OpenPMIx 4.2.2: an app it does not know falls back to the job level.
     EXPECT_EQ(get(PMIX_APPNUM, Infos(PMIX_APP_INFO, PMIX_APPNUM, &five, PMIX_UINT32).i, 2, rank0_),
               "0");
+    // PMIX_APPNUM is never read from an app's array: OpenPMIx keeps it beside the array.
+    EXPECT_EQ(get(PMIX_APPNUM, Infos(PMIX_APP_INFO, PMIX_APPNUM, &one, PMIX_UINT32).i, 2, rank0_),
+              "0");
     EXPECT_EQ(
         get(PMIX_APP_SIZE, Infos(PMIX_APP_INFO, PMIX_APPNUM, &five, PMIX_UINT32).i, 2, rank0_),
         "not found");

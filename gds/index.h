@@ -65,7 +65,8 @@ struct Probe {
     }
     bool numeric_level() const noexcept {
         return space == layout::Space::job || space == layout::Space::app ||
-               space == layout::Space::node || space == layout::Space::proc;
+               space == layout::Space::node || space == layout::Space::proc ||
+               space == layout::Space::session;
     }
 };
 

@@ -186,6 +186,8 @@ void qualified_places(StoreReader& r, std::string_view ns, pmix_rank_t rank, con
             out.add(q.nspace.empty() ? ns : q.nspace, Entity::job());
             return;
         case Qualifier::session: {
+            if (!q.has_session) return;
+            out.add(ns, Entity::session(q.session));
             std::uint32_t sid = 0;
             const pmix_proc_t job = [&] {
                 pmix_proc_t p{};

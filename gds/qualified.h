@@ -11,7 +11,8 @@
 //  - PMIX_APP_INFO + PMIX_APPNUM (else the requester's PMIX_APPNUM): that app's array
 //    (PMIX_APP_INFO_ARRAY), then the job level; PMIX_APPNUM itself from the job level only.
 //  - PMIX_JOB_INFO (+ PMIX_NSPACE): the job level of that namespace.
-//  - PMIX_SESSION_INFO + PMIX_SESSION_ID: the job level when the job's PMIX_SESSION_ID is that id.
+//  - PMIX_SESSION_INFO + PMIX_SESSION_ID: that session's array (PMIX_SESSION_INFO_ARRAY), then
+//    the job level when the job's PMIX_SESSION_ID is that id.
 //  - Without a qualifier, a node-level key (PMIX_LOCAL_SIZE, ...) or app-level key (PMIX_APP_SIZE,
 //    ...) the job level lacks is read from the requester's node or app.
 #pragma once

@@ -50,6 +50,8 @@ protected:
             put(Entity::app(a), PMIX_APPNUM, u32(a));
             put(Entity::app(a), PMIX_APP_SIZE, u32(2 + a));
         }
+        put(Entity::session(7), PMIX_SESSION_ID, u32(7));
+        put(Entity::session(7), PMIX_UNIV_SIZE, u32(99));
         put(Entity::proc(4), PMIX_APPNUM, u32(1));
         put(Entity::proc(4), PMIX_HOSTNAME, str("beta"));
         ASSERT_EQ(w_->commit(), PMIX_SUCCESS);
@@ -163,6 +165,13 @@ TEST_F(Qualified, JobAndSession) {
     EXPECT_EQ(get(PMIX_JOB_SIZE, Infos(PMIX_SESSION_INFO, PMIX_SESSION_ID, &seven, PMIX_UINT32).i,
                   2, rank0_),
               "6");
+    // The session's own array first.
+    EXPECT_EQ(get(PMIX_UNIV_SIZE, Infos(PMIX_SESSION_INFO, PMIX_SESSION_ID, &seven, PMIX_UINT32).i,
+                  2, rank0_),
+              "99");
+    EXPECT_EQ(get(PMIX_UNIV_SIZE, Infos(PMIX_SESSION_INFO, PMIX_SESSION_ID, &eight, PMIX_UINT32).i,
+                  2, rank0_),
+              "not found");
     EXPECT_EQ(get(PMIX_JOB_SIZE, Infos(PMIX_SESSION_INFO, PMIX_SESSION_ID, &eight, PMIX_UINT32).i,
                   2, rank0_),
               "not found");

@@ -4,7 +4,8 @@
 # agree line by line.
 #   qualified_get.sh BINDIR NPROCS [NPROCS2]
 # With NPROCS2 the job is MPMD: two app contexts ("-n NPROCS prog : -n NPROCS2 prog"), so that
-# every rank also reads the other app's array.
+# every rank also reads the other app's array. QGET_OURS_ENV (e.g. PMIX_GDS_MODULE=hash: no shared
+# store, every Get asks the server) is set for our run only.
 # One difference is expected and normalised: a Get for a node the job does not have (node 1 and an
 # unknown host name on one node) is PMIX_ERR_NOT_FOUND at once with ours, answered from the
 # registered node arrays; OpenPMIx 4.2.2's client asks its server, which answers nothing, and the
@@ -24,10 +25,10 @@ cleanup() {
 trap cleanup EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
-run() {  # run NAME PMIXRUN PROGRAM
+run() {  # run NAME PMIXRUN PROGRAM [VAR=value...]
   local apps=(-n "$n1" "$3")
   [ "$n2" -gt 0 ] && apps+=(: -n "$n2" "$3")
-  env PMIXRUN_TEST_TAG="$tag" PMIX_CPP_GDS_PREFIX="/qget-$$" timeout -s KILL 150 "$2" \
+  env PMIXRUN_TEST_TAG="$tag" PMIX_CPP_GDS_PREFIX="/qget-$$" "${@:4}" timeout -s KILL 150 "$2" \
     --timeout 140 "${apps[@]}" >"$work/$1.out" 2>"$work/$1.err"
   local rc=$?
   echo "--- $1: exit $rc"
@@ -39,7 +40,7 @@ run() {  # run NAME PMIXRUN PROGRAM
   exit 77
 }
 run openpmix "$bin/pmixrun-openpmix" "$bin/qualified_get-openpmix"
-run ours "$bin/pmixrun" "$bin/qualified_get"
+run ours "$bin/pmixrun" "$bin/qualified_get" ${QGET_OURS_ENV:-}
 absent='node 1 |node \(unknown name\)'
 sed -E "/$absent/s/: TIMEOUT\$/: NOT-FOUND/" "$work/openpmix.out" | sort >"$work/openpmix.sorted"
 sort "$work/ours.out" >"$work/ours.sorted"

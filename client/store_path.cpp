@@ -147,9 +147,8 @@ pmix_status_t read_view(gds::StoreReader& r, std::string_view ns, const gds::Ent
     return PMIX_SUCCESS;
 }
 
-[[gnu::always_inline]] inline pmix_status_t read(gds::StoreReader& r, std::string_view ns,
-                                                 const gds::Entity& e, std::string_view key,
-                                                 bool pointer, pmix_value_t** out) {
+pmix_status_t read(gds::StoreReader& r, std::string_view ns, const gds::Entity& e,
+                   std::string_view key, bool pointer, pmix_value_t** out) {
     return pointer ? read_view(r, ns, e, key, out) : read_copy(r, ns, e, key, out);
 }
 

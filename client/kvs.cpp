@@ -14,6 +14,7 @@
 #include "data/directives.h"
 #include "data/value.h"
 #include "exec/completion.h"
+#include "gds/qualified.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -83,12 +84,22 @@ pmix_status_t decode_get(const wire::Frame& f, bool all, pmix_value_t* out) {
     return PMIX_SUCCESS;
 }
 
+bool has_data_qualifier(const pmix_info_t* info, std::size_t ninfo) {
+    for (std::size_t i = 0; info != nullptr && i < ninfo; ++i) {
+        if (gds::is_data_qualifier(info[i])) return true;
+    }
+    return false;
+}
+
 // The shared engine of Get and Get_nb; `fn` runs on the progress thread with a value it may
 // copy but does not own.
 pmix_status_t get_async(const pmix_proc_t& target, const char* key, const pmix_info_t* info,
                         std::size_t ninfo, GetFn fn) {
     const bool refresh = data::info_true(info, ninfo, PMIX_GET_REFRESH_CACHE);
-    if (key != nullptr && !refresh) {
+    // The cache holds job-level answers by key; a Get qualified by node, app, job or session
+    // names other data under the same key, so it neither reads nor fills the cache.
+    const bool qualified = has_data_qualifier(info, ninfo);
+    if (key != nullptr && !refresh && !qualified) {
         if (ValuePtr hit = cached(target, key)) {
             return post([fn = std::move(fn), hit = std::move(hit)]() mutable {
                 fn(PMIX_SUCCESS, hit.get());
@@ -103,18 +114,19 @@ pmix_status_t get_async(const pmix_proc_t& target, const char* key, const pmix_i
     const bool all = key == nullptr;
     std::string k = all ? std::string() : std::string(key);
     auto timeout = timeout_from(info, ninfo, kDefaultTimeout);
-    return request(proto::Op::kGet, w.take(), timeout,
-                   [fn = std::move(fn), all, k, target](pmix_status_t st, wire::Frame&& f) mutable {
-                       pmix_value_t v{};
-                       if (st == PMIX_SUCCESS) {
-                           st = decode_get(f, all, &v);
-                       }
-                       if (st == PMIX_SUCCESS && !all && job_level(target.rank)) {
-                           remember(target, k.c_str(), v);
-                       }
-                       fn(st, st == PMIX_SUCCESS ? &v : nullptr);
-                       data::value_destruct(&v);
-                   });
+    return request(
+        proto::Op::kGet, w.take(), timeout,
+        [fn = std::move(fn), all, k, target, qualified](pmix_status_t st, wire::Frame&& f) mutable {
+            pmix_value_t v{};
+            if (st == PMIX_SUCCESS) {
+                st = decode_get(f, all, &v);
+            }
+            if (st == PMIX_SUCCESS && !all && !qualified && job_level(target.rank)) {
+                remember(target, k.c_str(), v);
+            }
+            fn(st, st == PMIX_SUCCESS ? &v : nullptr);
+            data::value_destruct(&v);
+        });
 }
 
 // Checks shared by Get and Get_nb; fills `target` (NULL proc = own namespace, job level).

@@ -63,9 +63,10 @@ struct Probe {
                       std::uint64_t text_hash) noexcept {
         return {space, 0, 0, text, keys::seeded(text_hash, static_cast<std::uint8_t>(space))};
     }
-    bool numeric_level() const noexcept {
-        return space == layout::Space::job || space == layout::Space::app ||
-               space == layout::Space::node || space == layout::Space::proc;
+    bool numeric_level() const noexcept {  // job, app, node, proc, session: 1..5
+        const auto level = static_cast<std::uint8_t>(space);
+        return level >= static_cast<std::uint8_t>(layout::Space::job) &&
+               level <= static_cast<std::uint8_t>(layout::Space::session);
     }
 };
 

@@ -72,6 +72,7 @@ enum class Space : std::uint8_t {
     app = 2,
     node = 3,
     proc = 4,
+    session = 5,     // (session, id): PMIX_SESSION_INFO_ARRAY's keys
     column = 8,      // (column, key id): the newest ColumnRecord of a key
     key_name = 9,    // (key_name, string): dynamic key string -> id
     key_id = 10,     // (key_id, id): id -> the same NameRecord (for key = NULL walks)

@@ -86,6 +86,9 @@ pmix_status_t NamespaceView::entity(const Entity& e, Space& space,
         case Level::proc:
             space = Space::proc;
             return e.id < PMIX_RANK_VALID ? PMIX_SUCCESS : PMIX_ERR_BAD_PARAM;
+        case Level::session:
+            space = Space::session;
+            return PMIX_SUCCESS;
         case Level::node:
             break;
         default:

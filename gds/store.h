@@ -37,11 +37,12 @@ namespace pmix::gds {
 // mapping, a reference outside the mapped bytes, a record of the wrong kind or shape.
 inline constexpr pmix_status_t kErrCorrupt = PMIX_ERR_UNPACK_FAILURE;
 
-enum class Level : std::uint8_t { job = 1, app = 2, node = 3, proc = 4 };
+enum class Level : std::uint8_t { job = 1, app = 2, node = 3, proc = 4, session = 5 };
 
-// Whose value: the job, an application (by index), a node (by id, or by host name) or a process
-// (by rank). Special ranks (PMIX_RANK_WILDCARD and above PMIX_RANK_VALID) are not entities: the
-// caller maps WILDCARD to Entity::job(); the others are PMIX_ERR_BAD_PARAM.
+// Whose value: the job, an application (by index), a node (by id, or by host name), a process
+// (by rank) or the session (by PMIX_SESSION_ID) the namespace's registration described. Special
+// ranks (PMIX_RANK_WILDCARD and above PMIX_RANK_VALID) are not entities: the caller maps WILDCARD
+// to Entity::job(); the others are PMIX_ERR_BAD_PARAM.
 struct Entity {
     Level level = Level::job;
     std::uint32_t id = 0;
@@ -56,6 +57,9 @@ struct Entity {
         return {Level::node, 0, hostname};
     }
     static constexpr Entity proc(pmix_rank_t rank) noexcept { return {Level::proc, rank, {}}; }
+    static constexpr Entity session(std::uint32_t session_id) noexcept {
+        return {Level::session, session_id, {}};
+    }
 };
 
 // Scope filter for reads: a bit per pmix_scope_t. put() stores PMIX_SCOPE_UNDEF; put_modex()

@@ -42,6 +42,9 @@ bool entity_space(const Entity& e, Space& space) noexcept {
         case Level::proc:
             space = Space::proc;
             return e.id < PMIX_RANK_VALID;
+        case Level::session:
+            space = Space::session;
+            return true;
     }
     return false;
 }

@@ -33,17 +33,20 @@ void on_signal(int sig) {
 
 // One PMIX_PROC_DATA entry, the rank first as Open MPI's hosts do, built in `slot` itself: the
 // darray is attached without a copy, and `slot` owns it from then on (PMIX_INFO_FREE releases it).
-pmix_status_t load_proc_data(pmix_info_t& slot, const Layout& layout, pmix_rank_t rank) {
+pmix_status_t load_proc_data(pmix_info_t& slot, const Layout& layout, pmix_rank_t rank,
+                             const Options* apps) {
     const size_t node = layout.node_of(rank);
     const uint16_t local_rank = static_cast<uint16_t>(rank - layout.first_rank[node]);
-    const uint32_t app_number = 0, node_id = static_cast<uint32_t>(node);
+    const uint32_t app_number = apps != nullptr ? static_cast<uint32_t>(apps->app_of(rank)) : 0;
+    const pmix_rank_t app_rank = apps != nullptr ? rank - apps->app_first_rank(app_number) : rank;
+    const uint32_t node_id = static_cast<uint32_t>(node);
     const struct {
         const char* key;
         const void* value;
         pmix_data_type_t type;
     } fields[] = {{PMIX_RANK, &rank, PMIX_PROC_RANK},
                   {PMIX_GLOBAL_RANK, &rank, PMIX_PROC_RANK},
-                  {PMIX_APP_RANK, &rank, PMIX_PROC_RANK},
+                  {PMIX_APP_RANK, &app_rank, PMIX_PROC_RANK},
                   {PMIX_LOCAL_RANK, &local_rank, PMIX_UINT16},
                   {PMIX_NODE_RANK, &local_rank, PMIX_UINT16},
                   {PMIX_APPNUM, &app_number, PMIX_UINT32},
@@ -80,12 +83,63 @@ void set_nonblock_cloexec(int fd) {
 
 namespace {
 
+std::string join_words(const std::vector<std::string>& words) {
+    std::string out;
+    for (const std::string& w : words) out += (out.empty() ? "" : " ") + w;
+    return out;
+}
+
+// The main job's app contexts (MPMD); a spawned job is one app of `job_size` processes.
+std::vector<AppContext> apps_of(const Launcher& owner, const std::string& nspace,
+                                uint32_t job_size) {
+    if (nspace == owner.nspace && !owner.options.apps.empty()) return owner.options.apps;
+    AppContext one;
+    one.nprocs = static_cast<int>(job_size);
+    if (nspace == owner.nspace) one.argv = owner.options.argv;
+    return {one};
+}
+
+// One PMIX_NODE_INFO_ARRAY per node of the layout and one PMIX_APP_INFO_ARRAY per app context,
+// with the keys OpenPMIx's reference launcher (prte) registers there: clients read them with
+// PMIx_Get(PMIX_NODE_INFO / PMIX_APP_INFO + PMIX_NODEID / PMIX_HOSTNAME / PMIX_APPNUM).
+void add_node_and_app_arrays(InfoList& info, const Layout& layout,
+                             const std::vector<AppContext>& apps) {
+    for (size_t n = 0; n < layout.nodes.size(); ++n) {
+        InfoList node;
+        const uint32_t node_id = static_cast<uint32_t>(n), size = layout.rank_count[n];
+        const pmix_rank_t leader = layout.first_rank[n];
+        node.add(PMIX_HOSTNAME, layout.nodes[n].name);
+        node.add(PMIX_NODEID, &node_id, PMIX_UINT32);
+        node.add(PMIX_LOCAL_SIZE, &size, PMIX_UINT32);
+        node.add(PMIX_NODE_SIZE, &size, PMIX_UINT32);
+        node.add(PMIX_LOCALLDR, &leader, PMIX_PROC_RANK);
+        node.add(PMIX_LOCAL_PEERS, rank_list(leader, size));
+        if (node.convert() == PMIX_SUCCESS) {
+            info.add(PMIX_NODE_INFO_ARRAY, &node.array(), PMIX_DATA_ARRAY);
+        }
+    }
+    pmix_rank_t leader = 0;
+    for (size_t a = 0; a < apps.size(); ++a) {
+        InfoList app;
+        const uint32_t appnum = static_cast<uint32_t>(a);
+        const uint32_t size = static_cast<uint32_t>(apps[a].nprocs);
+        app.add(PMIX_APPNUM, &appnum, PMIX_UINT32);
+        app.add(PMIX_APP_SIZE, &size, PMIX_UINT32);
+        app.add(PMIX_APPLDR, &leader, PMIX_PROC_RANK);
+        if (!apps[a].argv.empty()) app.add(PMIX_APP_ARGV, join_words(apps[a].argv));
+        if (app.convert() == PMIX_SUCCESS) {
+            info.add(PMIX_APP_INFO_ARRAY, &app.array(), PMIX_DATA_ARRAY);
+        }
+        leader += size;
+    }
+}
+
 // The job-level information a real RM passes (what Open MPI 4.1 reads at MPI_Init), built with
 // PMIx_Info_list_*.
 pmix_status_t add_job_info(InfoList& info, const std::string& nspace, uint32_t job_size,
                            const Layout& layout, const pmix_proc_t* parent, const Launcher& owner) {
     const GeneratedMaps maps(layout);
-    const uint32_t one = 1, zero = 0;
+    const uint32_t zero = 0;
     const uint32_t local_size = layout.rank_count[layout.here];
     const uint32_t node_count = static_cast<uint32_t>(layout.nodes.size());
     const uint32_t node_id = static_cast<uint32_t>(layout.here);
@@ -97,8 +151,10 @@ pmix_status_t add_job_info(InfoList& info, const std::string& nspace, uint32_t j
     info.add(PMIX_LOCAL_SIZE, &local_size, PMIX_UINT32);
     info.add(PMIX_NODE_SIZE, &local_size, PMIX_UINT32);
     info.add(PMIX_NUM_NODES, &node_count, PMIX_UINT32);
-    info.add(PMIX_JOB_NUM_APPS, &one, PMIX_UINT32);
-    info.add(PMIX_APPNUM, &zero, PMIX_UINT32);
+    const std::vector<AppContext> apps = apps_of(owner, nspace, job_size);
+    const uint32_t napps = static_cast<uint32_t>(apps.size());
+    info.add(PMIX_JOB_NUM_APPS, &napps, PMIX_UINT32);
+    if (napps == 1) info.add(PMIX_APPNUM, &zero, PMIX_UINT32);  // else each rank's own
     info.add(PMIX_NPROC_OFFSET, &zero, PMIX_UINT32);
     info.add(PMIX_NODEID, &node_id, PMIX_UINT32);
     info.add(PMIX_HOSTNAME, layout.nodes[layout.here].name);
@@ -111,6 +167,7 @@ pmix_status_t add_job_info(InfoList& info, const std::string& nspace, uint32_t j
         info.add(PMIX_PARENT_ID, parent, PMIX_PROC);
         info.add(PMIX_SPAWNED, &yes, PMIX_BOOL);
     }
+    add_node_and_app_arrays(info, layout, apps);
     if (owner.other_user) {  // the server lets this user and group reach the job (as Slurm does)
         const uint32_t uid = owner.job_uid, gid = owner.job_gid;
         info.add(PMIX_USERID, &uid, PMIX_UINT32);
@@ -163,7 +220,9 @@ pmix_status_t Registration::build(const std::string& nspace, uint32_t job_size,
             return rc;
     }
     for (pmix_rank_t rank = 0; rank < job_size; ++rank) {
-        if (const pmix_status_t rc = load_proc_data(info_[job_entries + rank], layout, rank);
+        if (const pmix_status_t rc =
+                load_proc_data(info_[job_entries + rank], layout, rank,
+                               nspace == owner.nspace ? &owner.options : nullptr);
             rc != PMIX_SUCCESS)
             return rc;
     }
@@ -349,9 +408,13 @@ pmix_status_t spawn_job(Launcher& launcher, const pmix_proc_t& parent, const App
 bool spawn_all(Launcher& launcher, char** base_env) {
     if (::pipe2(g_sigpipe, O_CLOEXEC | O_NONBLOCK) != 0) return false;
     setup_signals();
-    std::vector<char*> argv = c_strings(launcher.options.argv);
+    std::vector<std::vector<char*>> argvs;  // one per app context (MPMD)
+    for (AppContext& app : launcher.options.apps) argvs.push_back(c_strings(app.argv));
+    if (argvs.empty()) argvs.push_back(c_strings(launcher.options.argv));
     for (Proc& process : launcher.procs) {
-        if (!start_proc(launcher, process, argv, base_env)) return false;
+        const size_t app = process.job == 0 ? launcher.options.app_of(process.rank) : 0;
+        if (!start_proc(launcher, process, argvs[app < argvs.size() ? app : 0], base_env))
+            return false;
     }
     return true;
 }

@@ -75,10 +75,13 @@ int main(int argc, char** argv) {
     const Options& options = launcher.options;
     if (!resolve_user(launcher)) return 2;
     if (!options.hosts.empty() || !options.hostfile.empty()) return run_head(options);
-    if (!program_exists(options.argv[0])) {
-        std::fprintf(stderr, "pmixrun: cannot find program '%s' (not found or not executable)\n",
-                     options.argv[0].c_str());
-        return 127;
+    for (const AppContext& app : options.apps) {
+        if (!program_exists(app.argv[0])) {
+            std::fprintf(stderr,
+                         "pmixrun: cannot find program '%s' (not found or not executable)\n",
+                         app.argv[0].c_str());
+            return 127;
+        }
     }
     g_launcher = &launcher;
     const int code = run(launcher);

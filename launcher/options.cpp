@@ -57,6 +57,48 @@ bool parse_seconds(const char* text, double& out) {
     return true;
 }
 
+// The program part of the command line: "prog args [: [-n N] prog args]...", one app context
+// per ':'-separated part (MPMD, as mpirun takes it). The first part's count is -n; the job's
+// size becomes the sum.
+bool split_apps(char* const* begin, char* const* end, Options& out, std::string& error) {
+    out.apps.assign(1, AppContext{{}, out.nprocs});
+    for (char* const* arg = begin; arg != end; ++arg) {
+        if (std::string_view(*arg) != ":") {
+            out.apps.back().argv.emplace_back(*arg);
+            continue;
+        }
+        if (out.apps.back().argv.empty()) break;
+        out.apps.push_back(AppContext{});
+        const std::string_view next = arg + 1 != end ? std::string_view(arg[1]) : "";
+        if (next == "-n" || next == "-np" || next == "--np") {
+            if (arg + 2 == end || !parse_process_count(arg[2], out.apps.back().nprocs)) {
+                error = "bad process count after ':'";
+                return false;
+            }
+            arg += 2;
+        }
+    }
+    long total = 0;
+    for (const AppContext& app : out.apps) {
+        if (app.argv.empty()) {
+            error = "no program given" + std::string(out.apps.size() > 1 ? " around ':'" : "");
+            return false;
+        }
+        total += app.nprocs;
+    }
+    if (out.apps.size() > 1 && (!out.hosts.empty() || !out.hostfile.empty())) {
+        error = "several app contexts (':') run on one node only";
+        return false;
+    }
+    if (total > kMaxProcs) {
+        error = "more than " + std::to_string(kMaxProcs) + " processes";
+        return false;
+    }
+    out.argv = out.apps.front().argv;
+    out.nprocs = static_cast<int>(total);
+    return true;
+}
+
 // What a missing value of `option_value` is reported as.
 std::string missing_value(int option_value, const std::string& spelled) {
     switch (option_value) {
@@ -179,8 +221,25 @@ ParseOutcome parse_options(int argc, char* const argv[], Options& out, std::stri
         error = "no program given";
         return ParseOutcome::usage_error;
     }
-    out.argv.assign(argv + optind, argv + argc);
-    return ParseOutcome::run;
+    return split_apps(argv + optind, argv + argc, out, error) ? ParseOutcome::run
+                                                              : ParseOutcome::usage_error;
+}
+
+std::size_t Options::app_of(std::uint32_t rank) const {
+    std::uint32_t first = 0;
+    for (std::size_t a = 0; a < apps.size(); ++a) {
+        first += static_cast<std::uint32_t>(apps[a].nprocs);
+        if (rank < first) return a;
+    }
+    return 0;
+}
+
+std::uint32_t Options::app_first_rank(std::size_t app) const {
+    std::uint32_t first = 0;
+    for (std::size_t a = 0; a < app && a < apps.size(); ++a) {
+        first += static_cast<std::uint32_t>(apps[a].nprocs);
+    }
+    return first;
 }
 
 bool parse_daemon_options(int argc, char* const argv[], DaemonOptions& out, std::string& error) {

@@ -2,11 +2,19 @@
 // launcher's parser library: no PMIx header, so the unit tests and both builds of pmixrun link it.
 #pragma once
 
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 namespace pmix::launcher {
+
+// One application of an MPMD job ("pmixrun -n 2 a : -n 1 b"): its program and process count.
+struct AppContext {
+    std::vector<std::string> argv;
+    int nprocs = 1;
+};
 
 // What pmixrun was asked to do.
 struct Options {
@@ -15,9 +23,14 @@ struct Options {
     std::vector<std::string> env;  // -x entries: "VAR" (copy ours) or "VAR=value"
     double timeout_s = 0;          // 0 = none
     bool report = false;
-    std::vector<std::string> argv;  // program and its arguments
-    std::string hosts;              // --host a:2,b:2
-    std::string hostfile;           // --hostfile FILE
+    std::vector<std::string> argv;  // program and its arguments (the first app's)
+    // Every app context, in rank order (one unless ':' separates several); nprocs is their sum.
+    std::vector<AppContext> apps;
+    // The app a rank of the job belongs to, and an app's first rank.
+    std::size_t app_of(std::uint32_t rank) const;
+    std::uint32_t app_first_rank(std::size_t app) const;
+    std::string hosts;     // --host a:2,b:2
+    std::string hostfile;  // --hostfile FILE
     // --launch-agent CMD: split at spaces; the node name and the pmixd command line follow.
     std::string launch_agent = "ssh";
     bool remote_tools = false;  // --remote-tools: PMIX_SERVER_REMOTE_CONNECTIONS (TCP, secret)

@@ -87,6 +87,27 @@ pmix_status_t read_value(gds::StoreReader& r, const std::string& nspace, pmix_ra
     return r.get(nspace, gds::Entity::job(), key, out.reset());
 }
 
+pmix_status_t read_qualified(gds::StoreReader& r, const std::string& nspace, pmix_rank_t rank,
+                             std::string_view key, const gds::Qualifiers& q,
+                             const pmix_proc_t& requester, Value& out) {
+    if (nspace.empty() || nspace.size() > PMIX_MAX_NSLEN || key.empty() ||
+        key.size() > PMIX_MAX_KEYLEN) {
+        return PMIX_ERR_NOT_FOUND;
+    }
+    const bool job = !is_process(rank);
+    pmix_status_t rc = PMIX_ERR_NOT_FOUND;
+    if (!job || q.kind == gds::Qualifier::none) {
+        rc = read_value(r, nspace, rank, key, out);
+        if (rc != PMIX_ERR_NOT_FOUND || !job) return rc;
+    }
+    gds::Places places;
+    gds::qualified_places(r, nspace, rank, requester, key, q, places);
+    for (int i = 0; i < places.count && rc == PMIX_ERR_NOT_FOUND; ++i) {
+        rc = r.get(places.at[i].nspace, places.at[i].entity, key, out.reset());
+    }
+    return rc;
+}
+
 bool holds_proc_value(gds::StoreReader& r, const std::string& nspace, pmix_rank_t rank,
                       std::string_view key) {
     const void* source = nullptr;

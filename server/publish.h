@@ -12,6 +12,8 @@
 
 #include "server/registration.h"
 
+#include "gds/qualified.h"
+
 #include <pmix_common.h>
 
 #include <memory>
@@ -57,6 +59,14 @@ pmix_status_t publish_value(gds::StoreWriter& w, const std::string& nspace, pmix
 // level for rank WILDCARD. PMIX_ERR_NOT_FOUND when absent.
 pmix_status_t read_value(gds::StoreReader& r, const std::string& nspace, pmix_rank_t rank,
                          std::string_view key, Value& out);
+
+// read_value for a Get with data qualifiers (PMIX_NODE_INFO, PMIX_APP_INFO, ...; gds/qualified.h):
+// the node, app, job or session they name, and for q.kind none the requester's node or app when
+// a node- or app-level key is absent from the job level. `requester`: whose node and app "own"
+// means.
+pmix_status_t read_qualified(gds::StoreReader& r, const std::string& nspace, pmix_rank_t rank,
+                             std::string_view key, const gds::Qualifiers& q,
+                             const pmix_proc_t& requester, Value& out);
 
 // Whether the process itself has `key` (its own keys and modex, not the job level).
 bool holds_proc_value(gds::StoreReader& r, const std::string& nspace, pmix_rank_t rank,

@@ -143,6 +143,18 @@ pmix_status_t parse_array(KeyMap& m, const pmix_value_t& v) {
     return PMIX_SUCCESS;
 }
 
+// PMIX_SESSION_INFO_ARRAY: PMIX_SESSION_ID names the session (the Standard requires it); the
+// array's other keys are that session's.
+pmix_status_t parse_session(Registration& reg, const pmix_value_t& v) {
+    KeyMap session;
+    if (const pmix_status_t rc = parse_array(session, v); rc != PMIX_SUCCESS) return rc;
+    std::uint32_t id = 0;
+    auto it = session.find(PMIX_SESSION_ID);
+    if (it == session.end() || !as_u32(it->second.get(), &id)) return PMIX_ERR_BAD_PARAM;
+    for (auto& [key, value] : session) reg.sessions[id].insert_or_assign(key, value);
+    return PMIX_SUCCESS;
+}
+
 const pmix_value_t* job_value(const Registration& reg, const char* key) {
     auto it = reg.job.find(key);
     return it == reg.job.end() ? nullptr : &it->second.get();
@@ -300,6 +312,9 @@ pmix_status_t parse_one(Registration& reg, const pmix_info_t& in) {
         reg.nodes.emplace_back();
         return parse_array(reg.nodes.back(), in.value);
     }
+    if (is_key(in, PMIX_SESSION_INFO_ARRAY)) {
+        return parse_session(reg, in.value);
+    }
     reg.job.insert_or_assign(key_of(in), Value(in.value));
     return PMIX_SUCCESS;
 }
@@ -434,6 +449,9 @@ pmix_status_t stage_registration(gds::StoreWriter& w, const Registration& reg) {
     rc = rc != PMIX_SUCCESS ? rc : put_all(w, reg.name, gds::Entity::job(), reg.job);
     for (auto it = reg.apps.begin(); rc == PMIX_SUCCESS && it != reg.apps.end(); ++it) {
         rc = put_all(w, reg.name, gds::Entity::app(it->first), it->second);
+    }
+    for (auto it = reg.sessions.begin(); rc == PMIX_SUCCESS && it != reg.sessions.end(); ++it) {
+        rc = put_all(w, reg.name, gds::Entity::session(it->first), it->second);
     }
     rc = rc != PMIX_SUCCESS ? rc : put_nodes(w, reg);
     RankWriter ranks(w, reg);

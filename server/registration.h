@@ -63,10 +63,11 @@ struct Registration {
     KeyMap job;            // the host's job-level keys and the derived ones
     std::map<std::uint32_t, KeyMap> apps;
     std::vector<KeyMap> nodes;
-    std::map<pmix_rank_t, KeyMap> given;  // PMIX_PROC_DATA, as the host gave it
-    std::vector<std::string> map_nodes;   // PMIX_NODE_MAP's host names
-    std::vector<RankFacts> ranks;         // every rank named, sorted, each once
-    std::set<pmix_rank_t> local_ranks;    // from the maps or PMIX_LOCAL_PEERS
+    std::map<std::uint32_t, KeyMap> sessions;  // PMIX_SESSION_INFO_ARRAY by PMIX_SESSION_ID
+    std::map<pmix_rank_t, KeyMap> given;       // PMIX_PROC_DATA, as the host gave it
+    std::vector<std::string> map_nodes;        // PMIX_NODE_MAP's host names
+    std::vector<RankFacts> ranks;              // every rank named, sorted, each once
+    std::set<pmix_rank_t> local_ranks;         // from the maps or PMIX_LOCAL_PEERS
 };
 
 // Parses register_nspace's info into `reg` (reg.name, nlocalprocs and hostname set by the

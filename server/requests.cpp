@@ -220,7 +220,19 @@ void handle_get(State& s, const ProcKey& who, proto::Reader& r, wire::Connection
     proto::Writer w;
     const std::string nspace = ns_of(proc);
     Value v;
-    const bool found = !all && read_value(*s.reader, nspace, proc.rank, key, v) == PMIX_SUCCESS;
+    gds::Qualifiers q;
+    if (const pmix_status_t rc = gds::parse_qualifiers(info.data(), info.size(), q);
+        rc != PMIX_SUCCESS) {
+        reply_status(conn, f, rc);
+        return;
+    }
+    pmix_proc_t requester{};
+    PMIX_LOAD_PROCID(&requester, who.first.c_str(), who.second);
+    const bool found =
+        !all && read_qualified(*s.reader, nspace, proc.rank, key, q, requester, v) == PMIX_SUCCESS;
+    // A qualified Get of node, app, job or session data is answered from what is registered:
+    // nothing more will come for it.
+    const bool settled = q.kind != gds::Qualifier::none && proc.rank >= PMIX_RANK_VALID;
     if (all) {
         auto kv = read_all(*s.reader, nspace, proc.rank, gds::kAllScopes);
         if (kv.empty() && !s.namespaces.contains(nspace)) {
@@ -230,6 +242,8 @@ void handle_get(State& s, const ProcKey& who, proto::Reader& r, wire::Connection
         }
     } else if (found) {
         w.status(PMIX_SUCCESS).value(v.get());
+    } else if (settled) {
+        w.status(PMIX_ERR_NOT_FOUND);
     } else if (auto cl = s.clients.find({ns_of(proc), proc.rank});
                cl != s.clients.end() && cl->first != who && !cl->second.committed &&
                !cl->second.lost && !info.flag(PMIX_OPTIONAL) && !info.flag(PMIX_IMMEDIATE)) {

@@ -3,7 +3,7 @@
 # `ip netns exec` (the launch agent), exactly as it would through ssh on a cluster.
 #   pmixrun_netns.sh BINDIR CASE D SLOTS
 # CASE: putget | fence_nodata | fence_subset | dmodex | events | abort | killed | daemon_killed |
-#       hostfile | jobctl_kill | envars | instanton | tools. Every rank's output and pmixrun's exit status are checked; namespaces get a
+#       hostfile | jobctl_kill | envars | instanton | tools | qget. Every rank's output and pmixrun's exit status are checked; namespaces get a
 #       unique prefix and are always removed; no pmixd, rank or shared-memory segment may be
 #       left. Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -127,6 +127,21 @@ daemon_killed)  # the last node's daemon is SIGKILLed while the other nodes wait
   grep -q "the daemon of node $((d - 1)) (${prefix}n$((d - 1))) died" "$work/err" || fail "no message naming the dead daemon"
   expect_lines "fence returned LOST_CONNECTION" $(((d - 1) * slots))
   rm -f /dev/shm/pmixmn-$$-*  # the killed daemon could not remove its segments
+  ;;
+qget)  # qualified Gets of this node and of every other node, answered from the node arrays
+  run 0 --host "$hosts" "$bin/qualified_get"
+  last=$((d - 1))
+  for ((i = 0; i < d; i++)); do
+    expect_lines "node .*$i pmix.hname: SUCCESS PMIX_STRING ${prefix}n$i\$" "$n"
+    expect_lines "node .*$i pmix.nodeid: SUCCESS PMIX_UINT32 $i\$" "$n"
+    expect_lines "node .*$i pmix.local.size: SUCCESS PMIX_UINT32 $slots\$" "$n"
+    expect_lines "node .*$i pmix.lldr: SUCCESS PMIX_PROC_RANK $((i * slots))\$" "$n"
+  done
+  expect_lines "node (own) " "$((n * 7))"
+  expect_lines "node $d pmix.hname: NOT-FOUND" "$n"
+  expect_lines "node (own name) pmix.local.size: SUCCESS PMIX_UINT32 $slots\$" "$n"
+  expect_lines "node (no id) pmix.local.size: SUCCESS PMIX_UINT32 $slots\$" "$n"
+  expect_lines "app 0 pmix.app.size: SUCCESS PMIX_UINT32 $n\$" "$n"
   ;;
 tools)  # pmix-ps asks the head for the whole job: every node's ranks with pid, state, exit code
   echo "+ pmixrun --host $hosts tool_target (rank 0 exits at once; the others wait)"

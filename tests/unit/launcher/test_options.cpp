@@ -50,6 +50,50 @@ TEST(Options, DefaultsWithOnlyAProgram) {
     EXPECT_EQ(options.launch_agent, "ssh");
 }
 
+TEST(Options, AppContextsSeparatedByColons) {
+    Options options;
+    std::string error;
+    ASSERT_EQ(parse({"pmixrun", "-n", "2", "a", "x", ":", "-n", "3", "b", ":", "c", "y", "z"},
+                    options, error),
+              ParseOutcome::run)
+        << error;
+    ASSERT_EQ(options.apps.size(), 3u);
+    EXPECT_EQ(options.apps[0].argv, (std::vector<std::string>{"a", "x"}));
+    EXPECT_EQ(options.apps[1].argv, std::vector<std::string>{"b"});
+    EXPECT_EQ(options.apps[2].argv, (std::vector<std::string>{"c", "y", "z"}));
+    EXPECT_EQ(options.apps[0].nprocs, 2);
+    EXPECT_EQ(options.apps[1].nprocs, 3);
+    EXPECT_EQ(options.apps[2].nprocs, 1);
+    EXPECT_EQ(options.nprocs, 6);
+    EXPECT_EQ(options.argv, (std::vector<std::string>{"a", "x"}));
+    EXPECT_EQ(options.app_of(0), 0u);
+    EXPECT_EQ(options.app_of(1), 0u);
+    EXPECT_EQ(options.app_of(2), 1u);
+    EXPECT_EQ(options.app_of(4), 1u);
+    EXPECT_EQ(options.app_of(5), 2u);
+    EXPECT_EQ(options.app_first_rank(1), 2u);
+    EXPECT_EQ(options.app_first_rank(2), 5u);
+}
+
+TEST(Options, OneAppContextWithoutColon) {
+    Options options;
+    std::string error;
+    ASSERT_EQ(parse({"pmixrun", "-n", "4", "prog"}, options, error), ParseOutcome::run) << error;
+    ASSERT_EQ(options.apps.size(), 1u);
+    EXPECT_EQ(options.apps[0].nprocs, 4);
+    EXPECT_EQ(options.app_of(3), 0u);
+}
+
+TEST(Options, BadAppContexts) {
+    EXPECT_EQ(error_of({"pmixrun", "a", ":"}), "no program given around ':'");
+    EXPECT_EQ(error_of({"pmixrun", "a", ":", "-n", "0", "b"}), "bad process count after ':'");
+    EXPECT_EQ(error_of({"pmixrun", "a", ":", "-n"}), "bad process count after ':'");
+    EXPECT_EQ(error_of({"pmixrun", "--host", "h:2", "a", ":", "b"}),
+              "several app contexts (':') run on one node only");
+    EXPECT_EQ(error_of({"pmixrun", "-n", "4000", "a", ":", "-n", "100", "b"}),
+              "more than 4096 processes");
+}
+
 TEST(Options, EveryFlag) {
     Options options;
     std::string error;

@@ -239,3 +239,89 @@ TEST(Registration, BadInputIsRefused) {
     EXPECT_EQ(parse(empty, nullptr, 0, "a"), PMIX_SUCCESS);
     EXPECT_EQ(lookup(empty, 0, PMIX_JOB_SIZE), nullptr);
 }
+
+// An info array (PMIX_NODE_INFO_ARRAY, ...) holding `entries`, added to `job` under `key`.
+void add_array(Infos& job, const char* key, Infos& entries) {
+    pmix_data_array_t arr;
+    arr.type = PMIX_INFO;
+    arr.size = entries.v.size();
+    arr.array = entries.v.data();
+    job.add(key, &arr, PMIX_DATA_ARRAY);
+}
+
+// What a qualified Get (rank WILDCARD, from rank 0) answers, or nullptr.
+const pmix_value_t* qualified(Namespace& ns, const char* key, const pmix_info_t* q, std::size_t n) {
+    pmix::gds::Qualifiers quals;
+    if (pmix::gds::parse_qualifiers(q, n, quals) != PMIX_SUCCESS) return nullptr;
+    pmix_proc_t me;
+    PMIX_LOAD_PROCID(&me, ns.reg.name.c_str(), 0);
+    auto v = std::make_unique<pmix::server::Value>();
+    if (pmix::server::read_qualified(*ns.reader, ns.reg.name, PMIX_RANK_WILDCARD, key, quals, me,
+                                     *v) != PMIX_SUCCESS) {
+        return nullptr;
+    }
+    ns.held.push_back(std::move(v));
+    return &ns.held.back()->get();
+}
+
+TEST(Registration, NodeAppAndSessionArraysAreStoredAsSuch) {
+    Infos job, node0, node1, app1, session;
+    job.add(PMIX_HOSTNAME, "n0", PMIX_STRING);
+    job.num(PMIX_JOB_SIZE, 4u, PMIX_UINT32);
+    node0.add(PMIX_HOSTNAME, "n0", PMIX_STRING);
+    node0.num(PMIX_NODEID, 0u, PMIX_UINT32);
+    node0.num(PMIX_LOCAL_SIZE, 3u, PMIX_UINT32);
+    node1.add(PMIX_HOSTNAME, "n1", PMIX_STRING);
+    node1.num(PMIX_NODEID, 1u, PMIX_UINT32);
+    node1.num(PMIX_LOCAL_SIZE, 1u, PMIX_UINT32);
+    app1.num(PMIX_APPNUM, 1u, PMIX_UINT32);
+    app1.num(PMIX_APP_SIZE, 2u, PMIX_UINT32);
+    session.num(PMIX_SESSION_ID, 9u, PMIX_UINT32);
+    session.num(PMIX_UNIV_SIZE, 64u, PMIX_UINT32);
+    add_array(job, PMIX_NODE_INFO_ARRAY, node0);
+    add_array(job, PMIX_NODE_INFO_ARRAY, node1);
+    add_array(job, PMIX_APP_INFO_ARRAY, app1);
+    add_array(job, PMIX_SESSION_INFO_ARRAY, session);
+    Namespace ns;
+    ASSERT_EQ(parse(ns, job.v.data(), job.v.size(), "n0"), PMIX_SUCCESS);
+
+    Infos by_id, by_name, app, sess, sess_other;
+    const bool yes = true;
+    by_id.add(PMIX_NODE_INFO, &yes, PMIX_BOOL);
+    by_id.num(PMIX_NODEID, 1u, PMIX_UINT32);
+    by_name.add(PMIX_NODE_INFO, &yes, PMIX_BOOL);
+    by_name.add(PMIX_HOSTNAME, "n1", PMIX_STRING);
+    app.add(PMIX_APP_INFO, &yes, PMIX_BOOL);
+    app.num(PMIX_APPNUM, 1u, PMIX_UINT32);
+    sess.add(PMIX_SESSION_INFO, &yes, PMIX_BOOL);
+    sess.num(PMIX_SESSION_ID, 9u, PMIX_UINT32);
+    sess_other.add(PMIX_SESSION_INFO, &yes, PMIX_BOOL);
+    sess_other.num(PMIX_SESSION_ID, 8u, PMIX_UINT32);
+
+    const pmix_value_t* v = qualified(ns, PMIX_HOSTNAME, by_id.v.data(), 2);
+    ASSERT_NE(v, nullptr);
+    EXPECT_STREQ(v->data.string, "n1");
+    v = qualified(ns, PMIX_LOCAL_SIZE, by_name.v.data(), 2);
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(v->data.uint32, 1u);
+    v = qualified(ns, PMIX_APP_SIZE, app.v.data(), 2);
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(v->data.uint32, 2u);
+    v = qualified(ns, PMIX_UNIV_SIZE, sess.v.data(), 2);
+    ASSERT_NE(v, nullptr);
+    EXPECT_EQ(v->data.uint32, 64u);
+    EXPECT_EQ(qualified(ns, PMIX_UNIV_SIZE, sess_other.v.data(), 2), nullptr);
+    // The unqualified job level keeps answering as before, and knows nothing of the arrays' keys.
+    v = lookup(ns, PMIX_RANK_WILDCARD, PMIX_HOSTNAME);
+    ASSERT_NE(v, nullptr);
+    EXPECT_STREQ(v->data.string, "n0");
+    EXPECT_EQ(lookup(ns, PMIX_RANK_WILDCARD, PMIX_UNIV_SIZE), nullptr);
+}
+
+TEST(Registration, ASessionArrayWithoutItsIdIsRefused) {
+    Infos job, session;
+    session.num(PMIX_UNIV_SIZE, 64u, PMIX_UINT32);
+    add_array(job, PMIX_SESSION_INFO_ARRAY, session);
+    Namespace ns;
+    EXPECT_EQ(parse(ns, job.v.data(), job.v.size(), "n0"), PMIX_ERR_BAD_PARAM);
+}

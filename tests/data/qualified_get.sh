@@ -39,7 +39,9 @@ run() {  # run NAME PMIXRUN PROGRAM [VAR=value...]
   echo "SKIP: OpenPMIx 4.2.2 variants not built"
   exit 77
 }
-run openpmix "$bin/pmixrun-openpmix" "$bin/qualified_get-openpmix"
+# OpenPMIx 4.2.2 leaks at exit (LeakSanitizer in the ASan build would fail its run): not ours to check.
+run openpmix "$bin/pmixrun-openpmix" "$bin/qualified_get-openpmix" \
+  "ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 run ours "$bin/pmixrun" "$bin/qualified_get" ${QGET_OURS_ENV:-}
 absent='node 1 |node \(unknown name\)'
 sed -E "/$absent/s/: TIMEOUT\$/: NOT-FOUND/" "$work/openpmix.out" | sort >"$work/openpmix.sorted"

@@ -195,38 +195,37 @@ void State::fence_request(const ProcKey& who, wire::Connection& conn, const wire
 // Every local participant is in: complete here when the host has no fence_nb, else hand the
 // node's contribution to the host, with PMIX_LOCAL_COLLECTIVE_STATUS when a participant was lost
 // on the way (fail_fences_of).
-void State::fence_to_host(Fence& fence) {
-    Fence* f = &fence;
+void State::fence_to_host(Fence& f) {
     if (module.fence_nb == nullptr) {
-        fence_complete(f->id, PMIX_SUCCESS, nullptr, 0);
+        fence_complete(f.id, PMIX_SUCCESS, nullptr, 0);
         return;
     }
-    if (f->local_status != PMIX_SUCCESS &&
-        f->info.append(PMIX_LOCAL_COLLECTIVE_STATUS, &f->local_status, PMIX_STATUS) !=
+    if (f.local_status != PMIX_SUCCESS &&
+        f.info.append(PMIX_LOCAL_COLLECTIVE_STATUS, &f.local_status, PMIX_STATUS) !=
             PMIX_SUCCESS) {
-        fence_complete(f->id, PMIX_ERR_NOMEM, nullptr, 0);
+        fence_complete(f.id, PMIX_ERR_NOMEM, nullptr, 0);
         return;
     }
     // The host takes ownership of the contribution (a malloc'd buffer) when fence_nb accepts
     // it, as with OpenPMIx: ORTE and PRRTE load it into their own buffers and free it later.
     char* data = nullptr;
     std::size_t ndata = 0;
-    if (f->collect) {
-        const std::vector<std::uint8_t> blob = modex_blob({f->expected.begin(), f->expected.end()});
+    if (f.collect) {
+        const std::vector<std::uint8_t> blob = modex_blob({f.expected.begin(), f.expected.end()});
         if (!blob.empty()) {
             data = static_cast<char*>(std::malloc(blob.size()));
             if (data == nullptr) {
-                fence_complete(f->id, PMIX_ERR_NOMEM, nullptr, 0);
+                fence_complete(f.id, PMIX_ERR_NOMEM, nullptr, 0);
                 return;
             }
             std::memcpy(data, blob.data(), blob.size());
             ndata = blob.size();
         }
     }
-    f->host_called = true;
-    const std::uint64_t id = f->id;
+    f.host_called = true;
+    const std::uint64_t id = f.id;
     const pmix_status_t rc = module.fence_nb(
-        f->procs.data(), f->procs.size(), f->info.data(), f->info.size(), data, ndata,
+        f.procs.data(), f.procs.size(), f.info.data(), f.info.size(), data, ndata,
         fence_modex_done, reinterpret_cast<void*>(static_cast<std::uintptr_t>(id)));
     if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
         std::free(data);  // refused: the host did not take it

@@ -223,16 +223,21 @@ void deliver_to_host(State& s, pmix_status_t code, const pmix_proc_t& source,
 // variable sets ours. A Slurm step's default handler kills the whole step on that event, so
 // delivering it at once killed ranks that OpenPMIx lets finish on their own (measured under srun
 // on two nodes).
+std::chrono::milliseconds caching_window_from(const char* value) {
+    if (value == nullptr) return std::chrono::milliseconds(1000);
+    char* end = nullptr;
+    const long seconds = std::strtol(value, &end, 10);
+    if (end == value || *end != '\0' || seconds < 0 || seconds > 3600) {
+        slog(exec::LogLevel::warn, std::string("PMIX_MCA_pmix_event_caching_window=\"") + value +
+                                       "\" is not a number of seconds (0-3600); using 1");
+        return std::chrono::milliseconds(1000);
+    }
+    return std::chrono::milliseconds(seconds * 1000);
+}
+
 std::chrono::milliseconds lost_client_window() {
-    static const std::chrono::milliseconds window = [] {
-        const char* v = std::getenv("PMIX_MCA_pmix_event_caching_window");
-        char* end = nullptr;
-        const long seconds = v != nullptr ? std::strtol(v, &end, 10) : 1;
-        if (v != nullptr && (end == v || *end != '\0' || seconds < 0)) {
-            return std::chrono::milliseconds(1000);
-        }
-        return std::chrono::milliseconds(seconds * 1000);
-    }();
+    static const std::chrono::milliseconds window =
+        caching_window_from(std::getenv("PMIX_MCA_pmix_event_caching_window"));
     return window;
 }
 

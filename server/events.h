@@ -7,6 +7,7 @@
 
 #include <pmix_common.h>
 
+#include <chrono>
 #include <map>
 #include <string>
 #include <utility>
@@ -36,5 +37,10 @@ struct Event {
     std::size_t ninfo = 0;
     bool named_only = false;  // only to clients that registered for `code` by name
 };
+
+// How long a lost client's event waits before it reaches the host's own handlers: the value of
+// PMIX_MCA_pmix_event_caching_window (whole seconds, as OpenPMIx reads it; unset: 1 s). A value
+// that is not a number of seconds 0-3600 is reported as a warning and taken as 1 s.
+std::chrono::milliseconds caching_window_from(const char* value);
 
 }  // namespace pmix::server

@@ -1,11 +1,13 @@
 // tests/unit/server/test_parts.cpp - the parts State is made of (id_table.h, pending.h,
 // namespaces.h) and the server's reads of its one store (publish.h): what a fence ships as a
 // process's modex, and what its own Get sees.
+#include "server/events.h"
 #include "server/id_table.h"
 #include "server/namespaces.h"
 #include "server/pending.h"
 #include "server/publish.h"
 
+#include "exec/log.h"
 #include "gds/store.h"
 
 #include <gtest/gtest.h>
@@ -13,6 +15,8 @@
 #include <pmix_common.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -108,4 +112,26 @@ TEST(StoreReads, ModexExportTakesCommittedRemoteAndGlobalOnly) {
     EXPECT_EQ(read_value(*reader, ns, 3, "k.remote", v), PMIX_ERR_NOT_FOUND);
     EXPECT_EQ(publish_value(*store, ns, PMIX_RANK_LOCAL_NODE, "x", rank_value), PMIX_ERR_BAD_PARAM);
     for (auto& i : in) PMIX_INFO_DESTRUCT(&i);
+}
+
+// PMIX_MCA_pmix_event_caching_window: whole seconds as OpenPMIx reads it; anything else is a
+// warning (written where the log goes) and the default of 1 s, never a silent fallback.
+TEST(CachingWindow, WholeSecondsAreTakenAndAnythingElseIsWarnedAbout) {
+    using std::chrono::milliseconds;
+    EXPECT_EQ(caching_window_from(nullptr), milliseconds(1000));
+    EXPECT_EQ(caching_window_from("0"), milliseconds(0));
+    EXPECT_EQ(caching_window_from("3"), milliseconds(3000));
+    std::FILE* sink = std::tmpfile();
+    ASSERT_NE(sink, nullptr);
+    pmix::exec::set_log_output(pmix::exec::LogLevel::warn, ::fileno(sink));
+    for (const char* bad : {"", "abc", "2s", "-1", "99999"}) {
+        EXPECT_EQ(caching_window_from(bad), milliseconds(1000)) << '"' << bad << '"';
+    }
+    pmix::exec::set_log_output(pmix::exec::LogLevel::error, -1);
+    std::rewind(sink);
+    std::string text;
+    for (int c = std::fgetc(sink); c != EOF; c = std::fgetc(sink)) text += static_cast<char>(c);
+    std::fclose(sink);
+    EXPECT_NE(text.find("PMIX_MCA_pmix_event_caching_window=\"abc\""), std::string::npos) << text;
+    EXPECT_NE(text.find("PMIX_MCA_pmix_event_caching_window=\"99999\""), std::string::npos);
 }

@@ -2,6 +2,8 @@
 // with each directive (and passes more through setup_application / setup_local_support), forks
 // real clients (envar_client) from PMIx_server_setup_fork's environment and reads what they see.
 // Bad directives get clear errors and leave the server serving.
+#include "../support/public_server.h"
+
 #include <pmix_server.h>
 
 #include <gtest/gtest.h>
@@ -44,48 +46,11 @@ void destruct(std::vector<pmix_info_t>& v) {
     v.clear();
 }
 
-struct Results {
-    std::mutex mu;
-    std::condition_variable cv;
-    bool done = false;
-    pmix_status_t status = PMIX_ERROR;
-    std::vector<pmix_info_t> info;
-};
+using Results = pmix_test::AppSetupAnswer;
 
-void app_cb(pmix_status_t status, pmix_info_t info[], size_t ninfo, void* provided,
-            pmix_op_cbfunc_t release, void* release_data) {
-    auto* r = static_cast<Results*>(provided);
-    std::lock_guard lock(r->mu);
-    r->status = status;
-    for (size_t i = 0; i < ninfo; ++i) PMIx_Info_xfer(&r->info.emplace_back(), &info[i]);
-    if (release != nullptr) release(PMIX_SUCCESS, release_data);
-    r->done = true;
-    r->cv.notify_all();
-}
-
-class EnvarFork : public ::testing::Test {
+class EnvarFork : public pmix_test::PublicServerTest {
 protected:
-    void SetUp() override {
-        char tmpl[] = "/tmp/pmix-envar.XXXXXX";
-        ASSERT_NE(::mkdtemp(tmpl), nullptr);
-        dir_ = tmpl;
-        pmix_info_t info[2];
-        PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, dir_.c_str(), PMIX_STRING);
-        PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, dir_.c_str(), PMIX_STRING);
-        pmix_server_module_t module;
-        std::memset(&module, 0, sizeof module);
-        const pmix_status_t rc = PMIx_server_init(&module, info, 2);
-        PMIX_INFO_DESTRUCT(&info[0]);
-        PMIX_INFO_DESTRUCT(&info[1]);
-        ASSERT_EQ(rc, PMIX_SUCCESS);
-        char host[HOST_NAME_MAX + 1] = {};
-        ::gethostname(host, sizeof host - 1);
-        host_ = host;
-    }
-    void TearDown() override {
-        PMIx_server_finalize();
-        std::filesystem::remove_all(dir_);
-    }
+    EnvarFork() : PublicServerTest("pmix-envar") {}
     // Registers `ns` (one local rank 0) with the maps and `extra` job info; takes `extra`.
     pmix_status_t register_ns(const char* ns, std::vector<pmix_info_t> extra) {
         extra.push_back(str(PMIX_NODE_MAP, host_.c_str()));
@@ -153,16 +118,11 @@ protected:
         extra.push_back(str(PMIX_NODE_MAP, host_.c_str()));
         extra.push_back(str(PMIX_PROC_MAP, "0"));
         pmix_status_t rc =
-            PMIx_server_setup_application(ns, extra.data(), extra.size(), app_cb, &r);
-        if (rc == PMIX_SUCCESS) {
-            std::unique_lock lock(r.mu);
-            r.cv.wait_for(lock, std::chrono::seconds(10), [&] { return r.done; });
-            rc = r.done ? r.status : PMIX_ERR_TIMEOUT;
-        }
+            PMIx_server_setup_application(ns, extra.data(), extra.size(), Results::deliver, &r);
+        if (rc == PMIX_SUCCESS) rc = r.wait();
         destruct(extra);
         return rc;
     }
-    std::string dir_, host_;
 };
 
 TEST_F(EnvarFork, JobInfoDirectivesReachTheClient) {

@@ -1,6 +1,8 @@
 // PMIx_server_setup_application / setup_local_support through the public API of our libpmix: the
 // launch blob round-trips into setup_fork's environment; bad directives, a corrupt blob and a
 // blob for a plugin we do not have give clear errors.
+#include "../support/public_server.h"
+
 #include <pmix_server.h>
 
 #include <gtest/gtest.h>
@@ -17,48 +19,11 @@
 
 namespace {
 
-struct Blob {
-    std::mutex mu;
-    std::condition_variable cv;
-    bool done = false;
-    pmix_status_t status = PMIX_ERROR;
-    std::vector<pmix_info_t> info;
-};
+using Blob = pmix_test::AppSetupAnswer;
 
-void app_cb(pmix_status_t status, pmix_info_t info[], size_t ninfo, void* provided,
-            pmix_op_cbfunc_t release, void* release_data) {
-    auto* b = static_cast<Blob*>(provided);
-    std::lock_guard lock(b->mu);
-    b->status = status;
-    for (size_t i = 0; i < ninfo; ++i) PMIx_Info_xfer(&b->info.emplace_back(), &info[i]);
-    if (release != nullptr) release(PMIX_SUCCESS, release_data);
-    b->done = true;
-    b->cv.notify_all();
-}
-
-class SetupApp : public ::testing::Test {
+class SetupApp : public pmix_test::PublicServerTest {
 protected:
-    void SetUp() override {
-        char tmpl[] = "/tmp/pmix-setupapp.XXXXXX";
-        ASSERT_NE(::mkdtemp(tmpl), nullptr);
-        dir_ = tmpl;
-        pmix_info_t info[2];
-        PMIX_INFO_LOAD(&info[0], PMIX_SERVER_TMPDIR, dir_.c_str(), PMIX_STRING);
-        PMIX_INFO_LOAD(&info[1], PMIX_SYSTEM_TMPDIR, dir_.c_str(), PMIX_STRING);
-        pmix_server_module_t module;
-        std::memset(&module, 0, sizeof module);
-        const pmix_status_t rc = PMIx_server_init(&module, info, 2);
-        PMIX_INFO_DESTRUCT(&info[0]);
-        PMIX_INFO_DESTRUCT(&info[1]);
-        ASSERT_EQ(rc, PMIX_SUCCESS);
-        char host[HOST_NAME_MAX + 1] = {};
-        ::gethostname(host, sizeof host - 1);
-        host_ = host;
-    }
-    void TearDown() override {
-        PMIx_server_finalize();
-        std::filesystem::remove_all(dir_);
-    }
+    SetupApp() : PublicServerTest("pmix-setupapp") {}
     // setup_application for `ns` with `extra` directives plus this host's maps (2 ranks). Takes
     // ownership of `extra` (destructed here, after the callback: the library may read it until
     // then).
@@ -69,12 +34,8 @@ protected:
         extra.push_back(maps[0]);
         extra.push_back(maps[1]);
         pmix_status_t rc =
-            PMIx_server_setup_application(ns, extra.data(), extra.size(), app_cb, &b);
-        if (rc == PMIX_SUCCESS) {
-            std::unique_lock lock(b.mu);
-            b.cv.wait_for(lock, std::chrono::seconds(10), [&] { return b.done; });
-            rc = b.done ? b.status : PMIX_ERR_TIMEOUT;
-        }
+            PMIx_server_setup_application(ns, extra.data(), extra.size(), Blob::deliver, &b);
+        if (rc == PMIX_SUCCESS) rc = b.wait();
         for (auto& i : extra) PMIX_INFO_DESTRUCT(&i);  // includes the maps
         return rc;
     }
@@ -86,7 +47,6 @@ protected:
         PMIX_INFO_DESTRUCT(&info[0]);
         PMIX_INFO_DESTRUCT(&info[1]);
     }
-    std::string dir_, host_;
 };
 
 pmix_info_t str_info(const char* key, const char* value) {
@@ -124,7 +84,6 @@ TEST_F(SetupApp, ForwardedEnvironmentReachesSetupFork) {
     EXPECT_EQ(env_value(env, "INST_FWD_X"), "42");
     EXPECT_EQ(env_value(env, "INST_FWD_SECRET"), "<unset>");
     PMIX_ARGV_FREE(env);
-    for (auto& i : b.info) PMIX_INFO_DESTRUCT(&i);
 }
 
 TEST_F(SetupApp, UnknownRequiredDirectiveIsNotSupported) {
@@ -135,14 +94,14 @@ TEST_F(SetupApp, UnknownRequiredDirectiveIsNotSupported) {
     pmix_info_t optional = str_info("pmix.no.such.directive", "x");  // not required: ignored
     Blob b2;
     EXPECT_EQ(collect("inst.req", {optional}, b2), PMIX_SUCCESS);
-    for (auto& r : b2.info) PMIX_INFO_DESTRUCT(&r);
 }
 
 TEST_F(SetupApp, MalformedPatternAndNullArguments) {
     pmix_info_t i = str_info("pmix.cpp.fwd.envars", "A*B");
     Blob b;
     EXPECT_EQ(collect("inst.bad", {i}, b), PMIX_ERR_BAD_PARAM);
-    EXPECT_EQ(PMIx_server_setup_application(nullptr, nullptr, 0, app_cb, &b), PMIX_ERR_BAD_PARAM);
+    EXPECT_EQ(PMIx_server_setup_application(nullptr, nullptr, 0, Blob::deliver, &b),
+              PMIX_ERR_BAD_PARAM);
     EXPECT_EQ(PMIx_server_setup_local_support(nullptr, nullptr, 0, nullptr, nullptr),
               PMIX_ERR_BAD_PARAM);
     EXPECT_EQ(PMIx_server_setup_local_support("inst.bad", nullptr, 2, nullptr, nullptr),
@@ -180,7 +139,6 @@ TEST_F(SetupApp, CorruptOrForeignBlobsAreRefused) {
     ASSERT_EQ(PMIx_server_setup_fork(&p, &env), PMIX_SUCCESS);
     EXPECT_EQ(env_value(env, "INST_FWD_Y"), "<unset>");  // nothing half-installed
     PMIX_ARGV_FREE(env);
-    for (auto& i : b.info) PMIX_INFO_DESTRUCT(&i);
 }
 
 }  // namespace

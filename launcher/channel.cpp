@@ -174,6 +174,12 @@ std::vector<std::string> encode_job(const JobMessage& job) {
         fields.insert(fields.end(), list->begin(), list->end());
     }
     fields.push_back(job.launch_blob);
+    fields.push_back(std::to_string(job.env_directives.size()));
+    for (const EnvDirective& d : job.env_directives) {
+        fields.push_back(std::string{static_cast<char>(d.kind), d.separator});
+        fields.push_back(d.name);
+        fields.push_back(d.value);
+    }
     return fields;
 }
 
@@ -217,6 +223,22 @@ std::optional<JobMessage> decode_job(const Message& message) {
     const std::string* blob = take();
     if (blob == nullptr || job.argv.empty()) return std::nullopt;
     job.launch_blob = *blob;
+    uint64_t ndirectives = 0;
+    if (!take_count(fields.size(), ndirectives)) return std::nullopt;
+    for (; ndirectives > 0; --ndirectives) {
+        const std::string* kind = take();
+        const std::string* name = take();
+        const std::string* value = take();
+        if (kind == nullptr || name == nullptr || value == nullptr || kind->size() != 2 ||
+            name->empty())
+            return std::nullopt;
+        const auto k = static_cast<EnvDirective::Kind>((*kind)[0]);
+        if (k != EnvDirective::Kind::set && k != EnvDirective::Kind::unset &&
+            k != EnvDirective::Kind::prepend && k != EnvDirective::Kind::append)
+            return std::nullopt;
+        job.env_directives.push_back({k, *name, *value, (*kind)[1]});
+    }
+    if (next != fields.size()) return std::nullopt;
     return job;
 }
 

@@ -8,6 +8,8 @@
 // it and goes on.
 #pragma once
 
+#include "options.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -59,13 +61,15 @@ struct JobMessage {
     };
     std::string nspace;
     uint32_t nprocs = 0;
-    std::vector<Node> nodes;        // in node-index order
-    std::vector<std::string> argv;  // the program and its arguments
-    std::vector<std::string> env;   // -x, resolved to VAR=value on the head
-    std::string launch_blob;        // PMIx_server_setup_application's result (packed infos)
+    std::vector<Node> nodes;                   // in node-index order
+    std::vector<std::string> argv;             // the program and its arguments
+    std::vector<std::string> env;              // -x, resolved to VAR=value on the head
+    std::vector<EnvDirective> env_directives;  // --set-env ... in command-line order
+    std::string launch_blob;  // PMIx_server_setup_application's result (packed infos)
 };
 
-// Fields: nspace, nprocs, K, K x (name, ranks, address), argc, argv..., envc, env..., blob.
+// Fields: nspace, nprocs, K, K x (name, ranks, address), argc, argv..., envc, env..., blob,
+// D, D x (kind letter + separator, name, value).
 std::vector<std::string> encode_job(const JobMessage& job);
 // Empty on a malformed message (wrong kind, missing fields, bad counts, no program).
 std::optional<JobMessage> decode_job(const Message& message);

@@ -203,6 +203,7 @@ bool accept_job(const JobMessage& job, const DaemonOptions& args, Launcher& laun
     launcher.layout.here = args.node_index;
     launcher.options.argv = job.argv;
     launcher.options.env = job.env;
+    launcher.options.env_directives = job.env_directives;
     launcher.launch_blob = job.launch_blob;  // for setup_local_support
     return true;
 }

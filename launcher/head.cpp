@@ -322,6 +322,7 @@ JobMessage job_message(const Head& head) {
         }
     }
     job.launch_blob = head.launch_blob;
+    job.env_directives = head.options.env_directives;
     return job;
 }
 

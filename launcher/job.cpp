@@ -15,6 +15,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <iterator>
+#include <algorithm>
+#include <memory>
 
 namespace pmix::launcher {
 namespace {
@@ -358,9 +360,58 @@ std::string proc_tag(const Proc& process) {
                             : std::to_string(process.job) + "." + std::to_string(process.rank);
 }
 
+namespace {
+
+// The variables "--unset-env PREFIX*" names: every one of this node's environment and of -x that
+// starts with PREFIX (prterun: "unsets all current environmental variables starting with"); a
+// plain name is itself.
+std::vector<std::string> unset_targets(const std::string& name, const Options& options) {
+    if (name.empty() || name.back() != '*') return {name};
+    const std::string prefix = name.substr(0, name.size() - 1);
+    std::vector<std::string> names;
+    auto consider = [&](const std::string& entry) {
+        const std::string var = entry.substr(0, entry.find('='));
+        if (var.compare(0, prefix.size(), prefix) == 0 &&
+            std::find(names.begin(), names.end(), var) == names.end())
+            names.push_back(var);
+    };
+    for (char** entry = environ; *entry != nullptr; ++entry) consider(*entry);
+    for (const std::string& passed : options.env) consider(passed);
+    return names;
+}
+
+// pmixrun's --set-env / --unset-env / --prepend-env / --append-env as the Standard's directives,
+// in command-line order, registered with the job: the library checks them there and setup_fork
+// applies them one after another (job info first, as for a spawned job).
+SharedInfos command_line_directives(const Options& options) {
+    SharedInfos out;
+    auto add = [&out](const char* key, const void* data, pmix_data_type_t type) {
+        pmix_info_t info;
+        PMIX_INFO_LOAD(&info, key, data, type);
+        out.push_back(std::make_shared<const OwnedInfo>(info));
+        PMIX_INFO_DESTRUCT(&info);
+    };
+    for (const EnvDirective& d : options.env_directives) {
+        if (d.kind == EnvDirective::Kind::unset) {
+            for (const std::string& var : unset_targets(d.name, options))
+                add(PMIX_UNSET_ENVAR, var.c_str(), PMIX_STRING);
+            continue;
+        }
+        pmix_envar_t envar{const_cast<char*>(d.name.c_str()), const_cast<char*>(d.value.c_str()),
+                           d.separator};
+        add(d.kind == EnvDirective::Kind::set       ? PMIX_SET_ENVAR
+            : d.kind == EnvDirective::Kind::prepend ? PMIX_PREPEND_ENVAR
+                                                    : PMIX_APPEND_ENVAR,
+            &envar, PMIX_ENVAR);
+    }
+    return out;
+}
+
+}  // namespace
+
 pmix_status_t register_job(Launcher& launcher) {
     return register_nspace(launcher, launcher.nspace, static_cast<size_t>(launcher.options.nprocs),
-                           nullptr, {});
+                           nullptr, command_line_directives(launcher.options));
 }
 
 pmix_status_t spawn_job(Launcher& launcher, const pmix_proc_t& parent, const AppSpec& app,

@@ -23,6 +23,10 @@ enum LongOnly : int {
     kNodeIndex,
     kFabricNode,
     kUser,
+    kSetEnv,
+    kUnsetEnv,
+    kPrependEnv,
+    kAppendEnv,
 };
 
 // "+": options end at the first argument that is not one (the program's own options follow it);
@@ -38,6 +42,10 @@ constexpr option kLongOptions[] = {
     {"hostfile", required_argument, nullptr, kHostfile},
     {"launch-agent", required_argument, nullptr, kLaunchAgent},
     {"user", required_argument, nullptr, kUser},
+    {"set-env", required_argument, nullptr, kSetEnv},
+    {"unset-env", required_argument, nullptr, kUnsetEnv},
+    {"prepend-env", required_argument, nullptr, kPrependEnv},
+    {"append-env", required_argument, nullptr, kAppendEnv},
     {nullptr, 0, nullptr, 0},
 };
 
@@ -99,6 +107,60 @@ bool split_apps(char* const* begin, char* const* end, Options& out, std::string&
     return true;
 }
 
+// A variable name as the environment directives take it: not empty, no '=' (the Standard's
+// directives refuse both too; pmixrun says so before it starts anything).
+bool good_env_name(std::string_view name) {
+    return !name.empty() && name.find('=') == std::string_view::npos;
+}
+
+// --set-env NAME=value / --unset-env NAME[*]; false with `error` set.
+bool parse_set_or_unset(int option_value, std::string_view text, const std::string& spelled,
+                        Options& out, std::string& error) {
+    EnvDirective d;
+    if (option_value == kSetEnv) {
+        const size_t equals = text.find('=');
+        d.kind = EnvDirective::Kind::set;
+        d.name = text.substr(0, equals == std::string_view::npos ? 0 : equals);
+        if (equals != std::string_view::npos) d.value = text.substr(equals + 1);
+    } else {
+        d.kind = EnvDirective::Kind::unset;
+        d.name = text;
+        const size_t star = d.name.find('*');
+        if (star != std::string::npos && star + 1 != d.name.size()) d.name.clear();
+    }
+    if (!good_env_name(d.name) || d.name == "*") {
+        error = "bad " + spelled + " argument '" + std::string(text) + "' (" +
+                (option_value == kSetEnv ? "NAME=value" : "NAME or PREFIX*") + ")";
+        return false;
+    }
+    out.env_directives.push_back(std::move(d));
+    return true;
+}
+
+// --prepend-env / --append-env NAME[c] value: the separator c in brackets after the name, the
+// value in the next argument (prterun's spelling); false with `error` set.
+bool parse_edit(int option_value, std::string_view target, const char* value,
+                const std::string& spelled, Options& out, std::string& error) {
+    const size_t n = target.size();
+    if (n < 4 || target[n - 1] != ']' || target[n - 3] != '[' || target[n - 2] == '\0' ||
+        !good_env_name(target.substr(0, n - 3))) {
+        error = "bad " + spelled + " argument '" + std::string(target) +
+                "' (NAME[c]: the separator c in brackets, e.g. PATH[:])";
+        return false;
+    }
+    if (value == nullptr) {
+        error = spelled + " " + std::string(target) + " needs a value after it";
+        return false;
+    }
+    EnvDirective d;
+    d.kind = option_value == kPrependEnv ? EnvDirective::Kind::prepend : EnvDirective::Kind::append;
+    d.name = target.substr(0, n - 3);
+    d.separator = target[n - 2];
+    d.value = value;
+    out.env_directives.push_back(std::move(d));
+    return true;
+}
+
 // What a missing value of `option_value` is reported as.
 std::string missing_value(int option_value, const std::string& spelled) {
     switch (option_value) {
@@ -131,6 +193,9 @@ bool apply_option(int option_value, const char* value, const std::string& spelle
             }
             out.env.emplace_back(value);
             return true;
+        case kSetEnv:
+        case kUnsetEnv:
+            return parse_set_or_unset(option_value, value, spelled, out, error);
         case kTimeout:
             if (!parse_seconds(value, out.timeout_s)) {
                 error = "bad timeout '" + std::string(value) + "'";
@@ -174,10 +239,16 @@ void print_usage(std::FILE* stream) {
     std::fprintf(
         stream,
         "usage: pmixrun [-n N] [--host LIST | --hostfile FILE] [--launch-agent CMD] "
-        "[-x VAR[=value]]... [--timeout SECONDS] [--report] [--remote-tools] [--user NAME] "
+        "[-x VAR[=value]]... [--set-env|--unset-env|--prepend-env|--append-env ...]... "
+        "[--timeout SECONDS] [--report] [--remote-tools] [--user NAME] "
         "[--] program [args...]\n"
         "  -n, --np N        number of processes (1..4096)\n"
         "  -x VAR[=value]    pass VAR to the processes (its value here, or the one given)\n"
+        "  --set-env N=V     set N to V in the processes' environment\n"
+        "  --unset-env N     unset N (N ending in '*': every variable starting with it)\n"
+        "  --prepend-env N[c] V  put V in front of N's value, separated by c\n"
+        "  --append-env N[c] V   put V after N's value, separated by c\n"
+        "                    (these four apply in command-line order, after -x)\n"
         "  --timeout S       kill the job after S seconds and exit with 124\n"
         "  --report          print a startup/wireup timing report to stderr at the end\n"
         "  --remote-tools    also let tools of other hosts in over TCP (they need the\n"
@@ -213,6 +284,14 @@ ParseOutcome parse_options(int argc, char* const argv[], Options& out, std::stri
                         ? "option '" + spelled.substr(0, spelled.find('=')) + "' takes no value"
                         : "unknown option '" + spelled + "'";
             return ParseOutcome::usage_error;
+        }
+        if (option_value == kPrependEnv || option_value == kAppendEnv) {
+            // Two arguments: getopt took NAME[c]; the value is the next element (no permuting:
+            // "+" mode, so stepping optind past it is safe).
+            const char* edit_value = optind < argc ? argv[optind++] : nullptr;
+            if (!parse_edit(option_value, optarg, edit_value, spelled, out, error))
+                return ParseOutcome::usage_error;
+            continue;
         }
         if (!apply_option(option_value, optarg, spelled, out, error))
             return ParseOutcome::usage_error;

@@ -16,12 +16,27 @@ struct AppContext {
     int nprocs = 1;
 };
 
+// One of prterun's environment options, kept in command-line order: registered with the job as
+// the Standard's PMIX_SET_ENVAR / PMIX_UNSET_ENVAR / PMIX_PREPEND_ENVAR / PMIX_APPEND_ENVAR, which
+// setup_fork applies one after another, so the order is the result ("--set-env FOO=1
+// --prepend-env FOO[:] x" leaves FOO=x:1; the other order leaves FOO=1).
+struct EnvDirective {
+    enum class Kind : char { set = 'S', unset = 'U', prepend = 'P', append = 'A' };
+    Kind kind = Kind::set;
+    std::string name;  // unset: a name, or a prefix ending in '*' (every variable it starts)
+    std::string value;
+    char separator = '\0';  // prepend / append only
+    bool operator==(const EnvDirective&) const = default;
+};
+
 // What pmixrun was asked to do.
 struct Options {
     int nprocs = 1;
     bool nprocs_given = false;     // -n given (else, across nodes: every slot)
     std::vector<std::string> env;  // -x entries: "VAR" (copy ours) or "VAR=value"
-    double timeout_s = 0;          // 0 = none
+    // --set-env NAME=value, --unset-env NAME, --prepend-env NAME[c] value, --append-env ...
+    std::vector<EnvDirective> env_directives;
+    double timeout_s = 0;  // 0 = none
     bool report = false;
     std::vector<std::string> argv;  // program and its arguments (the first app's)
     // Every app context, in rank order (one unless ':' separates several); nprocs is their sum.

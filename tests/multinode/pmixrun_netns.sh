@@ -3,7 +3,7 @@
 # `ip netns exec` (the launch agent), exactly as it would through ssh on a cluster.
 #   pmixrun_netns.sh BINDIR CASE D SLOTS
 # CASE: putget | fence_nodata | fence_subset | dmodex | events | abort | killed | daemon_killed |
-#       hostfile | jobctl_kill | envars | instanton | tools | qget. Every rank's output and pmixrun's exit status are checked; namespaces get a
+#       hostfile | jobctl_kill | envars | instanton | tools | qget | envdirectives. Every rank's output and pmixrun's exit status are checked; namespaces get a
 #       unique prefix and are always removed; no pmixd, rank or shared-memory segment may be
 #       left. Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -127,6 +127,17 @@ daemon_killed)  # the last node's daemon is SIGKILLed while the other nodes wait
   grep -q "the daemon of node $((d - 1)) (${prefix}n$((d - 1))) died" "$work/err" || fail "no message naming the dead daemon"
   expect_lines "fence returned LOST_CONNECTION" $(((d - 1) * slots))
   rm -f /dev/shm/pmixmn-$$-*  # the killed daemon could not remove its segments
+  ;;
+envdirectives)  # pmixrun's --set-env ... reach every node's ranks, applied there in order
+  export EV_PATH=/base EV_DROP_1=a EV_KEEP=k
+  run 0 --host "$hosts" --set-env EV_A=1 --prepend-env 'EV_A[:]' x --append-env 'EV_PATH[;]' /z \
+    --unset-env 'EV_DROP_*' "$bin/envar_client" EV_A EV_PATH EV_DROP_1 EV_KEEP
+  expect_lines "EV_A=x:1$" "$n"
+  expect_lines "EV_PATH=/base;/z$" "$n"
+  expect_lines "EV_DROP_1 unset" "$n"
+  expect_lines "EV_KEEP=k$" "$n"
+  expect_lines "init=SUCCESS" "$n"
+  unset EV_PATH EV_DROP_1 EV_KEEP
   ;;
 qget)  # qualified Gets of this node and of every other node, answered from the node arrays
   run 0 --host "$hosts" "$bin/qualified_get"

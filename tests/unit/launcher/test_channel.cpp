@@ -107,6 +107,8 @@ JobMessage sample_job() {
     job.argv = {"putget", "--flag", ""};
     job.env = {"A=1"};
     job.launch_blob = std::string("\0blob", 5);
+    job.env_directives = {{EnvDirective::Kind::prepend, "PATH", "/opt/bin", ':'},
+                          {EnvDirective::Kind::unset, "OMP_*", "", '\0'}};
     return job;
 }
 
@@ -125,14 +127,34 @@ TEST(JobMessage, RoundTrip) {
     EXPECT_EQ(decoded->argv, job.argv);
     EXPECT_EQ(decoded->env, job.env);
     EXPECT_EQ(decoded->launch_blob, job.launch_blob);
+    EXPECT_EQ(decoded->env_directives, job.env_directives);
 }
 
 // The field layout is the protocol: the one pmixd has read since the head first sent it.
 TEST(JobMessage, FieldLayout) {
-    EXPECT_EQ(encode_job(sample_job()),
-              (std::vector<std::string>{
-                  "pmixrun.42", "5", "2", "n0", "2", std::string("addr\0zero", 9), "n1", "3",
-                  "addr1", "3", "putget", "--flag", "", "1", "A=1", std::string("\0blob", 5)}));
+    EXPECT_EQ(encode_job(sample_job()), (std::vector<std::string>{"pmixrun.42",
+                                                                  "5",
+                                                                  "2",
+                                                                  "n0",
+                                                                  "2",
+                                                                  std::string("addr\0zero", 9),
+                                                                  "n1",
+                                                                  "3",
+                                                                  "addr1",
+                                                                  "3",
+                                                                  "putget",
+                                                                  "--flag",
+                                                                  "",
+                                                                  "1",
+                                                                  "A=1",
+                                                                  std::string("\0blob", 5),
+                                                                  "2",
+                                                                  "P:",
+                                                                  "PATH",
+                                                                  "/opt/bin",
+                                                                  std::string("U\0", 2),
+                                                                  "OMP_*",
+                                                                  ""}));
 }
 
 TEST(JobMessage, MalformedIsRejected) {
@@ -156,6 +178,12 @@ TEST(JobMessage, MalformedIsRejected) {
     without_program.argv.clear();
     Message no_program{MessageKind::job, 'J', encode_job(without_program)};
     EXPECT_FALSE(decode_job(no_program).has_value());
+    Message bad_directive = message;
+    bad_directive.fields[bad_directive.fields.size() - 6] = "X:";  // no such kind
+    EXPECT_FALSE(decode_job(bad_directive).has_value());
+    Message trailing = message;
+    trailing.fields.push_back("extra");
+    EXPECT_FALSE(decode_job(trailing).has_value());
 }
 
 }  // namespace

@@ -115,6 +115,44 @@ TEST(Options, EveryFlag) {
     EXPECT_EQ(options.argv, (std::vector<std::string>{"prog", "arg"}));
 }
 
+// prterun's environment options, in command-line order; prepend/append take NAME[c] and a value.
+TEST(Options, EnvironmentDirectivesKeepTheirOrder) {
+    Options options;
+    std::string error;
+    ASSERT_EQ(parse({"pmixrun", "--set-env", "FOO=1", "--prepend-env", "FOO[:]", "x",
+                     "--append-env", "LD_LIBRARY_PATH[;]", "/opt/lib", "--unset-env", "OMP_*",
+                     "-unset-env", "BAR", "--set-env", "EMPTY=", "prog"},
+                    options, error),
+              ParseOutcome::run)
+        << error;
+    using K = EnvDirective::Kind;
+    EXPECT_EQ(options.env_directives,
+              (std::vector<EnvDirective>{{K::set, "FOO", "1", '\0'},
+                                         {K::prepend, "FOO", "x", ':'},
+                                         {K::append, "LD_LIBRARY_PATH", "/opt/lib", ';'},
+                                         {K::unset, "OMP_*", "", '\0'},
+                                         {K::unset, "BAR", "", '\0'},
+                                         {K::set, "EMPTY", "", '\0'}}));
+    EXPECT_EQ(options.argv, std::vector<std::string>{"prog"});
+}
+
+TEST(Options, BadEnvironmentDirectives) {
+    EXPECT_NE(error_of({"pmixrun", "--set-env", "FOO", "p"}).find("NAME=value"), std::string::npos);
+    EXPECT_NE(error_of({"pmixrun", "--set-env", "=1", "p"}).find("bad --set-env"),
+              std::string::npos);
+    EXPECT_NE(error_of({"pmixrun", "--unset-env", "A=B", "p"}).find("bad --unset-env"),
+              std::string::npos);
+    EXPECT_NE(error_of({"pmixrun", "--unset-env", "*", "p"}).find("bad"), std::string::npos);
+    EXPECT_NE(error_of({"pmixrun", "--unset-env", "A*B", "p"}).find("bad"), std::string::npos);
+    EXPECT_NE(error_of({"pmixrun", "--prepend-env", "PATH", "/x", "p"}).find("PATH[:]"),
+              std::string::npos);
+    EXPECT_NE(error_of({"pmixrun", "--append-env", "[:]", "/x", "p"}).find("bad"),
+              std::string::npos);
+    EXPECT_NE(error_of({"pmixrun", "--append-env", "PATH[:]"}).find("needs a value"),
+              std::string::npos);
+    EXPECT_NE(error_of({"pmixrun", "--prepend-env"}).find("needs a value"), std::string::npos);
+}
+
 TEST(Options, ProcessCountSpellings) {
     for (const char* spelling : {"-n", "--np", "-np"}) {
         Options options;

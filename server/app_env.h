@@ -5,6 +5,9 @@
 //   1. `registered`: PMIX_SET/ADD/UNSET/PREPEND/APPEND/FIRST_ENVAR among the job info of
 //      PMIx_server_register_nspace (a launcher passes a spawn's job-level directives first, then
 //      its app-level ones: PRRTE's order, "app trumps job").
+//   1b. `by_app`: the directives inside the registered PMIX_APP_INFO_ARRAY of the process's app
+//      (its PMIX_APPNUM in its PMIX_PROC_DATA; 0 when it has none), after the job's: the app
+//      trumps the job, as for a spawn.
 //   2. `support`: setup_local_support's results, in the order the host gave them - a fabric
 //      plugin's variables (as PMIX_SET_ENVAR) and directives carried among the results of
 //      setup_application. After the host's: PRRTE applies a job's and an app's directives to
@@ -24,6 +27,8 @@
 
 #include <pmix_common.h>
 
+#include <cstddef>
+#include <cstdint>
 #include <map>
 #include <mutex>
 #include <string>
@@ -35,15 +40,31 @@ namespace pmix::server {
 using EnvVars = std::vector<std::pair<std::string, std::string>>;
 using EnvarDirectives = std::vector<data::EnvarDirective>;
 
+// The directives of a job's app arrays and which app each rank belongs to (kept only for a job
+// whose app arrays carry directives: nothing per rank otherwise).
+struct AppDirectives {
+    std::map<std::uint32_t, EnvarDirectives> by_app;
+    std::vector<std::uint32_t> app_of_rank;  // indexed by rank; absent: app 0
+    bool empty() const { return by_app.empty(); }
+};
+
+// Reads AppDirectives from register_nspace's info: each PMIX_APP_INFO_ARRAY's directives under
+// its PMIX_APPNUM (0 when it has none), each PMIX_PROC_DATA's PMIX_APPNUM. The first bad
+// directive fails the read with its status and `why`.
+pmix_status_t read_app_directives(const pmix_info_t* info, std::size_t ninfo, AppDirectives& out,
+                                  std::string& why);
+
 struct AppEnvironment {
     std::mutex mu;
     std::map<std::string, EnvarDirectives> registered;
+    std::map<std::string, AppDirectives> by_app;
     std::map<std::string, EnvarDirectives> support;
     std::map<ProcKey, EnvVars> by_process;
 
     void drop_namespace(const std::string& name) {
         std::lock_guard lock(mu);
         registered.erase(name);
+        by_app.erase(name);
         support.erase(name);
         std::erase_if(by_process, [&](const auto& kv) { return kv.first.first == name; });
     }

@@ -5,6 +5,7 @@
 #include "base/env_names.h"
 #include "data/value.h"
 #include "exec/log.h"
+#include "gds/qualified.h"
 #include "gds/store.h"
 
 #include <algorithm>
@@ -136,6 +137,18 @@ InfoList read_all(gds::StoreReader& r, const std::string& nspace, pmix_rank_t ra
     r.visit(
         nspace, entity_of(rank),
         [&out](std::string_view key, const pmix_value_t& v) { out.add(key, v); }, scopes);
+    return out;
+}
+
+InfoList read_all_qualified(gds::StoreReader& r, const std::string& nspace, pmix_rank_t rank,
+                            const pmix_proc_t& requester, const gds::Qualifiers& q) {
+    InfoList out;
+    gds::Places places;
+    gds::qualified_places(r, nspace, rank, requester, std::string_view(), q, places);
+    if (places.count == 0) return out;
+    const gds::Place& first = places.at[0];
+    r.visit(first.nspace, first.entity,
+            [&out](std::string_view key, const pmix_value_t& v) { out.add(key, v); });
     return out;
 }
 

@@ -95,6 +95,12 @@ private:
 InfoList read_all(gds::StoreReader& r, const std::string& nspace, pmix_rank_t rank,
                   unsigned scopes);
 
+// Every key of the one place a Get qualified by `q` (node, app, job or session; gds/qualified.h)
+// reads first: PMIx_Get(job, NULL, qualifiers). Empty when there is no such place or it holds
+// nothing.
+InfoList read_all_qualified(gds::StoreReader& r, const std::string& nspace, pmix_rank_t rank,
+                            const pmix_proc_t& requester, const gds::Qualifiers& q);
+
 // The scopes a fence or direct modex ships to other nodes: what clients committed, except
 // PMIX_LOCAL (registration data has no scope and is not modex).
 unsigned modex_export_scopes();

@@ -233,7 +233,17 @@ void handle_get(State& s, const ProcKey& who, proto::Reader& r, wire::Connection
     // A qualified Get of node, app, job or session data is answered from what is registered:
     // nothing more will come for it.
     const bool settled = q.kind != gds::Qualifier::none && proc.rank >= PMIX_RANK_VALID;
-    if (all) {
+    if (all && q.kind != gds::Qualifier::none && proc.rank >= PMIX_RANK_VALID) {
+        // Every key of the node, app, job or session the qualifiers name (OpenPMIx 4.2.2 refuses
+        // a NULL key for a non-process rank with PMIX_ERR_BAD_PARAM whatever the qualifiers; we
+        // give what its keyed Gets would read, one place: the named array).
+        auto kv = read_all_qualified(*s.reader, nspace, proc.rank, requester, q);
+        if (kv.empty()) {
+            w.status(PMIX_ERR_NOT_FOUND);
+        } else {
+            w.status(PMIX_SUCCESS).infos(kv.data(), kv.size());
+        }
+    } else if (all) {
         auto kv = read_all(*s.reader, nspace, proc.rank, gds::kAllScopes);
         if (kv.empty() && !s.namespaces.contains(nspace)) {
             w.status(PMIX_ERR_NOT_FOUND);

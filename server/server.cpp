@@ -360,6 +360,12 @@ pmix_status_t register_nspace(const char* nspace, int nlocalprocs, const pmix_in
         slog(exec::LogLevel::info, "register_nspace(" + reg->name + "): " + why);
         return rc;
     }
+    AppDirectives app_directives;
+    if (pmix_status_t rc = read_app_directives(info, ninfo, app_directives, why);
+        rc != PMIX_SUCCESS) {
+        slog(exec::LogLevel::info, "register_nspace(" + reg->name + "), app array: " + why);
+        return rc;
+    }
     add_session_directories(*reg, *st);
     create_board(*st, *reg);
     if (pmix_status_t rc = grant_from_registration(*st, *reg); rc != PMIX_SUCCESS) {
@@ -368,6 +374,11 @@ pmix_status_t register_nspace(const char* nspace, int nlocalprocs, const pmix_in
     {
         std::lock_guard lock(st->app_env.mu);
         st->app_env.registered[reg->name] = std::move(directives);
+        if (app_directives.empty()) {
+            st->app_env.by_app.erase(reg->name);
+        } else {
+            st->app_env.by_app[reg->name] = std::move(app_directives);
+        }
     }
     auto work = [reg](State& s) {
         Namespace& dst = s.namespaces.touch(reg->name);

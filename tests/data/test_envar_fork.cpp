@@ -51,20 +51,22 @@ using Results = pmix_test::AppSetupAnswer;
 class EnvarFork : public pmix_test::PublicServerTest {
 protected:
     EnvarFork() : PublicServerTest("pmix-envar") {}
-    // Registers `ns` (one local rank 0) with the maps and `extra` job info; takes `extra`.
-    pmix_status_t register_ns(const char* ns, std::vector<pmix_info_t> extra) {
+    // Registers `ns` (local ranks 0..nprocs-1) with the maps and `extra` job info; takes `extra`.
+    pmix_status_t register_ns(const char* ns, std::vector<pmix_info_t> extra, int nprocs = 1) {
+        std::string ranks;
+        for (int r = 0; r < nprocs; ++r) ranks += (r > 0 ? "," : "") + std::to_string(r);
         extra.push_back(str(PMIX_NODE_MAP, host_.c_str()));
-        extra.push_back(str(PMIX_PROC_MAP, "0"));
+        extra.push_back(str(PMIX_PROC_MAP, ranks.c_str()));
         const pmix_status_t rc =
-            PMIx_server_register_nspace(ns, 1, extra.data(), extra.size(), nullptr, nullptr);
+            PMIx_server_register_nspace(ns, nprocs, extra.data(), extra.size(), nullptr, nullptr);
         destruct(extra);
         return rc;
     }
-    // setup_fork for rank 0 of `ns` on `base`, then the client run with `names`: its output.
+    // setup_fork for `rank` of `ns` on `base`, then the client run with `names`: its output.
     std::string run_client(const char* ns, std::vector<std::string> base,
-                           const std::vector<std::string>& names) {
+                           const std::vector<std::string>& names, pmix_rank_t rank = 0) {
         pmix_proc_t p;
-        PMIX_LOAD_PROCID(&p, ns, 0);
+        PMIX_LOAD_PROCID(&p, ns, rank);
         if (PMIx_server_register_client(&p, ::getuid(), ::getgid(), nullptr, nullptr, nullptr) !=
             PMIX_SUCCESS)
             return "register_client failed";
@@ -150,6 +152,53 @@ TEST_F(EnvarFork, JobInfoDirectivesReachTheClient) {
               "EV_SET=s\nEV_REPLACED=new\nEV_KEEP=orig\nEV_NEW=n\nEV_GONE unset\n"
               "EV_NEVER_SET unset\nEV_PATH=/a:/b:/c\nEV_LIST=x,y\nEV_FIRST=/f:/a:/c\n"
               "PMIX_RANK=0\ninit=SUCCESS\n");
+}
+
+// The array of one app: PMIX_APPNUM and `directives` (taken).
+pmix_info_t app_array(uint32_t appnum, std::vector<pmix_info_t> directives) {
+    pmix_info_t num;
+    PMIX_INFO_LOAD(&num, PMIX_APPNUM, &appnum, PMIX_UINT32);
+    directives.insert(directives.begin(), num);
+    pmix_data_array_t darray;
+    darray.type = PMIX_INFO;
+    darray.size = directives.size();
+    darray.array = directives.data();
+    pmix_info_t array;
+    PMIX_INFO_LOAD(&array, PMIX_APP_INFO_ARRAY, &darray, PMIX_DATA_ARRAY);  // copies
+    destruct(directives);
+    return array;
+}
+
+// One rank's PMIX_PROC_DATA: its rank and app number.
+pmix_info_t proc_data(pmix_rank_t rank, uint32_t appnum) {
+    pmix_info_t in[2];
+    PMIX_INFO_LOAD(&in[0], PMIX_RANK, &rank, PMIX_PROC_RANK);
+    PMIX_INFO_LOAD(&in[1], PMIX_APPNUM, &appnum, PMIX_UINT32);
+    pmix_data_array_t darray{PMIX_INFO, 2, in};
+    pmix_info_t array;
+    PMIX_INFO_LOAD(&array, PMIX_PROC_DATA, &darray, PMIX_DATA_ARRAY);
+    PMIX_INFO_DESTRUCT(&in[0]);
+    PMIX_INFO_DESTRUCT(&in[1]);
+    return array;
+}
+
+// Directives inside a registered PMIX_APP_INFO_ARRAY reach that app's ranks only, after the job's
+// (the app trumps the job); a bad one in an app array fails the registration.
+TEST_F(EnvarFork, AppArrayDirectivesReachThatAppsRanks) {
+    std::vector<pmix_info_t> job{
+        envar(PMIX_SET_ENVAR, "EV_WHO", "job"),
+        app_array(0, {envar(PMIX_APPEND_ENVAR, "EV_WHO", "app0")}),
+        app_array(1, {envar(PMIX_SET_ENVAR, "EV_WHO", "app1"), str(PMIX_UNSET_ENVAR, "EV_DROP")}),
+        proc_data(0, 0),
+        proc_data(1, 1),
+    };
+    ASSERT_EQ(register_ns("envar.apps", std::move(job), 2), PMIX_SUCCESS);
+    EXPECT_EQ(run_client("envar.apps", {"EV_DROP=1"}, {"EV_WHO", "EV_DROP"}, 0),
+              "EV_WHO=job:app0\nEV_DROP=1\ninit=SUCCESS\n");
+    EXPECT_EQ(run_client("envar.apps", {"EV_DROP=1"}, {"EV_WHO", "EV_DROP"}, 1),
+              "EV_WHO=app1\nEV_DROP unset\ninit=SUCCESS\n");
+    pmix_info_t bad = envar(PMIX_PREPEND_ENVAR, "EV_X", "v", '\0');  // no separator
+    EXPECT_EQ(register_ns("envar.badapp", {app_array(0, {bad})}), PMIX_ERR_BAD_PARAM);
 }
 
 TEST_F(EnvarFork, SetupApplicationResultsApplyAfterJobInfo) {

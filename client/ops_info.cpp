@@ -254,6 +254,123 @@ pmix_status_t job_control_nb(const pmix_proc_t* targets, std::size_t ntargets,
     return start_job_control(targets, ntargets, dirs, ndirs, info_cb_reply(false, cbfunc, cbdata));
 }
 
+// ---- allocation and fabric ---------------------------------------------------------------------
+
+namespace {
+
+bool valid_directive(pmix_alloc_directive_t d) noexcept {
+    return (d >= PMIX_ALLOC_NEW && d <= PMIX_ALLOC_REAQUIRE) || d >= PMIX_ALLOC_EXTERNAL;
+}
+
+pmix_status_t start_allocation(pmix_alloc_directive_t directive, const pmix_info_t* info,
+                               std::size_t ninfo, ReplyFn fn) {
+    if (!initialized()) return PMIX_ERR_INIT;
+    if (bad(info, ninfo) || !valid_directive(directive)) return PMIX_ERR_BAD_PARAM;
+    proto::Writer w;
+    w.raw(&directive, 1, PMIX_ALLOC_DIRECTIVE).infos(info, ninfo);
+    if (w.status_code() != PMIX_SUCCESS) return w.status_code();
+    return request(proto::Op::kAllocate, w.take(), timeout_from(info, ninfo, kDefaultTimeout),
+                   std::move(fn));
+}
+
+// The host's answer replaces what `fabric` held.
+void store_fabric_info(pmix_fabric_t* fabric, InfoResult& res) {
+    data::free_infos(fabric->info, fabric->ninfo);
+    fabric->info = res.info;
+    fabric->ninfo = res.n;
+    res.info = nullptr;
+    res.n = 0;
+}
+
+pmix_status_t start_fabric(pmix_fabric_t* fabric, pmix_fabric_operation_t op,
+                           const pmix_info_t* dirs, std::size_t ndirs, ReplyFn fn) {
+    if (!initialized()) return PMIX_ERR_INIT;
+    if (fabric == nullptr || bad(dirs, ndirs)) return PMIX_ERR_BAD_PARAM;
+    proto::Writer w;
+    const auto code = static_cast<std::uint8_t>(op);  // the enum travels as one byte
+    if (op == PMIX_FABRIC_UPDATE_INFO) {  // the fabric is named by the index register gave it
+        pmix_info_t index;
+        PMIX_INFO_LOAD(&index, PMIX_FABRIC_INDEX, &fabric->index, PMIX_SIZE);
+        w.raw(&code, 1, PMIX_UINT8).infos(&index, 1);
+    } else {
+        w.raw(&code, 1, PMIX_UINT8).infos(dirs, ndirs);
+    }
+    if (w.status_code() != PMIX_SUCCESS) return w.status_code();
+    return request(proto::Op::kFabric, w.take(), kDefaultTimeout,
+                   [fabric, fn = std::move(fn)](pmix_status_t st, wire::Frame&& f) mutable {
+                       InfoResult res = decode_infos(st, f, true);
+                       if (res.status == PMIX_SUCCESS) store_fabric_info(fabric, res);
+                       data::free_infos(res.info, res.n);
+                       fn(res.status, wire::Frame{});
+                   });
+}
+
+pmix_status_t blocking_fabric(pmix_fabric_t* fabric, pmix_fabric_operation_t op,
+                              const pmix_info_t* dirs, std::size_t ndirs) {
+    if (exec::on_progress_thread()) return PMIX_ERR_WOULD_BLOCK;
+    exec::Completion<pmix_status_t> done;
+    pmix_status_t rc = start_fabric(fabric, op, dirs, ndirs,
+                                    [done](pmix_status_t st, wire::Frame&&) { done.complete(st); });
+    if (rc != PMIX_SUCCESS) return rc;
+    pmix_status_t result = PMIX_ERROR;
+    if (pmix_status_t w = wait_result(done, kDefaultTimeout, &result); w != PMIX_SUCCESS) return w;
+    return result;
+}
+
+ReplyFn op_cb_reply(pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    return [cbfunc, cbdata](pmix_status_t st, wire::Frame&&) { cbfunc(st, cbdata); };
+}
+
+}  // namespace
+
+pmix_status_t allocation_request(pmix_alloc_directive_t directive, const pmix_info_t* info,
+                                 std::size_t ninfo, pmix_info_t** results, std::size_t* nresults) {
+    if (results == nullptr || nresults == nullptr) {
+        return initialized() ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
+    }
+    *results = nullptr;
+    *nresults = 0;
+    return blocking_infos(true, timeout_from(info, ninfo, kDefaultTimeout), results, nresults,
+                          [&](ReplyFn fn) {
+                              return start_allocation(directive, info, ninfo, std::move(fn));
+                          });
+}
+
+pmix_status_t allocation_request_nb(pmix_alloc_directive_t directive, const pmix_info_t* info,
+                                    std::size_t ninfo, pmix_info_cbfunc_t cbfunc, void* cbdata) {
+    if (cbfunc == nullptr) return initialized() ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
+    return start_allocation(directive, info, ninfo, info_cb_reply(true, cbfunc, cbdata));
+}
+
+pmix_status_t fabric_register(pmix_fabric_t* fabric, const pmix_info_t* dirs, std::size_t ndirs) {
+    return blocking_fabric(fabric, PMIX_FABRIC_REQUEST_INFO, dirs, ndirs);
+}
+
+pmix_status_t fabric_register_nb(pmix_fabric_t* fabric, const pmix_info_t* dirs,
+                                 std::size_t ndirs, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    if (cbfunc == nullptr) return initialized() ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
+    return start_fabric(fabric, PMIX_FABRIC_REQUEST_INFO, dirs, ndirs,
+                        op_cb_reply(cbfunc, cbdata));
+}
+
+pmix_status_t fabric_update(pmix_fabric_t* fabric) {
+    return blocking_fabric(fabric, PMIX_FABRIC_UPDATE_INFO, nullptr, 0);
+}
+
+pmix_status_t fabric_update_nb(pmix_fabric_t* fabric, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    if (cbfunc == nullptr) return initialized() ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
+    return start_fabric(fabric, PMIX_FABRIC_UPDATE_INFO, nullptr, 0, op_cb_reply(cbfunc, cbdata));
+}
+
+pmix_status_t fabric_deregister_nb(pmix_fabric_t* fabric) {
+    if (!initialized()) return PMIX_ERR_INIT;
+    if (fabric == nullptr) return PMIX_ERR_BAD_PARAM;
+    data::free_infos(fabric->info, fabric->ninfo);
+    fabric->info = nullptr;
+    fabric->ninfo = 0;
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
 // ---- resolve
 // -------------------------------------------------------------------------------------
 

@@ -213,7 +213,8 @@ pmix_status_t PMIx_Fabric_register(pmix_fabric_t* fabric, const pmix_info_t dire
 
 pmix_status_t PMIx_Fabric_register_nb(pmix_fabric_t* fabric, const pmix_info_t directives[],
                                       size_t ndirs, pmix_op_cbfunc_t cbfunc, void* cbdata) {
-    return guarded([&] { return cl::fabric_register_nb(fabric, directives, ndirs, cbfunc, cbdata); });
+    return guarded(
+        [&] { return cl::fabric_register_nb(fabric, directives, ndirs, cbfunc, cbdata); });
 }
 
 pmix_status_t PMIx_Fabric_update(pmix_fabric_t* fabric) {

@@ -200,8 +200,8 @@ namespace {
 // Fills a malloc'd pmix_device_distance_t array (PMIX_DEVICE_DIST_FREE releases it).
 pmix_status_t export_distances(const std::vector<pmix::maps::DeviceDistance>& found,
                                pmix_device_distance_t** out, size_t* nout) {
-    auto* array =
-        static_cast<pmix_device_distance_t*>(std::calloc(found.size(), sizeof(pmix_device_distance_t)));
+    auto* array = static_cast<pmix_device_distance_t*>(
+        std::calloc(found.size(), sizeof(pmix_device_distance_t)));
     if (array == nullptr) return PMIX_ERR_NOMEM;
     for (size_t i = 0; i < found.size(); ++i) {
         array[i].uuid = ::strdup(found[i].uuid.c_str());
@@ -226,7 +226,8 @@ pmix::Result<std::vector<pmix::maps::DeviceDistance>> distances_of(pmix_topology
                                                                    size_t ninfo) {
     using R = pmix::Result<std::vector<pmix::maps::DeviceDistance>>;
     auto request = pmix::maps::parse_distance_request(info, ninfo);
-    if (!request.ok()) return pmix::forward_failure<std::vector<pmix::maps::DeviceDistance>>(request);
+    if (!request.ok())
+        return pmix::forward_failure<std::vector<pmix::maps::DeviceDistance>>(request);
     hwloc_topology_t topology = nullptr;
     if (topo == nullptr) {
         auto node = pmix::maps::node_topology();
@@ -243,11 +244,13 @@ pmix::Result<std::vector<pmix::maps::DeviceDistance>> distances_of(pmix_topology
     hwloc_const_bitmap_t bits = nullptr;
     if (cpuset == nullptr) {
         auto bound = pmix::maps::current_binding(PMIX_CPUBIND_PROCESS);
-        if (!bound.ok()) return pmix::forward_failure<std::vector<pmix::maps::DeviceDistance>>(bound);
+        if (!bound.ok())
+            return pmix::forward_failure<std::vector<pmix::maps::DeviceDistance>>(bound);
         own = std::move(bound.value);
         bits = own.get();
     } else {
-        if (cpuset->bitmap == nullptr) return R::failure(PMIX_ERR_BAD_PARAM, "cpuset without bitmap");
+        if (cpuset->bitmap == nullptr)
+            return R::failure(PMIX_ERR_BAD_PARAM, "cpuset without bitmap");
         if (cpuset->source != nullptr && !pmix::maps::is_hwloc_source(cpuset->source))
             return R::failure(PMIX_ERR_NOT_SUPPORTED, "not an hwloc cpuset");
         bits = static_cast<hwloc_const_bitmap_t>(cpuset->bitmap);

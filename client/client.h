@@ -96,8 +96,8 @@ pmix_status_t allocation_request_nb(pmix_alloc_directive_t directive, const pmix
 // `fabric` must stay valid until the callback. Deregister only frees what register stored (as
 // OpenPMIx does outside a scheduler): PMIX_OPERATION_SUCCEEDED from the _nb form.
 pmix_status_t fabric_register(pmix_fabric_t* fabric, const pmix_info_t* dirs, std::size_t ndirs);
-pmix_status_t fabric_register_nb(pmix_fabric_t* fabric, const pmix_info_t* dirs,
-                                 std::size_t ndirs, pmix_op_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t fabric_register_nb(pmix_fabric_t* fabric, const pmix_info_t* dirs, std::size_t ndirs,
+                                 pmix_op_cbfunc_t cbfunc, void* cbdata);
 pmix_status_t fabric_update(pmix_fabric_t* fabric);
 pmix_status_t fabric_update_nb(pmix_fabric_t* fabric, pmix_op_cbfunc_t cbfunc, void* cbdata);
 pmix_status_t fabric_deregister_nb(pmix_fabric_t* fabric);

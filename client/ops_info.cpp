@@ -273,8 +273,15 @@ pmix_status_t start_allocation(pmix_alloc_directive_t directive, const pmix_info
                    std::move(fn));
 }
 
-// The host's answer replaces what `fabric` held.
+// The host's answer replaces what `fabric` held; its PMIX_FABRIC_INDEX, when it gives one, is
+// the fabric's index from now on (what update names it by).
 void store_fabric_info(pmix_fabric_t* fabric, InfoResult& res) {
+    for (std::size_t i = 0; i < res.n; ++i) {
+        if (PMIX_CHECK_KEY(&res.info[i], PMIX_FABRIC_INDEX) &&
+            res.info[i].value.type == PMIX_SIZE) {
+            fabric->index = res.info[i].value.data.size;
+        }
+    }
     data::free_infos(fabric->info, fabric->ninfo);
     fabric->info = res.info;
     fabric->ninfo = res.n;
@@ -330,10 +337,9 @@ pmix_status_t allocation_request(pmix_alloc_directive_t directive, const pmix_in
     }
     *results = nullptr;
     *nresults = 0;
-    return blocking_infos(true, timeout_from(info, ninfo, kDefaultTimeout), results, nresults,
-                          [&](ReplyFn fn) {
-                              return start_allocation(directive, info, ninfo, std::move(fn));
-                          });
+    return blocking_infos(
+        true, timeout_from(info, ninfo, kDefaultTimeout), results, nresults,
+        [&](ReplyFn fn) { return start_allocation(directive, info, ninfo, std::move(fn)); });
 }
 
 pmix_status_t allocation_request_nb(pmix_alloc_directive_t directive, const pmix_info_t* info,
@@ -346,11 +352,10 @@ pmix_status_t fabric_register(pmix_fabric_t* fabric, const pmix_info_t* dirs, st
     return blocking_fabric(fabric, PMIX_FABRIC_REQUEST_INFO, dirs, ndirs);
 }
 
-pmix_status_t fabric_register_nb(pmix_fabric_t* fabric, const pmix_info_t* dirs,
-                                 std::size_t ndirs, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+pmix_status_t fabric_register_nb(pmix_fabric_t* fabric, const pmix_info_t* dirs, std::size_t ndirs,
+                                 pmix_op_cbfunc_t cbfunc, void* cbdata) {
     if (cbfunc == nullptr) return initialized() ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
-    return start_fabric(fabric, PMIX_FABRIC_REQUEST_INFO, dirs, ndirs,
-                        op_cb_reply(cbfunc, cbdata));
+    return start_fabric(fabric, PMIX_FABRIC_REQUEST_INFO, dirs, ndirs, op_cb_reply(cbfunc, cbdata));
 }
 
 pmix_status_t fabric_update(pmix_fabric_t* fabric) {

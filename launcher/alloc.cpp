@@ -44,11 +44,16 @@ unsigned g_next_grant = 1;
 
 uint64_t as_u64(const pmix_value_t& value) {
     switch (value.type) {
-        case PMIX_UINT64: return value.data.uint64;
-        case PMIX_UINT32: return value.data.uint32;
-        case PMIX_SIZE: return value.data.size;
-        case PMIX_INT: return value.data.integer < 0 ? 0 : static_cast<uint64_t>(value.data.integer);
-        default: return 0;
+        case PMIX_UINT64:
+            return value.data.uint64;
+        case PMIX_UINT32:
+            return value.data.uint32;
+        case PMIX_SIZE:
+            return value.data.size;
+        case PMIX_INT:
+            return value.data.integer < 0 ? 0 : static_cast<uint64_t>(value.data.integer);
+        default:
+            return 0;
     }
 }
 
@@ -134,14 +139,14 @@ pmix_status_t allocate_new(const Launcher& launcher, const Request& req, InfoLis
 }
 
 pmix_status_t allocate_extend(const Launcher& launcher, const Request& req, InfoList& out) {
-    if (req.alloc_id.empty()) return req.has_nodes || req.has_cpus ? PMIX_ERR_OUT_OF_RESOURCE
-                                                                   : PMIX_ERR_NOT_SUPPORTED;
+    if (req.alloc_id.empty())
+        return req.has_nodes || req.has_cpus ? PMIX_ERR_OUT_OF_RESOURCE : PMIX_ERR_NOT_SUPPORTED;
     auto it = g_grants.find(req.alloc_id);
     if (it == g_grants.end()) return PMIX_ERR_NOT_FOUND;
     if (req.has_time || !req.has_nodes) return PMIX_ERR_NOT_SUPPORTED;
     Grant grown = it->second;
-    for (size_t k = 0; k < launcher.layout.nodes.size() && grown.nodes.size() <
-                                                               it->second.nodes.size() + req.nodes;
+    for (size_t k = 0; k < launcher.layout.nodes.size() &&
+                       grown.nodes.size() < it->second.nodes.size() + req.nodes;
          ++k) {
         bool held = false;
         for (size_t h : grown.nodes) held = held || h == k;

@@ -31,8 +31,8 @@ pmix_status_t deliver_inventory(const pmix_info_t* info, size_t ninfo, const pmi
                                 size_t ndirs, pmix_op_cbfunc_t cbfunc, void* cbdata);
 pmix_status_t register_resources(const pmix_info_t* info, size_t ninfo, pmix_op_cbfunc_t cbfunc,
                                  void* cbdata);
-pmix_status_t deregister_resources(const pmix_info_t* info, size_t ninfo,
-                                   pmix_op_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t deregister_resources(const pmix_info_t* info, size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                                   void* cbdata);
 
 // In-process access for the client API when it runs inside the server process (a host such as
 // mpirun calls PMIx_Get / PMIx_Store_internal after PMIx_server_init). Safe from any thread,

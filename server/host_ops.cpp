@@ -1,7 +1,8 @@
 // server/host_ops.cpp - requests the server passes up to the host's module (protocol.h ops:
 // finalize, abort, publish, lookup, unpublish, spawn, connect, disconnect, query, log,
-// job control, notify, allocate, fabric). Each decodes its payload, adds what the host expects from the library
-// (the caller's uid, the log source), calls the module and replies when the host answers.
+// job control, notify, allocate, fabric). Each decodes its payload, adds what the host expects from
+// the library (the caller's uid, the log source), calls the module and replies when the host
+// answers.
 #include "server/api.h"
 #include "server/local_answers.h"
 #include "server/state.h"

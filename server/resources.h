@@ -22,7 +22,7 @@ namespace pmix::server {
 
 struct GlobalResources {
     std::mutex mu;
-    std::map<std::string, Value> keys;      // under mu
+    std::map<std::string, Value> keys;       // under mu
     std::vector<data::InfoArray> delivered;  // under mu
 
     // Adds the registered keys the job does not give itself to reg.job (register_nspace).

@@ -116,10 +116,12 @@ Result<std::vector<DeviceDistance>> compute_distances(hwloc_topology_t topology,
                                                       hwloc_const_bitmap_t cpuset,
                                                       const DistanceRequest& request) {
     using R = Result<std::vector<DeviceDistance>>;
-    if (topology == nullptr || cpuset == nullptr) return R::failure(PMIX_ERR_BAD_PARAM, "no topology or cpuset");
+    if (topology == nullptr || cpuset == nullptr)
+        return R::failure(PMIX_ERR_BAD_PARAM, "no topology or cpuset");
     hwloc_const_bitmap_t all = hwloc_topology_get_topology_cpuset(topology);
     if (hwloc_bitmap_iszero(cpuset) || !hwloc_bitmap_isincluded(cpuset, all))
-        return R::failure(PMIX_ERR_BAD_PARAM, "the cpuset is empty or names PUs the topology lacks");
+        return R::failure(PMIX_ERR_BAD_PARAM,
+                          "the cpuset is empty or names PUs the topology lacks");
     hwloc_obj_t cover = covering_object(topology, cpuset);
     if (cover == nullptr)
         return R::failure(PMIX_ERR_NOT_AVAILABLE, "only the whole machine covers the cpuset");

@@ -1,4 +1,4 @@
-// core/maps/inventory.cpp - fabric devices and memory of this node from hwloc (inventory.h).
+// core/maps/inventory.cpp - the fabric devices of this node from hwloc (inventory.h).
 #include "maps/inventory.h"
 
 #include <cstdio>
@@ -43,11 +43,6 @@ std::vector<FabricDevice> fabric_devices(hwloc_topology_t topology) {
         out.push_back(std::move(d));
     }
     return out;
-}
-
-std::uint64_t total_memory(hwloc_topology_t topology) {
-    if (topology == nullptr) return 0;
-    return hwloc_get_root_obj(topology)->total_memory;
 }
 
 }  // namespace pmix::maps

@@ -11,16 +11,13 @@
 namespace pmix::maps {
 
 struct FabricDevice {
-    std::string name;      // the OS name ("eth0", "mlx5_0")
-    std::string type;      // "network" or "openfabrics"
-    std::string address;   // hwloc's Address (MAC / hardware address); may be empty
-    std::string bus_type;  // "pci" when it hangs off a PCI device, else empty
+    std::string name;                  // the OS name ("eth0", "mlx5_0")
+    std::string type;                  // "network" or "openfabrics"
+    std::string address;               // hwloc's Address (MAC / hardware address); may be empty
+    std::string bus_type;              // "pci" when it hangs off a PCI device, else empty
     std::string vendor_id, device_id;  // the PCI ids as 4 hex digits; empty without PCI
 };
 
 std::vector<FabricDevice> fabric_devices(hwloc_topology_t topology);
-
-// The node's memory in bytes (hwloc's total over NUMA nodes); 0 when unknown.
-std::uint64_t total_memory(hwloc_topology_t topology);
 
 }  // namespace pmix::maps

@@ -25,8 +25,8 @@ static void print_infos(const char* what, pmix_status_t rc, const pmix_info_t* i
 
 static char g_first_device[64] = "";
 
-static void distances(const char* what, pmix_topology_t* topo, const char* cpus,
-                      pmix_info_t* info, size_t ninfo) {
+static void distances(const char* what, pmix_topology_t* topo, const char* cpus, pmix_info_t* info,
+                      size_t ninfo) {
     pmix_cpuset_t cpuset = {NULL, NULL};
     pmix_cpuset_t* cp = NULL;
     if (cpus != NULL) {
@@ -46,8 +46,7 @@ static void distances(const char* what, pmix_topology_t* topo, const char* cpus,
         snprintf(g_first_device, sizeof g_first_device, "%s", d[0].osname);
     for (size_t i = 0; i < nd; ++i)
         printf("distances %s: %s %s %s min=%u max=%u\n", what, d[i].osname, d[i].uuid,
-               PMIx_Device_type_string(d[i].type), (unsigned)d[i].mindist,
-               (unsigned)d[i].maxdist);
+               PMIx_Device_type_string(d[i].type), (unsigned)d[i].mindist, (unsigned)d[i].maxdist);
     if (d != NULL) PMIX_DEVICE_DIST_FREE(d, nd);
     if (cp != NULL) PMIx_Cpuset_destruct(&cpuset);
 }
@@ -129,7 +128,8 @@ static pmix_status_t allocate(const char* what, pmix_alloc_directive_t dir, pmix
     pmix_status_t rc = PMIx_Allocation_request(dir, info, n, &res, &nres);
     print_infos(what, rc, res, nres);
     for (size_t i = 0; i < nres && id_out != NULL; ++i)
-        if (strcmp(res[i].key, PMIX_ALLOC_ID) == 0) snprintf(id_out, 64, "%s", res[i].value.data.string);
+        if (strcmp(res[i].key, PMIX_ALLOC_ID) == 0)
+            snprintf(id_out, 64, "%s", res[i].value.data.string);
     if (res != NULL) PMIX_INFO_FREE(res, nres);
     return rc;
 }
@@ -217,11 +217,32 @@ static void fabric(void) {
     printf("fabric deregister: %s\n", PMIx_Error_string(rc));
 }
 
+/* --fabric: register with a directive, update, deregister; for a host that has a fabric upcall
+ * (test_server_resources). */
+static void fabric_with_host(void) {
+    pmix_fabric_t fab;
+    PMIX_FABRIC_CONSTRUCT(&fab);
+    pmix_info_t plane;
+    PMIX_INFO_LOAD(&plane, PMIX_FABRIC_PLANE, "plane-a", PMIX_STRING);
+    pmix_status_t rc = PMIx_Fabric_register(&fab, &plane, 1);
+    print_infos("fabric register", rc, fab.info, fab.ninfo);
+    printf("fabric index %zu\n", fab.index);
+    rc = PMIx_Fabric_update(&fab);
+    print_infos("fabric update", rc, fab.info, fab.ninfo);
+    rc = PMIx_Fabric_deregister(&fab);
+    printf("fabric deregister: %s ninfo=%zu\n", PMIx_Error_string(rc), fab.ninfo);
+    uint64_t two = 2;
+    pmix_info_t nodes;
+    PMIX_INFO_LOAD(&nodes, PMIX_ALLOC_NUM_NODES, &two, PMIX_UINT64);
+    allocate("alloc new 2 nodes", PMIX_ALLOC_NEW, &nodes, 1, NULL);
+}
+
 static int failures = 0;
 static void expect(const char* what, pmix_status_t got, pmix_status_t want) {
     printf("error %s: %s\n", what, PMIx_Error_string(got));
     if (got != want) {
-        printf("FAIL: %s: got %s, want %s\n", what, PMIx_Error_string(got), PMIx_Error_string(want));
+        printf("FAIL: %s: got %s, want %s\n", what, PMIx_Error_string(got),
+               PMIx_Error_string(want));
         ++failures;
     }
 }
@@ -241,8 +262,8 @@ static void errors(void) {
            PMIX_ERR_BAD_PARAM);
     expect("alloc external", PMIx_Allocation_request(PMIX_ALLOC_EXTERNAL, NULL, 0, &res, &nres),
            PMIX_ERR_NOT_SUPPORTED);
-    expect("alloc_nb NULL callback", PMIx_Allocation_request_nb(PMIX_ALLOC_NEW, NULL, 0, NULL, NULL),
-           PMIX_ERR_BAD_PARAM);
+    expect("alloc_nb NULL callback",
+           PMIx_Allocation_request_nb(PMIX_ALLOC_NEW, NULL, 0, NULL, NULL), PMIX_ERR_BAD_PARAM);
     expect("fabric register NULL", PMIx_Fabric_register(NULL, NULL, 0), PMIX_ERR_BAD_PARAM);
     expect("fabric update NULL", PMIx_Fabric_update(NULL), PMIX_ERR_BAD_PARAM);
     expect("fabric deregister NULL", PMIx_Fabric_deregister(NULL), PMIX_ERR_BAD_PARAM);
@@ -261,8 +282,8 @@ static void errors(void) {
     expect("distances cpuset outside the topology",
            PMIx_Compute_distances(&topo, &far, NULL, 0, &d, &nd), PMIX_ERR_BAD_PARAM);
     pmix_cpuset_t none = {NULL, NULL};
-    expect("distances cpuset without bitmap", PMIx_Compute_distances(&topo, &none, NULL, 0, &d, &nd),
-           PMIX_ERR_BAD_PARAM);
+    expect("distances cpuset without bitmap",
+           PMIx_Compute_distances(&topo, &none, NULL, 0, &d, &nd), PMIX_ERR_BAD_PARAM);
     char other[] = "other";
     char* saved = far.source;
     far.source = other;
@@ -295,6 +316,8 @@ int main(int argc, char** argv) {
     }
     if (argc > 1 && strcmp(argv[1], "--errors") == 0) {
         errors();
+    } else if (argc > 1 && strcmp(argv[1], "--fabric") == 0) {
+        fabric_with_host();
     } else {
         all_distances();
         allocations();

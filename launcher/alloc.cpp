@@ -1,5 +1,6 @@
 // launcher/alloc.cpp - the host's allocate upcall: PMIx_Allocation_request answered from
-// pmixrun's own host list (the nodes of --host/--hostfile, or this node alone).
+// pmixrun's own host list (this node; the daemons of a multi-node job, pmixd, do not provide it
+// yet, so there clients get PMIX_ERR_NOT_SUPPORTED).
 //
 // pmixrun is no scheduler: it holds a fixed list of nodes and can only hand out views of it.
 // - PMIX_ALLOC_NEW: PMIX_ALLOC_NUM_NODES (default 1) nodes of the list, or the nodes named by

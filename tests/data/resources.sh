@@ -25,7 +25,10 @@ trap cleanup EXIT
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 run() {  # run NAME PMIXRUN PROGRAM [ARGS...]
-  env PMIXRUN_TEST_TAG="$tag" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
+  local asan=${ASAN_OPTIONS:-}
+  # OpenPMIx 4.2.2 leaks at exit (LeakSanitizer in the ASan build would fail its run): not ours.
+  [ "$1" = openpmix ] && asan="${asan:+$asan:}detect_leaks=0"
+  env PMIXRUN_TEST_TAG="$tag" ASAN_OPTIONS="$asan" \
     timeout -s KILL 120 "$2" --timeout 100 -n 1 "${@:3}" >"$work/$1.out" 2>"$work/$1.err"
   local rc=$?
   echo "--- $1: exit $rc"

@@ -13,6 +13,12 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Loads `info` after releasing what it held (every info here starts constructed). */
+static void set(pmix_info_t* info, const char* key, const void* value, pmix_data_type_t type) {
+    PMIX_INFO_DESTRUCT(info);
+    PMIX_INFO_LOAD(info, key, value, type);
+}
+
 static void print_infos(const char* what, pmix_status_t rc, const pmix_info_t* info, size_t n) {
     printf("%s: %s", what, PMIx_Error_string(rc));
     for (size_t i = 0; i < n; ++i) {
@@ -114,11 +120,13 @@ static void all_distances(void) {
         PMIX_INFO_LOAD(&id[1], PMIX_DEVICE_TYPE, &any, PMIX_DEVTYPE);
         distances("first device by id", &topo, all, id, 2);
         PMIX_INFO_DESTRUCT(&id[0]);
+        PMIX_INFO_DESTRUCT(&id[1]);
     }
     distances_nb();
     pmix_device_type_t block = PMIX_DEVTYPE_BLOCK;
     PMIX_INFO_LOAD(&type, PMIX_DEVICE_TYPE, &block, PMIX_DEVTYPE);
     distances("block pu0", &topo, "hwloc:0", &type, 1);
+    free(topo.source); /* not PMIx_Topology_destruct: OpenPMIx would destroy its own copy */
 }
 
 static pmix_status_t allocate(const char* what, pmix_alloc_directive_t dir, pmix_info_t* info,
@@ -163,33 +171,34 @@ static void allocations(void) {
     gethostname(host, sizeof host - 1);
     uint64_t one = 1, many = 1000, cpus = 1, lots = 1000000;
     pmix_info_t info[3];
-    PMIX_INFO_LOAD(&info[0], PMIX_ALLOC_NUM_NODES, &one, PMIX_UINT64);
-    PMIX_INFO_LOAD(&info[1], PMIX_ALLOC_NUM_CPUS, &cpus, PMIX_UINT64);
-    PMIX_INFO_LOAD(&info[2], PMIX_ALLOC_REQ_ID, "req-1", PMIX_STRING);
+    for (int i = 0; i < 3; ++i) PMIX_INFO_CONSTRUCT(&info[i]);
+    set(&info[0], PMIX_ALLOC_NUM_NODES, &one, PMIX_UINT64);
+    set(&info[1], PMIX_ALLOC_NUM_CPUS, &cpus, PMIX_UINT64);
+    set(&info[2], PMIX_ALLOC_REQ_ID, "req-1", PMIX_STRING);
     allocate("alloc new 1 node 1 cpu", PMIX_ALLOC_NEW, info, 3, id);
-    PMIX_INFO_LOAD(&info[0], PMIX_ALLOC_NUM_NODES, &many, PMIX_UINT64);
+    set(&info[0], PMIX_ALLOC_NUM_NODES, &many, PMIX_UINT64);
     allocate("alloc new 1000 nodes", PMIX_ALLOC_NEW, info, 1, NULL);
-    PMIX_INFO_LOAD(&info[0], PMIX_ALLOC_NUM_CPUS, &lots, PMIX_UINT64);
+    set(&info[0], PMIX_ALLOC_NUM_CPUS, &lots, PMIX_UINT64);
     allocate("alloc new 1000000 cpus", PMIX_ALLOC_NEW, info, 1, NULL);
-    PMIX_INFO_LOAD(&info[0], PMIX_ALLOC_NODE_LIST, "no-such-node", PMIX_STRING);
+    set(&info[0], PMIX_ALLOC_NODE_LIST, "no-such-node", PMIX_STRING);
     allocate("alloc new unknown node", PMIX_ALLOC_NEW, info, 1, NULL);
-    PMIX_INFO_LOAD(&info[0], PMIX_ALLOC_NODE_LIST, host, PMIX_STRING);
+    set(&info[0], PMIX_ALLOC_NODE_LIST, host, PMIX_STRING);
     char id2[64] = "";
     allocate("alloc new own node by name", PMIX_ALLOC_NEW, info, 1, id2);
-    PMIX_INFO_LOAD(&info[0], PMIX_ALLOC_ID, id, PMIX_STRING);
-    PMIX_INFO_LOAD(&info[1], PMIX_ALLOC_NUM_NODES, &one, PMIX_UINT64);
+    set(&info[0], PMIX_ALLOC_ID, id, PMIX_STRING);
+    set(&info[1], PMIX_ALLOC_NUM_NODES, &one, PMIX_UINT64);
     allocate("alloc extend by 1 node", PMIX_ALLOC_EXTEND, info, 2, NULL);
     uint32_t secs = 60;
-    PMIX_INFO_LOAD(&info[1], PMIX_ALLOC_TIME, &secs, PMIX_UINT32);
+    set(&info[1], PMIX_ALLOC_TIME, &secs, PMIX_UINT32);
     allocate("alloc extend time", PMIX_ALLOC_EXTEND, info, 2, NULL);
-    PMIX_INFO_LOAD(&info[2], PMIX_ALLOC_NUM_NODES, &one, PMIX_UINT64);
+    set(&info[2], PMIX_ALLOC_NUM_NODES, &one, PMIX_UINT64);
     allocate("alloc extend job by 1 node", PMIX_ALLOC_EXTEND, &info[2], 1, NULL);
     allocate("alloc release", PMIX_ALLOC_RELEASE, info, 1, NULL);
     allocate("alloc release again", PMIX_ALLOC_RELEASE, info, 1, NULL);
     allocate("alloc release the job", PMIX_ALLOC_RELEASE, NULL, 0, NULL);
     allocate("alloc reacquire", PMIX_ALLOC_REAQUIRE, info, 1, NULL);
     struct waiter w = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, PMIX_ERROR, ""};
-    PMIX_INFO_LOAD(&info[0], PMIX_ALLOC_NUM_NODES, &one, PMIX_UINT64);
+    set(&info[0], PMIX_ALLOC_NUM_NODES, &one, PMIX_UINT64);
     pmix_status_t rc = PMIx_Allocation_request_nb(PMIX_ALLOC_NEW, info, 1, alloc_cb, &w);
     if (rc == PMIX_SUCCESS) {
         struct timespec until;
@@ -204,6 +213,7 @@ static void allocations(void) {
     } else {
         printf("alloc_nb new 1 node: returned %s\n", PMIx_Error_string(rc));
     }
+    for (int i = 0; i < 3; ++i) PMIX_INFO_DESTRUCT(&info[i]);
 }
 
 static void fabric(void) {
@@ -235,6 +245,7 @@ static void fabric_with_host(void) {
     pmix_info_t nodes;
     PMIX_INFO_LOAD(&nodes, PMIX_ALLOC_NUM_NODES, &two, PMIX_UINT64);
     allocate("alloc new 2 nodes", PMIX_ALLOC_NEW, &nodes, 1, NULL);
+    PMIX_INFO_DESTRUCT(&plane);
 }
 
 static int failures = 0;
@@ -304,6 +315,7 @@ static void errors(void) {
         printf("FAIL: a failed PMIx_Compute_distances left output\n");
         ++failures;
     }
+    free(topo.source); /* not PMIx_Topology_destruct: OpenPMIx would destroy its own copy */
 }
 
 int main(int argc, char** argv) {

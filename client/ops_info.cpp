@@ -303,29 +303,30 @@ pmix_status_t start_fabric(pmix_fabric_t* fabric, pmix_fabric_operation_t op,
         w.raw(&code, 1, PMIX_UINT8).infos(dirs, ndirs);
     }
     if (w.status_code() != PMIX_SUCCESS) return w.status_code();
-    return request(proto::Op::kFabric, w.take(), kDefaultTimeout,
-                   [fabric, fn = std::move(fn)](pmix_status_t st, wire::Frame&& f) mutable {
-                       InfoResult res = decode_infos(st, f, true);
-                       if (res.status == PMIX_SUCCESS) store_fabric_info(fabric, res);
-                       data::free_infos(res.info, res.n);
-                       fn(res.status, wire::Frame{});
-                   });
+    return request(proto::Op::kFabric, w.take(), kDefaultTimeout, std::move(fn));
 }
 
+// The blocking forms store the answer on the caller's thread, so that a reply arriving after the
+// wait gave up never touches the caller's pmix_fabric_t.
 pmix_status_t blocking_fabric(pmix_fabric_t* fabric, pmix_fabric_operation_t op,
                               const pmix_info_t* dirs, std::size_t ndirs) {
-    if (exec::on_progress_thread()) return PMIX_ERR_WOULD_BLOCK;
-    exec::Completion<pmix_status_t> done;
-    pmix_status_t rc = start_fabric(fabric, op, dirs, ndirs,
-                                    [done](pmix_status_t st, wire::Frame&&) { done.complete(st); });
-    if (rc != PMIX_SUCCESS) return rc;
-    pmix_status_t result = PMIX_ERROR;
-    if (pmix_status_t w = wait_result(done, kDefaultTimeout, &result); w != PMIX_SUCCESS) return w;
-    return result;
+    InfoResult res{PMIX_ERROR, nullptr, 0};
+    res.status = blocking_infos(true, kDefaultTimeout, &res.info, &res.n, [&](ReplyFn fn) {
+        return start_fabric(fabric, op, dirs, ndirs, std::move(fn));
+    });
+    if (res.status == PMIX_SUCCESS) store_fabric_info(fabric, res);
+    data::free_infos(res.info, res.n);
+    return res.status;
 }
 
-ReplyFn op_cb_reply(pmix_op_cbfunc_t cbfunc, void* cbdata) {
-    return [cbfunc, cbdata](pmix_status_t st, wire::Frame&&) { cbfunc(st, cbdata); };
+// The _nb forms: `fabric` is the caller's until the callback, which comes after it is filled.
+ReplyFn fabric_reply(pmix_fabric_t* fabric, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    return [fabric, cbfunc, cbdata](pmix_status_t st, wire::Frame&& f) {
+        InfoResult res = decode_infos(st, f, true);
+        if (res.status == PMIX_SUCCESS) store_fabric_info(fabric, res);
+        data::free_infos(res.info, res.n);
+        cbfunc(res.status, cbdata);
+    };
 }
 
 }  // namespace
@@ -355,7 +356,8 @@ pmix_status_t fabric_register(pmix_fabric_t* fabric, const pmix_info_t* dirs, st
 pmix_status_t fabric_register_nb(pmix_fabric_t* fabric, const pmix_info_t* dirs, std::size_t ndirs,
                                  pmix_op_cbfunc_t cbfunc, void* cbdata) {
     if (cbfunc == nullptr) return initialized() ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
-    return start_fabric(fabric, PMIX_FABRIC_REQUEST_INFO, dirs, ndirs, op_cb_reply(cbfunc, cbdata));
+    return start_fabric(fabric, PMIX_FABRIC_REQUEST_INFO, dirs, ndirs,
+                        fabric_reply(fabric, cbfunc, cbdata));
 }
 
 pmix_status_t fabric_update(pmix_fabric_t* fabric) {
@@ -364,7 +366,8 @@ pmix_status_t fabric_update(pmix_fabric_t* fabric) {
 
 pmix_status_t fabric_update_nb(pmix_fabric_t* fabric, pmix_op_cbfunc_t cbfunc, void* cbdata) {
     if (cbfunc == nullptr) return initialized() ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
-    return start_fabric(fabric, PMIX_FABRIC_UPDATE_INFO, nullptr, 0, op_cb_reply(cbfunc, cbdata));
+    return start_fabric(fabric, PMIX_FABRIC_UPDATE_INFO, nullptr, 0,
+                        fabric_reply(fabric, cbfunc, cbdata));
 }
 
 pmix_status_t fabric_deregister_nb(pmix_fabric_t* fabric) {

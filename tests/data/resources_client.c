@@ -78,6 +78,25 @@ static void dist_cb(pmix_status_t rc, pmix_device_distance_t* d, size_t n, void*
     if (release != NULL) release(release_data);
 }
 
+static void op_done(pmix_status_t rc, void* cbdata) {
+    struct dwaiter* w = cbdata;
+    pthread_mutex_lock(&w->mu);
+    w->rc = rc;
+    w->done = 1;
+    pthread_cond_signal(&w->cv);
+    pthread_mutex_unlock(&w->mu);
+}
+
+static void wait_for(struct dwaiter* w) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 30;
+    pthread_mutex_lock(&w->mu);
+    while (!w->done && pthread_cond_timedwait(&w->cv, &w->mu, &until) == 0) {
+    }
+    pthread_mutex_unlock(&w->mu);
+}
+
 /* The non-blocking form with this process's own topology and binding (both NULL). */
 static void distances_nb(void) {
     struct dwaiter w = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, PMIX_ERROR, 0};
@@ -241,6 +260,12 @@ static void fabric_with_host(void) {
     print_infos("fabric update", rc, fab.info, fab.ninfo);
     rc = PMIx_Fabric_deregister(&fab);
     printf("fabric deregister: %s ninfo=%zu\n", PMIx_Error_string(rc), fab.ninfo);
+    struct dwaiter w = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, PMIX_ERROR, 0};
+    rc = PMIx_Fabric_register_nb(&fab, &plane, 1, op_done, &w);
+    if (rc == PMIX_SUCCESS) wait_for(&w);
+    printf("fabric register_nb: %s %s ninfo=%zu\n", PMIx_Error_string(rc),
+           w.done ? PMIx_Error_string(w.rc) : "NO-CALLBACK", fab.ninfo);
+    PMIx_Fabric_deregister(&fab);
     uint64_t two = 2;
     pmix_info_t nodes;
     PMIX_INFO_LOAD(&nodes, PMIX_ALLOC_NUM_NODES, &two, PMIX_UINT64);

@@ -359,16 +359,19 @@ TEST_F(ServerResources, FabricAndAllocateReachTheHost) {
               std::string::npos)
         << out;
     EXPECT_NE(out.find("fabric deregister: SUCCESS ninfo=0"), std::string::npos) << out;
+    EXPECT_NE(out.find("fabric register_nb: SUCCESS SUCCESS ninfo=3"), std::string::npos) << out;
     EXPECT_NE(out.find("alloc new 2 nodes: SUCCESS | pmix.alloc.id="), std::string::npos) << out;
     EXPECT_NE(out.find("Value: host-alloc-1"), std::string::npos) << out;
     std::lock_guard lock(g_up.mu);
-    EXPECT_EQ(g_up.fabric_ops,
-              (std::vector<int>{PMIX_FABRIC_REQUEST_INFO, PMIX_FABRIC_UPDATE_INFO}));
-    EXPECT_EQ(g_up.fabric_dirs,
-              (std::vector<std::string>{"pmix.fab.plane=plane-a", "pmix.fab.idx=7"}));
+    const std::vector<int> ops{PMIX_FABRIC_REQUEST_INFO, PMIX_FABRIC_UPDATE_INFO,
+                               PMIX_FABRIC_REQUEST_INFO};
+    EXPECT_EQ(g_up.fabric_ops, ops);
+    const std::vector<std::string> dirs{"pmix.fab.plane=plane-a", "pmix.fab.idx=7",
+                                        "pmix.fab.plane=plane-a"};
+    EXPECT_EQ(g_up.fabric_dirs, dirs);
     EXPECT_EQ(g_up.alloc_directives, std::vector<int>{PMIX_ALLOC_NEW});
     EXPECT_EQ(g_up.alloc_nodes, 2u);
-    ASSERT_EQ(g_up.upcall_threads.size(), 3u);
+    ASSERT_EQ(g_up.upcall_threads.size(), 4u);
     for (auto id : g_up.upcall_threads) EXPECT_NE(id, g_test_thread);
 }
 

@@ -156,6 +156,14 @@ class ServerResources : public ::testing::Test {
 protected:
     void SetUp() override {
         g_test_thread = std::this_thread::get_id();
+        {
+            std::lock_guard lock(g_up.mu);
+            g_up.upcall_threads.clear();
+            g_up.fabric_ops.clear();
+            g_up.fabric_dirs.clear();
+            g_up.alloc_directives.clear();
+            g_up.alloc_nodes = 0;
+        }
         char tmpl[] = "/tmp/pmix-res.XXXXXX";
         ASSERT_NE(::mkdtemp(tmpl), nullptr);
         dir_ = tmpl;
@@ -372,6 +380,58 @@ TEST_F(ServerResources, FabricAndAllocateReachTheHost) {
     EXPECT_EQ(g_up.alloc_directives, std::vector<int>{PMIX_ALLOC_NEW});
     EXPECT_EQ(g_up.alloc_nodes, 2u);
     ASSERT_EQ(g_up.upcall_threads.size(), 4u);
+    for (auto id : g_up.upcall_threads) EXPECT_NE(id, g_test_thread);
+}
+
+// The host's own calls (OpenPMIx: a server passes them to its own host module): its upcalls answer,
+// made from the server's thread, never inside the host's call.
+TEST_F(ServerResources, HostsOwnAllocationAndFabricGoToItsUpcalls) {
+    uint64_t three = 3;
+    pmix_info_t nodes;
+    PMIX_INFO_LOAD(&nodes, PMIX_ALLOC_NUM_NODES, &three, PMIX_UINT64);
+    pmix_info_t* results = nullptr;
+    size_t nresults = 0;
+    ASSERT_EQ(PMIx_Allocation_request(PMIX_ALLOC_EXTEND, &nodes, 1, &results, &nresults),
+              PMIX_SUCCESS);
+    ASSERT_EQ(nresults, 1u);
+    EXPECT_STREQ(results[0].key, PMIX_ALLOC_ID);
+    EXPECT_STREQ(results[0].value.data.string, "host-alloc-1");
+    PMIX_INFO_FREE(results, nresults);
+    Wait w;
+    ASSERT_EQ(PMIx_Allocation_request_nb(PMIX_ALLOC_NEW, &nodes, 1, info_cb, &w), PMIX_SUCCESS);
+    ASSERT_TRUE(w.wait());
+    EXPECT_FALSE(w.inside);
+    EXPECT_EQ(w.status, PMIX_SUCCESS);
+    ASSERT_EQ(w.info.size(), 1u);
+    for (auto& i : w.info) PMIX_INFO_DESTRUCT(&i);
+    EXPECT_EQ(PMIx_Allocation_request(0, &nodes, 1, &results, &nresults), PMIX_ERR_BAD_PARAM);
+
+    pmix_fabric_t fabric;
+    PMIX_FABRIC_CONSTRUCT(&fabric);
+    ASSERT_EQ(PMIx_Fabric_register(&fabric, nullptr, 0), PMIX_SUCCESS);
+    EXPECT_EQ(fabric.index, 7u);
+    ASSERT_EQ(fabric.ninfo, 3u);
+    EXPECT_STREQ(fabric.info[0].value.data.string, "test-vendor");
+    ASSERT_EQ(PMIx_Fabric_update(&fabric), PMIX_SUCCESS);
+    ASSERT_EQ(fabric.ninfo, 3u);
+    EXPECT_EQ(fabric.info[2].value.data.size, 4u);  // the update's answer replaced register's
+    Wait fw;
+    ASSERT_EQ(PMIx_Fabric_update_nb(&fabric, op_cb, &fw), PMIX_SUCCESS);
+    ASSERT_TRUE(fw.wait());
+    EXPECT_FALSE(fw.inside);
+    EXPECT_EQ(fw.status, PMIX_SUCCESS);
+    EXPECT_EQ(PMIx_Fabric_deregister(&fabric), PMIX_SUCCESS);
+    EXPECT_EQ(fabric.ninfo, 0u);
+    EXPECT_EQ(fabric.info, nullptr);
+    PMIX_INFO_DESTRUCT(&nodes);
+
+    std::lock_guard lock(g_up.mu);
+    const std::vector<int> dirs{PMIX_ALLOC_EXTEND, PMIX_ALLOC_NEW};
+    EXPECT_EQ(g_up.alloc_directives, dirs);
+    EXPECT_EQ(g_up.alloc_nodes, 3u);
+    const std::vector<std::string> fabric_dirs{"pmix.fab.idx=7", "pmix.fab.idx=7"};
+    EXPECT_EQ(g_up.fabric_dirs, fabric_dirs);
+    ASSERT_EQ(g_up.upcall_threads.size(), 5u);
     for (auto id : g_up.upcall_threads) EXPECT_NE(id, g_test_thread);
 }
 

@@ -191,3 +191,49 @@ pmix_status_t PMIx_Notify_event(pmix_status_t status, const pmix_proc_t* source,
     return guarded(
         [&] { return cl::notify_event(status, source, range, info, ninfo, cbfunc, cbdata); });
 }
+
+// ---- allocation, fabric ----------------------------------------------------------------------
+
+pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t directive, pmix_info_t* info,
+                                      size_t ninfo, pmix_info_t** results, size_t* nresults) {
+    return guarded(
+        [&] { return cl::allocation_request(directive, info, ninfo, results, nresults); });
+}
+
+pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t directive, pmix_info_t* info,
+                                         size_t ninfo, pmix_info_cbfunc_t cbfunc, void* cbdata) {
+    return guarded(
+        [&] { return cl::allocation_request_nb(directive, info, ninfo, cbfunc, cbdata); });
+}
+
+pmix_status_t PMIx_Fabric_register(pmix_fabric_t* fabric, const pmix_info_t directives[],
+                                   size_t ndirs) {
+    return guarded([&] { return cl::fabric_register(fabric, directives, ndirs); });
+}
+
+pmix_status_t PMIx_Fabric_register_nb(pmix_fabric_t* fabric, const pmix_info_t directives[],
+                                      size_t ndirs, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    return guarded(
+        [&] { return cl::fabric_register_nb(fabric, directives, ndirs, cbfunc, cbdata); });
+}
+
+pmix_status_t PMIx_Fabric_update(pmix_fabric_t* fabric) {
+    return guarded([&] { return cl::fabric_update(fabric); });
+}
+
+pmix_status_t PMIx_Fabric_update_nb(pmix_fabric_t* fabric, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    return guarded([&] { return cl::fabric_update_nb(fabric, cbfunc, cbdata); });
+}
+
+// Blocking deregister: PMIX_SUCCESS where the _nb form says PMIX_OPERATION_SUCCEEDED (OpenPMIx).
+pmix_status_t PMIx_Fabric_deregister(pmix_fabric_t* fabric) {
+    return guarded([&] {
+        const pmix_status_t rc = cl::fabric_deregister_nb(fabric);
+        return rc == PMIX_OPERATION_SUCCEEDED ? PMIX_SUCCESS : rc;
+    });
+}
+
+// Nothing to wait for: it only frees what register stored, so the callback is never called.
+pmix_status_t PMIx_Fabric_deregister_nb(pmix_fabric_t* fabric, pmix_op_cbfunc_t, void*) {
+    return guarded([&] { return cl::fabric_deregister_nb(fabric); });
+}

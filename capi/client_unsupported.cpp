@@ -26,16 +26,6 @@ void PMIx_Progress(void) {
 
 // ---- Query, log, allocation, job control, monitoring -----------------------------------------
 
-pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t, pmix_info_t*, size_t, pmix_info_t**,
-                                      size_t*) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
-pmix_status_t PMIx_Allocation_request_nb(pmix_alloc_directive_t, pmix_info_t*, size_t,
-                                         pmix_info_cbfunc_t, void*) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
 pmix_status_t PMIx_Process_monitor(const pmix_info_t*, pmix_status_t, const pmix_info_t[], size_t,
                                    pmix_info_t**, size_t*) {
     return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
@@ -113,32 +103,5 @@ pmix_status_t PMIx_Group_destruct(const char[], const pmix_info_t[], size_t) {
 
 pmix_status_t PMIx_Group_destruct_nb(const char[], const pmix_info_t[], size_t, pmix_op_cbfunc_t,
                                      void*) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
-// ---- Fabric ----------------------------------------------------------------------------------
-
-pmix_status_t PMIx_Fabric_register(pmix_fabric_t*, const pmix_info_t[], size_t) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
-pmix_status_t PMIx_Fabric_register_nb(pmix_fabric_t*, const pmix_info_t[], size_t, pmix_op_cbfunc_t,
-                                      void*) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
-pmix_status_t PMIx_Fabric_update(pmix_fabric_t*) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
-pmix_status_t PMIx_Fabric_update_nb(pmix_fabric_t*, pmix_op_cbfunc_t, void*) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
-pmix_status_t PMIx_Fabric_deregister(pmix_fabric_t*) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
-pmix_status_t PMIx_Fabric_deregister_nb(pmix_fabric_t*, pmix_op_cbfunc_t, void*) {
     return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
 }

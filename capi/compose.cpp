@@ -20,6 +20,9 @@ constexpr client::HostServer kThisServer = {
     .store_internal = &server::store_internal,
     .notify_event = &server::notify_event,
     .post = &server::post,
+    .allocate = &server::own_allocate,
+    .fabric = &server::own_fabric,
+    .on_server_thread = &server::on_server_thread,
 };
 
 }  // namespace

@@ -19,12 +19,17 @@
 // - PMIx_Get_cpuset treats its argument as output only (python3-pmix passes it uninitialised).
 // - PMIx_Topology_destruct on the shared topology PMIx_Load_topology handed out releases only
 //   the source string instead of destroying the library's copy.
-// - PMIx_Compute_distances(_nb): PMIX_ERR_NOT_SUPPORTED (no device inventory yet).
+// - PMIx_Compute_distances(_nb): computed as OpenPMIx does (core/maps/distances.h), but info
+//   without PMIX_DEVICE_TYPE means every type (OpenPMIx: none, so PMIX_ERR_NOT_FOUND), a cpuset
+//   outside the topology is PMIX_ERR_BAD_PARAM, and a device that has no id is left out rather
+//   than failing the call.
 // Cpuset strings ("hwloc:0-3") and locality strings ("SK0:L30:L20:L10:CR0:HT0:NM0") are
 // byte-identical to OpenPMIx's: the test api.maps_match_openpmix diffs them.
+#include "server/api.h"
 #include "shim_support.h"
 
 #include "maps/cpuset.h"
+#include "maps/distances.h"
 #include "maps/locality.h"
 #include "maps/node_regex.h"
 #include "maps/topology.h"
@@ -34,6 +39,8 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <vector>
 
 using pmix::capi::any_null;
 using pmix::capi::guarded;
@@ -188,14 +195,115 @@ pmix_status_t PMIx_server_generate_cpuset_string(const pmix_cpuset_t* cpuset,
     });
 }
 
-// Device distances need the fabric/GPU inventory, which does not exist yet. The non-blocking form
-// returns an error, so it never calls its callback.
-pmix_status_t PMIx_Compute_distances(pmix_topology_t*, pmix_cpuset_t*, pmix_info_t[], size_t,
-                                     pmix_device_distance_t**, size_t*) {
-    return pmix::capi::guarded([&] { return PMIX_ERR_NOT_SUPPORTED; });
+namespace {
+
+// Fills a malloc'd pmix_device_distance_t array (PMIX_DEVICE_DIST_FREE releases it).
+pmix_status_t export_distances(const std::vector<pmix::maps::DeviceDistance>& found,
+                               pmix_device_distance_t** out, size_t* nout) {
+    auto* array = static_cast<pmix_device_distance_t*>(
+        std::calloc(found.size(), sizeof(pmix_device_distance_t)));
+    if (array == nullptr) return PMIX_ERR_NOMEM;
+    for (size_t i = 0; i < found.size(); ++i) {
+        array[i].uuid = ::strdup(found[i].uuid.c_str());
+        array[i].osname = ::strdup(found[i].osname.c_str());
+        array[i].type = found[i].type;
+        array[i].mindist = found[i].mindist;
+        array[i].maxdist = found[i].maxdist;
+        if (array[i].uuid == nullptr || array[i].osname == nullptr) {
+            PMIX_DEVICE_DIST_FREE(array, found.size());
+            return PMIX_ERR_NOMEM;
+        }
+    }
+    *out = array;
+    *nout = found.size();
+    return PMIX_SUCCESS;
 }
 
-pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t*, pmix_cpuset_t*, pmix_info_t[], size_t,
-                                        pmix_device_dist_cbfunc_t, void*) {
-    return pmix::capi::guarded([&] { return PMIX_ERR_NOT_SUPPORTED; });
+// NULL topology: this node's; NULL cpuset: the caller's binding (as OpenPMIx does).
+pmix::Result<std::vector<pmix::maps::DeviceDistance>> distances_of(pmix_topology_t* topo,
+                                                                   pmix_cpuset_t* cpuset,
+                                                                   const pmix_info_t* info,
+                                                                   size_t ninfo) {
+    using R = pmix::Result<std::vector<pmix::maps::DeviceDistance>>;
+    auto request = pmix::maps::parse_distance_request(info, ninfo);
+    if (!request.ok())
+        return pmix::forward_failure<std::vector<pmix::maps::DeviceDistance>>(request);
+    hwloc_topology_t topology = nullptr;
+    if (topo == nullptr) {
+        auto node = pmix::maps::node_topology();
+        if (!node.ok()) return pmix::forward_failure<std::vector<pmix::maps::DeviceDistance>>(node);
+        topology = node.value.topology;
+    } else {
+        if (topo->source == nullptr || topo->topology == nullptr)
+            return R::failure(PMIX_ERR_BAD_PARAM, "topology without source or content");
+        if (!pmix::maps::is_hwloc_source(topo->source))
+            return R::failure(PMIX_ERR_NOT_SUPPORTED, "not an hwloc topology");
+        topology = static_cast<hwloc_topology_t>(topo->topology);
+    }
+    pmix::maps::Bitmap own;
+    hwloc_const_bitmap_t bits = nullptr;
+    if (cpuset == nullptr) {
+        auto bound = pmix::maps::current_binding(PMIX_CPUBIND_PROCESS);
+        if (!bound.ok())
+            return pmix::forward_failure<std::vector<pmix::maps::DeviceDistance>>(bound);
+        own = std::move(bound.value);
+        bits = own.get();
+    } else {
+        if (cpuset->bitmap == nullptr)
+            return R::failure(PMIX_ERR_BAD_PARAM, "cpuset without bitmap");
+        if (cpuset->source != nullptr && !pmix::maps::is_hwloc_source(cpuset->source))
+            return R::failure(PMIX_ERR_NOT_SUPPORTED, "not an hwloc cpuset");
+        bits = static_cast<hwloc_const_bitmap_t>(cpuset->bitmap);
+    }
+    return pmix::maps::compute_distances(topology, bits, request.value);
+}
+
+struct DistanceAnswer {
+    pmix_device_distance_t* dist = nullptr;
+    size_t ndist = 0;
+};
+
+void release_distances(void* cbdata) {
+    auto* answer = static_cast<DistanceAnswer*>(cbdata);
+    if (answer->dist != nullptr) PMIX_DEVICE_DIST_FREE(answer->dist, answer->ndist);
+    delete answer;
+}
+
+}  // namespace
+
+// Computed in the caller's process, as OpenPMIx does when it has the topology (it asks its server
+// only when it cannot load one; this library always can, or fails with hwloc's error).
+pmix_status_t PMIx_Compute_distances(pmix_topology_t* topo, pmix_cpuset_t* cpuset,
+                                     pmix_info_t info[], size_t ninfo,
+                                     pmix_device_distance_t** distances, size_t* ndist) {
+    return guarded([&] {
+        if (any_null(distances, ndist)) return PMIX_ERR_BAD_PARAM;
+        *distances = nullptr;
+        *ndist = 0;
+        auto found = distances_of(topo, cpuset, info, ninfo);
+        if (!found.ok()) return found.status;
+        return export_distances(found.value, distances, ndist);
+    });
+}
+
+// The answer is computed here; the callback runs later on another thread, never inside this
+// call. An error is returned at once and the callback is not called.
+pmix_status_t PMIx_Compute_distances_nb(pmix_topology_t* topo, pmix_cpuset_t* cpuset,
+                                        pmix_info_t info[], size_t ninfo,
+                                        pmix_device_dist_cbfunc_t cbfunc, void* cbdata) {
+    return guarded([&] {
+        if (cbfunc == nullptr) return PMIX_ERR_BAD_PARAM;
+        auto found = distances_of(topo, cpuset, info, ninfo);
+        if (!found.ok()) return found.status;
+        auto answer = std::make_unique<DistanceAnswer>();
+        if (pmix_status_t rc = export_distances(found.value, &answer->dist, &answer->ndist);
+            rc != PMIX_SUCCESS) {
+            return rc;
+        }
+        DistanceAnswer* raw = answer.release();
+        pmix::server::call_host_later([raw, cbfunc, cbdata] {
+            cbfunc(PMIX_SUCCESS, raw->dist, raw->ndist, cbdata, release_distances, raw);
+        });
+        return PMIX_SUCCESS;
+    });
 }

@@ -117,3 +117,31 @@ pmix_status_t PMIx_server_setup_local_support(const pmix_nspace_t nspace, pmix_i
         return pmix::server::setup_local_support(nspace, info, ninfo, cbfunc, cbdata);
     });
 }
+
+// ---- inventory and resources (server/resources.cpp) ------------------------------------------
+
+pmix_status_t PMIx_server_collect_inventory(pmix_info_t directives[], size_t ndirs,
+                                            pmix_info_cbfunc_t cbfunc, void* cbdata) {
+    return pmix::capi::guarded(
+        [&] { return pmix::server::collect_inventory(directives, ndirs, cbfunc, cbdata); });
+}
+
+pmix_status_t PMIx_server_deliver_inventory(pmix_info_t info[], size_t ninfo,
+                                            pmix_info_t directives[], size_t ndirs,
+                                            pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    return pmix::capi::guarded([&] {
+        return pmix::server::deliver_inventory(info, ninfo, directives, ndirs, cbfunc, cbdata);
+    });
+}
+
+pmix_status_t PMIx_server_register_resources(pmix_info_t info[], size_t ninfo,
+                                             pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    return pmix::capi::guarded(
+        [&] { return pmix::server::register_resources(info, ninfo, cbfunc, cbdata); });
+}
+
+pmix_status_t PMIx_server_deregister_resources(pmix_info_t info[], size_t ninfo,
+                                               pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    return pmix::capi::guarded(
+        [&] { return pmix::server::deregister_resources(info, ninfo, cbfunc, cbdata); });
+}

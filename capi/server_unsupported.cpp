@@ -20,28 +20,11 @@ pmix_status_t not_available() {
 }
 }  // namespace
 
-// ---- IO forwarding, inventory, resources, process sets, attributes ---------------------------
+// ---- IO forwarding, process sets ---------------------------
 
 pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t*, pmix_iof_channel_t,
                                       const pmix_byte_object_t*, const pmix_info_t[], size_t,
                                       pmix_op_cbfunc_t, void*) {
-    return pmix::capi::guarded([&] { return not_available(); });
-}
-
-pmix_status_t PMIx_server_collect_inventory(pmix_info_t[], size_t, pmix_info_cbfunc_t, void*) {
-    return pmix::capi::guarded([&] { return not_available(); });
-}
-
-pmix_status_t PMIx_server_deliver_inventory(pmix_info_t[], size_t, pmix_info_t[], size_t,
-                                            pmix_op_cbfunc_t, void*) {
-    return pmix::capi::guarded([&] { return not_available(); });
-}
-
-pmix_status_t PMIx_server_register_resources(pmix_info_t[], size_t, pmix_op_cbfunc_t, void*) {
-    return pmix::capi::guarded([&] { return not_available(); });
-}
-
-pmix_status_t PMIx_server_deregister_resources(pmix_info_t[], size_t, pmix_op_cbfunc_t, void*) {
     return pmix::capi::guarded([&] { return not_available(); });
 }
 

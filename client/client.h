@@ -85,6 +85,23 @@ pmix_status_t resolve_peers(const char* nodename, const char* nspace, pmix_proc_
                             std::size_t* nprocs);
 pmix_status_t resolve_nodes(const char* nspace, char** nodelist);
 
+// ---- allocation and fabric, forwarded to the server's host (ops_info.cpp) ---------------------
+// A directive outside the Standard's (PMIX_ALLOC_NEW..REAQUIRE, or PMIX_ALLOC_EXTERNAL and above)
+// is PMIX_ERR_BAD_PARAM.
+pmix_status_t allocation_request(pmix_alloc_directive_t directive, const pmix_info_t* info,
+                                 std::size_t ninfo, pmix_info_t** results, std::size_t* nresults);
+pmix_status_t allocation_request_nb(pmix_alloc_directive_t directive, const pmix_info_t* info,
+                                    std::size_t ninfo, pmix_info_cbfunc_t cbfunc, void* cbdata);
+// Register/update fill fabric->info (its former content freed first) from the host's answer;
+// `fabric` must stay valid until the callback. Deregister only frees what register stored (as
+// OpenPMIx does outside a scheduler): PMIX_OPERATION_SUCCEEDED from the _nb form.
+pmix_status_t fabric_register(pmix_fabric_t* fabric, const pmix_info_t* dirs, std::size_t ndirs);
+pmix_status_t fabric_register_nb(pmix_fabric_t* fabric, const pmix_info_t* dirs, std::size_t ndirs,
+                                 pmix_op_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t fabric_update(pmix_fabric_t* fabric);
+pmix_status_t fabric_update_nb(pmix_fabric_t* fabric, pmix_op_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t fabric_deregister_nb(pmix_fabric_t* fabric);
+
 // ---- events (events.cpp) -----------------------------------------------------------------------
 // With cbfunc NULL, register blocks and returns the handler's reference (>= 1) as its status.
 pmix_status_t register_event_handler(const pmix_status_t* codes, std::size_t ncodes,

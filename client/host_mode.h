@@ -29,6 +29,13 @@ struct HostServer {
                                   pmix_data_range_t range, const pmix_info_t* info,
                                   std::size_t ninfo, pmix_op_cbfunc_t cbfunc, void* cbdata);
     pmix_status_t (*post)(exec::UniqueFunction<void()> task);
+    // The host's own allocate / fabric upcalls (PMIx_Allocation_request, PMIx_Fabric_register /
+    // update called by the host itself); cbfunc later, from a task of its own.
+    pmix_status_t (*allocate)(pmix_alloc_directive_t directive, const pmix_info_t* info,
+                              std::size_t ninfo, pmix_info_cbfunc_t cbfunc, void* cbdata);
+    pmix_status_t (*fabric)(pmix_fabric_operation_t op, const pmix_info_t* info, std::size_t ninfo,
+                            pmix_info_cbfunc_t cbfunc, void* cbdata);
+    bool (*on_server_thread)();  // inside an upcall: a blocking call answers PMIX_ERR_WOULD_BLOCK
 };
 
 // `server` must outlive the process (a static table); nullptr forgets it.

@@ -1,6 +1,7 @@
 // client/ops_info.cpp - Spawn, Query_info, Job_control (forwarded to the server's host) and
 // Resolve_peers / Resolve_nodes (answered from job-level data through Get).
 #include "client/client.h"
+#include "client/host_mode.h"
 #include "client/query_local.h"
 #include "client/state.h"
 
@@ -252,6 +253,263 @@ pmix_status_t job_control_nb(const pmix_proc_t* targets, std::size_t ntargets,
                                  [](pmix_status_t, wire::Frame&&) {});
     }
     return start_job_control(targets, ntargets, dirs, ndirs, info_cb_reply(false, cbfunc, cbdata));
+}
+
+// ---- allocation and fabric ---------------------------------------------------------------------
+
+namespace {
+
+bool valid_directive(pmix_alloc_directive_t d) noexcept {
+    return (d >= PMIX_ALLOC_NEW && d <= PMIX_ALLOC_REAQUIRE) || d >= PMIX_ALLOC_EXTERNAL;
+}
+
+pmix_status_t start_allocation(pmix_alloc_directive_t directive, const pmix_info_t* info,
+                               std::size_t ninfo, ReplyFn fn) {
+    if (!initialized()) return PMIX_ERR_INIT;
+    if (bad(info, ninfo) || !valid_directive(directive)) return PMIX_ERR_BAD_PARAM;
+    proto::Writer w;
+    w.raw(&directive, 1, PMIX_ALLOC_DIRECTIVE).infos(info, ninfo);
+    if (w.status_code() != PMIX_SUCCESS) return w.status_code();
+    return request(proto::Op::kAllocate, w.take(), timeout_from(info, ninfo, kDefaultTimeout),
+                   std::move(fn));
+}
+
+// The host's answer replaces what `fabric` held; its PMIX_FABRIC_INDEX, when it gives one, is
+// the fabric's index from now on (what update names it by).
+void store_fabric_info(pmix_fabric_t* fabric, InfoResult& res) {
+    for (std::size_t i = 0; i < res.n; ++i) {
+        if (PMIX_CHECK_KEY(&res.info[i], PMIX_FABRIC_INDEX) &&
+            res.info[i].value.type == PMIX_SIZE) {
+            fabric->index = res.info[i].value.data.size;
+        }
+    }
+    data::free_infos(fabric->info, fabric->ninfo);
+    fabric->info = res.info;
+    fabric->ninfo = res.n;
+    res.info = nullptr;
+    res.n = 0;
+}
+
+pmix_status_t start_fabric(pmix_fabric_t* fabric, pmix_fabric_operation_t op,
+                           const pmix_info_t* dirs, std::size_t ndirs, ReplyFn fn) {
+    if (!initialized()) return PMIX_ERR_INIT;
+    if (fabric == nullptr || bad(dirs, ndirs)) return PMIX_ERR_BAD_PARAM;
+    proto::Writer w;
+    const auto code = static_cast<std::uint8_t>(op);  // the enum travels as one byte
+    if (op == PMIX_FABRIC_UPDATE_INFO) {  // the fabric is named by the index register gave it
+        pmix_info_t index;
+        PMIX_INFO_LOAD(&index, PMIX_FABRIC_INDEX, &fabric->index, PMIX_SIZE);
+        w.raw(&code, 1, PMIX_UINT8).infos(&index, 1);
+    } else {
+        w.raw(&code, 1, PMIX_UINT8).infos(dirs, ndirs);
+    }
+    if (w.status_code() != PMIX_SUCCESS) return w.status_code();
+    return request(proto::Op::kFabric, w.take(), kDefaultTimeout, std::move(fn));
+}
+
+// The blocking forms store the answer on the caller's thread, so that a reply arriving after the
+// wait gave up never touches the caller's pmix_fabric_t.
+pmix_status_t blocking_fabric(pmix_fabric_t* fabric, pmix_fabric_operation_t op,
+                              const pmix_info_t* dirs, std::size_t ndirs) {
+    InfoResult res{PMIX_ERROR, nullptr, 0};
+    res.status = blocking_infos(true, kDefaultTimeout, &res.info, &res.n, [&](ReplyFn fn) {
+        return start_fabric(fabric, op, dirs, ndirs, std::move(fn));
+    });
+    if (res.status == PMIX_SUCCESS) store_fabric_info(fabric, res);
+    data::free_infos(res.info, res.n);
+    return res.status;
+}
+
+// The _nb forms: `fabric` is the caller's until the callback, which comes after it is filled.
+ReplyFn fabric_reply(pmix_fabric_t* fabric, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    return [fabric, cbfunc, cbdata](pmix_status_t st, wire::Frame&& f) {
+        InfoResult res = decode_infos(st, f, true);
+        if (res.status == PMIX_SUCCESS) store_fabric_info(fabric, res);
+        data::free_infos(res.info, res.n);
+        cbfunc(res.status, cbdata);
+    };
+}
+
+// ---- the same calls made by a host itself (host_mode.h): its own upcall answers ----------------
+
+struct HostWait {
+    exec::Completion<InfoResult> done;
+};
+
+void host_info_cb(pmix_status_t status, pmix_info_t* info, std::size_t ninfo, void* cbdata,
+                  pmix_release_cbfunc_t release_fn, void* release_cbdata) {
+    std::unique_ptr<HostWait> w(static_cast<HostWait*>(cbdata));
+    data::InfoArray copy;
+    InfoResult res{status, nullptr, 0};
+    if (info != nullptr && ninfo > 0 && copy.assign_copy(info, ninfo) != PMIX_SUCCESS) {
+        res.status = PMIX_ERR_NOMEM;
+    }
+    res.n = copy.size();
+    res.info = copy.release();
+    if (release_fn != nullptr) release_fn(release_cbdata);
+    if (!w->done.complete(res)) data::free_infos(res.info, res.n);
+}
+
+// Starts `start(host_info_cb, cbdata)` and waits for its answer.
+pmix_status_t host_blocking(const HostServer& host, std::chrono::milliseconds timeout,
+                            InfoResult* out,
+                            const std::function<pmix_status_t(pmix_info_cbfunc_t, void*)>& start) {
+    if (host.on_server_thread()) return PMIX_ERR_WOULD_BLOCK;
+    auto w = std::make_unique<HostWait>();
+    exec::Completion<InfoResult> done = w->done;
+    if (pmix_status_t rc = start(host_info_cb, w.get()); rc != PMIX_SUCCESS) return rc;
+    w.release();  // host_info_cb owns it now
+    if (pmix_status_t rc = wait_result(done, timeout, out); rc != PMIX_SUCCESS) {
+        if (!done.complete(InfoResult{rc, nullptr, 0})) {  // answered meanwhile: free it
+            auto late = done.wait(std::chrono::milliseconds(0));
+            if (late.value) data::free_infos(late.value->info, late.value->n);
+        }
+        return rc;
+    }
+    return PMIX_SUCCESS;
+}
+
+struct HostFabricOp {
+    pmix_fabric_t* fabric;
+    pmix_op_cbfunc_t cbfunc;
+    void* cbdata;
+};
+
+void host_fabric_cb(pmix_status_t status, pmix_info_t* info, std::size_t ninfo, void* cbdata,
+                    pmix_release_cbfunc_t release_fn, void* release_cbdata) {
+    std::unique_ptr<HostFabricOp> op(static_cast<HostFabricOp*>(cbdata));
+    InfoResult res{status, nullptr, 0};
+    data::InfoArray copy;
+    if (status == PMIX_SUCCESS && info != nullptr && ninfo > 0 &&
+        copy.assign_copy(info, ninfo) != PMIX_SUCCESS) {
+        res.status = PMIX_ERR_NOMEM;
+    }
+    res.n = copy.size();
+    res.info = copy.release();
+    if (release_fn != nullptr) release_fn(release_cbdata);
+    if (res.status == PMIX_SUCCESS) store_fabric_info(op->fabric, res);
+    data::free_infos(res.info, res.n);
+    op->cbfunc(res.status, op->cbdata);
+}
+
+// What a host's fabric request carries: its directives, or for an update the fabric's index.
+pmix_status_t host_fabric(const HostServer& host, pmix_fabric_t* fabric, pmix_fabric_operation_t op,
+                          const pmix_info_t* dirs, std::size_t ndirs, pmix_info_cbfunc_t cb,
+                          void* cbdata) {
+    if (op != PMIX_FABRIC_UPDATE_INFO) return host.fabric(op, dirs, ndirs, cb, cbdata);
+    pmix_info_t index;
+    PMIX_INFO_LOAD(&index, PMIX_FABRIC_INDEX, &fabric->index, PMIX_SIZE);
+    return host.fabric(op, &index, 1, cb, cbdata);  // copied before it returns
+}
+
+pmix_status_t host_fabric_blocking(const HostServer& host, pmix_fabric_t* fabric,
+                                   pmix_fabric_operation_t op, const pmix_info_t* dirs,
+                                   std::size_t ndirs) {
+    if (fabric == nullptr || bad(dirs, ndirs)) return PMIX_ERR_BAD_PARAM;
+    InfoResult res{PMIX_ERROR, nullptr, 0};
+    pmix_status_t rc =
+        host_blocking(host, kDefaultTimeout, &res, [&](pmix_info_cbfunc_t cb, void* cd) {
+            return host_fabric(host, fabric, op, dirs, ndirs, cb, cd);
+        });
+    if (rc != PMIX_SUCCESS) return rc;
+    if (res.status == PMIX_SUCCESS) store_fabric_info(fabric, res);
+    data::free_infos(res.info, res.n);
+    return res.status;
+}
+
+pmix_status_t host_fabric_nb(const HostServer& host, pmix_fabric_t* fabric,
+                             pmix_fabric_operation_t op, const pmix_info_t* dirs, std::size_t ndirs,
+                             pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    if (fabric == nullptr || cbfunc == nullptr || bad(dirs, ndirs)) return PMIX_ERR_BAD_PARAM;
+    auto op_data = std::make_unique<HostFabricOp>(HostFabricOp{fabric, cbfunc, cbdata});
+    pmix_status_t rc = host_fabric(host, fabric, op, dirs, ndirs, host_fabric_cb, op_data.get());
+    if (rc == PMIX_SUCCESS) op_data.release();
+    return rc;
+}
+
+}  // namespace
+
+pmix_status_t allocation_request(pmix_alloc_directive_t directive, const pmix_info_t* info,
+                                 std::size_t ninfo, pmix_info_t** results, std::size_t* nresults) {
+    if (const HostServer* host = serving_host()) {
+        if (results == nullptr || nresults == nullptr || bad(info, ninfo) ||
+            !valid_directive(directive)) {
+            return PMIX_ERR_BAD_PARAM;
+        }
+        *results = nullptr;
+        *nresults = 0;
+        InfoResult res{PMIX_ERROR, nullptr, 0};
+        pmix_status_t rc = host_blocking(*host, timeout_from(info, ninfo, kDefaultTimeout), &res,
+                                         [&](pmix_info_cbfunc_t cb, void* cd) {
+                                             return host->allocate(directive, info, ninfo, cb, cd);
+                                         });
+        if (rc != PMIX_SUCCESS) return rc;
+        *results = res.info;
+        *nresults = res.n;
+        return res.status;
+    }
+    if (results == nullptr || nresults == nullptr) {
+        return initialized() ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
+    }
+    *results = nullptr;
+    *nresults = 0;
+    return blocking_infos(
+        true, timeout_from(info, ninfo, kDefaultTimeout), results, nresults,
+        [&](ReplyFn fn) { return start_allocation(directive, info, ninfo, std::move(fn)); });
+}
+
+pmix_status_t allocation_request_nb(pmix_alloc_directive_t directive, const pmix_info_t* info,
+                                    std::size_t ninfo, pmix_info_cbfunc_t cbfunc, void* cbdata) {
+    if (const HostServer* host = serving_host()) {
+        if (cbfunc == nullptr || bad(info, ninfo) || !valid_directive(directive)) {
+            return PMIX_ERR_BAD_PARAM;
+        }
+        return host->allocate(directive, info, ninfo, cbfunc, cbdata);
+    }
+    if (cbfunc == nullptr) return initialized() ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
+    return start_allocation(directive, info, ninfo, info_cb_reply(true, cbfunc, cbdata));
+}
+
+pmix_status_t fabric_register(pmix_fabric_t* fabric, const pmix_info_t* dirs, std::size_t ndirs) {
+    if (const HostServer* host = serving_host()) {
+        return host_fabric_blocking(*host, fabric, PMIX_FABRIC_REQUEST_INFO, dirs, ndirs);
+    }
+    return blocking_fabric(fabric, PMIX_FABRIC_REQUEST_INFO, dirs, ndirs);
+}
+
+pmix_status_t fabric_register_nb(pmix_fabric_t* fabric, const pmix_info_t* dirs, std::size_t ndirs,
+                                 pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    if (const HostServer* host = serving_host()) {
+        return host_fabric_nb(*host, fabric, PMIX_FABRIC_REQUEST_INFO, dirs, ndirs, cbfunc, cbdata);
+    }
+    if (cbfunc == nullptr) return initialized() ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
+    return start_fabric(fabric, PMIX_FABRIC_REQUEST_INFO, dirs, ndirs,
+                        fabric_reply(fabric, cbfunc, cbdata));
+}
+
+pmix_status_t fabric_update(pmix_fabric_t* fabric) {
+    if (const HostServer* host = serving_host()) {
+        return host_fabric_blocking(*host, fabric, PMIX_FABRIC_UPDATE_INFO, nullptr, 0);
+    }
+    return blocking_fabric(fabric, PMIX_FABRIC_UPDATE_INFO, nullptr, 0);
+}
+
+pmix_status_t fabric_update_nb(pmix_fabric_t* fabric, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    if (const HostServer* host = serving_host()) {
+        return host_fabric_nb(*host, fabric, PMIX_FABRIC_UPDATE_INFO, nullptr, 0, cbfunc, cbdata);
+    }
+    if (cbfunc == nullptr) return initialized() ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
+    return start_fabric(fabric, PMIX_FABRIC_UPDATE_INFO, nullptr, 0,
+                        fabric_reply(fabric, cbfunc, cbdata));
+}
+
+pmix_status_t fabric_deregister_nb(pmix_fabric_t* fabric) {
+    if (!initialized() && serving_host() == nullptr) return PMIX_ERR_INIT;
+    if (fabric == nullptr) return PMIX_ERR_BAD_PARAM;
+    data::free_infos(fabric->info, fabric->ninfo);
+    fabric->info = nullptr;
+    fabric->ninfo = 0;
+    return PMIX_OPERATION_SUCCEEDED;
 }
 
 // ---- resolve

@@ -214,6 +214,10 @@ pmix_status_t host_query(pmix_proc_t* requester, pmix_query_t* queries, size_t n
                          pmix_info_cbfunc_t cbfunc, void* cbdata);
 void host_tool_connected(pmix_info_t* info, size_t ninfo, pmix_tool_connection_cbfunc_t cbfunc,
                          void* cbdata);
+// alloc.cpp: the host's allocate callback (PMIx_Allocation_request from the host list).
+pmix_status_t allocate_fn(const pmix_proc_t* requester, pmix_alloc_directive_t directive,
+                          const pmix_info_t data[], size_t ndata, pmix_info_cbfunc_t cbfunc,
+                          void* cbdata);
 // Sends `sig` to this node's processes among `targets` (all of them when empty).
 void signal_local(Launcher& launcher, const std::vector<pmix_proc_t>& targets, int sig);
 void fail_pending_lookups(pmix_status_t status);

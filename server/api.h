@@ -24,6 +24,24 @@ pmix_status_t setup_application(const char* nspace, const pmix_info_t* info, siz
                                 pmix_setup_application_cbfunc_t cbfunc, void* cbdata);
 pmix_status_t setup_local_support(const char* nspace, const pmix_info_t* info, size_t ninfo,
                                   pmix_op_cbfunc_t cbfunc, void* cbdata);
+// resources.cpp: inventory and resources (rules in resources.h and resources.cpp).
+pmix_status_t collect_inventory(const pmix_info_t* dirs, size_t ndirs, pmix_info_cbfunc_t cbfunc,
+                                void* cbdata);
+pmix_status_t deliver_inventory(const pmix_info_t* info, size_t ninfo, const pmix_info_t* dirs,
+                                size_t ndirs, pmix_op_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t register_resources(const pmix_info_t* info, size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                                 void* cbdata);
+pmix_status_t deregister_resources(const pmix_info_t* info, size_t ninfo, pmix_op_cbfunc_t cbfunc,
+                                   void* cbdata);
+// own_upcalls.cpp: the host's own PMIx_Allocation_request / PMIx_Fabric_register|update, passed
+// to its allocate / fabric upcall from a loop task; cbfunc (required) from another task.
+// PMIX_ERR_NOT_SUPPORTED when the host has no such upcall.
+pmix_status_t own_allocate(pmix_alloc_directive_t directive, const pmix_info_t* info, size_t ninfo,
+                           pmix_info_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t own_fabric(pmix_fabric_operation_t op, const pmix_info_t* info, size_t ninfo,
+                         pmix_info_cbfunc_t cbfunc, void* cbdata);
+// True on the server's progress thread (inside an upcall), where a blocking call would deadlock.
+bool on_server_thread();
 
 // In-process access for the client API when it runs inside the server process (a host such as
 // mpirun calls PMIx_Get / PMIx_Store_internal after PMIx_server_init). Safe from any thread,

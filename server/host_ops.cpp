@@ -1,7 +1,8 @@
 // server/host_ops.cpp - requests the server passes up to the host's module (protocol.h ops:
 // finalize, abort, publish, lookup, unpublish, spawn, connect, disconnect, query, log,
-// job control, notify). Each decodes its payload, adds what the host expects from the library
-// (the caller's uid, the log source), calls the module and replies when the host answers.
+// job control, notify, allocate, fabric). Each decodes its payload, adds what the host expects from
+// the library (the caller's uid, the log source), calls the module and replies when the host
+// answers.
 #include "server/api.h"
 #include "server/local_answers.h"
 #include "server/state.h"
@@ -93,7 +94,8 @@ void reply_infos(Upcall& u, pmix_status_t status, const pmix_info_t* info, size_
     }
     proto::Writer w;
     w.status(status);
-    if (u.to.request.op == static_cast<std::uint32_t>(Op::kQuery)) {
+    const auto op = static_cast<Op>(u.to.request.op);
+    if (op == Op::kQuery || op == Op::kAllocate || op == Op::kFabric) {
         w.infos(all.data(), all.size());
     }
     c->reply(u.to.request, w.take());
@@ -300,6 +302,40 @@ pmix_status_t do_notify(State& s, proto::Reader& r, UpcallPtr u) {
     return PMIX_SUCCESS;
 }
 
+// PMIx_Allocation_request: the host's allocate upcall decides (OpenPMIx 4.2.2's rule: no
+// upcall, PMIX_ERR_NOT_SUPPORTED); its answer goes back to the client as it is.
+pmix_status_t do_allocate(State& s, proto::Reader& r, UpcallPtr u) {
+    pmix_alloc_directive_t directive = 0;
+    r.raw(&directive, 1, PMIX_ALLOC_DIRECTIVE);
+    r.infos(&u->info);
+    if (r.finish() != PMIX_SUCCESS) return PMIX_ERR_UNPACK_FAILURE;
+    if (s.module.allocate == nullptr) return PMIX_ERR_NOT_SUPPORTED;
+    Upcall* raw = u.get();
+    settle(s.module.allocate(&raw->proc, directive, raw->info.data(), raw->info.size(), info_done,
+                             raw),
+           std::move(u));
+    return PMIX_SUCCESS;
+}
+
+// PMIx_Fabric_register / update: the library has no fabric plugin that knows a fabric's
+// topology (OpenPMIx's pnet), so the host's fabric upcall answers or it is
+// PMIX_ERR_NOT_SUPPORTED, as OpenPMIx 4.2.2 answers without such a plugin.
+pmix_status_t do_fabric(State& s, proto::Reader& r, UpcallPtr u) {
+    std::uint8_t code = 0;  // the enum travels as one byte
+    r.raw(&code, 1, PMIX_UINT8);
+    r.infos(&u->info);
+    if (r.finish() != PMIX_SUCCESS) return PMIX_ERR_UNPACK_FAILURE;
+    if (code != PMIX_FABRIC_REQUEST_INFO && code != PMIX_FABRIC_UPDATE_INFO) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    const auto op = static_cast<pmix_fabric_operation_t>(code);
+    if (s.module.fabric == nullptr) return PMIX_ERR_NOT_SUPPORTED;
+    Upcall* raw = u.get();
+    settle(s.module.fabric(&raw->proc, op, raw->info.data(), raw->info.size(), info_done, raw),
+           std::move(u));
+    return PMIX_SUCCESS;
+}
+
 }  // namespace
 
 pmix_status_t State::forward_to_host(Client& c, proto::Reader& r, wire::Connection& conn,
@@ -332,6 +368,10 @@ pmix_status_t State::forward_to_host(Client& c, proto::Reader& r, wire::Connecti
             return do_job_control(*this, c, r, std::move(u));
         case Op::kNotify:
             return do_notify(*this, r, std::move(u));
+        case Op::kAllocate:
+            return do_allocate(*this, r, std::move(u));
+        case Op::kFabric:
+            return do_fabric(*this, r, std::move(u));
         default:
             return PMIX_ERR_NOT_SUPPORTED;  // unknown op: the connection stays open
     }

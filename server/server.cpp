@@ -367,6 +367,7 @@ pmix_status_t register_nspace(const char* nspace, int nlocalprocs, const pmix_in
         return rc;
     }
     add_session_directories(*reg, *st);
+    st->resources.add_to(*reg);  // PMIx_server_register_resources' keys, for this job too
     create_board(*st, *reg);
     if (pmix_status_t rc = grant_from_registration(*st, *reg); rc != PMIX_SUCCESS) {
         return rc;

@@ -45,6 +45,8 @@ const std::vector<FunctionAttributes> kClient = {
     {"PMIx_Query_info",
      {"PMIX_QUERY_NAMESPACES", "PMIX_QUERY_PROC_TABLE", "PMIX_QUERY_LOCAL_PROC_TABLE",
       "PMIX_QUERY_AVAIL_SERVERS", "PMIX_QUERY_ATTRIBUTE_SUPPORT"}},
+    {"PMIx_Allocation_request", {"PMIX_TIMEOUT"}},
+    {"PMIx_Compute_distances", {"PMIX_DEVICE_TYPE", "PMIX_DEVICE_ID"}},
 };
 
 const std::vector<FunctionAttributes> kTool = {

@@ -54,6 +54,13 @@ enum class Op : std::uint32_t {
     // tool_connected hook, which assigns the tool's identity or refuses it. Nothing else is
     // served on that connection before the answer.
     kToolAttach = 0x112,  // req: ninfo, info(INFO[])   rep: status, proc(PROC) the tool's id
+    // PMIx_Allocation_request: passed to the host's allocate upcall.
+    kAllocate = 0x140,  // req: directive(ALLOC_DIRECTIVE), ninfo, info(INFO[])
+                        // rep: status, ninfo(SIZE), info(INFO[])
+    // PMIx_Fabric_register / update: passed to the host's fabric upcall with op
+    // PMIX_FABRIC_REQUEST_INFO / PMIX_FABRIC_UPDATE_INFO (update: directives = PMIX_FABRIC_INDEX).
+    kFabric = 0x141,  // req: op(UINT8), ndirs, directives(INFO[])
+                      // rep: status, ninfo(SIZE), info(INFO[]) what fills pmix_fabric_t.info
 };
 
 // Unknown ops get a reply with PMIX_ERR_NOT_SUPPORTED; the connection stays open.

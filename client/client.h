@@ -85,6 +85,22 @@ pmix_status_t resolve_peers(const char* nodename, const char* nspace, pmix_proc_
                             std::size_t* nprocs);
 pmix_status_t resolve_nodes(const char* nspace, char** nodelist);
 
+// ---- credentials and process monitors (security.cpp) --------------------------------------------
+pmix_status_t get_credential(const pmix_info_t* info, std::size_t ninfo, pmix_byte_object_t* cred);
+pmix_status_t get_credential_nb(const pmix_info_t* info, std::size_t ninfo,
+                                pmix_credential_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t validate_credential(const pmix_byte_object_t* cred, const pmix_info_t* dirs,
+                                  std::size_t ndirs, pmix_info_t** results, std::size_t* nresults);
+pmix_status_t validate_credential_nb(const pmix_byte_object_t* cred, const pmix_info_t* dirs,
+                                     std::size_t ndirs, pmix_validation_cbfunc_t cbfunc,
+                                     void* cbdata);
+pmix_status_t process_monitor(const pmix_info_t* monitor, pmix_status_t error,
+                              const pmix_info_t* dirs, std::size_t ndirs, pmix_info_t** results,
+                              std::size_t* nresults);
+pmix_status_t process_monitor_nb(const pmix_info_t* monitor, pmix_status_t error,
+                                 const pmix_info_t* dirs, std::size_t ndirs,
+                                 pmix_info_cbfunc_t cbfunc, void* cbdata);
+
 // ---- events (events.cpp) -----------------------------------------------------------------------
 // With cbfunc NULL, register blocks and returns the handler's reference (>= 1) as its status.
 pmix_status_t register_event_handler(const pmix_status_t* codes, std::size_t ncodes,

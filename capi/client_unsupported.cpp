@@ -24,7 +24,7 @@ void PMIx_Progress(void) {
 
 // ---- Events ----------------------------------------------------------------------------------
 
-// ---- Query, log, allocation, job control -----------------------------------------
+// ---- Query, log, allocation, job control ----------------------------------------------------
 
 pmix_status_t PMIx_Allocation_request(pmix_alloc_directive_t, pmix_info_t*, size_t, pmix_info_t**,
                                       size_t*) {

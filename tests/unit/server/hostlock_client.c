@@ -99,6 +99,30 @@ static void publish_lookup(void) {
     expect("unpublish", PMIx_Unpublish(keys, NULL, 0), PMIX_SUCCESS);
 }
 
+/* The host's get_credential / validate_credential / monitor upcalls answer these. */
+static void credential_monitor(void) {
+    pmix_byte_object_t cred;
+    PMIX_BYTE_OBJECT_CONSTRUCT(&cred);
+    expect("get credential", PMIx_Get_credential(NULL, 0, &cred), PMIX_SUCCESS);
+    pmix_info_t* results = NULL;
+    size_t nresults = 0;
+    expect("validate credential", PMIx_Validate_credential(&cred, NULL, 0, &results, &nresults),
+           PMIX_SUCCESS);
+    if (nresults != 1 || !PMIX_CHECK_KEY(&results[0], PMIX_USERID) ||
+        results[0].value.data.uint32 != 4242) {
+        expect("the host's validation result", PMIX_ERROR, PMIX_SUCCESS);
+    }
+    if (results != NULL) PMIX_INFO_FREE(results, nresults);
+    if (cred.size > 0) cred.bytes[0] ^= 1;
+    expect("validate altered credential",
+           PMIx_Validate_credential(&cred, NULL, 0, &results, &nresults), PMIX_ERR_INVALID_CRED);
+    PMIX_BYTE_OBJECT_DESTRUCT(&cred);
+    pmix_info_t mon;
+    PMIX_INFO_LOAD(&mon, "hl.monitor", "x", PMIX_STRING); /* not the library's: the host's */
+    expect("monitor", PMIx_Process_monitor(&mon, PMIX_SUCCESS, NULL, 0, NULL, NULL), PMIX_SUCCESS);
+    PMIX_INFO_DESTRUCT(&mon);
+}
+
 static void spawn_query_log(void) {
     pmix_app_t app;
     PMIX_APP_CONSTRUCT(&app);
@@ -117,6 +141,7 @@ static void spawn_query_log(void) {
     PMIX_INFO_LOAD(&ctl, PMIX_JOB_CTRL_PAUSE, &yes, PMIX_BOOL);
     expect("job control", PMIx_Job_control(NULL, 0, &ctl, 1, NULL, NULL), PMIX_SUCCESS);
     PMIX_INFO_DESTRUCT(&ctl);
+    credential_monitor();
     expect("notify event",
            PMIx_Notify_event(-7001, NULL, PMIX_RANGE_NAMESPACE, NULL, 0, NULL, NULL), PMIX_SUCCESS);
     expect("abort (the host lets it return)", PMIx_Abort(5, "hostlock abort", NULL, 0),

@@ -174,6 +174,7 @@ std::vector<std::string> encode_job(const JobMessage& job) {
         fields.insert(fields.end(), list->begin(), list->end());
     }
     fields.push_back(job.launch_blob);
+    fields.push_back(job.credential_key);
     return fields;
 }
 
@@ -215,8 +216,10 @@ std::optional<JobMessage> decode_job(const Message& message) {
         }
     }
     const std::string* blob = take();
-    if (blob == nullptr || job.argv.empty()) return std::nullopt;
+    const std::string* key = take();
+    if (blob == nullptr || key == nullptr || job.argv.empty()) return std::nullopt;
     job.launch_blob = *blob;
+    job.credential_key = *key;
     return job;
 }
 

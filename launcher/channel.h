@@ -63,9 +63,10 @@ struct JobMessage {
     std::vector<std::string> argv;  // the program and its arguments
     std::vector<std::string> env;   // -x, resolved to VAR=value on the head
     std::string launch_blob;        // PMIx_server_setup_application's result (packed infos)
+    std::string credential_key;     // every node's PMIX_CRYPTO_KEY (credentials valid job-wide)
 };
 
-// Fields: nspace, nprocs, K, K x (name, ranks, address), argc, argv..., envc, env..., blob.
+// Fields: nspace, nprocs, K, K x (name, ranks, address), argc, argv..., envc, env..., blob, key.
 std::vector<std::string> encode_job(const JobMessage& job);
 // Empty on a malformed message (wrong kind, missing fields, bad counts, no program).
 std::optional<JobMessage> decode_job(const Message& message);

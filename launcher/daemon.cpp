@@ -204,6 +204,7 @@ bool accept_job(const JobMessage& job, const DaemonOptions& args, Launcher& laun
     launcher.options.argv = job.argv;
     launcher.options.env = job.env;
     launcher.launch_blob = job.launch_blob;  // for setup_local_support
+    launcher.credential_key = job.credential_key;
     return true;
 }
 

@@ -3,6 +3,7 @@
 
 #include "base/le.h"
 #include "data/directives.h"
+#include "data/value.h"
 #include "exec/log.h"
 
 #include <dlfcn.h>
@@ -61,7 +62,7 @@ bool random_bytes(std::uint8_t* out, std::size_t n) {
     return true;
 }
 
-bool mac_of(const std::array<std::uint8_t, 32>& key, const std::uint8_t* data, std::size_t n,
+bool mac_of(const std::vector<std::uint8_t>& key, const std::uint8_t* data, std::size_t n,
             std::uint8_t out[kMacLen]) {
     const Crypto& c = crypto();
     unsigned int len = 0;
@@ -84,9 +85,23 @@ std::uint64_t now_seconds() { return static_cast<std::uint64_t>(std::time(nullpt
 pmix_status_t CredentialAuthority::ready() {
     if (crypto().hmac == nullptr) return PMIX_ERR_NOT_SUPPORTED;
     if (!have_key_) {
+        key_.resize(32);
         if (!random_bytes(key_.data(), key_.size())) return PMIX_ERR_NOT_SUPPORTED;
         have_key_ = true;
     }
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t CredentialAuthority::use_key(const pmix_info_t* info, std::size_t ninfo) {
+    const pmix_info_t* key = data::find_info(info, ninfo, PMIX_CRYPTO_KEY);
+    if (key == nullptr) return PMIX_SUCCESS;
+    if (key->value.type != PMIX_BYTE_OBJECT || key->value.data.bo.bytes == nullptr ||
+        key->value.data.bo.size < 16) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    const auto* bytes = reinterpret_cast<const std::uint8_t*>(key->value.data.bo.bytes);
+    key_.assign(bytes, bytes + key->value.data.bo.size);
+    have_key_ = true;
     return PMIX_SUCCESS;
 }
 

@@ -12,6 +12,10 @@
 // writing upcalls, the way OpenPMIx's psec plugins create them in the server library; a host that
 // has its own (munge, a scheduler's) provides the upcalls and those take precedence.
 //
+// The key is random per server unless PMIx_server_init is given PMIX_CRYPTO_KEY (at least 16
+// bytes): servers given the same key validate each other's credentials (pmixrun hands one key to
+// the pmixd of every node of a job, over its launch channel, so a credential is valid job-wide).
+//
 // Why libcrypto is loaded with dlopen at the first credential, in the server only: linking it
 // into libpmix.so.2 loads it into every client and adds ~540 us to each process start (an empty
 // program linked to libpmix: 1,485-1,492 us, with -lcrypto 2,028-2,043 us; 300 starts each, two
@@ -26,7 +30,6 @@
 
 #include <sys/types.h>
 
-#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -51,6 +54,9 @@ struct CredentialHolder {
 // The server's key; created at the first use (server's loop thread only).
 class CredentialAuthority {
 public:
+    // PMIX_CRYPTO_KEY of PMIx_server_init; PMIX_ERR_BAD_PARAM when it is not a byte object of
+    // at least 16 bytes. Before the server's loop runs (init).
+    pmix_status_t use_key(const pmix_info_t* info, std::size_t ninfo);
     // PMIX_ERR_NOT_SUPPORTED when libcrypto cannot be loaded.
     pmix_status_t issue(const CredentialHolder& who, std::vector<std::uint8_t>* out);
     // PMIX_ERR_INVALID_CRED for anything not issued by this key, altered, or expired.
@@ -58,7 +64,7 @@ public:
 
 private:
     pmix_status_t ready();
-    std::array<std::uint8_t, 32> key_{};
+    std::vector<std::uint8_t> key_;
     bool have_key_ = false;
 };
 

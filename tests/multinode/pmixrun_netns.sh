@@ -3,7 +3,7 @@
 # `ip netns exec` (the launch agent), exactly as it would through ssh on a cluster.
 #   pmixrun_netns.sh BINDIR CASE D SLOTS
 # CASE: putget | fence_nodata | fence_subset | dmodex | events | abort | killed | daemon_killed |
-#       hostfile | jobctl_kill | envars | instanton | tools | qget. Every rank's output and pmixrun's exit status are checked; namespaces get a
+#       hostfile | jobctl_kill | envars | instanton | tools | qget | cred. Every rank's output and pmixrun's exit status are checked; namespaces get a
 #       unique prefix and are always removed; no pmixd, rank or shared-memory segment may be
 #       left. Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -127,6 +127,11 @@ daemon_killed)  # the last node's daemon is SIGKILLed while the other nodes wait
   grep -q "the daemon of node $((d - 1)) (${prefix}n$((d - 1))) died" "$work/err" || fail "no message naming the dead daemon"
   expect_lines "fence returned LOST_CONNECTION" $(((d - 1) * slots))
   rm -f /dev/shm/pmixmn-$$-*  # the killed daemon could not remove its segments
+  ;;
+cred)  # a credential of rank 0 validated by the last rank, on another node's server (same key)
+  run 0 --host "$hosts" "$bin/security_client" cred
+  expect_lines "security_client: validated uid $(id -u) gid $(id -g), " 1
+  expect_lines "security_client: cred ok" "$n"
   ;;
 qget)  # qualified Gets of this node and of every other node, answered from the node arrays
   run 0 --host "$hosts" "$bin/qualified_get"

@@ -107,6 +107,7 @@ JobMessage sample_job() {
     job.argv = {"putget", "--flag", ""};
     job.env = {"A=1"};
     job.launch_blob = std::string("\0blob", 5);
+    job.credential_key = std::string("\0key\xff", 5);
     return job;
 }
 
@@ -125,14 +126,16 @@ TEST(JobMessage, RoundTrip) {
     EXPECT_EQ(decoded->argv, job.argv);
     EXPECT_EQ(decoded->env, job.env);
     EXPECT_EQ(decoded->launch_blob, job.launch_blob);
+    EXPECT_EQ(decoded->credential_key, job.credential_key);
 }
 
 // The field layout is the protocol: the one pmixd has read since the head first sent it.
 TEST(JobMessage, FieldLayout) {
-    EXPECT_EQ(encode_job(sample_job()),
-              (std::vector<std::string>{
-                  "pmixrun.42", "5", "2", "n0", "2", std::string("addr\0zero", 9), "n1", "3",
-                  "addr1", "3", "putget", "--flag", "", "1", "A=1", std::string("\0blob", 5)}));
+    EXPECT_EQ(
+        encode_job(sample_job()),
+        (std::vector<std::string>{"pmixrun.42", "5", "2", "n0", "2", std::string("addr\0zero", 9),
+                                  "n1", "3", "addr1", "3", "putget", "--flag", "", "1", "A=1",
+                                  std::string("\0blob", 5), std::string("\0key\xff", 5)}));
 }
 
 TEST(JobMessage, MalformedIsRejected) {

@@ -20,6 +20,8 @@ constexpr client::HostServer kThisServer = {
     .store_internal = &server::store_internal,
     .notify_event = &server::notify_event,
     .post = &server::post,
+    .get_credential = &server::get_own_credential,
+    .validate_credential = &server::validate_own_credential,
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 // PMIX_SEND_HEARTBEAT is fire and forget (PMIx_Heartbeat() passes no callback): the beat is
 // sent and the call returns; a callback, when given, hears PMIX_SUCCESS from the progress thread.
 #include "client/client.h"
+#include "client/host_mode.h"
 #include "client/state.h"
 
 #include "data/directives.h"
@@ -14,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <memory>
 
 namespace pmix::client {
 
@@ -104,6 +106,9 @@ bool is_heartbeat(const pmix_info_t* monitor) {
 
 pmix_status_t start_monitor(const pmix_info_t* monitor, pmix_status_t error,
                             const pmix_info_t* dirs, std::size_t ndirs, ReplyFn fn) {
+    // In a host its monitors are its own business: OpenPMIx hands them straight back to the
+    // host's own monitor upcall, or answers PMIX_ERR_NOT_SUPPORTED without one.
+    if (serving_host() != nullptr) return PMIX_ERR_NOT_SUPPORTED;
     if (!initialized()) return PMIX_ERR_INIT;
     if (monitor == nullptr || (dirs == nullptr && ndirs > 0)) return PMIX_ERR_BAD_PARAM;
     proto::Writer w;
@@ -116,6 +121,63 @@ pmix_status_t start_monitor(const pmix_info_t* monitor, pmix_status_t error,
                    std::move(fn));
 }
 
+// ---- in a host (client/host_mode.h): its own server answers ----------------------------------
+
+using HostDone = exec::Completion<Answer>;
+
+Answer copy_answer(pmix_status_t st, const pmix_byte_object_t* cred, const pmix_info_t* info,
+                   std::size_t n) {
+    Answer a;
+    a.status = st;
+    data::InfoArray infos;
+    if (infos.assign_copy(info, n) != PMIX_SUCCESS) return Answer{PMIX_ERR_NOMEM};
+    a.n = infos.size();
+    a.info = infos.release();
+    if (st == PMIX_SUCCESS && cred != nullptr && cred->size > 0) {
+        a.cred.bytes = static_cast<char*>(std::malloc(cred->size));
+        if (a.cred.bytes == nullptr) {
+            a.release();
+            return Answer{PMIX_ERR_NOMEM};
+        }
+        std::memcpy(a.cred.bytes, cred->bytes, cred->size);
+        a.cred.size = cred->size;
+    }
+    return a;
+}
+
+void host_credential_cb(pmix_status_t st, pmix_byte_object_t* cred, pmix_info_t* info, size_t n,
+                        void* cbdata) {
+    std::unique_ptr<HostDone> done(static_cast<HostDone*>(cbdata));
+    Answer a = copy_answer(st, cred, info, n);
+    if (!done->complete(a)) a.release();
+}
+
+void host_validation_cb(pmix_status_t st, pmix_info_t* info, size_t n, void* cbdata) {
+    host_credential_cb(st, nullptr, info, n, cbdata);
+}
+
+// The blocking form in a host: `start` hands its callback a HostDone it then owns.
+pmix_status_t wait_host(std::chrono::milliseconds timeout, Answer* out,
+                        const std::function<pmix_status_t(HostDone*)>& start) {
+    if (exec::on_progress_thread()) return PMIX_ERR_WOULD_BLOCK;
+    HostDone done;
+    auto* theirs = new HostDone(done);
+    if (pmix_status_t rc = start(theirs); rc != PMIX_SUCCESS) {
+        delete theirs;
+        return rc;
+    }
+    auto waited = done.wait(timeout + kWaitMargin);
+    if (waited.status != PMIX_SUCCESS) {
+        if (!done.complete(Answer{waited.status})) {
+            auto late = done.wait(std::chrono::milliseconds(0));
+            if (late.value) late.value->release();
+        }
+        return waited.status;
+    }
+    *out = *waited.value;
+    return out->status;
+}
+
 void release_answer(void* cbdata) {
     auto* a = static_cast<Answer*>(cbdata);
     a->release();
@@ -125,11 +187,20 @@ void release_answer(void* cbdata) {
 }  // namespace
 
 pmix_status_t get_credential(const pmix_info_t* info, std::size_t ninfo, pmix_byte_object_t* cred) {
-    if (cred == nullptr) return initialized() ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
+    if (cred == nullptr) {
+        return initialized() || serving_host() != nullptr ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
+    }
     Answer a;
+    const auto timeout = timeout_from(info, ninfo, kDefaultTimeout);
+    const HostServer* host = serving_host();
     pmix_status_t rc =
-        wait_answer(true, timeout_from(info, ninfo, kDefaultTimeout), &a,
-                    [&](ReplyFn fn) { return start_get(info, ninfo, std::move(fn)); });
+        host != nullptr
+            ? wait_host(timeout, &a,
+                        [&](HostDone* d) {
+                            return host->get_credential(info, ninfo, host_credential_cb, d);
+                        })
+            : wait_answer(true, timeout, &a,
+                          [&](ReplyFn fn) { return start_get(info, ninfo, std::move(fn)); });
     if (rc == PMIX_SUCCESS) {
         *cred = a.cred;  // the caller owns it (PMIX_BYTE_OBJECT_DESTRUCT)
         a.cred = {nullptr, 0};
@@ -140,6 +211,9 @@ pmix_status_t get_credential(const pmix_info_t* info, std::size_t ninfo, pmix_by
 
 pmix_status_t get_credential_nb(const pmix_info_t* info, std::size_t ninfo,
                                 pmix_credential_cbfunc_t cbfunc, void* cbdata) {
+    if (const HostServer* host = serving_host()) {
+        return host->get_credential(info, ninfo, cbfunc, cbdata);
+    }
     if (cbfunc == nullptr) return initialized() ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
     return start_get(info, ninfo, [cbfunc, cbdata](pmix_status_t st, wire::Frame&& f) {
         Answer a = decode(st, f, true);
@@ -153,9 +227,17 @@ pmix_status_t validate_credential(const pmix_byte_object_t* cred, const pmix_inf
     if (results != nullptr) *results = nullptr;
     if (nresults != nullptr) *nresults = 0;
     Answer a;
-    pmix_status_t rc =
-        wait_answer(false, timeout_from(dirs, ndirs, kDefaultTimeout), &a,
-                    [&](ReplyFn fn) { return start_validate(cred, dirs, ndirs, std::move(fn)); });
+    const auto timeout = timeout_from(dirs, ndirs, kDefaultTimeout);
+    const HostServer* host = serving_host();
+    pmix_status_t rc = host != nullptr
+                           ? wait_host(timeout, &a,
+                                       [&](HostDone* d) {
+                                           return host->validate_credential(cred, dirs, ndirs,
+                                                                            host_validation_cb, d);
+                                       })
+                           : wait_answer(false, timeout, &a, [&](ReplyFn fn) {
+                                 return start_validate(cred, dirs, ndirs, std::move(fn));
+                             });
     if (rc == PMIX_SUCCESS && results != nullptr && nresults != nullptr) {
         *results = a.info;
         *nresults = a.n;
@@ -169,6 +251,9 @@ pmix_status_t validate_credential(const pmix_byte_object_t* cred, const pmix_inf
 pmix_status_t validate_credential_nb(const pmix_byte_object_t* cred, const pmix_info_t* dirs,
                                      std::size_t ndirs, pmix_validation_cbfunc_t cbfunc,
                                      void* cbdata) {
+    if (const HostServer* host = serving_host()) {
+        return host->validate_credential(cred, dirs, ndirs, cbfunc, cbdata);
+    }
     if (cbfunc == nullptr) return initialized() ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
     return start_validate(cred, dirs, ndirs, [cbfunc, cbdata](pmix_status_t st, wire::Frame&& f) {
         Answer a = decode(st, f, false);
@@ -202,6 +287,7 @@ pmix_status_t process_monitor(const pmix_info_t* monitor, pmix_status_t error,
 pmix_status_t process_monitor_nb(const pmix_info_t* monitor, pmix_status_t error,
                                  const pmix_info_t* dirs, std::size_t ndirs,
                                  pmix_info_cbfunc_t cbfunc, void* cbdata) {
+    if (serving_host() != nullptr) return PMIX_ERR_NOT_SUPPORTED;
     if (cbfunc == nullptr && (monitor == nullptr || !is_heartbeat(monitor))) {
         return initialized() ? PMIX_ERR_BAD_PARAM : PMIX_ERR_INIT;
     }

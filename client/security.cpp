@@ -107,7 +107,8 @@ bool is_heartbeat(const pmix_info_t* monitor) {
 pmix_status_t start_monitor(const pmix_info_t* monitor, pmix_status_t error,
                             const pmix_info_t* dirs, std::size_t ndirs, ReplyFn fn) {
     // In a host its monitors are its own business: OpenPMIx hands them straight back to the
-    // host's own monitor upcall, or answers PMIX_ERR_NOT_SUPPORTED without one.
+    // host's own monitor upcall (PMIX_ERR_NOT_SUPPORTED without one); we do not loop a host's
+    // call back into its own upcall and answer PMIX_ERR_NOT_SUPPORTED either way.
     if (serving_host() != nullptr) return PMIX_ERR_NOT_SUPPORTED;
     if (!initialized()) return PMIX_ERR_INIT;
     if (monitor == nullptr || (dirs == nullptr && ndirs > 0)) return PMIX_ERR_BAD_PARAM;

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static pmix_proc_t me;
 static int failures = 0;
@@ -117,6 +118,19 @@ static void credential_monitor(void) {
     expect("validate altered credential",
            PMIx_Validate_credential(&cred, NULL, 0, &results, &nresults), PMIX_ERR_INVALID_CRED);
     PMIX_BYTE_OBJECT_DESTRUCT(&cred);
+    /* A heartbeat monitor that trips (no beat for 1 s): its event, code -7001, reaches the host's
+     * handlers from the server's timer. */
+    pmix_info_t beat, dirs[3];
+    uint32_t one = 1;
+    PMIX_INFO_LOAD(&beat, PMIX_MONITOR_HEARTBEAT, NULL, PMIX_POINTER);
+    PMIX_INFO_LOAD(&dirs[0], PMIX_MONITOR_HEARTBEAT_TIME, &one, PMIX_UINT32);
+    PMIX_INFO_LOAD(&dirs[1], PMIX_MONITOR_HEARTBEAT_DROPS, &one, PMIX_UINT32);
+    PMIX_INFO_LOAD(&dirs[2], PMIX_MONITOR_ID, "hl-beat", PMIX_STRING);
+    expect("heartbeat monitor", PMIx_Process_monitor(&beat, -7001, dirs, 3, NULL, NULL),
+           PMIX_SUCCESS);
+    for (int i = 0; i < 3; ++i) PMIX_INFO_DESTRUCT(&dirs[i]);
+    PMIX_INFO_DESTRUCT(&beat);
+    usleep(1500000); /* the window passes without a beat */
     pmix_info_t mon;
     PMIX_INFO_LOAD(&mon, "hl.monitor", "x", PMIX_STRING); /* not the library's: the host's */
     expect("monitor", PMIx_Process_monitor(&mon, PMIX_SUCCESS, NULL, 0, NULL, NULL), PMIX_SUCCESS);

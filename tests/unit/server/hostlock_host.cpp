@@ -365,9 +365,16 @@ void up_tool_connected(pmix_info_t*, size_t, pmix_tool_connection_cbfunc_t cbfun
 
 void handler_done(pmix_status_t, void*) { Entered e("event handler's own callback"); }
 
-void event_handler(size_t, pmix_status_t, const pmix_proc_t*, pmix_info_t*, size_t, pmix_info_t*,
-                   size_t, pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
+void event_handler(size_t, pmix_status_t, const pmix_proc_t*, pmix_info_t* info, size_t ninfo,
+                   pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
     Entered e("event handler");
+    for (size_t i = 0; i < ninfo; ++i) {  // the client's heartbeat monitor tripped (monitor.cpp)
+        if (PMIX_CHECK_KEY(&info[i], PMIX_MONITOR_ID) && info[i].value.type == PMIX_STRING &&
+            std::strcmp(info[i].value.data.string, "hl-beat") == 0) {
+            std::lock_guard lock(g_report_mu);  // counted, not entered: this is the handler
+            ++g_seen["heartbeat monitor alert"];
+        }
+    }
     // PMIX_SUCCESS: the next handler runs too (two are registered).
     call_void([&] { cbfunc(PMIX_SUCCESS, nullptr, 0, handler_done, nullptr, cbdata); });
 }
@@ -662,6 +669,7 @@ void expect_every_upcall() {
                              "get_credential",
                              "validate_credential",
                              "monitor",
+                             "heartbeat monitor alert",
                              "tool_connected",
                              "release_fn",
                              "event handler",

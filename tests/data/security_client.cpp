@@ -6,7 +6,10 @@
 //   heartbeat  rank 0 asks for a heartbeat monitor (1 s windows, 2 drops) and beats for 4 s:
 //              rank 1 must hear nothing; then rank 0 stops beating and rank 1 must hear the
 //              given code, from rank 0, with the monitor's id; a cancelled monitor never fires.
-//   file       the same with a file monitor on a file rank 0 grows, then stops growing.
+//   file       the same with a file monitor (PMIX_MONITOR_FILE_SIZE) on a file rank 0 grows,
+//              then stops growing.
+//   file_modify  the same with PMIX_MONITOR_FILE_MODIFY on a file rank 0 rewrites with the same
+//              size (only its modification time moves), then leaves alone.
 // Each rank prints "security_client: <mode> ok" on success; any failure prints FAIL and exits 1.
 #include <pmix.h>
 
@@ -188,7 +191,7 @@ void check_monitor_input() {
 // Starts the monitor `key` (value `value`) with `id`, period 1 s, 2 drops, and a second one with
 // id "cancelled" that is cancelled at once (it must never fire).
 void start_monitors(const char* key, const char* value, const char* time_key, const char* drops_key,
-                    pmix_status_t code, bool file) {
+                    pmix_status_t code, bool file, bool modify) {
     for (const char* id : {"cancelled", g_expected_id.c_str()}) {
         pmix_info_t mon;
         PMIX_INFO_LOAD(&mon, key, value, value != nullptr ? PMIX_STRING : PMIX_POINTER);
@@ -198,7 +201,8 @@ void start_monitors(const char* key, const char* value, const char* time_key, co
         PMIX_INFO_LOAD(&dirs[0], time_key, &one, PMIX_UINT32);
         PMIX_INFO_LOAD(&dirs[1], drops_key, &two, PMIX_UINT32);
         PMIX_INFO_LOAD(&dirs[2], PMIX_MONITOR_ID, id, PMIX_STRING);
-        PMIX_INFO_LOAD(&dirs[3], PMIX_MONITOR_FILE_SIZE, &yes, PMIX_BOOL);
+        PMIX_INFO_LOAD(&dirs[3], modify ? PMIX_MONITOR_FILE_MODIFY : PMIX_MONITOR_FILE_SIZE, &yes,
+                       PMIX_BOOL);
         expect(PMIx_Process_monitor(&mon, code, dirs, file ? 4 : 3, nullptr, nullptr), PMIX_SUCCESS,
                std::string("monitor ") + id);
         for (auto& d : dirs) PMIX_INFO_DESTRUCT(&d);
@@ -214,10 +218,10 @@ void start_monitors(const char* key, const char* value, const char* time_key, co
 }
 
 // Rank 0 keeps the monitor alive (a beat, or the file grows) every 200 ms for 4 s.
-void keep_alive(bool file, const std::string& path) {
+void keep_alive(bool file, bool modify, const std::string& path) {
     for (int i = 0; i < 20; ++i) {
         if (file) {
-            FILE* f = std::fopen(path.c_str(), "a");
+            FILE* f = std::fopen(path.c_str(), modify ? "w" : "a");  // "w": the same 2 bytes
             if (f == nullptr) fail("cannot append to " + path);
             std::fputs("x\n", f);
             std::fclose(f);
@@ -228,7 +232,7 @@ void keep_alive(bool file, const std::string& path) {
     }
 }
 
-void run_monitor(bool file) {
+void run_monitor(bool file, bool modify) {
     const pmix_status_t code = file ? kFileCode : kHeartbeatCode;
     g_expected_id = file ? "file-0" : "beat-0";
     const std::string path =
@@ -247,14 +251,14 @@ void run_monitor(bool file) {
             if (f == nullptr) fail("cannot create " + path);
             std::fclose(f);
             start_monitors(PMIX_MONITOR_FILE, path.c_str(), PMIX_MONITOR_FILE_CHECK_TIME,
-                           PMIX_MONITOR_FILE_DROPS, code, true);
+                           PMIX_MONITOR_FILE_DROPS, code, true, modify);
         } else {
             start_monitors(PMIX_MONITOR_HEARTBEAT, nullptr, PMIX_MONITOR_HEARTBEAT_TIME,
-                           PMIX_MONITOR_HEARTBEAT_DROPS, code, false);
+                           PMIX_MONITOR_HEARTBEAT_DROPS, code, false, false);
         }
     }
     fence();
-    if (me.rank == 0) keep_alive(file, path);
+    if (me.rank == 0) keep_alive(file, modify, path);
     fence();  // after 4 s alive: nothing may have fired
     if (me.rank == 1) {
         if (g_alerts != 0 || g_wrong != 0) fail("an alert while the monitor was fed");
@@ -280,15 +284,15 @@ void run_monitor(bool file) {
 
 int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
-    if (mode != "cred" && mode != "heartbeat" && mode != "file") {
-        std::fprintf(stderr, "usage: security_client cred|heartbeat|file\n");
+    if (mode != "cred" && mode != "heartbeat" && mode != "file" && mode != "file_modify") {
+        std::fprintf(stderr, "usage: security_client cred|heartbeat|file|file_modify\n");
         return 2;
     }
     expect(PMIx_Init(&me, nullptr, 0), PMIX_SUCCESS, "PMIx_Init");
     if (mode == "cred") {
         run_cred();
     } else {
-        run_monitor(mode == "file");
+        run_monitor(mode != "heartbeat", mode == "file_modify");
     }
     expect(PMIx_Finalize(nullptr, 0), PMIX_SUCCESS, "PMIx_Finalize");
     std::printf("security_client: %s ok\n", mode.c_str());

@@ -21,8 +21,8 @@
 // program linked to libpmix: 1,485-1,492 us, with -lcrypto 2,028-2,043 us; 300 starts each, two
 // runs). Loaded on demand it costs the server once: a host's first PMIx_Get_credential took
 // 1,922 us, the next ones 5-8 us and a validation 5-19 us (release-like dev build, in-process,
-// five rounds). Without libcrypto.so.3 (Debian package libssl3) the library has no mechanism and answers
-// PMIX_ERR_NOT_SUPPORTED.
+// five rounds). Without libcrypto.so.3 (Debian package libssl3) the library has no mechanism and
+// answers PMIX_ERR_NOT_SUPPORTED.
 //
 // Layout (little-endian): "PXC1" | uid u32 | gid u32 | pid u32 | rank u32 | issued u64 |
 // expires u64 (Unix seconds) | nonce[16] | nspace length u16 | nspace | HMAC-SHA256[32].

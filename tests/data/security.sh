@@ -1,7 +1,7 @@
 #!/bin/bash
 # security.sh PMIXRUN SECURITY_CLIENT MODE [user]: pmixrun runs two ranks of security_client in
-# MODE (cred, heartbeat, file or file_modify; security_client.cpp says what each checks). Passes when both
-# ranks printed "security_client: MODE ok" and pmixrun exited 0.
+# MODE (cred, heartbeat, file or file_modify; security_client.cpp says what each checks). Passes
+# when both ranks printed "security_client: MODE ok" and pmixrun exited 0.
 # "user": the ranks run as the user pmixtest1 (pmixrun --user, created when missing, as
 # tests/users does), so that the uid and gid a credential carries are not root's; root only
 # (exit 77 otherwise).

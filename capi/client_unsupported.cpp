@@ -24,37 +24,7 @@ void PMIx_Progress(void) {
 
 // ---- Events ----------------------------------------------------------------------------------
 
-// ---- Query, log, allocation, job control, monitoring -----------------------------------------
-
-pmix_status_t PMIx_Process_monitor(const pmix_info_t*, pmix_status_t, const pmix_info_t[], size_t,
-                                   pmix_info_t**, size_t*) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
-pmix_status_t PMIx_Process_monitor_nb(const pmix_info_t*, pmix_status_t, const pmix_info_t[],
-                                      size_t, pmix_info_cbfunc_t, void*) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
-// ---- Credentials -----------------------------------------------------------------------------
-
-pmix_status_t PMIx_Get_credential(const pmix_info_t[], size_t, pmix_byte_object_t*) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
-pmix_status_t PMIx_Get_credential_nb(const pmix_info_t[], size_t, pmix_credential_cbfunc_t, void*) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
-pmix_status_t PMIx_Validate_credential(const pmix_byte_object_t*, const pmix_info_t[], size_t,
-                                       pmix_info_t**, size_t*) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
-pmix_status_t PMIx_Validate_credential_nb(const pmix_byte_object_t*, const pmix_info_t[], size_t,
-                                          pmix_validation_cbfunc_t, void*) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
+// ---- Query, log, allocation, job control ----------------------------------------------------
 
 // ---- Groups ----------------------------------------------------------------------------------
 

@@ -23,6 +23,8 @@ constexpr client::HostServer kThisServer = {
     .allocate = &server::own_allocate,
     .fabric = &server::own_fabric,
     .on_server_thread = &server::on_server_thread,
+    .get_credential = &server::get_own_credential,
+    .validate_credential = &server::validate_own_credential,
 };
 
 }  // namespace

@@ -101,6 +101,21 @@ pmix_status_t fabric_register_nb(pmix_fabric_t* fabric, const pmix_info_t* dirs,
 pmix_status_t fabric_update(pmix_fabric_t* fabric);
 pmix_status_t fabric_update_nb(pmix_fabric_t* fabric, pmix_op_cbfunc_t cbfunc, void* cbdata);
 pmix_status_t fabric_deregister_nb(pmix_fabric_t* fabric);
+// ---- credentials and process monitors (security.cpp) --------------------------------------------
+pmix_status_t get_credential(const pmix_info_t* info, std::size_t ninfo, pmix_byte_object_t* cred);
+pmix_status_t get_credential_nb(const pmix_info_t* info, std::size_t ninfo,
+                                pmix_credential_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t validate_credential(const pmix_byte_object_t* cred, const pmix_info_t* dirs,
+                                  std::size_t ndirs, pmix_info_t** results, std::size_t* nresults);
+pmix_status_t validate_credential_nb(const pmix_byte_object_t* cred, const pmix_info_t* dirs,
+                                     std::size_t ndirs, pmix_validation_cbfunc_t cbfunc,
+                                     void* cbdata);
+pmix_status_t process_monitor(const pmix_info_t* monitor, pmix_status_t error,
+                              const pmix_info_t* dirs, std::size_t ndirs, pmix_info_t** results,
+                              std::size_t* nresults);
+pmix_status_t process_monitor_nb(const pmix_info_t* monitor, pmix_status_t error,
+                                 const pmix_info_t* dirs, std::size_t ndirs,
+                                 pmix_info_cbfunc_t cbfunc, void* cbdata);
 
 // ---- events (events.cpp) -----------------------------------------------------------------------
 // With cbfunc NULL, register blocks and returns the handler's reference (>= 1) as its status.

@@ -1,10 +1,11 @@
 // client/host_mode.h - the client API in a host: a process that runs the server library
 // (PMIx_server_init) and never PMIx_Init, such as mpirun, orted or pmixrun.
 //
-// Such a process still calls PMIx_Get, PMIx_Store_internal, PMIx_Notify_event and the event
-// handler calls; its own server answers them, as OpenPMIx does for mpirun and orted (they store
-// their URIs and read their own keys back, key NULL included, and register a default handler
-// for PMIX_ERR_LOST_CONNECTION). Callbacks run on the server's thread, never inside the call.
+// Such a process still calls PMIx_Get, PMIx_Store_internal, PMIx_Notify_event, the event
+// handler calls and the credential calls (security.cpp); its own server answers them, as OpenPMIx
+// does for mpirun and orted (they store their URIs and read their own keys back, key NULL included,
+// and register a default handler for PMIX_ERR_LOST_CONNECTION). Callbacks run on the server's
+// thread, never inside the call.
 //
 // client/ does not know server/ (the layering): capi/ hands the server's entry points in at
 // PMIx_server_init. kvs.cpp and events.cpp ask serving_host() before acting as a client.
@@ -36,6 +37,11 @@ struct HostServer {
     pmix_status_t (*fabric)(pmix_fabric_operation_t op, const pmix_info_t* info, std::size_t ninfo,
                             pmix_info_cbfunc_t cbfunc, void* cbdata);
     bool (*on_server_thread)();  // inside an upcall: a blocking call answers PMIX_ERR_WOULD_BLOCK
+    pmix_status_t (*get_credential)(const pmix_info_t* info, std::size_t ninfo,
+                                    pmix_credential_cbfunc_t cbfunc, void* cbdata);
+    pmix_status_t (*validate_credential)(const pmix_byte_object_t* cred, const pmix_info_t* info,
+                                         std::size_t ninfo, pmix_validation_cbfunc_t cbfunc,
+                                         void* cbdata);
 };
 
 // `server` must outlive the process (a static table); nullptr forgets it.

@@ -174,6 +174,7 @@ std::vector<std::string> encode_job(const JobMessage& job) {
         fields.insert(fields.end(), list->begin(), list->end());
     }
     fields.push_back(job.launch_blob);
+    fields.push_back(job.credential_key);
     fields.push_back(std::to_string(job.env_directives.size()));
     for (const EnvDirective& d : job.env_directives) {
         fields.push_back(std::string{static_cast<char>(d.kind), d.separator});
@@ -221,8 +222,10 @@ std::optional<JobMessage> decode_job(const Message& message) {
         }
     }
     const std::string* blob = take();
-    if (blob == nullptr || job.argv.empty()) return std::nullopt;
+    const std::string* key = take();
+    if (blob == nullptr || key == nullptr || job.argv.empty()) return std::nullopt;
     job.launch_blob = *blob;
+    job.credential_key = *key;
     uint64_t ndirectives = 0;
     if (!take_count(fields.size(), ndirectives)) return std::nullopt;
     for (; ndirectives > 0; --ndirectives) {

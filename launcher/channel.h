@@ -65,10 +65,11 @@ struct JobMessage {
     std::vector<std::string> argv;             // the program and its arguments
     std::vector<std::string> env;              // -x, resolved to VAR=value on the head
     std::vector<EnvDirective> env_directives;  // --set-env ... in command-line order
-    std::string launch_blob;  // PMIx_server_setup_application's result (packed infos)
+    std::string launch_blob;     // PMIx_server_setup_application's result (packed infos)
+    std::string credential_key;  // every node's PMIX_CRYPTO_KEY (credentials valid job-wide)
 };
 
-// Fields: nspace, nprocs, K, K x (name, ranks, address), argc, argv..., envc, env..., blob,
+// Fields: nspace, nprocs, K, K x (name, ranks, address), argc, argv..., envc, env..., blob, key,
 // D, D x (kind letter + separator, name, value).
 std::vector<std::string> encode_job(const JobMessage& job);
 // Empty on a malformed message (wrong kind, missing fields, bad counts, no program).

@@ -205,6 +205,7 @@ bool accept_job(const JobMessage& job, const DaemonOptions& args, Launcher& laun
     launcher.options.env = job.env;
     launcher.options.env_directives = job.env_directives;
     launcher.launch_blob = job.launch_blob;  // for setup_local_support
+    launcher.credential_key = job.credential_key;
     return true;
 }
 

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/random.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,6 +52,7 @@ struct Head {
     Options options;
     Layout layout;
     std::string nspace, tmpdir, launch_blob;
+    std::string credential_key;  // PMIX_CRYPTO_KEY of every node's server (random, per job)
     bool server_up = false;
     std::vector<Daemon> daemons;
     bool failing = false, timed_out = false;
@@ -323,6 +325,7 @@ JobMessage job_message(const Head& head) {
     }
     job.launch_blob = head.launch_blob;
     job.env_directives = head.options.env_directives;
+    job.credential_key = head.credential_key;
     return job;
 }
 
@@ -360,6 +363,12 @@ bool start_local_server(Head& head) {
     InfoList info;
     info.add(PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
     info.add(PMIX_SERVER_REMOTE_CONNECTIONS, &head.options.remote_tools, PMIX_BOOL);
+    // One key for the whole job, handed to every pmixd over its channel (ssh carries it
+    // encrypted; it is never on a command line nor in an environment a rank inherits).
+    head.credential_key.resize(32);
+    if (::getrandom(head.credential_key.data(), head.credential_key.size(), 0) != 32) return false;
+    pmix_byte_object_t key{head.credential_key.data(), head.credential_key.size()};
+    info.add(PMIX_CRYPTO_KEY, &key, PMIX_BYTE_OBJECT);
     pmix_status_t rc = info.convert();
     if (rc == PMIX_SUCCESS) rc = PMIx_server_init(&module, info.info(), info.size());
     if (rc != PMIX_SUCCESS) {

@@ -171,6 +171,10 @@ struct Launcher {
     bool other_user = false;  // --user: processes drop to job_uid/job_gid before exec
     bool quit = false;        // pmixd: the head said the job is over
     std::string launch_blob;  // setup_application's result (pmixd: from the head)
+    // PMIX_CRYPTO_KEY for PMIx_server_init: pmixd's from the head, the same on every node, so
+    // that the library's credentials are valid across the job's nodes. Empty: one node, the
+    // library's own random key.
+    std::string credential_key;
     // Every process: the first options.nprocs are the main job; spawned jobs follow. A deque, so
     // that references survive a spawn appending while the event loop holds them.
     std::deque<Proc> procs;

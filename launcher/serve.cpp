@@ -151,6 +151,8 @@ pmix_status_t init_server(Launcher& launcher,
     info.add(PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
     info.add(PMIX_SERVER_REMOTE_CONNECTIONS, &launcher.options.remote_tools, PMIX_BOOL);
     for (const auto& [key, value] : server_info) info.add(key, value);
+    pmix_byte_object_t key{launcher.credential_key.data(), launcher.credential_key.size()};
+    if (key.size > 0) info.add(PMIX_CRYPTO_KEY, &key, PMIX_BYTE_OBJECT);
     const pmix_status_t rc = info.convert();
     return rc == PMIX_SUCCESS ? PMIx_server_init(&module, info.info(), info.size()) : rc;
 }

@@ -9,6 +9,7 @@ PACKAGES=(g++ clang cmake ninja-build pkg-config make binutils python3 gdb zlib1
   libtbb-dev libhwloc-dev hwloc libfabric-dev libfabric-bin libgtest-dev libgmock-dev
   libbenchmark-dev iproute2 libpmix-dev libpmix-bin openmpi-bin libopenmpi-dev python3-pmix
   python3-matplotlib)
+PACKAGES+=(libssl3)  # libcrypto.so.3, dlopen'ed by the server for credentials (server/credential.h)
 PACKAGES+=(dpkg-dev)  # cpack -G DEB runs dpkg-shlibdeps (cmake/package.cmake, ctest -L package)
 PACKAGES+=(slurmd slurmctld slurm-client munge)  # ctest -L slurm: tests/slurm (cluster.sh)
 

@@ -70,6 +70,15 @@ pmix_status_t post(exec::UniqueFunction<void()> task);
 // lock across its calls into the library and inside its upcalls, and call our callbacks from
 // inside those upcalls (Slurm's plugin does), so running `task` here would take that lock again.
 void call_host_later(exec::UniqueFunction<void()> task);
+// PMIx_Get_credential / PMIx_Validate_credential called in the server process (a host's own): as
+// OpenPMIx, the host's get_credential / validate_credential upcall when it has one, else the
+// library's credentials (credential.h) with the server's identity (euid, egid, pid, its
+// namespace and rank). The upcall is made from a task of the server's loop and `cbfunc` is
+// called from another, never inside the host's call nor inside its upcall.
+pmix_status_t get_own_credential(const pmix_info_t* info, size_t ninfo,
+                                 pmix_credential_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t validate_own_credential(const pmix_byte_object_t* cred, const pmix_info_t* info,
+                                      size_t ninfo, pmix_validation_cbfunc_t cbfunc, void* cbdata);
 // Stores `value` as a per-proc key of `proc` (PMIx_Store_internal).
 pmix_status_t store_internal(const pmix_proc_t& proc, const char* key, const pmix_value_t& value);
 // Looks `key` up like a client's Get (without direct modex); key NULL: every key of the proc as

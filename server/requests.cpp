@@ -117,6 +117,7 @@ void State::on_closed(const ProcKey& who) {
     c.lost = !c.finalized;
     if (c.lost) disable_board(*this, who.first, nullptr);  // its fences fail at the server
     run_cleanups(c);
+    monitors_client_lost(who);
     fail_fences_of(who, PMIX_ERR_LOST_CONNECTION);
     answer_commit_waits(who);
     events_client_lost(who);
@@ -423,6 +424,14 @@ void State::on_message(const ProcKey& who, wire::Connection& conn, wire::Frame&&
         case Op::kNotify:
             events_request(who, c, r, conn, frame);
             return;
+        case Op::kGetCredential:
+        case Op::kValidateCredential:
+            outcome = credential_request(c, r, conn, frame);
+            break;
+        case Op::kMonitor:
+        case Op::kHeartbeat:
+            outcome = monitor_request(who, c, r, conn, frame);
+            break;
         case Op::kFinalize:
             if (r.finish() == PMIX_SUCCESS) {
                 c.finalized = true;

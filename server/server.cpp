@@ -242,6 +242,7 @@ pmix_status_t init(const pmix_server_module_t* module, const pmix_info_t* info, 
     }
     st->hostname = this_host();
     set_identity(*st, info, ninfo);
+    if (pmix_status_t rc = st->credentials.use_key(info, ninfo); rc != PMIX_SUCCESS) return rc;
     if (pmix_status_t rc = note_server_user(*st, info, ninfo); rc != PMIX_SUCCESS) {
         return rc;
     }

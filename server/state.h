@@ -16,9 +16,11 @@
 #include "server/app_env.h"
 #include "server/board.h"
 #include "server/clients.h"
+#include "server/credential.h"
 #include "server/events.h"
 #include "server/fence_table.h"
 #include "server/job_access.h"
+#include "server/monitor.h"
 #include "server/namespaces.h"
 #include "server/pending.h"
 #include "server/registration.h"
@@ -67,6 +69,8 @@ public:
     FenceBoards boards;         // board.h: shared with the host's thread
     JobAccess access;           // job_access.h: jobs of other users; shared with the host's thread
     GlobalResources resources;  // resources.h: registered resources, delivered inventories
+    CredentialAuthority credentials;  // credential.h: the library's own credentials
+    MonitorTable monitors;            // monitor.h: heartbeat and file monitors
     // setup_local_support's info per namespace, kept for the fabric plugins (setup_app.cpp).
     std::map<std::string, std::vector<std::pair<std::string, Value>>> local_support;
     // The one store of values (publish.h): written here, read by clients and by the server's
@@ -89,6 +93,17 @@ public:
     // PMIX_ERR_UNPACK_FAILURE: undecodable; else the status to reply with.
     pmix_status_t forward_to_host(Client& c, proto::Reader& r, wire::Connection& conn,
                                   const wire::Frame& frame);
+
+    // Credentials (credential_ops.cpp): kGetCredential / kValidateCredential; the same returns
+    // as forward_to_host.
+    pmix_status_t credential_request(Client& c, proto::Reader& r, wire::Connection& conn,
+                                     const wire::Frame& frame);
+    // Process monitors (monitor.cpp): kMonitor / kHeartbeat (same returns), a beat, and the
+    // monitors of a client whose connection closed (ended without an event).
+    pmix_status_t monitor_request(const ProcKey& who, Client& c, proto::Reader& r,
+                                  wire::Connection& conn, const wire::Frame& frame);
+    void heartbeat_from(const ProcKey& who);
+    void monitors_client_lost(const ProcKey& who);
 
     // Events (events.cpp): kRegisterEvents / kDeregisterEvents / kNotify from a client, and a
     // client whose connection was lost (before it finalized or not).

@@ -3,7 +3,7 @@
 # `ip netns exec` (the launch agent), exactly as it would through ssh on a cluster.
 #   pmixrun_netns.sh BINDIR CASE D SLOTS
 # CASE: putget | fence_nodata | fence_subset | dmodex | events | abort | killed | daemon_killed |
-#       hostfile | jobctl_kill | envars | instanton | tools | qget | envdirectives. Every rank's output and pmixrun's exit status are checked; namespaces get a
+#       hostfile | jobctl_kill | envars | instanton | tools | qget | envdirectives | cred. Every rank's output and pmixrun's exit status are checked; namespaces get a
 #       unique prefix and are always removed; no pmixd, rank or shared-memory segment may be
 #       left. Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -138,6 +138,11 @@ envdirectives)  # pmixrun's --set-env ... reach every node's ranks, applied ther
   expect_lines "EV_KEEP=k$" "$n"
   expect_lines "init=SUCCESS" "$n"
   unset EV_PATH EV_DROP_1 EV_KEEP
+  ;;
+cred)  # a credential of rank 0 validated by the last rank, on another node's server (same key)
+  run 0 --host "$hosts" "$bin/security_client" cred
+  expect_lines "security_client: validated uid $(id -u) gid $(id -g), " 1
+  expect_lines "security_client: cred ok" "$n"
   ;;
 qget)  # qualified Gets of this node and of every other node, answered from the node arrays
   run 0 --host "$hosts" "$bin/qualified_get"

@@ -54,6 +54,14 @@ enum class Op : std::uint32_t {
     // tool_connected hook, which assigns the tool's identity or refuses it. Nothing else is
     // served on that connection before the answer.
     kToolAttach = 0x112,  // req: ninfo, info(INFO[])   rep: status, proc(PROC) the tool's id
+    // Credentials and process monitors (server/credential.h, server/monitor.h).
+    kGetCredential = 0x130,  // req: ndirs, directives(INFO[])
+                             // rep: status, then on success cred(BYTE_OBJECT), ninfo, info(INFO[])
+    kValidateCredential = 0x131,  // req: cred(BYTE_OBJECT), ndirs, directives(INFO[])
+                                  // rep: status, then on success ninfo, info(INFO[])
+    kMonitor = 0x132,             // req: monitor(INFO), error(STATUS), ndirs, directives(INFO[])
+                                  // rep: status, then on success ninfo, info(INFO[])
+    kHeartbeat = 0x133,  // req: -   rep: status (PMIX_SEND_HEARTBEAT; the client drops the reply)
     // PMIx_Allocation_request: passed to the host's allocate upcall.
     kAllocate = 0x140,  // req: directive(ALLOC_DIRECTIVE), ninfo, info(INFO[])
                         // rep: status, ninfo(SIZE), info(INFO[])

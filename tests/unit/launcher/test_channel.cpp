@@ -107,6 +107,7 @@ JobMessage sample_job() {
     job.argv = {"putget", "--flag", ""};
     job.env = {"A=1"};
     job.launch_blob = std::string("\0blob", 5);
+    job.credential_key = std::string("\0key\xff", 5);
     job.env_directives = {{EnvDirective::Kind::prepend, "PATH", "/opt/bin", ':'},
                           {EnvDirective::Kind::unset, "OMP_*", "", '\0'}};
     return job;
@@ -127,6 +128,7 @@ TEST(JobMessage, RoundTrip) {
     EXPECT_EQ(decoded->argv, job.argv);
     EXPECT_EQ(decoded->env, job.env);
     EXPECT_EQ(decoded->launch_blob, job.launch_blob);
+    EXPECT_EQ(decoded->credential_key, job.credential_key);
     EXPECT_EQ(decoded->env_directives, job.env_directives);
 }
 
@@ -148,6 +150,7 @@ TEST(JobMessage, FieldLayout) {
                                                                   "1",
                                                                   "A=1",
                                                                   std::string("\0blob", 5),
+                                                                  std::string("\0key\xff", 5),
                                                                   "2",
                                                                   "P:",
                                                                   "PATH",

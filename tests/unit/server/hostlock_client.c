@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static pmix_proc_t me;
 static int failures = 0;
@@ -99,6 +100,43 @@ static void publish_lookup(void) {
     expect("unpublish", PMIx_Unpublish(keys, NULL, 0), PMIX_SUCCESS);
 }
 
+/* The host's get_credential / validate_credential / monitor upcalls answer these. */
+static void credential_monitor(void) {
+    pmix_byte_object_t cred;
+    PMIX_BYTE_OBJECT_CONSTRUCT(&cred);
+    expect("get credential", PMIx_Get_credential(NULL, 0, &cred), PMIX_SUCCESS);
+    pmix_info_t* results = NULL;
+    size_t nresults = 0;
+    expect("validate credential", PMIx_Validate_credential(&cred, NULL, 0, &results, &nresults),
+           PMIX_SUCCESS);
+    if (nresults != 1 || !PMIX_CHECK_KEY(&results[0], PMIX_USERID) ||
+        results[0].value.data.uint32 != 4242) {
+        expect("the host's validation result", PMIX_ERROR, PMIX_SUCCESS);
+    }
+    if (results != NULL) PMIX_INFO_FREE(results, nresults);
+    if (cred.size > 0) cred.bytes[0] ^= 1;
+    expect("validate altered credential",
+           PMIx_Validate_credential(&cred, NULL, 0, &results, &nresults), PMIX_ERR_INVALID_CRED);
+    PMIX_BYTE_OBJECT_DESTRUCT(&cred);
+    /* A heartbeat monitor that trips (no beat for 1 s): its event, code -7001, reaches the host's
+     * handlers from the server's timer. */
+    pmix_info_t beat, dirs[3];
+    uint32_t one = 1;
+    PMIX_INFO_LOAD(&beat, PMIX_MONITOR_HEARTBEAT, NULL, PMIX_POINTER);
+    PMIX_INFO_LOAD(&dirs[0], PMIX_MONITOR_HEARTBEAT_TIME, &one, PMIX_UINT32);
+    PMIX_INFO_LOAD(&dirs[1], PMIX_MONITOR_HEARTBEAT_DROPS, &one, PMIX_UINT32);
+    PMIX_INFO_LOAD(&dirs[2], PMIX_MONITOR_ID, "hl-beat", PMIX_STRING);
+    expect("heartbeat monitor", PMIx_Process_monitor(&beat, -7001, dirs, 3, NULL, NULL),
+           PMIX_SUCCESS);
+    for (int i = 0; i < 3; ++i) PMIX_INFO_DESTRUCT(&dirs[i]);
+    PMIX_INFO_DESTRUCT(&beat);
+    usleep(1500000); /* the window passes without a beat */
+    pmix_info_t mon;
+    PMIX_INFO_LOAD(&mon, "hl.monitor", "x", PMIX_STRING); /* not the library's: the host's */
+    expect("monitor", PMIx_Process_monitor(&mon, PMIX_SUCCESS, NULL, 0, NULL, NULL), PMIX_SUCCESS);
+    PMIX_INFO_DESTRUCT(&mon);
+}
+
 static void spawn_query_log(void) {
     pmix_app_t app;
     PMIX_APP_CONSTRUCT(&app);
@@ -117,6 +155,7 @@ static void spawn_query_log(void) {
     PMIX_INFO_LOAD(&ctl, PMIX_JOB_CTRL_PAUSE, &yes, PMIX_BOOL);
     expect("job control", PMIx_Job_control(NULL, 0, &ctl, 1, NULL, NULL), PMIX_SUCCESS);
     PMIX_INFO_DESTRUCT(&ctl);
+    credential_monitor();
     expect("notify event",
            PMIx_Notify_event(-7001, NULL, PMIX_RANGE_NAMESPACE, NULL, 0, NULL, NULL), PMIX_SUCCESS);
     expect("abort (the host lets it return)", PMIx_Abort(5, "hostlock abort", NULL, 0),

@@ -323,6 +323,37 @@ pmix_status_t up_job_control(const pmix_proc_t*, const pmix_proc_t*, size_t, con
     return PMIX_SUCCESS;
 }
 
+// Credentials and monitors: the host's own answers, inline (credential_ops.cpp, monitor.cpp).
+pmix_status_t up_get_credential(const pmix_proc_t*, const pmix_info_t*, size_t,
+                                pmix_credential_cbfunc_t cbfunc, void* cbdata) {
+    Entered e("get_credential");
+    char bytes[] = "hostlock-credential";
+    pmix_byte_object_t cred{bytes, sizeof bytes};
+    call_void([&] { cbfunc(PMIX_SUCCESS, &cred, nullptr, 0, cbdata); });
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t up_validate_credential(const pmix_proc_t*, const pmix_byte_object_t* cred,
+                                     const pmix_info_t*, size_t, pmix_validation_cbfunc_t cbfunc,
+                                     void* cbdata) {
+    Entered e("validate_credential");
+    const bool ours = cred->size == sizeof("hostlock-credential") &&
+                      std::memcmp(cred->bytes, "hostlock-credential", cred->size) == 0;
+    pmix_info_t uid;
+    const uint32_t u = 4242;
+    PMIX_INFO_LOAD(&uid, PMIX_USERID, &u, PMIX_UINT32);
+    call_void([&] { cbfunc(ours ? PMIX_SUCCESS : PMIX_ERR_INVALID_CRED, &uid, 1, cbdata); });
+    PMIX_INFO_DESTRUCT(&uid);
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t up_monitor(const pmix_proc_t*, const pmix_info_t*, pmix_status_t, const pmix_info_t*,
+                         size_t, pmix_info_cbfunc_t cbfunc, void* cbdata) {
+    Entered e("monitor");
+    call_void([&] { cbfunc(PMIX_SUCCESS, nullptr, 0, cbdata, release_infos, nullptr); });
+    return PMIX_SUCCESS;
+}
+
 void up_tool_connected(pmix_info_t*, size_t, pmix_tool_connection_cbfunc_t cbfunc, void* cbdata) {
     Entered e("tool_connected");
     pmix_proc_t tool;
@@ -334,9 +365,16 @@ void up_tool_connected(pmix_info_t*, size_t, pmix_tool_connection_cbfunc_t cbfun
 
 void handler_done(pmix_status_t, void*) { Entered e("event handler's own callback"); }
 
-void event_handler(size_t, pmix_status_t, const pmix_proc_t*, pmix_info_t*, size_t, pmix_info_t*,
-                   size_t, pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
+void event_handler(size_t, pmix_status_t, const pmix_proc_t*, pmix_info_t* info, size_t ninfo,
+                   pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
     Entered e("event handler");
+    for (size_t i = 0; i < ninfo; ++i) {  // the client's heartbeat monitor tripped (monitor.cpp)
+        if (PMIX_CHECK_KEY(&info[i], PMIX_MONITOR_ID) && info[i].value.type == PMIX_STRING &&
+            std::strcmp(info[i].value.data.string, "hl-beat") == 0) {
+            std::lock_guard lock(g_report_mu);  // counted, not entered: this is the handler
+            ++g_seen["heartbeat monitor alert"];
+        }
+    }
     // PMIX_SUCCESS: the next handler runs too (two are registered).
     call_void([&] { cbfunc(PMIX_SUCCESS, nullptr, 0, handler_done, nullptr, cbdata); });
 }
@@ -460,6 +498,9 @@ pmix_server_module_t make_module() {
     m.log = up_log;
     m.job_control = up_job_control;
     m.tool_connected = up_tool_connected;
+    m.get_credential = up_get_credential;
+    m.validate_credential = up_validate_credential;
+    m.monitor = up_monitor;
     return m;
 }
 
@@ -625,6 +666,10 @@ void expect_every_upcall() {
                              "query",
                              "log",
                              "job_control",
+                             "get_credential",
+                             "validate_credential",
+                             "monitor",
+                             "heartbeat monitor alert",
                              "tool_connected",
                              "release_fn",
                              "event handler",

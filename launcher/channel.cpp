@@ -1,6 +1,9 @@
 // Framing of the head <-> daemon messages, their kinds and the job message (channel.h).
 #include "channel.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
@@ -174,6 +177,10 @@ std::vector<std::string> encode_job(const JobMessage& job) {
         fields.insert(fields.end(), list->begin(), list->end());
     }
     fields.push_back(job.launch_blob);
+    fields.push_back(job.pset);
+    char seconds[40];
+    std::snprintf(seconds, sizeof seconds, "%.17g", job.timeout_s);
+    fields.push_back(seconds);
     return fields;
 }
 
@@ -215,8 +222,15 @@ std::optional<JobMessage> decode_job(const Message& message) {
         }
     }
     const std::string* blob = take();
-    if (blob == nullptr || job.argv.empty()) return std::nullopt;
+    const std::string* pset = take();
+    const std::string* timeout = take();
+    if (blob == nullptr || pset == nullptr || timeout == nullptr || job.argv.empty())
+        return std::nullopt;
+    char* end = nullptr;
+    job.timeout_s = std::strtod(timeout->c_str(), &end);
+    if (timeout->empty() || *end != '\0' || !(job.timeout_s >= 0)) return std::nullopt;
     job.launch_blob = *blob;
+    job.pset = *pset;
     return job;
 }
 

@@ -63,9 +63,12 @@ struct JobMessage {
     std::vector<std::string> argv;  // the program and its arguments
     std::vector<std::string> env;   // -x, resolved to VAR=value on the head
     std::string launch_blob;        // PMIx_server_setup_application's result (packed infos)
+    std::string pset;               // --pset: the app's process set ("": the default name)
+    double timeout_s = 0;           // --timeout (0: none), for PMIX_TIME_REMAINING
 };
 
-// Fields: nspace, nprocs, K, K x (name, ranks, address), argc, argv..., envc, env..., blob.
+// Fields: nspace, nprocs, K, K x (name, ranks, address), argc, argv..., envc, env..., blob,
+// pset, timeout (seconds, "%.17g").
 std::vector<std::string> encode_job(const JobMessage& job);
 // Empty on a malformed message (wrong kind, missing fields, bad counts, no program).
 std::optional<JobMessage> decode_job(const Message& message);

@@ -204,6 +204,8 @@ bool accept_job(const JobMessage& job, const DaemonOptions& args, Launcher& laun
     launcher.options.argv = job.argv;
     launcher.options.env = job.env;
     launcher.launch_blob = job.launch_blob;  // for setup_local_support
+    launcher.options.first_pset = job.pset;
+    launcher.time_limit_s = job.timeout_s;  // the head enforces it; told to tools (queries)
     return true;
 }
 

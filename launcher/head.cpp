@@ -81,6 +81,7 @@ void init_tool_view(Head& head) {
         process.host =
             node < head.layout.nodes.size() ? head.layout.nodes[node].name : std::string();
     }
+    view.psets = app_psets(view);  // the daemons define them on their nodes
     g_launcher = &view;
 }
 
@@ -322,6 +323,8 @@ JobMessage job_message(const Head& head) {
         }
     }
     job.launch_blob = head.launch_blob;
+    job.pset = head.options.first_pset;
+    job.timeout_s = head.options.timeout_s;
     return job;
 }
 

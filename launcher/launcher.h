@@ -160,6 +160,12 @@ struct AppSpec {
     SharedInfos directives;
 };
 
+// A process set this launcher defined (PMIx_server_define_process_set): one per app context.
+struct ProcessSetDef {
+    std::string name;
+    std::vector<pmix_proc_t> members;
+};
+
 struct Launcher {
     Options options;
     std::string nspace, hostname, tmpdir;
@@ -176,6 +182,8 @@ struct Launcher {
     std::deque<Proc> procs;
     std::vector<std::string> child_env;        // environment every child starts from
     std::vector<std::string> spawned_nspaces;  // in spawn order
+    std::vector<ProcessSetDef> psets;          // the main job's app contexts' sets (psets.cpp)
+    double time_limit_s = 0;  // pmixd: the head's --timeout (the head enforces it), for queries
     unsigned next_job = 1;
     WorkQueue queue;
     std::map<std::string, Published> published;  // PMIx_Publish's keys
@@ -218,6 +226,14 @@ void host_tool_connected(pmix_info_t* info, size_t ninfo, pmix_tool_connection_c
 void signal_local(Launcher& launcher, const std::vector<pmix_proc_t>& targets, int sig);
 void fail_pending_lookups(pmix_status_t status);
 void clear_published();
+
+// psets.cpp: every app context of the main job is a process set, named by --pset or
+// "<nspace>.app<N>"; its members are the app's ranks.
+std::string app_pset_name(const Launcher& launcher, size_t app);
+std::vector<ProcessSetDef> app_psets(const Launcher& launcher);
+// Defines them with PMIx_server_define_process_set (after the job is registered) and keeps them in
+// launcher.psets for queries.
+pmix_status_t define_app_psets(Launcher& launcher);
 
 // job.cpp
 pmix_status_t register_job(Launcher& launcher);

@@ -52,6 +52,12 @@ pmix_status_t post(exec::UniqueFunction<void()> task);
 // lock across its calls into the library and inside its upcalls, and call our callbacks from
 // inside those upcalls (Slurm's plugin does), so running `task` here would take that lock again.
 void call_host_later(exec::UniqueFunction<void()> task);
+// PMIx_server_define_process_set / delete_process_set (psets.h): PMIX_OPERATION_SUCCEEDED when
+// done, as OpenPMIx returns; PMIX_ERR_BAD_PARAM for no name or a name longer than
+// PMIX_MAX_NSLEN, PMIX_ERR_EXISTS for a name defined already, PMIX_ERR_NOT_FOUND to delete an
+// unknown one.
+pmix_status_t define_process_set(const pmix_proc_t* members, size_t nmembers, const char* name);
+pmix_status_t delete_process_set(const char* name);
 // Stores `value` as a per-proc key of `proc` (PMIx_Store_internal).
 pmix_status_t store_internal(const pmix_proc_t& proc, const char* key, const pmix_value_t& value);
 // Looks `key` up like a client's Get (without direct modex); key NULL: every key of the proc as

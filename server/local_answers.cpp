@@ -86,7 +86,42 @@ const char* nspace_qualifier(const pmix_query_t& q) {
     return ns != nullptr && ns->value.type == PMIX_STRING ? ns->value.data.string : nullptr;
 }
 
+// PMIX_QUERY_NUM_PSETS (size_t), PMIX_QUERY_PSET_NAMES (comma-separated, in definition order,
+// as OpenPMIx's reference host answers) and PMIX_QUERY_PSET_MEMBERSHIP (PMIX_PROC array of the
+// set named by the PMIX_PSET_NAME qualifier).
+bool answer_pset(const State& st, const pmix_query_t& q, const char* key, pmix_info_t* out) {
+    if (key_is(key, PMIX_QUERY_NUM_PSETS)) {
+        const std::size_t n = st.psets.sets.size();
+        load(out, key, &n, PMIX_SIZE);
+        return true;
+    }
+    if (key_is(key, PMIX_QUERY_PSET_NAMES)) {
+        std::string all;
+        for (const auto& set : st.psets.sets) all += (all.empty() ? "" : ",") + set.name;
+        load(out, key, all.c_str(), PMIX_STRING);
+        return true;
+    }
+    if (!key_is(key, PMIX_QUERY_PSET_MEMBERSHIP)) return false;
+    const char* name = data::string_of(q.qualifiers, q.nqual, PMIX_PSET_NAME);
+    const ProcessSet* set = name != nullptr ? st.psets.find(name) : nullptr;
+    if (set == nullptr) return false;
+    pmix_data_array_t darray{PMIX_PROC, set->members.size(),
+                             const_cast<pmix_proc_t*>(set->members.data())};
+    load(out, key, &darray, PMIX_DATA_ARRAY);
+    return true;
+}
+
+constexpr const char* kAnsweredKeys =
+    PMIX_QUERY_NAMESPACES "," PMIX_QUERY_PROC_TABLE "," PMIX_QUERY_LOCAL_PROC_TABLE
+    "," PMIX_QUERY_NUM_PSETS "," PMIX_QUERY_PSET_NAMES "," PMIX_QUERY_PSET_MEMBERSHIP
+    "," PMIX_QUERY_SUPPORTED_KEYS;
+
 bool answer_one(const State& st, const pmix_query_t& q, const char* key, pmix_info_t* out) {
+    if (answer_pset(st, q, key, out)) return true;
+    if (key_is(key, PMIX_QUERY_SUPPORTED_KEYS)) {
+        load(out, key, kAnsweredKeys, PMIX_STRING);
+        return true;
+    }
     if (key_is(key, PMIX_QUERY_NAMESPACES)) {
         std::string all;
         for (const auto& [name, ns] : st.namespaces) {

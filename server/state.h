@@ -21,6 +21,7 @@
 #include "server/job_access.h"
 #include "server/namespaces.h"
 #include "server/pending.h"
+#include "server/psets.h"
 #include "server/registration.h"
 #include "server/tool_registry.h"
 #include "wire/connection.h"
@@ -65,6 +66,7 @@ public:
     AppEnvironment app_env;     // app_env.h: shared with the host's thread (setup_fork)
     FenceBoards boards;         // board.h: shared with the host's thread
     JobAccess access;           // job_access.h: jobs of other users; shared with the host's thread
+    ProcessSets psets;          // psets.h: the host's process sets
     // setup_local_support's info per namespace, kept for the fabric plugins (setup_app.cpp).
     std::map<std::string, std::vector<std::pair<std::string, Value>>> local_support;
     // The one store of values (publish.h): written here, read by clients and by the server's

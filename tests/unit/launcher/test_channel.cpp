@@ -107,6 +107,8 @@ JobMessage sample_job() {
     job.argv = {"putget", "--flag", ""};
     job.env = {"A=1"};
     job.launch_blob = std::string("\0blob", 5);
+    job.pset = "ocean";
+    job.timeout_s = 30.5;
     return job;
 }
 
@@ -125,6 +127,8 @@ TEST(JobMessage, RoundTrip) {
     EXPECT_EQ(decoded->argv, job.argv);
     EXPECT_EQ(decoded->env, job.env);
     EXPECT_EQ(decoded->launch_blob, job.launch_blob);
+    EXPECT_EQ(decoded->pset, "ocean");
+    EXPECT_EQ(decoded->timeout_s, 30.5);
 }
 
 // The field layout is the protocol: the one pmixd has read since the head first sent it.
@@ -132,7 +136,8 @@ TEST(JobMessage, FieldLayout) {
     EXPECT_EQ(encode_job(sample_job()),
               (std::vector<std::string>{
                   "pmixrun.42", "5", "2", "n0", "2", std::string("addr\0zero", 9), "n1", "3",
-                  "addr1", "3", "putget", "--flag", "", "1", "A=1", std::string("\0blob", 5)}));
+                  "addr1", "3", "putget", "--flag", "", "1", "A=1", std::string("\0blob", 5),
+                  "ocean", "30.5"}));
 }
 
 TEST(JobMessage, MalformedIsRejected) {

@@ -1,0 +1,47 @@
+// launcher/psets.cpp - the main job's process sets: one per app context (launcher.h).
+#include "launcher.h"
+
+namespace pmix::launcher {
+
+std::string app_pset_name(const Launcher& launcher, size_t app) {
+    const std::vector<AppContext>& apps = launcher.options.apps;
+    if (app < apps.size() && !apps[app].pset.empty()) return apps[app].pset;
+    if (app == 0 && !launcher.options.first_pset.empty()) return launcher.options.first_pset;
+    return launcher.nspace + ".app" + std::to_string(app);
+}
+
+std::vector<ProcessSetDef> app_psets(const Launcher& launcher) {
+    std::vector<ProcessSetDef> out;
+    // pmixd is told the job's size, not its app contexts: one app of every rank.
+    const size_t napps = launcher.options.apps.empty() ? 1 : launcher.options.apps.size();
+    pmix_rank_t first = 0;
+    for (size_t app = 0; app < napps; ++app) {
+        const size_t count = launcher.options.apps.empty()
+                                 ? static_cast<size_t>(launcher.options.nprocs)
+                                 : static_cast<size_t>(launcher.options.apps[app].nprocs);
+        ProcessSetDef set{app_pset_name(launcher, app), {}};
+        for (size_t i = 0; i < count; ++i) {
+            pmix_proc_t member;
+            PMIX_LOAD_PROCID(&member, launcher.nspace.c_str(),
+                             first + static_cast<pmix_rank_t>(i));
+            set.members.push_back(member);
+        }
+        first += static_cast<pmix_rank_t>(count);
+        out.push_back(std::move(set));
+    }
+    return out;
+}
+
+pmix_status_t define_app_psets(Launcher& launcher) {
+    launcher.psets = app_psets(launcher);
+    for (ProcessSetDef& set : launcher.psets) {
+        const pmix_status_t rc =
+            PMIx_server_define_process_set(set.members.data(), set.members.size(),
+                                           set.name.c_str());
+        // OpenPMIx and ours answer PMIX_OPERATION_SUCCEEDED: done, nothing to wait for.
+        if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) return rc;
+    }
+    return PMIX_SUCCESS;
+}
+
+}  // namespace pmix::launcher

@@ -3,7 +3,7 @@
 # `ip netns exec` (the launch agent), exactly as it would through ssh on a cluster.
 #   pmixrun_netns.sh BINDIR CASE D SLOTS
 # CASE: putget | fence_nodata | fence_subset | dmodex | events | abort | killed | daemon_killed |
-#       hostfile | jobctl_kill | envars | instanton | tools | qget. Every rank's output and pmixrun's exit status are checked; namespaces get a
+#       hostfile | jobctl_kill | envars | instanton | tools | qget | querykeys. Every rank's output and pmixrun's exit status are checked; namespaces get a
 #       unique prefix and are always removed; no pmixd, rank or shared-memory segment may be
 #       left. Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -142,6 +142,16 @@ qget)  # qualified Gets of this node and of every other node, answered from the 
   expect_lines "node (own name) pmix.local.size: SUCCESS PMIX_UINT32 $slots\$" "$n"
   expect_lines "node (no id) pmix.local.size: SUCCESS PMIX_UINT32 $slots\$" "$n"
   expect_lines "app 0 pmix.app.size: SUCCESS PMIX_UINT32 $n\$" "$n"
+  ;;
+querykeys)  # every query key from rank 0 (its node's pmixd answers), each rank's PMIX_PSET_NAMES
+  run 0 --host "$hosts" --timeout 60 --pset ocean "$bin/query_keys_client" ocean 60 "$d"
+  grep -q "FAIL" "$work/out" && fail "a query check failed (above)"
+  expect_lines "ok PMIX_PSET_NAMES of this rank names its app's set" "$n"
+  expect_lines "ok PMIX_PSET_NAME in its app's info array" "$n"
+  expect_lines "ok local procs by node id cover every rank once" 1
+  expect_lines "ok ranks' average memory plausible, min <= avg <= max" 1
+  expect_lines "ok membership of a process set is its app's ranks" 1
+  expect_lines "ok time remaining within --timeout" 1
   ;;
 tools)  # pmix-ps asks the head for the whole job: every node's ranks with pid, state, exit code
   echo "+ pmixrun --host $hosts tool_target (rank 0 exits at once; the others wait)"

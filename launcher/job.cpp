@@ -176,9 +176,9 @@ pmix_status_t add_job_info(InfoList& info, const std::string& nspace, uint32_t j
         info.add(PMIX_PARENT_ID, parent, PMIX_PROC);
         info.add(PMIX_SPAWNED, &yes, PMIX_BOOL);
     }
-    add_node_and_app_arrays(info, layout, apps,
-                            nspace == owner.nspace ? app_psets(owner)
-                                                   : std::vector<ProcessSetDef>{});
+    add_node_and_app_arrays(
+        info, layout, apps,
+        nspace == owner.nspace ? app_psets(owner) : std::vector<ProcessSetDef>{});
     if (owner.other_user) {  // the server lets this user and group reach the job (as Slurm does)
         const uint32_t uid = owner.job_uid, gid = owner.job_gid;
         info.add(PMIX_USERID, &uid, PMIX_UINT32);

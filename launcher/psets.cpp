@@ -22,8 +22,7 @@ std::vector<ProcessSetDef> app_psets(const Launcher& launcher) {
         ProcessSetDef set{app_pset_name(launcher, app), {}};
         for (size_t i = 0; i < count; ++i) {
             pmix_proc_t member;
-            PMIX_LOAD_PROCID(&member, launcher.nspace.c_str(),
-                             first + static_cast<pmix_rank_t>(i));
+            PMIX_LOAD_PROCID(&member, launcher.nspace.c_str(), first + static_cast<pmix_rank_t>(i));
             set.members.push_back(member);
         }
         first += static_cast<pmix_rank_t>(count);
@@ -35,9 +34,8 @@ std::vector<ProcessSetDef> app_psets(const Launcher& launcher) {
 pmix_status_t define_app_psets(Launcher& launcher) {
     launcher.psets = app_psets(launcher);
     for (ProcessSetDef& set : launcher.psets) {
-        const pmix_status_t rc =
-            PMIx_server_define_process_set(set.members.data(), set.members.size(),
-                                           set.name.c_str());
+        const pmix_status_t rc = PMIx_server_define_process_set(
+            set.members.data(), set.members.size(), set.name.c_str());
         // OpenPMIx and ours answer PMIX_OPERATION_SUCCEEDED: done, nothing to wait for.
         if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) return rc;
     }

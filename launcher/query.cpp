@@ -144,9 +144,8 @@ size_t answer_all(const std::vector<std::unique_ptr<QueryCopy>>& copies, pmix_in
         pmix_query_t query;
         PMIX_QUERY_CONSTRUCT(&query);
         query.keys = keys.data();
-        query.qualifiers = copy->qualifiers.empty()
-                               ? nullptr
-                               : const_cast<pmix_info_t*>(copy->qualifiers.data());
+        query.qualifiers =
+            copy->qualifiers.empty() ? nullptr : const_cast<pmix_info_t*>(copy->qualifiers.data());
         query.nqual = copy->qualifiers.size();
         for (const std::string& key : copy->keys) {
             if (copy->asks_qualifiers() && key != PMIX_QUERY_SUPPORTED_QUALIFIERS) continue;

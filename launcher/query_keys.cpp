@@ -154,11 +154,10 @@ bool memory_usage(const Launcher& launcher, const pmix_query_t& query, pmix_info
 // PMIX_TIME_REMAINING: seconds left of --timeout (pmixd: the head's, counted from pmixd's own
 // start); UINT32_MAX when the job has no time limit.
 uint32_t time_remaining(const Launcher& launcher) {
-    const double limit = launcher.remote != nullptr ? launcher.time_limit_s
-                                                    : launcher.options.timeout_s;
+    const double limit =
+        launcher.remote != nullptr ? launcher.time_limit_s : launcher.options.timeout_s;
     if (limit <= 0) return UINT32_MAX;
-    const double used =
-        std::chrono::duration<double>(Clock::now() - launcher.times.start).count();
+    const double used = std::chrono::duration<double>(Clock::now() - launcher.times.start).count();
     return static_cast<uint32_t>(std::max(0.0, std::ceil(limit - used)));
 }
 
@@ -256,9 +255,9 @@ const std::vector<std::pair<const char*, const char*>>& supported() {
         {PMIX_NUM_NODES, ""},
         {PMIX_QUERY_SPAWN_SUPPORT, ""},
         {PMIX_QUERY_DEBUG_SUPPORT, ""},
-        {PMIX_QUERY_MEMORY_USAGE, PMIX_PROCID "," PMIX_NSPACE "," PMIX_RANK
-                                  "," PMIX_QUERY_LOCAL_ONLY "," PMIX_QUERY_REPORT_AVG
-                                  "," PMIX_QUERY_REPORT_MINMAX},
+        {PMIX_QUERY_MEMORY_USAGE,
+         PMIX_PROCID "," PMIX_NSPACE "," PMIX_RANK "," PMIX_QUERY_LOCAL_ONLY
+                     "," PMIX_QUERY_REPORT_AVG "," PMIX_QUERY_REPORT_MINMAX},
         {PMIX_QUERY_ALLOC_STATUS, ""},
         {PMIX_TIME_REMAINING, ""},
         {PMIX_QUERY_AUTHORIZATIONS, ""},

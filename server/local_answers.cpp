@@ -111,10 +111,9 @@ bool answer_pset(const State& st, const pmix_query_t& q, const char* key, pmix_i
     return true;
 }
 
-constexpr const char* kAnsweredKeys =
-    PMIX_QUERY_NAMESPACES "," PMIX_QUERY_PROC_TABLE "," PMIX_QUERY_LOCAL_PROC_TABLE
-    "," PMIX_QUERY_NUM_PSETS "," PMIX_QUERY_PSET_NAMES "," PMIX_QUERY_PSET_MEMBERSHIP
-    "," PMIX_QUERY_SUPPORTED_KEYS;
+constexpr const char* kAnsweredKeys = PMIX_QUERY_NAMESPACES
+    "," PMIX_QUERY_PROC_TABLE "," PMIX_QUERY_LOCAL_PROC_TABLE "," PMIX_QUERY_NUM_PSETS
+    "," PMIX_QUERY_PSET_NAMES "," PMIX_QUERY_PSET_MEMBERSHIP "," PMIX_QUERY_SUPPORTED_KEYS;
 
 bool answer_one(const State& st, const pmix_query_t& q, const char* key, pmix_info_t* out) {
     if (answer_pset(st, q, key, out)) return true;

@@ -99,8 +99,8 @@ void notify(State& s, pmix_status_t code, const ProcessSet& set, bool with_membe
 }  // namespace
 
 const ProcessSet* ProcessSets::find(const std::string& name) const {
-    auto it = std::find_if(sets.begin(), sets.end(),
-                           [&](const ProcessSet& p) { return p.name == name; });
+    auto it =
+        std::find_if(sets.begin(), sets.end(), [&](const ProcessSet& p) { return p.name == name; });
     return it == sets.end() ? nullptr : &*it;
 }
 

@@ -129,8 +129,7 @@ int main() {
     {
         std::lock_guard lock(mu);
         for (const std::string& d : deletes) std::printf("delete %s\n", d.c_str());
-        std::printf("names-after %s\ndefault-handler %d\n", own_names(me).c_str(),
-                    default_events);
+        std::printf("names-after %s\ndefault-handler %d\n", own_names(me).c_str(), default_events);
     }
     PMIx_Finalize(nullptr, 0);
     std::printf("done\n");

@@ -3,11 +3,11 @@
  *
  *   query_keys_client PSETS TIMEOUT NODES [noget]
  * PSETS: the job's process-set names, comma-separated in app order, or "default" (the launcher's
- * names, "<nspace>.app<N>"); TIMEOUT: pmixrun's --timeout in seconds (0: none); NODES: how many nodes the job runs on.
- * Rank 0 asks every key; every rank checks its own PMIX_PSET_NAMES, except with "noget" (OpenPMIx
- * 4.2.2's library, under the same launcher, keeps no per-process PMIX_PSET_NAMES). Prints "ok <what>" per
- * check, "FAIL: <what>" per failure, exits 1 on any failure. Built against our library and
- * against OpenPMIx 4.2.2 (query_keys_client-openpmix). */
+ * names, "<nspace>.app<N>"); TIMEOUT: pmixrun's --timeout in seconds (0: none); NODES: how many
+ * nodes the job runs on. Rank 0 asks every key; every rank checks its own PMIX_PSET_NAMES, except
+ * with "noget" (OpenPMIx 4.2.2's library, under the same launcher, keeps no per-process
+ * PMIX_PSET_NAMES). Prints "ok <what>" per check, "FAIL: <what>" per failure, exits 1 on any
+ * failure. Built against our library and against OpenPMIx 4.2.2 (query_keys_client-openpmix). */
 #include <pmix.h>
 
 #include <stdio.h>
@@ -156,7 +156,8 @@ static void check_memory(void) {
               d->data.fval < 4096,
           "launcher's own memory plausible (0.5 MB .. 4 GB)", detail);
     check(avg && avg->type == PMIX_FLOAT && avg->data.fval > 0.1 && avg->data.fval < 4096 && lo &&
-              hi && lo->data.fval <= avg->data.fval + 1e-3 && avg->data.fval <= hi->data.fval + 1e-3,
+              hi && lo->data.fval <= avg->data.fval + 1e-3 &&
+              avg->data.fval <= hi->data.fval + 1e-3,
           "ranks' average memory plausible, min <= avg <= max", detail);
     PMIX_INFO_FREE(r, n);
     /* This rank alone: what its own /proc says (within 50%, it moves while we look). */

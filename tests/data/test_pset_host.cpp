@@ -54,9 +54,9 @@ protected:
         for (pmix_rank_t r = 0; r < 2; ++r) {
             pmix_proc_t p;
             PMIX_LOAD_PROCID(&p, kJob, r);
-            ASSERT_EQ(PMIx_server_register_client(&p, ::getuid(), ::getgid(), nullptr, nullptr,
-                                                  nullptr),
-                      PMIX_SUCCESS);
+            ASSERT_EQ(
+                PMIx_server_register_client(&p, ::getuid(), ::getgid(), nullptr, nullptr, nullptr),
+                PMIX_SUCCESS);
         }
         ASSERT_EQ(PMIx_server_register_nspace(kJob, 2, job, 3, nullptr, nullptr), PMIX_SUCCESS);
         for (auto& i : job) PMIX_INFO_DESTRUCT(&i);
@@ -138,8 +138,7 @@ TEST_F(PsetHost, DefineAndDeleteReachClientsWithTheirMembership) {
     char blue[] = "blue";
     EXPECT_EQ(PMIx_server_delete_process_set(blue), PMIX_OPERATION_SUCCEEDED);
     ASSERT_TRUE(wait_line("done"));
-    const std::string common =
-        "ready\ndefine blue 0,1\ndefine solo 1\n";
+    const std::string common = "ready\ndefine blue 0,1\ndefine solo 1\n";
     const std::string query = "query SUCCESS 2 blue,solo 0,1\ndefined-seen\ndelete blue\n";
     EXPECT_EQ(children_[0].text,
               common + "names blue\n" + query + "names-after (none)\ndefault-handler 0\ndone\n");

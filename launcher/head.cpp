@@ -82,6 +82,7 @@ void init_tool_view(Head& head) {
             node < head.layout.nodes.size() ? head.layout.nodes[node].name : std::string();
     }
     view.psets = app_psets(view);  // the daemons define them on their nodes
+    view.times.start = head.start;  // PMIX_TIME_REMAINING counts from here
     g_launcher = &view;
 }
 

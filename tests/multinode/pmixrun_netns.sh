@@ -156,7 +156,7 @@ querykeys)  # every query key from rank 0 (its node's pmixd answers), each rank'
 tools)  # pmix-ps asks the head for the whole job: every node's ranks with pid, state, exit code
   echo "+ pmixrun --host $hosts tool_target (rank 0 exits at once; the others wait)"
   TOOL_TARGET_GO="$work/go" timeout -s KILL 90 "$bin/pmixrun" --launch-agent "ip netns exec" \
-    --host "$hosts" -x TOOL_TARGET_GO "$bin/tool_target" >"$work/out" 2>"$work/err" &
+    --host "$hosts" --pset sea --timeout 80 -x TOOL_TARGET_GO "$bin/tool_target" >"$work/out" 2>"$work/err" &
   job=$!
   head=
   for _ in $(seq 1 50); do head=$(pgrep -P "$job" -x pmixrun) && break; sleep 0.1; done
@@ -185,6 +185,11 @@ for p in procs:
 assert "TERMINATED" in procs[0]["state"] and procs[0]["exit_code"] == 0, procs[0]
 print("pmix-ps on the head: every node's ranks with host, pid, state and exit code")
 PY
+  q=$("$bin/pmix-query" --pid "$head" PMIX_QUERY_PSET_NAMES PMIX_TIME_REMAINING 2>&1)
+  echo "$q"
+  grep -qx "pmix.qry.psets = sea" <<<"$q" || fail "the head does not name the job's process set"
+  grep -Eq "^pmix.time.remaining = .*Value: ([1-7]?[0-9]|80)\$" <<<"$q" ||
+    fail "the head's time remaining is not within --timeout 80"
   touch "$work/go"
   wait "$job" || fail "the job failed"
   cat "$work/out" "$work/err"

@@ -233,7 +233,7 @@ std::string app_pset_name(const Launcher& launcher, size_t app);
 std::vector<ProcessSetDef> app_psets(const Launcher& launcher);
 // Defines them with PMIx_server_define_process_set (after the job is registered) and keeps them in
 // launcher.psets for queries.
-pmix_status_t define_app_psets(Launcher& launcher);
+void define_app_psets(Launcher& launcher);
 
 // job.cpp
 pmix_status_t register_job(Launcher& launcher);

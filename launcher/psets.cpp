@@ -31,15 +31,15 @@ std::vector<ProcessSetDef> app_psets(const Launcher& launcher) {
     return out;
 }
 
-pmix_status_t define_app_psets(Launcher& launcher) {
+void define_app_psets(Launcher& launcher) {
     launcher.psets = app_psets(launcher);
     for (ProcessSetDef& set : launcher.psets) {
-        const pmix_status_t rc = PMIx_server_define_process_set(
-            set.members.data(), set.members.size(), set.name.c_str());
-        // OpenPMIx and ours answer PMIX_OPERATION_SUCCEEDED: done, nothing to wait for.
-        if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) return rc;
+        // The status is not checked: OpenPMIx 4.2.2 returns an uninitialised one (its caddy's
+        // lock status is never set; seen as a random code under pmixrun-openpmix --user), and
+        // ours fails only for names options.cpp already refuses (empty, too long, repeated).
+        (void)PMIx_server_define_process_set(set.members.data(), set.members.size(),
+                                             set.name.c_str());
     }
-    return PMIX_SUCCESS;
 }
 
 }  // namespace pmix::launcher

@@ -3,7 +3,8 @@
 // for each of the first two PMIX_PROCESS_SET_DEFINE events (members' ranks); "names A,B" (its
 // own PMIX_PSET_NAMES); "query N NAMES M" (PMIX_QUERY_NUM_PSETS, _PSET_NAMES and the size of
 // the first set's PMIX_QUERY_PSET_MEMBERSHIP, answered by the library: the host has no query
-// callback); "defined-seen"; "delete NAME" on PMIX_PROCESS_SET_DELETE; "names-after A" (its
+// callback); "local-procs SUCCESS 0,1 NOT-FOUND" (PMIX_LOCAL_PROCS of nodes 0 and 7, also the
+// library's); "defined-seen"; "delete NAME" on PMIX_PROCESS_SET_DELETE; "names-after A" (its
 // PMIX_PSET_NAMES then); "default-handler K" (events its default handler got: the pset events
 // are PMIX_EVENT_NON_DEFAULT); "done". Waits at most 15 s for each event.
 #include <pmix.h>
@@ -102,6 +103,30 @@ std::string query_line() {
     return std::string(PMIx_Error_string(rc)) + " " + count + " " + names + " " + members;
 }
 
+// PMIX_LOCAL_PROCS of node 0 (the registered node array) and of node 7 (none): the library's
+// answers. "STATUS RANKS STATUS".
+std::string local_procs_line() {
+    std::string out;
+    for (uint32_t node : {0u, 7u}) {
+        pmix_query_t q;
+        PMIX_QUERY_CONSTRUCT(&q);
+        char* keys[] = {const_cast<char*>(PMIX_LOCAL_PROCS), nullptr};
+        pmix_info_t qual;
+        PMIX_INFO_LOAD(&qual, PMIX_NODEID, &node, PMIX_UINT32);
+        q.keys = keys;
+        q.qualifiers = &qual;
+        q.nqual = 1;
+        pmix_info_t* results = nullptr;
+        size_t n = 0;
+        const pmix_status_t rc = PMIx_Query_info(&q, 1, &results, &n);
+        out += (out.empty() ? "" : " ") + std::string(PMIx_Error_string(rc));
+        if (node == 0) out += " " + (n == 1 ? ranks_of(results[0].value) : std::string("?"));
+        PMIX_INFO_FREE(results, n);
+        PMIX_INFO_DESTRUCT(&qual);
+    }
+    return out;
+}
+
 bool wait_for(const std::vector<std::string>& list, size_t count) {
     std::unique_lock lock(mu);
     return cv.wait_for(lock, std::chrono::seconds(15), [&] { return list.size() >= count; });
@@ -123,7 +148,8 @@ int main() {
         std::lock_guard lock(mu);
         for (const std::string& d : defines) std::printf("define %s\n", d.c_str());
     }
-    std::printf("names %s\nquery %s\ndefined-seen\n", own_names(me).c_str(), query_line().c_str());
+    std::printf("names %s\nquery %s\nlocal-procs %s\ndefined-seen\n", own_names(me).c_str(),
+                query_line().c_str(), local_procs_line().c_str());
     std::fflush(stdout);
     if (!wait_for(deletes, 1)) std::printf("no delete event\n");
     {

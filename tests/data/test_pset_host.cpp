@@ -46,11 +46,18 @@ protected:
         PMIX_INFO_DESTRUCT(&info);
         char host[HOST_NAME_MAX + 1] = {};
         ::gethostname(host, sizeof host - 1);
-        pmix_info_t job[3];
-        const uint32_t size = 2;
+        pmix_info_t job[4];
+        const uint32_t size = 2, node_id = 0;
         PMIX_INFO_LOAD(&job[0], PMIX_NODE_MAP, host, PMIX_STRING);
         PMIX_INFO_LOAD(&job[1], PMIX_PROC_MAP, "0,1", PMIX_STRING);
         PMIX_INFO_LOAD(&job[2], PMIX_JOB_SIZE, &size, PMIX_UINT32);
+        pmix_info_t node[3];  // this node's array, as prte registers one (PMIX_LOCAL_PROCS)
+        PMIX_INFO_LOAD(&node[0], PMIX_HOSTNAME, host, PMIX_STRING);
+        PMIX_INFO_LOAD(&node[1], PMIX_NODEID, &node_id, PMIX_UINT32);
+        PMIX_INFO_LOAD(&node[2], PMIX_LOCAL_PEERS, "0,1", PMIX_STRING);
+        pmix_data_array_t node_array{PMIX_INFO, 3, node};
+        PMIX_INFO_LOAD(&job[3], PMIX_NODE_INFO_ARRAY, &node_array, PMIX_DATA_ARRAY);
+        for (auto& i : node) PMIX_INFO_DESTRUCT(&i);
         for (pmix_rank_t r = 0; r < 2; ++r) {
             pmix_proc_t p;
             PMIX_LOAD_PROCID(&p, kJob, r);
@@ -58,7 +65,7 @@ protected:
                 PMIx_server_register_client(&p, ::getuid(), ::getgid(), nullptr, nullptr, nullptr),
                 PMIX_SUCCESS);
         }
-        ASSERT_EQ(PMIx_server_register_nspace(kJob, 2, job, 3, nullptr, nullptr), PMIX_SUCCESS);
+        ASSERT_EQ(PMIx_server_register_nspace(kJob, 2, job, 4, nullptr, nullptr), PMIX_SUCCESS);
         for (auto& i : job) PMIX_INFO_DESTRUCT(&i);
     }
     void TearDown() override {
@@ -139,7 +146,9 @@ TEST_F(PsetHost, DefineAndDeleteReachClientsWithTheirMembership) {
     EXPECT_EQ(PMIx_server_delete_process_set(blue), PMIX_OPERATION_SUCCEEDED);
     ASSERT_TRUE(wait_line("done"));
     const std::string common = "ready\ndefine blue 0,1\ndefine solo 1\n";
-    const std::string query = "query SUCCESS 2 blue,solo 0,1\ndefined-seen\ndelete blue\n";
+    const std::string query =
+        "query SUCCESS 2 blue,solo 0,1\nlocal-procs SUCCESS 0,1 NOT-FOUND\ndefined-seen\n"
+        "delete blue\n";
     EXPECT_EQ(children_[0].text,
               common + "names blue\n" + query + "names-after (none)\ndefault-handler 0\ndone\n");
     EXPECT_EQ(children_[1].text,

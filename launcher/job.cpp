@@ -378,6 +378,8 @@ pmix_status_t spawn_job(Launcher& launcher, const pmix_proc_t& parent, const App
                         std::string* nspace) {
     if (launcher.failing) return PMIX_ERR_JOB_TERMINATED;
     if (app.argv.empty() || app.nprocs == 0) return PMIX_ERR_BAD_PARAM;
+    for (const ProcessSetDef& set : launcher.psets)
+        if (set.name == app.pset) return PMIX_ERR_EXISTS;  // sets are never redefined
     const unsigned job = launcher.next_job++;
     const std::string job_nspace = launcher.nspace + "." + std::to_string(job);
     const size_t first = launcher.procs.size();
@@ -394,6 +396,7 @@ pmix_status_t spawn_job(Launcher& launcher, const pmix_proc_t& parent, const App
         return rc;
     }
     launcher.spawned_nspaces.push_back(job_nspace);
+    define_spawned_pset(launcher, job_nspace, app);
     std::vector<std::string> env = launcher.child_env;
     for (const std::string& added : app.env) {
         const std::string prefix = added.substr(0, added.find('=') + 1);

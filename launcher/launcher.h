@@ -158,6 +158,7 @@ struct AppSpec {
     // The environment directives (PMIX_SET_ENVAR ...) of the job info, then of the app's info:
     // registered with the job in that order, for setup_fork to apply (job first, app trumps job).
     SharedInfos directives;
+    std::string pset;  // PMIX_PSET_NAME of the app info ("": "<nspace>.app0"), as prte takes it
 };
 
 // A process set this launcher defined (PMIx_server_define_process_set): one per app context.
@@ -234,6 +235,9 @@ std::vector<ProcessSetDef> app_psets(const Launcher& launcher);
 // Defines them with PMIx_server_define_process_set (after the job is registered) and keeps them in
 // launcher.psets for queries.
 void define_app_psets(Launcher& launcher);
+// A spawned job's one app context is a set too: PMIX_PSET_NAME of its app info, else
+// "<nspace>.app0"; defined before its processes start.
+void define_spawned_pset(Launcher& launcher, const std::string& nspace, const AppSpec& app);
 
 // job.cpp
 pmix_status_t register_job(Launcher& launcher);

@@ -42,4 +42,16 @@ void define_app_psets(Launcher& launcher) {
     }
 }
 
+void define_spawned_pset(Launcher& launcher, const std::string& nspace, const AppSpec& app) {
+    ProcessSetDef set{app.pset.empty() ? nspace + ".app0" : app.pset, {}};
+    for (size_t rank = 0; rank < app.nprocs; ++rank) {
+        pmix_proc_t member;
+        PMIX_LOAD_PROCID(&member, nspace.c_str(), static_cast<pmix_rank_t>(rank));
+        set.members.push_back(member);
+    }
+    (void)PMIx_server_define_process_set(set.members.data(), set.members.size(),
+                                         set.name.c_str());  // status: see define_app_psets
+    launcher.psets.push_back(std::move(set));
+}
+
 }  // namespace pmix::launcher

@@ -145,3 +145,18 @@ pmix_status_t PMIx_server_deregister_resources(pmix_info_t info[], size_t ninfo,
     return pmix::capi::guarded(
         [&] { return pmix::server::deregister_resources(info, ninfo, cbfunc, cbdata); });
 }
+
+pmix_status_t PMIx_server_define_process_set(const pmix_proc_t* members, size_t nmembers,
+                                             const char* pset_name) {
+    return guarded([&] {
+        if (!pmix::server::initialized()) return PMIX_ERR_INIT;
+        return pmix::server::define_process_set(members, nmembers, pset_name);
+    });
+}
+
+pmix_status_t PMIx_server_delete_process_set(char* pset_name) {
+    return guarded([&] {
+        if (!pmix::server::initialized()) return PMIX_ERR_INIT;
+        return pmix::server::delete_process_set(pset_name);
+    });
+}

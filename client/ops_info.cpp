@@ -220,8 +220,27 @@ pmix_status_t spawn_nb(const pmix_info_t* job_info, std::size_t ninfo, const pmi
                        });
 }
 
+// A blocking query of ABI-version keys only, before PMIx_Init: answered here (Standard).
+pmix_status_t query_before_init(pmix_query_t* queries, std::size_t n, pmix_info_t** results,
+                                std::size_t* nresults) {
+    if (!only_abi_keys(queries, n)) return PMIX_ERR_INIT;
+    if (results == nullptr || nresults == nullptr) return PMIX_ERR_BAD_PARAM;
+    SplitQueries split;
+    split_queries(queries, n, &split);
+    auto* out = static_cast<pmix_info_t*>(std::calloc(split.local.size(), sizeof(pmix_info_t)));
+    if (out == nullptr) return PMIX_ERR_NOMEM;
+    for (std::size_t i = 0; i < split.local.size(); ++i) {
+        out[i] = split.local[i];  // moved: the split no longer owns it
+        std::memset(&split.local[i], 0, sizeof(pmix_info_t));
+    }
+    *results = out;
+    *nresults = split.local.size();
+    return PMIX_SUCCESS;
+}
+
 pmix_status_t query_info(pmix_query_t* queries, std::size_t n, pmix_info_t** results,
                          std::size_t* nresults) {
+    if (!initialized()) return query_before_init(queries, n, results, nresults);
     if (initialized() && (results == nullptr || nresults == nullptr)) return PMIX_ERR_BAD_PARAM;
     return blocking_infos(true, kDefaultTimeout, results, nresults,
                           [&](ReplyFn fn) { return start_query(queries, n, std::move(fn)); });

@@ -77,6 +77,17 @@ bool avail_servers(const pmix_query_t& q, pmix_info_t* out) {
     return true;
 }
 
+// The Standard ABI levels this library implements: OpenPMIx 4.2.2's, whose VERSION file says
+// std_abi_stable=0.0 and std_abi_provisional=0.0 (it answers these strings), and whose ABI this
+// library has.
+constexpr const char* kStableAbi = "0.0";
+constexpr const char* kProvisionalAbi = "0.0";
+
+bool abi_key(const char* key) {
+    return key_is(key, PMIX_QUERY_STABLE_ABI_VERSION) ||
+           key_is(key, PMIX_QUERY_PROVISIONAL_ABI_VERSION);
+}
+
 }  // namespace
 
 namespace {
@@ -94,13 +105,30 @@ bool server_answers(const pmix_query_t& q, const char* key) {
 
 bool answered_locally(const pmix_query_t& q, const char* key) {
     return key != nullptr &&
-           (key_is(key, PMIX_QUERY_AVAIL_SERVERS) || key_is(key, PMIX_QUERY_ATTRIBUTE_SUPPORT)) &&
+           (key_is(key, PMIX_QUERY_AVAIL_SERVERS) || key_is(key, PMIX_QUERY_ATTRIBUTE_SUPPORT) ||
+            abi_key(key)) &&
            !server_answers(q, key);
 }
 
 bool answer_locally(const pmix_query_t& q, const char* key, pmix_info_t* out) {
     if (key_is(key, PMIX_QUERY_ATTRIBUTE_SUPPORT)) return data::answer_attribute_support(q, out);
+    if (abi_key(key)) {
+        const bool stable = key_is(key, PMIX_QUERY_STABLE_ABI_VERSION);
+        load(out, key, stable ? kStableAbi : kProvisionalAbi, PMIX_STRING);
+        return true;
+    }
     return key_is(key, PMIX_QUERY_AVAIL_SERVERS) && avail_servers(q, out);
+}
+
+bool only_abi_keys(const pmix_query_t* queries, std::size_t n) {
+    if (queries == nullptr || n == 0) return false;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (queries[i].keys == nullptr || queries[i].keys[0] == nullptr) return false;
+        for (std::size_t k = 0; queries[i].keys[k] != nullptr; ++k) {
+            if (!abi_key(queries[i].keys[k])) return false;
+        }
+    }
+    return true;
 }
 
 SplitQueries::~SplitQueries() {

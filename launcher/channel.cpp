@@ -1,6 +1,9 @@
 // Framing of the head <-> daemon messages, their kinds and the job message (channel.h).
 #include "channel.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
@@ -175,6 +178,10 @@ std::vector<std::string> encode_job(const JobMessage& job) {
     }
     fields.push_back(job.launch_blob);
     fields.push_back(job.credential_key);
+    fields.push_back(job.pset);
+    char seconds[40];
+    std::snprintf(seconds, sizeof seconds, "%.17g", job.timeout_s);
+    fields.push_back(seconds);
     fields.push_back(std::to_string(job.env_directives.size()));
     for (const EnvDirective& d : job.env_directives) {
         fields.push_back(std::string{static_cast<char>(d.kind), d.separator});
@@ -223,9 +230,17 @@ std::optional<JobMessage> decode_job(const Message& message) {
     }
     const std::string* blob = take();
     const std::string* key = take();
-    if (blob == nullptr || key == nullptr || job.argv.empty()) return std::nullopt;
+    const std::string* pset = take();
+    const std::string* timeout = take();
+    if (blob == nullptr || key == nullptr || pset == nullptr || timeout == nullptr ||
+        job.argv.empty())
+        return std::nullopt;
+    char* end = nullptr;
+    job.timeout_s = std::strtod(timeout->c_str(), &end);
+    if (timeout->empty() || *end != '\0' || !(job.timeout_s >= 0)) return std::nullopt;
     job.launch_blob = *blob;
     job.credential_key = *key;
+    job.pset = *pset;
     uint64_t ndirectives = 0;
     if (!take_count(fields.size(), ndirectives)) return std::nullopt;
     for (; ndirectives > 0; --ndirectives) {

@@ -67,10 +67,12 @@ struct JobMessage {
     std::vector<EnvDirective> env_directives;  // --set-env ... in command-line order
     std::string launch_blob;     // PMIx_server_setup_application's result (packed infos)
     std::string credential_key;  // every node's PMIX_CRYPTO_KEY (credentials valid job-wide)
+    std::string pset;            // --pset: the app's process set ("": the default name)
+    double timeout_s = 0;        // --timeout (0: none), for PMIX_TIME_REMAINING
 };
 
 // Fields: nspace, nprocs, K, K x (name, ranks, address), argc, argv..., envc, env..., blob, key,
-// D, D x (kind letter + separator, name, value).
+// pset, timeout (seconds, "%.17g"), D, D x (kind letter + separator, name, value).
 std::vector<std::string> encode_job(const JobMessage& job);
 // Empty on a malformed message (wrong kind, missing fields, bad counts, no program).
 std::optional<JobMessage> decode_job(const Message& message);

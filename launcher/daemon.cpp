@@ -206,6 +206,8 @@ bool accept_job(const JobMessage& job, const DaemonOptions& args, Launcher& laun
     launcher.options.env_directives = job.env_directives;
     launcher.launch_blob = job.launch_blob;  // for setup_local_support
     launcher.credential_key = job.credential_key;
+    launcher.options.first_pset = job.pset;
+    launcher.time_limit_s = job.timeout_s;  // the head enforces it; told to tools (queries)
     return true;
 }
 

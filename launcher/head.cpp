@@ -83,6 +83,8 @@ void init_tool_view(Head& head) {
         process.host =
             node < head.layout.nodes.size() ? head.layout.nodes[node].name : std::string();
     }
+    view.psets = app_psets(view);  // the daemons define them on their nodes
+    view.times.start = head.start;  // PMIX_TIME_REMAINING counts from here
     g_launcher = &view;
 }
 
@@ -326,6 +328,8 @@ JobMessage job_message(const Head& head) {
     job.launch_blob = head.launch_blob;
     job.env_directives = head.options.env_directives;
     job.credential_key = head.credential_key;
+    job.pset = head.options.first_pset;
+    job.timeout_s = head.options.timeout_s;
     return job;
 }
 

@@ -332,6 +332,14 @@ pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], si
     app.nprocs = apps[0].maxprocs > 0 ? static_cast<size_t>(apps[0].maxprocs) : 1;
     add_directives(job_info, ninfo, app.directives);
     add_directives(apps[0].info, apps[0].ninfo, app.directives);
+    for (size_t i = 0; apps[0].info != nullptr && i < apps[0].ninfo; ++i) {
+        const pmix_info_t& entry = apps[0].info[i];
+        if (!PMIX_CHECK_KEY(&entry, PMIX_PSET_NAME)) continue;
+        if (entry.value.type != PMIX_STRING || entry.value.data.string == nullptr ||
+            *entry.value.data.string == '\0' || std::strlen(entry.value.data.string) > 255)
+            return PMIX_ERR_BAD_PARAM;
+        app.pset = entry.value.data.string;
+    }
     pmix_proc_t parent = *proc;
     g_launcher->queue.post([parent, app, cbfunc, cbdata] {
         std::string nspace;

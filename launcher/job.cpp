@@ -104,8 +104,11 @@ std::vector<AppContext> apps_of(const Launcher& owner, const std::string& nspace
 // One PMIX_NODE_INFO_ARRAY per node of the layout and one PMIX_APP_INFO_ARRAY per app context,
 // with the keys OpenPMIx's reference launcher (prte) registers there: clients read them with
 // PMIx_Get(PMIX_NODE_INFO / PMIX_APP_INFO + PMIX_NODEID / PMIX_HOSTNAME / PMIX_APPNUM).
+// The main job's apps also carry their process set (PMIX_PSET_NAME, PMIX_PSET_MEMBERS), as prte
+// registers an app's --pset.
 void add_node_and_app_arrays(InfoList& info, const Layout& layout,
-                             const std::vector<AppContext>& apps) {
+                             const std::vector<AppContext>& apps,
+                             const std::vector<ProcessSetDef>& psets) {
     for (size_t n = 0; n < layout.nodes.size(); ++n) {
         InfoList node;
         const uint32_t node_id = static_cast<uint32_t>(n), size = layout.rank_count[n];
@@ -129,6 +132,12 @@ void add_node_and_app_arrays(InfoList& info, const Layout& layout,
         app.add(PMIX_APP_SIZE, &size, PMIX_UINT32);
         app.add(PMIX_APPLDR, &leader, PMIX_PROC_RANK);
         if (!apps[a].argv.empty()) app.add(PMIX_APP_ARGV, join_words(apps[a].argv));
+        if (a < psets.size()) {
+            pmix_data_array_t members{PMIX_PROC, psets[a].members.size(),
+                                      const_cast<pmix_proc_t*>(psets[a].members.data())};
+            app.add(PMIX_PSET_NAME, psets[a].name);
+            app.add(PMIX_PSET_MEMBERS, &members, PMIX_DATA_ARRAY);
+        }
         if (app.convert() == PMIX_SUCCESS) {
             info.add(PMIX_APP_INFO_ARRAY, &app.array(), PMIX_DATA_ARRAY);
         }
@@ -169,7 +178,9 @@ pmix_status_t add_job_info(InfoList& info, const std::string& nspace, uint32_t j
         info.add(PMIX_PARENT_ID, parent, PMIX_PROC);
         info.add(PMIX_SPAWNED, &yes, PMIX_BOOL);
     }
-    add_node_and_app_arrays(info, layout, apps);
+    add_node_and_app_arrays(
+        info, layout, apps,
+        nspace == owner.nspace ? app_psets(owner) : std::vector<ProcessSetDef>{});
     if (owner.other_user) {  // the server lets this user and group reach the job (as Slurm does)
         const uint32_t uid = owner.job_uid, gid = owner.job_gid;
         info.add(PMIX_USERID, &uid, PMIX_UINT32);
@@ -418,6 +429,8 @@ pmix_status_t spawn_job(Launcher& launcher, const pmix_proc_t& parent, const App
                         std::string* nspace) {
     if (launcher.failing) return PMIX_ERR_JOB_TERMINATED;
     if (app.argv.empty() || app.nprocs == 0) return PMIX_ERR_BAD_PARAM;
+    for (const ProcessSetDef& set : launcher.psets)
+        if (set.name == app.pset) return PMIX_ERR_EXISTS;  // sets are never redefined
     const unsigned job = launcher.next_job++;
     const std::string job_nspace = launcher.nspace + "." + std::to_string(job);
     const size_t first = launcher.procs.size();
@@ -434,6 +447,7 @@ pmix_status_t spawn_job(Launcher& launcher, const pmix_proc_t& parent, const App
         return rc;
     }
     launcher.spawned_nspaces.push_back(job_nspace);
+    define_spawned_pset(launcher, job_nspace, app);
     std::vector<std::string> env = launcher.child_env;
     for (const std::string& added : app.env) {
         const std::string prefix = added.substr(0, added.find('=') + 1);

@@ -158,6 +158,13 @@ struct AppSpec {
     // The environment directives (PMIX_SET_ENVAR ...) of the job info, then of the app's info:
     // registered with the job in that order, for setup_fork to apply (job first, app trumps job).
     SharedInfos directives;
+    std::string pset;  // PMIX_PSET_NAME of the app info ("": "<nspace>.app0"), as prte takes it
+};
+
+// A process set this launcher defined (PMIx_server_define_process_set): one per app context.
+struct ProcessSetDef {
+    std::string name;
+    std::vector<pmix_proc_t> members;
 };
 
 struct Launcher {
@@ -180,6 +187,8 @@ struct Launcher {
     std::deque<Proc> procs;
     std::vector<std::string> child_env;        // environment every child starts from
     std::vector<std::string> spawned_nspaces;  // in spawn order
+    std::vector<ProcessSetDef> psets;          // the main job's app contexts' sets (psets.cpp)
+    double time_limit_s = 0;  // pmixd: the head's --timeout (the head enforces it), for queries
     unsigned next_job = 1;
     WorkQueue queue;
     std::map<std::string, Published> published;  // PMIx_Publish's keys
@@ -226,6 +235,17 @@ pmix_status_t allocate_fn(const pmix_proc_t* requester, pmix_alloc_directive_t d
 void signal_local(Launcher& launcher, const std::vector<pmix_proc_t>& targets, int sig);
 void fail_pending_lookups(pmix_status_t status);
 void clear_published();
+
+// psets.cpp: every app context of the main job is a process set, named by --pset or
+// "<nspace>.app<N>"; its members are the app's ranks.
+std::string app_pset_name(const Launcher& launcher, size_t app);
+std::vector<ProcessSetDef> app_psets(const Launcher& launcher);
+// Defines them with PMIx_server_define_process_set (after the job is registered) and keeps them in
+// launcher.psets for queries.
+void define_app_psets(Launcher& launcher);
+// A spawned job's one app context is a set too: PMIX_PSET_NAME of its app info, else
+// "<nspace>.app0"; defined before its processes start.
+void define_spawned_pset(Launcher& launcher, const std::string& nspace, const AppSpec& app);
 
 // job.cpp
 pmix_status_t register_job(Launcher& launcher);

@@ -27,6 +27,7 @@ enum LongOnly : int {
     kUnsetEnv,
     kPrependEnv,
     kAppendEnv,
+    kPset,
 };
 
 // "+": options end at the first argument that is not one (the program's own options follow it);
@@ -46,6 +47,7 @@ constexpr option kLongOptions[] = {
     {"unset-env", required_argument, nullptr, kUnsetEnv},
     {"prepend-env", required_argument, nullptr, kPrependEnv},
     {"append-env", required_argument, nullptr, kAppendEnv},
+    {"pset", required_argument, nullptr, kPset},
     {nullptr, 0, nullptr, 0},
 };
 
@@ -65,11 +67,34 @@ bool parse_seconds(const char* text, double& out) {
     return true;
 }
 
-// The program part of the command line: "prog args [: [-n N] prog args]...", one app context
-// per ':'-separated part (MPMD, as mpirun takes it). The first part's count is -n; the job's
-// size becomes the sum.
+bool valid_pset(const std::string& name) { return !name.empty() && name.size() <= 255; }
+
+// The options an app context after ':' may start with (-n N, --pset NAME, any order); `arg`
+// moves past them. False with `error` set on a bad value.
+bool app_options(char* const*& arg, char* const* end, AppContext& app, std::string& error) {
+    for (;;) {
+        const std::string_view next = arg + 1 != end ? std::string_view(arg[1]) : "";
+        const bool count = next == "-n" || next == "-np" || next == "--np";
+        const bool pset = next == "--pset" || next == "-pset";
+        if (!count && !pset) return true;
+        if (arg + 2 == end || (count && !parse_process_count(arg[2], app.nprocs))) {
+            error = count ? "bad process count after ':'" : "--pset needs a name";
+            return false;
+        }
+        if (pset) app.pset = arg[2];
+        if (pset && !valid_pset(app.pset)) {
+            error = "bad --pset name (1..255 characters)";
+            return false;
+        }
+        arg += 2;
+    }
+}
+
+// The program part of the command line: "prog args [: [-n N] [--pset NAME] prog args]...", one
+// app context per ':'-separated part (MPMD, as mpirun takes it). The first part's count is -n
+// and its set --pset; the job's size becomes the sum.
 bool split_apps(char* const* begin, char* const* end, Options& out, std::string& error) {
-    out.apps.assign(1, AppContext{{}, out.nprocs});
+    out.apps.assign(1, AppContext{{}, out.nprocs, out.first_pset});
     for (char* const* arg = begin; arg != end; ++arg) {
         if (std::string_view(*arg) != ":") {
             out.apps.back().argv.emplace_back(*arg);
@@ -77,13 +102,14 @@ bool split_apps(char* const* begin, char* const* end, Options& out, std::string&
         }
         if (out.apps.back().argv.empty()) break;
         out.apps.push_back(AppContext{});
-        const std::string_view next = arg + 1 != end ? std::string_view(arg[1]) : "";
-        if (next == "-n" || next == "-np" || next == "--np") {
-            if (arg + 2 == end || !parse_process_count(arg[2], out.apps.back().nprocs)) {
-                error = "bad process count after ':'";
+        if (!app_options(arg, end, out.apps.back(), error)) return false;
+    }
+    for (std::size_t a = 0; a < out.apps.size(); ++a) {
+        for (std::size_t b = 0; b < a; ++b) {
+            if (!out.apps[a].pset.empty() && out.apps[a].pset == out.apps[b].pset) {
+                error = "--pset " + out.apps[a].pset + " names two app contexts";
                 return false;
             }
-            arg += 2;
         }
     }
     long total = 0;
@@ -205,6 +231,13 @@ bool apply_option(int option_value, const char* value, const std::string& spelle
         case kReport:
             out.report = true;
             return true;
+        case kPset:
+            out.first_pset = value;
+            if (!valid_pset(out.first_pset)) {
+                error = "bad --pset name (1..255 characters)";
+                return false;
+            }
+            return true;
         case kRemoteTools:
             out.remote_tools = true;
             return true;
@@ -241,7 +274,7 @@ void print_usage(std::FILE* stream) {
         "usage: pmixrun [-n N] [--host LIST | --hostfile FILE] [--launch-agent CMD] "
         "[-x VAR[=value]]... [--set-env|--unset-env|--prepend-env|--append-env ...]... "
         "[--timeout SECONDS] [--report] [--remote-tools] [--user NAME] "
-        "[--] program [args...]\n"
+        "[--pset NAME] [--] program [args...] [: [-n N] [--pset NAME] program [args...]]...\n"
         "  -n, --np N        number of processes (1..4096)\n"
         "  -x VAR[=value]    pass VAR to the processes (its value here, or the one given)\n"
         "  --set-env N=V     set N to V in the processes' environment\n"
@@ -254,6 +287,8 @@ void print_usage(std::FILE* stream) {
         "  --remote-tools    also let tools of other hosts in over TCP (they need the\n"
         "                    secret in this server's rendezvous file: pmix-ps --file F)\n"
         "  --user NAME       run the processes as that user and its group (root, one node)\n"
+        "  --pset NAME       name the process set of this app context (also after ':');\n"
+        "                    default <nspace>.app<N>\n"
         "  --host a:2,b:2    run across these nodes (name:slots; -n defaults to all slots)\n"
         "  --hostfile FILE   the same from a file (\"name slots=N\" or \"name:N\" per line)\n"
         "  --launch-agent C  how to start a node daemon: C NODE pmixd ... (default: ssh)\n"

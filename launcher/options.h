@@ -14,6 +14,9 @@ namespace pmix::launcher {
 struct AppContext {
     std::vector<std::string> argv;
     int nprocs = 1;
+    // --pset NAME (as prterun names it): the process set of this app's processes; empty: the
+    // launcher names it "<nspace>.app<N>" (every app context is a process set).
+    std::string pset;
 };
 
 // One of prterun's environment options, kept in command-line order: registered with the job as
@@ -52,6 +55,7 @@ struct Options {
     // --user NAME (root only, one node): the job's processes run as that user and its primary
     // group, registered with them (PMIX_USERID / PMIX_GRPID), as Slurm's slurmstepd runs a job.
     std::string user;
+    std::string first_pset;  // --pset before the program: the first app context's set
 };
 
 enum class ParseOutcome {

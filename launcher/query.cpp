@@ -1,10 +1,12 @@
 // launcher/query.cpp - what pmixrun / pmixd tell tools: PMIx_Query_info answers and tool admission.
 //
 // Answers are built on the launcher's loop (the only thread that touches Launcher) from what it
-// knows of its own processes: namespace, rank, host, executable, pid, state and exit code. A
+// knows of its own processes: namespace, rank, host, executable, pid, state and exit code, and
+// the keys of query_keys.h. A
 // query it cannot answer is left out of the results (PMIX_QUERY_PARTIAL_SUCCESS, or
 // PMIX_ERR_NOT_FOUND when nothing was answered), as the Standard describes.
 #include "launcher.h"
+#include "query_keys.h"
 
 #include <unistd.h>
 
@@ -16,13 +18,6 @@
 namespace pmix::launcher {
 
 namespace {
-
-const pmix_info_t* qualifier(const pmix_query_t& query, const char* key) {
-    for (size_t i = 0; query.qualifiers != nullptr && i < query.nqual; ++i)
-        if (std::strncmp(query.qualifiers[i].key, key, PMIX_MAX_KEYLEN) == 0)
-            return &query.qualifiers[i];
-    return nullptr;
-}
 
 std::string nspace_qualifier(const pmix_query_t& query) {
     const pmix_info_t* qualified = qualifier(query, PMIX_NSPACE);
@@ -106,7 +101,7 @@ bool answer(const Launcher& launcher, const char* key, const pmix_query_t& query
         uint32_t nodes = static_cast<uint32_t>(launcher.layout.nodes.size());
         PMIx_Info_load(&out, key, &nodes, PMIX_UINT32);
     } else {
-        return false;
+        return answer_more(launcher, key, query, out);
     }
     return true;
 }
@@ -121,47 +116,69 @@ void release_answer(void* cbdata) {
     PMIX_INFO_FREE(answer->info, answer->capacity);
 }
 
-// Deep copies of the queries, so that the loop can read them after the call returned.
-struct Queries {
-    std::vector<std::vector<std::string>> keys;
-    std::vector<std::string> nspaces;
+// Deep copies of the queries (keys and qualifiers), so that the loop can read them after the
+// call returned.
+struct QueryCopy {
+    std::vector<std::string> keys;
+    std::vector<pmix_info_t> qualifiers;
+    QueryCopy() = default;
+    QueryCopy(const QueryCopy&) = delete;
+    QueryCopy& operator=(const QueryCopy&) = delete;
+    ~QueryCopy() {
+        for (pmix_info_t& info : qualifiers) PMIX_INFO_DESTRUCT(&info);
+    }
+    // PMIX_QUERY_SUPPORTED_QUALIFIERS is answered instead of the query's other keys (Standard).
+    bool asks_qualifiers() const {
+        return std::find(keys.begin(), keys.end(), PMIX_QUERY_SUPPORTED_QUALIFIERS) != keys.end();
+    }
 };
+
+// Answers every copied query into `reply` on the launcher's loop; how many keys were answered.
+size_t answer_all(const std::vector<std::unique_ptr<QueryCopy>>& copies, pmix_info_t* reply,
+                  size_t* asked) {
+    size_t answered = 0;
+    for (const auto& copy : copies) {
+        std::vector<char*> keys;
+        for (const std::string& key : copy->keys) keys.push_back(const_cast<char*>(key.c_str()));
+        keys.push_back(nullptr);
+        pmix_query_t query;
+        PMIX_QUERY_CONSTRUCT(&query);
+        query.keys = keys.data();
+        query.qualifiers =
+            copy->qualifiers.empty() ? nullptr : const_cast<pmix_info_t*>(copy->qualifiers.data());
+        query.nqual = copy->qualifiers.size();
+        for (const std::string& key : copy->keys) {
+            if (copy->asks_qualifiers() && key != PMIX_QUERY_SUPPORTED_QUALIFIERS) continue;
+            ++*asked;
+            answered += answer(*g_launcher, key.c_str(), query, reply[answered]) ? 1 : 0;
+        }
+    }
+    return answered;
+}
 
 }  // namespace
 
 pmix_status_t host_query(pmix_proc_t*, pmix_query_t* queries, size_t nqueries,
                          pmix_info_cbfunc_t cbfunc, void* cbdata) {
-    auto copies = std::make_shared<Queries>();
+    auto copies = std::make_shared<std::vector<std::unique_ptr<QueryCopy>>>();
     size_t total = 0;
     for (size_t query_index = 0; query_index < nqueries; ++query_index) {
-        copies->keys.emplace_back();
-        for (size_t key_index = 0; queries[query_index].keys != nullptr &&
-                                   queries[query_index].keys[key_index] != nullptr;
+        const pmix_query_t& query = queries[query_index];
+        auto& copy = *copies->emplace_back(std::make_unique<QueryCopy>());
+        for (size_t key_index = 0; query.keys != nullptr && query.keys[key_index] != nullptr;
              ++key_index, ++total)
-            copies->keys.back().emplace_back(queries[query_index].keys[key_index]);
-        copies->nspaces.push_back(nspace_qualifier(queries[query_index]));
+            copy.keys.emplace_back(query.keys[key_index]);
+        for (size_t q = 0; query.qualifiers != nullptr && q < query.nqual; ++q)
+            PMIx_Info_xfer(&copy.qualifiers.emplace_back(), &query.qualifiers[q]);
     }
     g_launcher->queue.post([copies, total, cbfunc, cbdata] {
         auto reply = std::make_unique<Answer>();
         reply->capacity = total == 0 ? 1 : total;
         PMIX_INFO_CREATE(reply->info, reply->capacity);
-        size_t answered = 0;
-        for (size_t query_index = 0; query_index < copies->keys.size(); ++query_index) {
-            pmix_query_t query;
-            PMIX_QUERY_CONSTRUCT(&query);
-            pmix_info_t nspace_info;
-            if (!copies->nspaces[query_index].empty()) {
-                PMIX_INFO_LOAD(&nspace_info, PMIX_NSPACE, copies->nspaces[query_index].c_str(),
-                               PMIX_STRING);
-                query.qualifiers = &nspace_info;
-                query.nqual = 1;
-            }
-            for (const std::string& key : copies->keys[query_index])
-                answered += answer(*g_launcher, key.c_str(), query, reply->info[answered]) ? 1 : 0;
-            if (query.nqual > 0) PMIX_INFO_DESTRUCT(&nspace_info);
-        }
+        size_t asked = 0;
+        const size_t answered = answer_all(*copies, reply->info, &asked);
         const pmix_status_t status = answered == 0      ? PMIX_ERR_NOT_FOUND
-                                     : answered < total ? PMIX_QUERY_PARTIAL_SUCCESS
+                                     : answered < asked ? PMIX_QUERY_PARTIAL_SUCCESS
                                                         : PMIX_SUCCESS;
         if (answered == 0) {
             release_answer(reply.release());

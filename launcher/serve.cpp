@@ -175,6 +175,7 @@ bool prepare_job(Launcher& launcher) {
         launcher.fail(1, std::string("registering the job failed: ") + PMIx_Error_string(rc));
         return false;
     }
+    define_app_psets(launcher);
     if (const pmix_status_t rc = setup_local_support(launcher.nspace, launcher.launch_blob);
         rc != PMIX_SUCCESS) {
         launcher.fail(

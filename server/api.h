@@ -79,6 +79,13 @@ pmix_status_t get_own_credential(const pmix_info_t* info, size_t ninfo,
                                  pmix_credential_cbfunc_t cbfunc, void* cbdata);
 pmix_status_t validate_own_credential(const pmix_byte_object_t* cred, const pmix_info_t* info,
                                       size_t ninfo, pmix_validation_cbfunc_t cbfunc, void* cbdata);
+
+// PMIx_server_define_process_set / delete_process_set (psets.h): PMIX_OPERATION_SUCCEEDED when
+// done, as OpenPMIx returns; PMIX_ERR_BAD_PARAM for no name or a name longer than
+// PMIX_MAX_NSLEN, PMIX_ERR_EXISTS for a name defined already, PMIX_ERR_NOT_FOUND to delete an
+// unknown one.
+pmix_status_t define_process_set(const pmix_proc_t* members, size_t nmembers, const char* name);
+pmix_status_t delete_process_set(const char* name);
 // Stores `value` as a per-proc key of `proc` (PMIx_Store_internal).
 pmix_status_t store_internal(const pmix_proc_t& proc, const char* key, const pmix_value_t& value);
 // Looks `key` up like a client's Get (without direct modex); key NULL: every key of the proc as

@@ -7,14 +7,17 @@
 #include "base/env_names.h"
 #include "data/directives.h"
 #include "data/value.h"
+#include "gds/qualified.h"
 
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <sstream>
 #include <string>
 
 namespace pmix::server {
@@ -86,7 +89,88 @@ const char* nspace_qualifier(const pmix_query_t& q) {
     return ns != nullptr && ns->value.type == PMIX_STRING ? ns->value.data.string : nullptr;
 }
 
+// PMIX_QUERY_NUM_PSETS (size_t), PMIX_QUERY_PSET_NAMES (comma-separated, in definition order,
+// as OpenPMIx's reference host answers) and PMIX_QUERY_PSET_MEMBERSHIP (PMIX_PROC array of the
+// set named by the PMIX_PSET_NAME qualifier).
+bool answer_pset(const State& st, const pmix_query_t& q, const char* key, pmix_info_t* out) {
+    if (key_is(key, PMIX_QUERY_NUM_PSETS)) {
+        const std::size_t n = st.psets.sets.size();
+        load(out, key, &n, PMIX_SIZE);
+        return true;
+    }
+    if (key_is(key, PMIX_QUERY_PSET_NAMES)) {
+        std::string all;
+        for (const auto& set : st.psets.sets) all += (all.empty() ? "" : ",") + set.name;
+        load(out, key, all.c_str(), PMIX_STRING);
+        return true;
+    }
+    if (!key_is(key, PMIX_QUERY_PSET_MEMBERSHIP)) return false;
+    const char* name = data::string_of(q.qualifiers, q.nqual, PMIX_PSET_NAME);
+    const ProcessSet* set = name != nullptr ? st.psets.find(name) : nullptr;
+    if (set == nullptr) return false;
+    pmix_data_array_t darray{PMIX_PROC, set->members.size(),
+                             const_cast<pmix_proc_t*>(set->members.data())};
+    load(out, key, &darray, PMIX_DATA_ARRAY);
+    return true;
+}
+
+// PMIX_LOCAL_PROCS of the node named by PMIX_NODEID or PMIX_HOSTNAME (default: this server's):
+// the PMIX_LOCAL_PEERS each registered namespace (or the PMIX_NSPACE one) has for that node in its
+// registered node array (PMIX_NODE_INFO_ARRAY; this node's also from the job level), as one
+// PMIX_PROC array. False when no namespace knows the node.
+bool local_procs(const State& st, const pmix_query_t& q, pmix_info_t* out) {
+    gds::Qualifiers quals;
+    if (gds::parse_qualifiers(q.qualifiers, q.nqual, quals) != PMIX_SUCCESS) return false;
+    quals.kind = gds::Qualifier::node;
+    if (!quals.has_nodeid && quals.hostname.empty()) quals.hostname = st.hostname;
+    const char* want = nspace_qualifier(q);
+    std::vector<pmix_proc_t> procs;
+    bool found = false;
+    for (const auto& [name, ns] : st.namespaces) {
+        if (!ns.registered || (want != nullptr && name != want)) continue;
+        pmix_proc_t requester{};
+        std::strncpy(requester.nspace, name.c_str(), PMIX_MAX_NSLEN);
+        requester.rank = PMIX_RANK_WILDCARD;
+        Value peers;
+        if (read_qualified(*st.reader, name, PMIX_RANK_WILDCARD, PMIX_LOCAL_PEERS, quals, requester,
+                           peers) != PMIX_SUCCESS ||
+            peers.get().type != PMIX_STRING || peers.get().data.string == nullptr) {
+            continue;
+        }
+        found = true;
+        std::stringstream list(peers.get().data.string);
+        for (std::string rank; std::getline(list, rank, ',');) {
+            if (rank.empty()) continue;
+            pmix_proc_t& p = procs.emplace_back(requester);
+            p.rank = static_cast<pmix_rank_t>(std::strtoul(rank.c_str(), nullptr, 10));
+        }
+    }
+    if (!found) return false;
+    pmix_data_array_t darray{PMIX_PROC, procs.size(), procs.empty() ? nullptr : procs.data()};
+    load(out, PMIX_LOCAL_PROCS, &darray, PMIX_DATA_ARRAY);
+    return true;
+}
+
+constexpr const char* kAnsweredKeys = PMIX_QUERY_NAMESPACES
+    "," PMIX_QUERY_PROC_TABLE "," PMIX_QUERY_LOCAL_PROC_TABLE "," PMIX_QUERY_NUM_PSETS
+    "," PMIX_QUERY_PSET_NAMES "," PMIX_QUERY_PSET_MEMBERSHIP "," PMIX_LOCAL_PROCS
+    "," PMIX_QUERY_SUPPORTED_KEYS;
+
+bool is_answered_key(const char* key) {
+    std::stringstream list(kAnsweredKeys);
+    for (std::string k; std::getline(list, k, ',');) {
+        if (key_is(key, k.c_str())) return true;
+    }
+    return false;
+}
+
 bool answer_one(const State& st, const pmix_query_t& q, const char* key, pmix_info_t* out) {
+    if (answer_pset(st, q, key, out)) return true;
+    if (key_is(key, PMIX_LOCAL_PROCS)) return local_procs(st, q, out);
+    if (key_is(key, PMIX_QUERY_SUPPORTED_KEYS)) {
+        load(out, key, kAnsweredKeys, PMIX_STRING);
+        return true;
+    }
     if (key_is(key, PMIX_QUERY_NAMESPACES)) {
         std::string all;
         for (const auto& [name, ns] : st.namespaces) {
@@ -115,9 +199,11 @@ bool answer_one(const State& st, const pmix_query_t& q, const char* key, pmix_in
 pmix_status_t answer_query(const State& st, const pmix_query_t* queries, std::size_t n,
                            std::vector<pmix_info_t>* out) {
     std::size_t asked = 0, answered = 0;
+    bool known = false;  // a key the library answers was asked (its data may be missing)
     for (std::size_t i = 0; i < n; ++i) {
         for (std::size_t k = 0; queries[i].keys != nullptr && queries[i].keys[k] != nullptr; ++k) {
             ++asked;
+            known = known || is_answered_key(queries[i].keys[k]);
             pmix_info_t info;
             if (answer_one(st, queries[i], queries[i].keys[k], &info)) {
                 out->push_back(info);
@@ -125,7 +211,7 @@ pmix_status_t answer_query(const State& st, const pmix_query_t* queries, std::si
             }
         }
     }
-    if (answered == 0) return PMIX_ERR_NOT_SUPPORTED;
+    if (answered == 0) return known ? PMIX_ERR_NOT_FOUND : PMIX_ERR_NOT_SUPPORTED;
     return answered == asked ? PMIX_SUCCESS : PMIX_QUERY_PARTIAL_SUCCESS;
 }
 

@@ -14,8 +14,12 @@ class State;
 
 // PMIX_QUERY_NAMESPACES (the registered namespaces), PMIX_QUERY_PROC_TABLE and
 // PMIX_QUERY_LOCAL_PROC_TABLE (PMIX_NSPACE qualifier, default: every namespace; from the
-// registration and the clients' connections: host, pid, state). Appends one info per key it
-// can answer; returns SUCCESS, PMIX_QUERY_PARTIAL_SUCCESS or PMIX_ERR_NOT_SUPPORTED.
+// registration and the clients' connections: host, pid, state), the process-set keys
+// (PMIX_QUERY_NUM_PSETS, PMIX_QUERY_PSET_NAMES, PMIX_QUERY_PSET_MEMBERSHIP with PMIX_PSET_NAME;
+// psets.h), PMIX_LOCAL_PROCS of a node (PMIX_NODEID / PMIX_HOSTNAME, from the registered node
+// arrays) and PMIX_QUERY_SUPPORTED_KEYS (these keys). Appends one info per key it
+// can answer; returns SUCCESS, PMIX_QUERY_PARTIAL_SUCCESS, PMIX_ERR_NOT_FOUND (none answered,
+// some of these keys asked) or PMIX_ERR_NOT_SUPPORTED (none of these keys asked).
 pmix_status_t answer_query(const State& st, const pmix_query_t* queries, std::size_t n,
                            std::vector<pmix_info_t>* out);
 

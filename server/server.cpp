@@ -693,6 +693,26 @@ pmix_status_t store_internal(const pmix_proc_t& proc, const char* key, const pmi
     return run_sync(*st, std::move(work));
 }
 
+pmix_status_t define_process_set(const pmix_proc_t* members, size_t nmembers, const char* name) {
+    auto st = current();
+    if (st == nullptr) return PMIX_ERR_INIT;
+    if (name == nullptr || *name == '\0' || strnlen(name, PMIX_MAX_NSLEN + 1) > PMIX_MAX_NSLEN ||
+        (members == nullptr && nmembers > 0)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    std::vector<pmix_proc_t> copy(members, members + nmembers);
+    return run_sync(*st, [n = std::string(name), copy = std::move(copy)](State& s) mutable {
+        return define_set(s, n, std::move(copy));
+    });
+}
+
+pmix_status_t delete_process_set(const char* name) {
+    auto st = current();
+    if (st == nullptr) return PMIX_ERR_INIT;
+    if (name == nullptr || *name == '\0') return PMIX_ERR_BAD_PARAM;
+    return run_sync(*st, [n = std::string(name)](State& s) { return delete_set(s, n); });
+}
+
 namespace {
 
 // Every key of a proc as one PMIX_DATA_ARRAY of PMIX_INFO (deep-copied into *out).

@@ -3,7 +3,7 @@
 # `ip netns exec` (the launch agent), exactly as it would through ssh on a cluster.
 #   pmixrun_netns.sh BINDIR CASE D SLOTS
 # CASE: putget | fence_nodata | fence_subset | dmodex | events | abort | killed | daemon_killed |
-#       hostfile | jobctl_kill | envars | instanton | tools | qget | envdirectives | cred. Every rank's output and pmixrun's exit status are checked; namespaces get a
+#       hostfile | jobctl_kill | envars | instanton | tools | qget | envdirectives | cred | querykeys. Every rank's output and pmixrun's exit status are checked; namespaces get a
 #       unique prefix and are always removed; no pmixd, rank or shared-memory segment may be
 #       left. Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -159,10 +159,20 @@ qget)  # qualified Gets of this node and of every other node, answered from the 
   expect_lines "node (no id) pmix.local.size: SUCCESS PMIX_UINT32 $slots\$" "$n"
   expect_lines "app 0 pmix.app.size: SUCCESS PMIX_UINT32 $n\$" "$n"
   ;;
+querykeys)  # every query key from rank 0 (its node's pmixd answers), each rank's PMIX_PSET_NAMES
+  run 0 --host "$hosts" --timeout 60 --pset ocean "$bin/query_keys_client" ocean 60 "$d"
+  grep -q "FAIL" "$work/out" && fail "a query check failed (above)"
+  expect_lines "ok PMIX_PSET_NAMES of this rank names its app's set" "$n"
+  expect_lines "ok PMIX_PSET_NAME in its app's info array" "$n"
+  expect_lines "ok local procs by node id cover every rank once" 1
+  expect_lines "ok ranks' average memory plausible, min <= avg <= max" 1
+  expect_lines "ok membership of a process set is its app's ranks" 1
+  expect_lines "ok time remaining within --timeout" 1
+  ;;
 tools)  # pmix-ps asks the head for the whole job: every node's ranks with pid, state, exit code
   echo "+ pmixrun --host $hosts tool_target (rank 0 exits at once; the others wait)"
   TOOL_TARGET_GO="$work/go" timeout -s KILL 90 "$bin/pmixrun" --launch-agent "ip netns exec" \
-    --host "$hosts" -x TOOL_TARGET_GO "$bin/tool_target" >"$work/out" 2>"$work/err" &
+    --host "$hosts" --pset sea --timeout 80 -x TOOL_TARGET_GO "$bin/tool_target" >"$work/out" 2>"$work/err" &
   job=$!
   head=
   for _ in $(seq 1 50); do head=$(pgrep -P "$job" -x pmixrun) && break; sleep 0.1; done
@@ -191,6 +201,11 @@ for p in procs:
 assert "TERMINATED" in procs[0]["state"] and procs[0]["exit_code"] == 0, procs[0]
 print("pmix-ps on the head: every node's ranks with host, pid, state and exit code")
 PY
+  q=$("$bin/pmix-query" --pid "$head" PMIX_QUERY_PSET_NAMES PMIX_TIME_REMAINING 2>&1)
+  echo "$q"
+  grep -qx "pmix.qry.psets = sea" <<<"$q" || fail "the head does not name the job's process set"
+  grep -Eq "^pmix.time.remaining = .*Value: ([1-7]?[0-9]|80)\$" <<<"$q" ||
+    fail "the head's time remaining is not within --timeout 80"
   touch "$work/go"
   wait "$job" || fail "the job failed"
   cat "$work/out" "$work/err"

@@ -110,6 +110,8 @@ JobMessage sample_job() {
     job.credential_key = std::string("\0key\xff", 5);
     job.env_directives = {{EnvDirective::Kind::prepend, "PATH", "/opt/bin", ':'},
                           {EnvDirective::Kind::unset, "OMP_*", "", '\0'}};
+    job.pset = "ocean";
+    job.timeout_s = 30.5;
     return job;
 }
 
@@ -130,34 +132,18 @@ TEST(JobMessage, RoundTrip) {
     EXPECT_EQ(decoded->launch_blob, job.launch_blob);
     EXPECT_EQ(decoded->credential_key, job.credential_key);
     EXPECT_EQ(decoded->env_directives, job.env_directives);
+    EXPECT_EQ(decoded->pset, "ocean");
+    EXPECT_EQ(decoded->timeout_s, 30.5);
 }
 
 // The field layout is the protocol: the one pmixd has read since the head first sent it.
 TEST(JobMessage, FieldLayout) {
-    EXPECT_EQ(encode_job(sample_job()), (std::vector<std::string>{"pmixrun.42",
-                                                                  "5",
-                                                                  "2",
-                                                                  "n0",
-                                                                  "2",
-                                                                  std::string("addr\0zero", 9),
-                                                                  "n1",
-                                                                  "3",
-                                                                  "addr1",
-                                                                  "3",
-                                                                  "putget",
-                                                                  "--flag",
-                                                                  "",
-                                                                  "1",
-                                                                  "A=1",
-                                                                  std::string("\0blob", 5),
-                                                                  std::string("\0key\xff", 5),
-                                                                  "2",
-                                                                  "P:",
-                                                                  "PATH",
-                                                                  "/opt/bin",
-                                                                  std::string("U\0", 2),
-                                                                  "OMP_*",
-                                                                  ""}));
+    EXPECT_EQ(encode_job(sample_job()),
+              (std::vector<std::string>{
+                  "pmixrun.42", "5", "2", "n0", "2", std::string("addr\0zero", 9), "n1", "3",
+                  "addr1", "3", "putget", "--flag", "", "1", "A=1", std::string("\0blob", 5),
+                  std::string("\0key\xff", 5), "ocean", "30.5", "2", "P:", "PATH", "/opt/bin",
+                  std::string("U\0", 2), "OMP_*", ""}));
 }
 
 TEST(JobMessage, MalformedIsRejected) {

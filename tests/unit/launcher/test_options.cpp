@@ -94,6 +94,33 @@ TEST(Options, BadAppContexts) {
               "more than 4096 processes");
 }
 
+TEST(Options, ProcessSetPerAppContext) {
+    Options options;
+    std::string error;
+    ASSERT_EQ(parse({"pmixrun", "--pset", "ocean", "-n", "2", "a", ":", "--pset", "ice", "-n", "3",
+                     "b", ":", "-n", "1", "c"},
+                    options, error),
+              ParseOutcome::run)
+        << error;
+    ASSERT_EQ(options.apps.size(), 3u);
+    EXPECT_EQ(options.apps[0].pset, "ocean");
+    EXPECT_EQ(options.apps[1].pset, "ice");
+    EXPECT_EQ(options.apps[1].nprocs, 3);
+    EXPECT_EQ(options.apps[1].argv, std::vector<std::string>{"b"});
+    EXPECT_TRUE(options.apps[2].pset.empty());  // the launcher names it
+    EXPECT_EQ(options.nprocs, 6);
+}
+
+TEST(Options, BadProcessSets) {
+    EXPECT_EQ(error_of({"pmixrun", "--pset", "", "a"}), "bad --pset name (1..255 characters)");
+    EXPECT_EQ(error_of({"pmixrun", "a", ":", "--pset"}), "--pset needs a name");
+    EXPECT_EQ(error_of({"pmixrun", "--pset", "x", "a", ":", "--pset", "x", "b"}),
+              "--pset x names two app contexts");
+    const std::string too_long(256, 'p');
+    EXPECT_EQ(error_of({"pmixrun", "a", ":", "--pset", too_long.c_str(), "b"}),
+              "bad --pset name (1..255 characters)");
+}
+
 TEST(Options, EveryFlag) {
     Options options;
     std::string error;

@@ -72,7 +72,7 @@ public:
     GlobalResources resources;  // resources.h: registered resources, delivered inventories
     CredentialAuthority credentials;  // credential.h: the library's own credentials
     MonitorTable monitors;            // monitor.h: heartbeat and file monitors
-    ProcessSets psets;          // psets.h: the host's process sets
+    ProcessSets psets;                // psets.h: the host's process sets
     // setup_local_support's info per namespace, kept for the fabric plugins (setup_app.cpp).
     std::map<std::string, std::vector<std::pair<std::string, Value>>> local_support;
     // The one store of values (publish.h): written here, read by clients and by the server's

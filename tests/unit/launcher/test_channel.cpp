@@ -138,12 +138,32 @@ TEST(JobMessage, RoundTrip) {
 
 // The field layout is the protocol: the one pmixd has read since the head first sent it.
 TEST(JobMessage, FieldLayout) {
-    EXPECT_EQ(encode_job(sample_job()),
-              (std::vector<std::string>{
-                  "pmixrun.42", "5", "2", "n0", "2", std::string("addr\0zero", 9), "n1", "3",
-                  "addr1", "3", "putget", "--flag", "", "1", "A=1", std::string("\0blob", 5),
-                  std::string("\0key\xff", 5), "ocean", "30.5", "2", "P:", "PATH", "/opt/bin",
-                  std::string("U\0", 2), "OMP_*", ""}));
+    EXPECT_EQ(encode_job(sample_job()), (std::vector<std::string>{"pmixrun.42",
+                                                                  "5",
+                                                                  "2",
+                                                                  "n0",
+                                                                  "2",
+                                                                  std::string("addr\0zero", 9),
+                                                                  "n1",
+                                                                  "3",
+                                                                  "addr1",
+                                                                  "3",
+                                                                  "putget",
+                                                                  "--flag",
+                                                                  "",
+                                                                  "1",
+                                                                  "A=1",
+                                                                  std::string("\0blob", 5),
+                                                                  std::string("\0key\xff", 5),
+                                                                  "ocean",
+                                                                  "30.5",
+                                                                  "2",
+                                                                  "P:",
+                                                                  "PATH",
+                                                                  "/opt/bin",
+                                                                  std::string("U\0", 2),
+                                                                  "OMP_*",
+                                                                  ""}));
 }
 
 TEST(JobMessage, MalformedIsRejected) {

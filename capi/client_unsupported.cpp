@@ -66,56 +66,6 @@ pmix_status_t PMIx_Validate_credential_nb(const pmix_byte_object_t*, const pmix_
     return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
 }
 
-// ---- Groups ----------------------------------------------------------------------------------
-
-pmix_status_t PMIx_Group_construct(const char[], const pmix_proc_t[], size_t, const pmix_info_t[],
-                                   size_t, pmix_info_t**, size_t*) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
-pmix_status_t PMIx_Group_construct_nb(const char[], const pmix_proc_t[], size_t,
-                                      const pmix_info_t[], size_t, pmix_info_cbfunc_t, void*) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
-pmix_status_t PMIx_Group_invite(const char[], const pmix_proc_t[], size_t, const pmix_info_t[],
-                                size_t, pmix_info_t**, size_t*) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
-pmix_status_t PMIx_Group_invite_nb(const char[], const pmix_proc_t[], size_t, const pmix_info_t[],
-                                   size_t, pmix_info_cbfunc_t, void*) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
-pmix_status_t PMIx_Group_join(const char[], const pmix_proc_t*, pmix_group_opt_t,
-                              const pmix_info_t[], size_t, pmix_info_t**, size_t*) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
-pmix_status_t PMIx_Group_join_nb(const char[], const pmix_proc_t*, pmix_group_opt_t,
-                                 const pmix_info_t[], size_t, pmix_info_cbfunc_t, void*) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
-pmix_status_t PMIx_Group_leave(const char[], const pmix_info_t[], size_t) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
-pmix_status_t PMIx_Group_leave_nb(const char[], const pmix_info_t[], size_t, pmix_op_cbfunc_t,
-                                  void*) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
-pmix_status_t PMIx_Group_destruct(const char[], const pmix_info_t[], size_t) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
-pmix_status_t PMIx_Group_destruct_nb(const char[], const pmix_info_t[], size_t, pmix_op_cbfunc_t,
-                                     void*) {
-    return pmix::capi::guarded([&] { return pmix::capi::not_implemented_status(); });
-}
-
 // ---- Fabric ----------------------------------------------------------------------------------
 
 pmix_status_t PMIx_Fabric_register(pmix_fabric_t*, const pmix_info_t[], size_t) {

@@ -462,6 +462,7 @@ void fill_module(pmix_server_module_t& module) {
     module.log = log_fn;
     module.job_control = job_control;
     if (g_launcher->remote != nullptr) return;  // pmixd: no cross-node publish/lookup/spawn yet
+    module.group = host_group;
     module.publish = publish;
     module.lookup = lookup;
     module.unpublish = unpublish;

@@ -214,6 +214,13 @@ pmix_status_t host_query(pmix_proc_t* requester, pmix_query_t* queries, size_t n
                          pmix_info_cbfunc_t cbfunc, void* cbdata);
 void host_tool_connected(pmix_info_t* info, size_t ninfo, pmix_tool_connection_cbfunc_t cbfunc,
                          void* cbdata);
+// groups.cpp: the host's group upcall (construct/destruct, context ids) and the group queries
+// (PMIX_QUERY_NUM_GROUPS, _GROUP_NAMES, _GROUP_MEMBERSHIP); false when `key` is not one of them or
+// names no group this launcher knows. Both on the launcher's loop (the upcall posts).
+pmix_status_t host_group(pmix_group_operation_t op, char grp[], const pmix_proc_t procs[],
+                         size_t nprocs, const pmix_info_t directives[], size_t ndirs,
+                         pmix_info_cbfunc_t cbfunc, void* cbdata);
+bool answer_group_query(const char* key, const pmix_query_t& query, pmix_info_t& out);
 // Sends `sig` to this node's processes among `targets` (all of them when empty).
 void signal_local(Launcher& launcher, const std::vector<pmix_proc_t>& targets, int sig);
 void fail_pending_lookups(pmix_status_t status);

@@ -106,7 +106,7 @@ bool answer(const Launcher& launcher, const char* key, const pmix_query_t& query
         uint32_t nodes = static_cast<uint32_t>(launcher.layout.nodes.size());
         PMIx_Info_load(&out, key, &nodes, PMIX_UINT32);
     } else {
-        return false;
+        return answer_group_query(key, query, out);  // groups.cpp
     }
     return true;
 }
@@ -125,6 +125,7 @@ void release_answer(void* cbdata) {
 struct Queries {
     std::vector<std::vector<std::string>> keys;
     std::vector<std::string> nspaces;
+    std::vector<std::string> group_ids;  // PMIX_GROUP_ID qualifiers (group membership queries)
 };
 
 }  // namespace
@@ -140,6 +141,11 @@ pmix_status_t host_query(pmix_proc_t*, pmix_query_t* queries, size_t nqueries,
              ++key_index, ++total)
             copies->keys.back().emplace_back(queries[query_index].keys[key_index]);
         copies->nspaces.push_back(nspace_qualifier(queries[query_index]));
+        const pmix_info_t* group = qualifier(queries[query_index], PMIX_GROUP_ID);
+        copies->group_ids.push_back(group != nullptr && group->value.type == PMIX_STRING &&
+                                            group->value.data.string != nullptr
+                                        ? group->value.data.string
+                                        : "");
     }
     g_launcher->queue.post([copies, total, cbfunc, cbdata] {
         auto reply = std::make_unique<Answer>();
@@ -149,16 +155,19 @@ pmix_status_t host_query(pmix_proc_t*, pmix_query_t* queries, size_t nqueries,
         for (size_t query_index = 0; query_index < copies->keys.size(); ++query_index) {
             pmix_query_t query;
             PMIX_QUERY_CONSTRUCT(&query);
-            pmix_info_t nspace_info;
+            pmix_info_t quals[2];
             if (!copies->nspaces[query_index].empty()) {
-                PMIX_INFO_LOAD(&nspace_info, PMIX_NSPACE, copies->nspaces[query_index].c_str(),
-                               PMIX_STRING);
-                query.qualifiers = &nspace_info;
-                query.nqual = 1;
+                PMIX_INFO_LOAD(&quals[query.nqual++], PMIX_NSPACE,
+                               copies->nspaces[query_index].c_str(), PMIX_STRING);
             }
+            if (!copies->group_ids[query_index].empty()) {
+                PMIX_INFO_LOAD(&quals[query.nqual++], PMIX_GROUP_ID,
+                               copies->group_ids[query_index].c_str(), PMIX_STRING);
+            }
+            query.qualifiers = quals;
             for (const std::string& key : copies->keys[query_index])
                 answered += answer(*g_launcher, key.c_str(), query, reply->info[answered]) ? 1 : 0;
-            if (query.nqual > 0) PMIX_INFO_DESTRUCT(&nspace_info);
+            for (size_t q = 0; q < query.nqual; ++q) PMIX_INFO_DESTRUCT(&quals[q]);
         }
         const pmix_status_t status = answered == 0      ? PMIX_ERR_NOT_FOUND
                                      : answered < total ? PMIX_QUERY_PARTIAL_SUCCESS

@@ -118,6 +118,7 @@ void State::on_closed(const ProcKey& who) {
     if (c.lost) disable_board(*this, who.first, nullptr);  // its fences fail at the server
     run_cleanups(c);
     fail_fences_of(who, PMIX_ERR_LOST_CONNECTION);
+    if (c.lost) groups_client_lost(*this, who);
     answer_commit_waits(who);
     events_client_lost(who);
     if (!c.finalized && !finalizing && module.client_finalized != nullptr) {
@@ -407,6 +408,13 @@ void State::on_message(const ProcKey& who, wire::Connection& conn, wire::Frame&&
             return;
         case Op::kFence:
             fence_request(who, conn, frame);
+            return;
+        case Op::kGroupConstruct:
+        case Op::kGroupDestruct:
+        case Op::kGroupInvite:
+        case Op::kGroupJoin:
+        case Op::kGroupLeave:
+            group_request(*this, who, conn, frame);
             return;
         case Op::kRegisterEvents:
         case Op::kDeregisterEvents:

@@ -1,0 +1,117 @@
+// launcher/groups.cpp - the host's `group` upcall and the group registry of pmixrun.
+//
+// On one node every member is a local process, so the library has already gathered them: the
+// upcall records the group (id -> membership), assigns a context id when asked
+// (PMIX_GROUP_ASSIGN_CONTEXT_ID; 1, 2, 3, ... in construct order, never reused by this launcher,
+// so unique across all its groups) and answers PMIX_GROUP_CONTEXT_ID and PMIX_GROUP_MEMBERSHIP.
+// Destruct removes the record. The registry answers PMIX_QUERY_NUM_GROUPS,
+// PMIX_QUERY_GROUP_NAMES and PMIX_QUERY_GROUP_MEMBERSHIP (qualified by PMIX_GROUP_ID).
+// Everything runs on the launcher's loop; the upcall only copies and posts.
+#include "launcher.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace pmix::launcher {
+namespace {
+
+struct GroupEntry {
+    std::vector<pmix_proc_t> members;
+    size_t context_id = 0;
+    bool has_context_id = false;
+};
+
+// Launcher loop only.
+std::map<std::string, GroupEntry> g_groups;
+size_t g_next_context_id = 1;
+
+bool flag(const pmix_info_t* info, size_t ninfo, const char* key) {
+    for (size_t i = 0; i < ninfo; ++i) {
+        if (std::strncmp(info[i].key, key, PMIX_MAX_KEYLEN) != 0) continue;
+        return info[i].value.type != PMIX_BOOL || info[i].value.data.flag;
+    }
+    return false;
+}
+
+struct GroupAnswer {
+    InfoList list;
+};
+
+void release_group_answer(void* cbdata) { delete static_cast<GroupAnswer*>(cbdata); }
+
+void answer_construct(const std::string& id, std::vector<pmix_proc_t> members, bool wants_id,
+                      pmix_info_cbfunc_t cbfunc, void* cbdata) {
+    GroupEntry entry;
+    entry.members = std::move(members);
+    if (wants_id) {
+        entry.context_id = g_next_context_id++;
+        entry.has_context_id = true;
+    }
+    auto* reply = new GroupAnswer;
+    if (entry.has_context_id) {
+        reply->list.add(PMIX_GROUP_CONTEXT_ID, &entry.context_id, PMIX_SIZE);
+    }
+    pmix_data_array_t array{PMIX_PROC, entry.members.size(), entry.members.data()};
+    reply->list.add(PMIX_GROUP_MEMBERSHIP, &array, PMIX_DATA_ARRAY);
+    g_groups[id] = std::move(entry);
+    if (const pmix_status_t rc = reply->list.convert(); rc != PMIX_SUCCESS) {
+        delete reply;
+        cbfunc(rc, nullptr, 0, cbdata, nullptr, nullptr);
+        return;
+    }
+    cbfunc(PMIX_SUCCESS, reply->list.info(), reply->list.size(), cbdata, release_group_answer,
+           reply);
+}
+
+}  // namespace
+
+pmix_status_t host_group(pmix_group_operation_t op, char grp[], const pmix_proc_t procs[],
+                         size_t nprocs, const pmix_info_t directives[], size_t ndirs,
+                         pmix_info_cbfunc_t cbfunc, void* cbdata) {
+    if (grp == nullptr || (op != PMIX_GROUP_CONSTRUCT && op != PMIX_GROUP_DESTRUCT)) {
+        return PMIX_ERR_BAD_PARAM;
+    }
+    std::string id(grp);
+    std::vector<pmix_proc_t> members(procs, procs + nprocs);
+    const bool wants_id = flag(directives, ndirs, PMIX_GROUP_ASSIGN_CONTEXT_ID);
+    g_launcher->queue.post([op, id, members, wants_id, cbfunc, cbdata]() mutable {
+        if (op == PMIX_GROUP_DESTRUCT) {
+            const bool known = g_groups.erase(id) != 0;
+            cbfunc(known ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND, nullptr, 0, cbdata, nullptr, nullptr);
+            return;
+        }
+        answer_construct(id, std::move(members), wants_id, cbfunc, cbdata);
+    });
+    return PMIX_SUCCESS;
+}
+
+bool answer_group_query(const char* key, const pmix_query_t& query, pmix_info_t& out) {
+    if (std::strcmp(key, PMIX_QUERY_NUM_GROUPS) == 0) {
+        size_t n = g_groups.size();
+        PMIx_Info_load(&out, key, &n, PMIX_SIZE);
+        return true;
+    }
+    if (std::strcmp(key, PMIX_QUERY_GROUP_NAMES) == 0) {
+        std::vector<char*> names;
+        for (auto& [id, entry] : g_groups) names.push_back(const_cast<char*>(id.c_str()));
+        pmix_data_array_t array{PMIX_STRING, names.size(), names.data()};
+        PMIx_Info_load(&out, key, &array, PMIX_DATA_ARRAY);
+        return true;
+    }
+    if (std::strcmp(key, PMIX_QUERY_GROUP_MEMBERSHIP) != 0) return false;
+    for (size_t i = 0; i < query.nqual; ++i) {
+        const pmix_info_t& q = query.qualifiers[i];
+        if (std::strncmp(q.key, PMIX_GROUP_ID, PMIX_MAX_KEYLEN) != 0 ||
+            q.value.type != PMIX_STRING || q.value.data.string == nullptr) {
+            continue;
+        }
+        auto it = g_groups.find(q.value.data.string);
+        if (it == g_groups.end()) return false;
+        pmix_data_array_t array{PMIX_PROC, it->second.members.size(), it->second.members.data()};
+        PMIx_Info_load(&out, key, &array, PMIX_DATA_ARRAY);
+        return true;
+    }
+    return false;
+}
+
+}  // namespace pmix::launcher

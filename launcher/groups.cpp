@@ -4,6 +4,8 @@
 // upcall records the group (id -> membership), assigns a context id when asked
 // (PMIX_GROUP_ASSIGN_CONTEXT_ID; 1, 2, 3, ... in construct order, never reused by this launcher,
 // so unique across all its groups) and answers PMIX_GROUP_CONTEXT_ID and PMIX_GROUP_MEMBERSHIP.
+// pmixd: the daemons of the members' nodes first run one collective over the fabric
+// (NodeNet::group), which also agrees the context id; then each records and answers the same.
 // Destruct removes the record. The registry answers PMIX_QUERY_NUM_GROUPS,
 // PMIX_QUERY_GROUP_NAMES and PMIX_QUERY_GROUP_MEMBERSHIP (qualified by PMIX_GROUP_ID).
 // Everything runs on the launcher's loop; the upcall only copies and posts.
@@ -39,12 +41,40 @@ struct GroupAnswer {
 
 void release_group_answer(void* cbdata) { delete static_cast<GroupAnswer*>(cbdata); }
 
+int timeout_of(const pmix_info_t* info, size_t ninfo) {
+    for (size_t i = 0; i < ninfo; ++i) {
+        if (std::strncmp(info[i].key, PMIX_TIMEOUT, PMIX_MAX_KEYLEN) == 0 &&
+            info[i].value.type == PMIX_INT)
+            return info[i].value.data.integer;
+    }
+    return 0;
+}
+
+// This launcher's main namespace as WILDCARD: every rank, by number (the membership a construct
+// answers lists processes).
+std::vector<pmix_proc_t> listed(const std::vector<pmix_proc_t>& members) {
+    std::vector<pmix_proc_t> out;
+    for (const pmix_proc_t& p : members) {
+        if (p.rank != PMIX_RANK_WILDCARD || g_launcher->nspace != p.nspace) {
+            out.push_back(p);
+            continue;
+        }
+        for (int r = 0; r < g_launcher->options.nprocs; ++r) {
+            pmix_proc_t one = p;
+            one.rank = static_cast<pmix_rank_t>(r);
+            out.push_back(one);
+        }
+    }
+    return out;
+}
+
+// `context_id`: the id the daemons agreed (pmixd), else 0 and this launcher draws one.
 void answer_construct(const std::string& id, std::vector<pmix_proc_t> members, bool wants_id,
-                      pmix_info_cbfunc_t cbfunc, void* cbdata) {
+                      size_t context_id, pmix_info_cbfunc_t cbfunc, void* cbdata) {
     GroupEntry entry;
-    entry.members = std::move(members);
+    entry.members = listed(members);
     if (wants_id) {
-        entry.context_id = g_next_context_id++;
+        entry.context_id = context_id != 0 ? context_id : g_next_context_id++;
         entry.has_context_id = true;
     }
     auto* reply = new GroupAnswer;
@@ -74,15 +104,29 @@ pmix_status_t host_group(pmix_group_operation_t op, char grp[], const pmix_proc_
     std::string id(grp);
     std::vector<pmix_proc_t> members(procs, procs + nprocs);
     const bool wants_id = flag(directives, ndirs, PMIX_GROUP_ASSIGN_CONTEXT_ID);
-    g_launcher->queue.post([op, id, members, wants_id, cbfunc, cbdata]() mutable {
-        if (op == PMIX_GROUP_DESTRUCT) {
+    auto finish = [op, id, members, wants_id, cbfunc, cbdata](pmix_status_t status,
+                                                              size_t context_id) mutable {
+        if (status != PMIX_SUCCESS) {
+            cbfunc(status, nullptr, 0, cbdata, nullptr, nullptr);
+        } else if (op == PMIX_GROUP_DESTRUCT) {
             const bool known = g_groups.erase(id) != 0;
             cbfunc(known ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND, nullptr, 0, cbdata, nullptr, nullptr);
-            return;
+        } else {
+            answer_construct(id, std::move(members), wants_id, context_id, cbfunc, cbdata);
         }
-        answer_construct(id, std::move(members), wants_id, cbfunc, cbdata);
-    });
-    return PMIX_SUCCESS;
+    };
+    if (g_launcher->remote == nullptr) {  // one node: every member is here already
+        g_launcher->queue.post([finish]() mutable { finish(PMIX_SUCCESS, 0); });
+        return PMIX_SUCCESS;
+    }
+    // pmixd: the daemons of the members' nodes agree first (on the fabric's thread), then the
+    // loop records and answers.
+    return g_launcher->remote->group(
+        op, id, members, wants_id, timeout_of(directives, ndirs),
+        [finish](pmix_status_t status, size_t context_id) mutable {
+            g_launcher->queue.post(
+                [finish, status, context_id]() mutable { finish(status, context_id); });
+        });
 }
 
 bool answer_group_query(const char* key, const pmix_query_t& query, pmix_info_t& out) {

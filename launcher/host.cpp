@@ -461,8 +461,8 @@ void fill_module(pmix_server_module_t& module) {
     module.tool_connected = host_tool_connected;
     module.log = log_fn;
     module.job_control = job_control;
-    if (g_launcher->remote != nullptr) return;  // pmixd: no cross-node publish/lookup/spawn yet
     module.group = host_group;
+    if (g_launcher->remote != nullptr) return;  // pmixd: no cross-node publish/lookup/spawn yet
     module.publish = publish;
     module.lookup = lookup;
     module.unpublish = unpublish;

@@ -100,6 +100,30 @@ void record_lost(State& s, const std::string& id, GroupRecord& rec, const pmix_p
     data::info_destruct(&affected);
 }
 
+struct HostNotice {
+    pmix_proc_t source{};
+    data::InfoArray info;
+};
+
+void host_notice_done(pmix_status_t, void* cbdata) { delete static_cast<HostNotice*>(cbdata); }
+
+// Members on other nodes: the host's notify_event carries the event to every node (its own
+// delivery reaches the local members too). A task of its own: this may run inside a host's call.
+void tell_host_later(State& s, pmix_status_t code, const pmix_proc_t& source,
+                     const std::vector<pmix_info_t>& info) {
+    auto* notice = new HostNotice{source, {}};
+    if (notice->info.assign_copy(info.data(), info.size()) != PMIX_SUCCESS) {
+        delete notice;
+        return;
+    }
+    s.ex->post([&s, code, notice] {
+        const pmix_status_t rc =
+            s.module.notify_event(code, &notice->source, PMIX_RANGE_CUSTOM, notice->info.data(),
+                                  notice->info.size(), host_notice_done, notice);
+        if (rc != PMIX_SUCCESS) delete notice;  // no callback comes for a refused call
+    });
+}
+
 }  // namespace
 
 void group_remove_member(std::vector<pmix_proc_t>& members, const pmix_proc_t& p) {
@@ -126,6 +150,12 @@ void notify_members(State& s, pmix_status_t code, const pmix_proc_t& source,
         if (std::strncmp(more.data()[i].key, PMIX_GROUP_ID, PMIX_MAX_KEYLEN) != 0) {
             all.push_back(more.data()[i]);
         }
+    }
+    const bool beyond = std::any_of(targets.begin(), targets.end(),
+                                    [&](const pmix_proc_t& p) { return !s.is_local(p); });
+    if (beyond && s.module.notify_event != nullptr) {
+        tell_host_later(s, code, source, all);
+        return;
     }
     Event ev;
     ev.code = code;

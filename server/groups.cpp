@@ -67,6 +67,10 @@ void add_unique(std::vector<pmix_proc_t>& out, const pmix_proc_t& p) {
 // The membership: a known group's id as the namespace stands for its members (rank WILDCARD:
 // all, else the member of that index); a namespace whose ranks are all here is listed rank by
 // rank, so that a member that dies can be taken out of it.
+// A WILDCARD of a name that is neither a group nor a namespace this server knows: nothing to
+// expand it into here (a group without members on this node), so the construct would not agree
+// with the other nodes' and could only wait for a timeout; such a request is refused
+// (PMIX_ERR_NOT_FOUND, see unresolvable) instead.
 std::vector<pmix_proc_t> expand_members(const State& s, const GroupTable& groups,
                                         const std::vector<pmix_proc_t>& procs) {
     std::vector<pmix_proc_t> out;
@@ -92,6 +96,16 @@ std::vector<pmix_proc_t> expand_members(const State& s, const GroupTable& groups
         add_unique(out, p);
     }
     return out;
+}
+
+bool unresolvable(const State& s, const GroupTable& groups, const std::vector<pmix_proc_t>& procs) {
+    for (const auto& p : procs) {
+        if (p.rank == PMIX_RANK_WILDCARD && groups.known.count(group_ns(p)) == 0 &&
+            !s.namespaces.contains(group_ns(p))) {
+            return true;
+        }
+    }
+    return false;
 }
 
 std::set<ProcKey> local_members(const State& s, const std::vector<pmix_proc_t>& procs) {
@@ -233,6 +247,10 @@ void construct_request(State& s, const ProcKey& who, proto::Reader& r, wire::Con
         group_reply(ReplyTo::of(conn, frame), PMIX_ERR_NOT_SUPPORTED, nullptr, 0);
         return;
     }
+    if (unresolvable(s, s.groups, procs)) {
+        group_reply(ReplyTo::of(conn, frame), PMIX_ERR_NOT_FOUND, nullptr, 0);
+        return;
+    }
     GroupOp* g = group_find_op(s, grp, PMIX_GROUP_CONSTRUCT, invite, who);
     if (g == nullptr) {
         g = &group_open_op(s, grp, PMIX_GROUP_CONSTRUCT, invite);
@@ -331,6 +349,14 @@ void group_complete(State& s, std::uint64_t id, pmix_status_t status, const pmix
     if (g.timer != exec::kInvalidTimer) s.ex->cancel(g.timer);
     data::InfoArray results;
     results.assign_copy(info, ninfo);
+    // The host's membership, when it gives one, is the record's (it lists the ranks a namespace
+    // given as WILDCARD stands for on other nodes, so that one of them may leave).
+    if (const pmix_info_t* m = results.find(PMIX_GROUP_MEMBERSHIP);
+        m != nullptr && m->value.type == PMIX_DATA_ARRAY && m->value.data.darray != nullptr &&
+        m->value.data.darray->type == PMIX_PROC && m->value.data.darray->size > 0) {
+        const auto* procs = static_cast<const pmix_proc_t*>(m->value.data.darray->array);
+        g.procs.assign(procs, procs + m->value.data.darray->size);
+    }
     if (g.op == PMIX_GROUP_CONSTRUCT && results.find(PMIX_GROUP_MEMBERSHIP) == nullptr) {
         pmix_data_array_t members{PMIX_PROC, g.procs.size(), g.procs.data()};
         results.append(PMIX_GROUP_MEMBERSHIP, &members, PMIX_DATA_ARRAY);

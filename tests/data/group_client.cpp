@@ -159,6 +159,9 @@ void argument_checks() {
     PMIX_INFO_DESTRUCT(&odd);
     rc = PMIx_Group_destruct("g-nonesuch", nullptr, 0);
     check(rc == PMIX_ERR_NOT_FOUND, "destruct of an unknown group", rc);
+    pmix_proc_t nonesuch = proc("g-nonesuch", PMIX_RANK_WILDCARD);
+    rc = PMIx_Group_construct("g-ref", &nonesuch, 1, nullptr, 0, nullptr, nullptr);
+    check(rc == PMIX_ERR_NOT_FOUND, "construct from an unknown group", rc);
 }
 
 size_t query_size(const char* key, const char* group = nullptr) {

@@ -3,7 +3,7 @@
 # `ip netns exec` (the launch agent), exactly as it would through ssh on a cluster.
 #   pmixrun_netns.sh BINDIR CASE D SLOTS
 # CASE: putget | fence_nodata | fence_subset | dmodex | events | abort | killed | daemon_killed |
-#       hostfile | jobctl_kill | envars | instanton | tools | qget. Every rank's output and pmixrun's exit status are checked; namespaces get a
+#       hostfile | jobctl_kill | envars | instanton | tools | qget | groups. Every rank's output and pmixrun's exit status are checked; namespaces get a
 #       unique prefix and are always removed; no pmixd, rank or shared-memory segment may be
 #       left. Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -127,6 +127,16 @@ daemon_killed)  # the last node's daemon is SIGKILLed while the other nodes wait
   grep -q "the daemon of node $((d - 1)) (${prefix}n$((d - 1))) died" "$work/err" || fail "no message naming the dead daemon"
   expect_lines "fence returned LOST_CONNECTION" $(((d - 1) * slots))
   rm -f /dev/shm/pmixmn-$$-*  # the killed daemon could not remove its segments
+  ;;
+groups)  # PMIx_Group_* across the nodes (tests/data/group_client.cpp basic, die-ft)
+  run 0 --host "$hosts" "$bin/group_client" basic
+  expect_lines "done basic failures=0" "$n"
+  expect_lines ": FAIL " 0
+  # One context id per group, none shared (lines "[r] ctx GROUP ID").
+  pairs=$(sed 's/^\[[0-9.]*\] //' "$work/out" | grep '^ctx ' | sort -u)
+  [ -z "$(echo "$pairs" | awk 'NF {print $2}' | sort | uniq -d)" ] || fail "a group has two ids"
+  [ -z "$(echo "$pairs" | awk 'NF {print $3}' | sort | uniq -d)" ] || fail "groups share an id"
+  [ "$(echo "$pairs" | awk 'NF' | wc -l)" -eq 4 ] || fail "4 context ids expected: $pairs"
   ;;
 qget)  # qualified Gets of this node and of every other node, answered from the node arrays
   run 0 --host "$hosts" "$bin/qualified_get"

@@ -69,6 +69,10 @@ ReplyFn results_to(pmix_info_cbfunc_t cbfunc, void* cbdata) {
 template <class Start>
 pmix_status_t wait_results(std::chrono::milliseconds timeout, pmix_info_t** results,
                            std::size_t* nresults, Start&& start) {
+    if (results != nullptr && nresults != nullptr) {  // defined even when the call fails
+        *results = nullptr;
+        *nresults = 0;
+    }
     if (exec::on_progress_thread()) return PMIX_ERR_WOULD_BLOCK;
     exec::Completion<Results> done;
     pmix_status_t rc = start([done](pmix_status_t st, wire::Frame&& f) {

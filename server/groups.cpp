@@ -251,6 +251,13 @@ void construct_request(State& s, const ProcKey& who, proto::Reader& r, wire::Con
         group_reply(ReplyTo::of(conn, frame), PMIX_ERR_NOT_FOUND, nullptr, 0);
         return;
     }
+    if (invite && !std::all_of(procs.begin(), procs.end(),
+                               [&](const pmix_proc_t& p) { return s.is_local(p); })) {
+        // The invitees' servers would have to learn the invitation before their joins come;
+        // not done: refused rather than left waiting.
+        group_reply(ReplyTo::of(conn, frame), PMIX_ERR_NOT_SUPPORTED, nullptr, 0);
+        return;
+    }
     GroupOp* g = group_find_op(s, grp, PMIX_GROUP_CONSTRUCT, invite, who);
     if (g == nullptr) {
         g = &group_open_op(s, grp, PMIX_GROUP_CONSTRUCT, invite);

@@ -241,4 +241,20 @@ void groups_client_lost(State& s, const ProcKey& who) {
     }
 }
 
+void group_left_elsewhere(State& s, const pmix_proc_t& source, const pmix_info_t* info,
+                          std::size_t ninfo) {
+    for (std::size_t i = 0; i < ninfo; ++i) {
+        const pmix_info_t& in = info[i];
+        if (std::strncmp(in.key, PMIX_GROUP_ID, PMIX_MAX_KEYLEN) != 0 ||
+            in.value.type != PMIX_STRING || in.value.data.string == nullptr) {
+            continue;
+        }
+        auto rec = s.groups.known.find(in.value.data.string);
+        if (rec == s.groups.known.end()) return;
+        group_remove_member(rec->second.members, source);
+        if (rec->second.members.empty()) s.groups.known.erase(rec);
+        return;
+    }
+}
+
 }  // namespace pmix::server

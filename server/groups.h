@@ -67,6 +67,11 @@ void group_request(State& s, const ProcKey& who, wire::Connection& conn, const w
 // operation in progress and every group it belongs to (group_members.cpp).
 void groups_client_lost(State& s, const ProcKey& who);
 
+// PMIX_GROUP_LEFT from a member on another node, which the host relays (PMIx_Notify_event in
+// the host): that member leaves this server's record of the group too.
+void group_left_elsewhere(State& s, const pmix_proc_t& source, const pmix_info_t* info,
+                          std::size_t ninfo);
+
 // Shared by groups.cpp and group_members.cpp.
 // The open op of `grp` that `who` may join (or a failed one still expecting it), else nullptr.
 GroupOp* group_find_op(State& s, const std::string& grp, pmix_group_operation_t op, bool invite,

@@ -2,6 +2,7 @@
 //
 //   group_client basic    construct with and without a leader, context ids, groups of groups,
 //                         argument checks, queries, leave (PMIX_GROUP_LEFT), destruct
+//   group_client leave    the last rank leaves; the others destruct without it
 //   group_client invite   rank 0 invites the others; the last declines (when there are 3+)
 //   group_client die      the last rank dies before it constructs; the others construct
 //   group_client die-ft   the same with PMIX_GROUP_FT_COLLECTIVE
@@ -245,6 +246,31 @@ int basic() {
     return 0;
 }
 
+// The last rank leaves a group of everyone; the others hear it and destruct the group without it
+// (across nodes: the leaver's node takes no part in that destruct).
+int leave() {
+    std::vector<pmix_proc_t> all{proc(me.nspace, PMIX_RANK_WILDCARD)};
+    Outcome o;
+    pmix_status_t rc = construct("g-leave", all, true, false, &o);
+    check(rc == PMIX_SUCCESS && o.members == job_size, "g-leave constructed", rc);
+    fence();
+    if (me.rank == job_size - 1) {
+        rc = PMIx_Group_leave("g-leave", nullptr, 0);
+        check(rc == PMIX_SUCCESS, "left g-leave", rc);
+        rc = PMIx_Group_leave("g-leave", nullptr, 0);
+        check(rc == PMIX_ERR_NOT_FOUND, "second leave refused", rc);
+    } else {
+        check(wait_for(ev_left, 1), "PMIX_GROUP_LEFT received");
+        pmix_info_t limit;
+        int seconds = 20;
+        PMIX_INFO_LOAD(&limit, PMIX_TIMEOUT, &seconds, PMIX_INT);
+        rc = PMIx_Group_destruct("g-leave", &limit, 1);
+        PMIX_INFO_DESTRUCT(&limit);
+        check(rc == PMIX_SUCCESS, "destructed g-leave without the leaver", rc);
+    }
+    return 0;
+}
+
 int invite() {
     const bool decliner = job_size >= 3 && me.rank == job_size - 1;
     if (me.rank == 0) {
@@ -342,6 +368,7 @@ int main(int argc, char** argv) {
     fence();
     if (mode == "basic") basic();
     else if (mode == "invite") invite();
+    else if (mode == "leave") leave();
     else if (mode == "die") die(false);
     else if (mode == "die-ft") die(true);
     else if (mode == "timeout") timeout();

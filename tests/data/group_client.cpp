@@ -7,6 +7,8 @@
 //   group_client die      the last rank dies before it constructs; the others construct
 //   group_client die-ft   the same with PMIX_GROUP_FT_COLLECTIVE
 //   group_client timeout  the last rank comes late; the others' PMIX_TIMEOUT fires
+//   group_client die-notify   NOTIFY_TERMINATION: the last rank dies after the construct
+//   group_client die-leader   FT construct whose leader (rank 0) dies in it
 //
 // Each check prints "rank R: ok <what>" or "rank R: FAIL <what> ..."; the script greps them.
 // Lines "ctx <group> <id>" let the script check that context ids are unique per group.
@@ -28,8 +30,8 @@ namespace {
 pmix_proc_t me;
 uint32_t job_size = 0;
 int failures = 0;
-std::atomic<int> ev_left{0}, ev_member_failed{0}, ev_invited{0}, ev_accepted{0}, ev_declined{0},
-    ev_complete{0}, ev_abort{0};
+std::atomic<int> ev_left{0}, ev_member_failed{0}, ev_leader_failed{0}, ev_invited{0},
+    ev_accepted{0}, ev_declined{0}, ev_complete{0}, ev_abort{0};
 std::atomic<bool> invite_seen{false};
 pmix_proc_t inviter;
 
@@ -51,6 +53,9 @@ void on_event(size_t, pmix_status_t status, const pmix_proc_t* source, pmix_info
             break;
         case PMIX_GROUP_MEMBER_FAILED:
             ++ev_member_failed;
+            break;
+        case PMIX_GROUP_LEADER_FAILED:
+            ++ev_leader_failed;
             break;
         case PMIX_GROUP_INVITE_ACCEPTED:
             ++ev_accepted;
@@ -124,13 +129,10 @@ pmix_status_t construct(const char* grp, const std::vector<pmix_proc_t>& procs, 
 }
 
 void register_events() {
-    pmix_status_t codes[] = {PMIX_GROUP_LEFT,
-                             PMIX_GROUP_MEMBER_FAILED,
-                             PMIX_GROUP_INVITED,
-                             PMIX_GROUP_INVITE_ACCEPTED,
-                             PMIX_GROUP_INVITE_DECLINED,
-                             PMIX_GROUP_CONSTRUCT_COMPLETE,
-                             PMIX_GROUP_CONSTRUCT_ABORT};
+    pmix_status_t codes[] = {PMIX_GROUP_LEADER_FAILED,      PMIX_GROUP_LEFT,
+                             PMIX_GROUP_MEMBER_FAILED,      PMIX_GROUP_INVITED,
+                             PMIX_GROUP_INVITE_ACCEPTED,    PMIX_GROUP_INVITE_DECLINED,
+                             PMIX_GROUP_CONSTRUCT_COMPLETE, PMIX_GROUP_CONSTRUCT_ABORT};
     pmix_status_t rc = PMIx_Register_event_handler(codes, sizeof codes / sizeof codes[0], nullptr,
                                                    0, on_event, nullptr, nullptr);
     check(rc >= 0, "event handler registered", rc);
@@ -191,6 +193,12 @@ size_t query_size(const char* key, const char* group = nullptr) {
 }
 
 void fence() { PMIx_Fence(nullptr, 0, nullptr, 0); }
+
+void die_now() {
+    std::printf("rank %u: dying\n", me.rank);
+    std::fflush(stdout);
+    _exit(3);
+}
 
 int basic() {
     argument_checks();
@@ -312,9 +320,7 @@ int invite() {
 int die(bool ft) {
     if (me.rank == job_size - 1) {
         usleep(500000);  // the others are in the construct by now
-        std::printf("rank %u: dying\n", me.rank);
-        std::fflush(stdout);
-        _exit(3);
+        die_now();
     }
     std::vector<pmix_proc_t> all{proc(me.nspace, PMIX_RANK_WILDCARD)};
     std::vector<pmix_info_t> extra(1);
@@ -328,6 +334,56 @@ int die(bool ft) {
     } else {
         check(rc == PMIX_ERR_LOST_CONNECTION, "construct failed with LOST_CONNECTION", rc);
         check(wait_for(ev_abort, 1), "PMIX_GROUP_CONSTRUCT_ABORT received");
+    }
+    return 0;
+}
+
+// A constructed group with PMIX_GROUP_NOTIFY_TERMINATION: the last rank dies afterwards and the
+// others get PMIX_GROUP_MEMBER_FAILED.
+int die_notify() {
+    std::vector<pmix_proc_t> all{proc(me.nspace, PMIX_RANK_WILDCARD)};
+    std::vector<pmix_info_t> extra(1);
+    bool yes = true;
+    PMIX_INFO_LOAD(&extra[0], PMIX_GROUP_NOTIFY_TERMINATION, &yes, PMIX_BOOL);
+    Outcome o;
+    pmix_status_t rc = construct("g-notify", all, false, false, &o, extra);
+    PMIX_INFO_DESTRUCT(&extra[0]);
+    check(rc == PMIX_SUCCESS && o.members == job_size, "g-notify constructed", rc);
+    fence();
+    if (me.rank == job_size - 1) die_now();
+    check(wait_for(ev_member_failed, 1), "PMIX_GROUP_MEMBER_FAILED after the construct");
+    return 0;
+}
+
+void ignore_results(pmix_status_t, pmix_info_t*, size_t, void*, pmix_release_cbfunc_t release,
+                    void* release_data) {
+    if (release != nullptr) release(release_data);
+}
+
+// The leader (rank 0) is in the FT construct and dies before the last rank comes: the construct
+// completes without it and the members already in get PMIX_GROUP_LEADER_FAILED.
+int die_leader() {
+    std::vector<pmix_proc_t> all{proc(me.nspace, PMIX_RANK_WILDCARD)};
+    bool yes = true;
+    if (me.rank == 0) {
+        pmix_info_t dirs[2];
+        PMIX_INFO_LOAD(&dirs[0], PMIX_GROUP_FT_COLLECTIVE, &yes, PMIX_BOOL);
+        PMIX_INFO_LOAD(&dirs[1], PMIX_GROUP_LEADER, &yes, PMIX_BOOL);
+        pmix_status_t rc = PMIx_Group_construct_nb("g-leader", all.data(), all.size(), dirs, 2,
+                                                   ignore_results, nullptr);
+        check(rc == PMIX_SUCCESS, "leader's construct started", rc);
+        usleep(300000);
+        die_now();
+    }
+    if (me.rank == job_size - 1) usleep(1000000);  // after the leader died
+    std::vector<pmix_info_t> extra(1);
+    PMIX_INFO_LOAD(&extra[0], PMIX_GROUP_FT_COLLECTIVE, &yes, PMIX_BOOL);
+    Outcome o;
+    pmix_status_t rc = construct("g-leader", all, false, false, &o, extra);
+    PMIX_INFO_DESTRUCT(&extra[0]);
+    check(rc == PMIX_SUCCESS && o.members == job_size - 1, "FT construct without the leader", rc);
+    if (me.rank != job_size - 1) {
+        check(wait_for(ev_leader_failed, 1), "PMIX_GROUP_LEADER_FAILED received");
     }
     return 0;
 }
@@ -372,9 +428,11 @@ int main(int argc, char** argv) {
     else if (mode == "die") die(false);
     else if (mode == "die-ft") die(true);
     else if (mode == "timeout") timeout();
+    else if (mode == "die-notify") die_notify();
+    else if (mode == "die-leader") die_leader();
     std::printf("rank %u: done %s failures=%d\n", me.rank, mode.c_str(), failures);
     std::fflush(stdout);
-    if (mode == "die" || mode == "die-ft") {
+    if (mode.rfind("die", 0) == 0) {
         PMIx_Finalize(nullptr, 0);
         return failures == 0 ? 0 : 1;
     }

@@ -50,6 +50,16 @@ int timeout_of(const pmix_info_t* info, size_t ninfo) {
     return 0;
 }
 
+// The library's PMIX_GROUP_ENDPT_DATA (its members' modex), empty when none.
+std::string endpoints_of(const pmix_info_t* info, size_t ninfo) {
+    for (size_t i = 0; i < ninfo; ++i) {
+        if (std::strncmp(info[i].key, PMIX_GROUP_ENDPT_DATA, PMIX_MAX_KEYLEN) == 0 &&
+            info[i].value.type == PMIX_BYTE_OBJECT && info[i].value.data.bo.bytes != nullptr)
+            return std::string(info[i].value.data.bo.bytes, info[i].value.data.bo.size);
+    }
+    return {};
+}
+
 // This launcher's main namespace as WILDCARD: every rank, by number (the membership a construct
 // answers lists processes).
 std::vector<pmix_proc_t> listed(const std::vector<pmix_proc_t>& members) {
@@ -70,7 +80,8 @@ std::vector<pmix_proc_t> listed(const std::vector<pmix_proc_t>& members) {
 
 // `context_id`: the id the daemons agreed (pmixd), else 0 and this launcher draws one.
 void answer_construct(const std::string& id, std::vector<pmix_proc_t> members, bool wants_id,
-                      size_t context_id, pmix_info_cbfunc_t cbfunc, void* cbdata) {
+                      size_t context_id, const std::string& endpoints, pmix_info_cbfunc_t cbfunc,
+                      void* cbdata) {
     GroupEntry entry;
     entry.members = listed(members);
     if (wants_id) {
@@ -83,6 +94,10 @@ void answer_construct(const std::string& id, std::vector<pmix_proc_t> members, b
     }
     pmix_data_array_t array{PMIX_PROC, entry.members.size(), entry.members.data()};
     reply->list.add(PMIX_GROUP_MEMBERSHIP, &array, PMIX_DATA_ARRAY);
+    if (!endpoints.empty()) {  // every node's, for the library to store (pmixd)
+        pmix_byte_object_t bo{const_cast<char*>(endpoints.data()), endpoints.size()};
+        reply->list.add(PMIX_GROUP_ENDPT_DATA, &bo, PMIX_BYTE_OBJECT);
+    }
     g_groups[id] = std::move(entry);
     if (const pmix_status_t rc = reply->list.convert(); rc != PMIX_SUCCESS) {
         delete reply;
@@ -104,28 +119,31 @@ pmix_status_t host_group(pmix_group_operation_t op, char grp[], const pmix_proc_
     std::string id(grp);
     std::vector<pmix_proc_t> members(procs, procs + nprocs);
     const bool wants_id = flag(directives, ndirs, PMIX_GROUP_ASSIGN_CONTEXT_ID);
-    auto finish = [op, id, members, wants_id, cbfunc, cbdata](pmix_status_t status,
-                                                              size_t context_id) mutable {
+    auto finish = [op, id, members, wants_id, cbfunc, cbdata](
+                      pmix_status_t status, size_t context_id,
+                      const std::string& endpoints) mutable {
         if (status != PMIX_SUCCESS) {
             cbfunc(status, nullptr, 0, cbdata, nullptr, nullptr);
         } else if (op == PMIX_GROUP_DESTRUCT) {
             const bool known = g_groups.erase(id) != 0;
             cbfunc(known ? PMIX_SUCCESS : PMIX_ERR_NOT_FOUND, nullptr, 0, cbdata, nullptr, nullptr);
         } else {
-            answer_construct(id, std::move(members), wants_id, context_id, cbfunc, cbdata);
+            answer_construct(id, std::move(members), wants_id, context_id, endpoints, cbfunc,
+                             cbdata);
         }
     };
     if (g_launcher->remote == nullptr) {  // one node: every member is here already
-        g_launcher->queue.post([finish]() mutable { finish(PMIX_SUCCESS, 0); });
+        g_launcher->queue.post([finish]() mutable { finish(PMIX_SUCCESS, 0, {}); });
         return PMIX_SUCCESS;
     }
     // pmixd: the daemons of the members' nodes agree first (on the fabric's thread), then the
     // loop records and answers.
     return g_launcher->remote->group(
-        op, id, members, wants_id, timeout_of(directives, ndirs),
-        [finish](pmix_status_t status, size_t context_id) mutable {
-            g_launcher->queue.post(
-                [finish, status, context_id]() mutable { finish(status, context_id); });
+        op, id, members, wants_id, timeout_of(directives, ndirs), endpoints_of(directives, ndirs),
+        [finish](pmix_status_t status, size_t context_id, const std::string& endpoints) mutable {
+            g_launcher->queue.post([finish, status, context_id, endpoints]() mutable {
+                finish(status, context_id, endpoints);
+            });
         });
 }
 

@@ -56,11 +56,14 @@ public:
     // PMIx_Job_control's kill/terminate/signal: the other nodes apply it to their own ranks.
     virtual void signal_others(const std::vector<pmix_proc_t>& targets, int sig) = 0;
     // The group upcall's collective over the daemons of the members' nodes (node_net.h); `done`
-    // runs on the fabric's thread with the context id every daemon agreed (0 if none was asked).
-    using GroupDone = std::function<void(pmix_status_t, size_t context_id)>;
+    // runs on the fabric's thread with the context id every daemon agreed (0 if none was asked)
+    // and every node's `endpoints` (the library's PMIX_GROUP_ENDPT_DATA blobs) concatenated.
+    using GroupDone =
+        std::function<void(pmix_status_t, size_t context_id, const std::string& endpoints)>;
     virtual pmix_status_t group(pmix_group_operation_t op, const std::string& grp,
                                 const std::vector<pmix_proc_t>& members, bool wants_id,
-                                int timeout_seconds, GroupDone done) = 0;
+                                int timeout_seconds, const std::string& endpoints,
+                                GroupDone done) = 0;
 };
 
 // Work handed from the server's thread to the launcher's own loop (an eventfd wakes the loop).

@@ -45,9 +45,10 @@ public:
     // each numbered like a fence (group id and how many such ops this daemon ran over it). When a
     // context id is asked, the lowest member node draws it from its own counter (node << 32 |
     // n, so no two nodes ever draw the same) and contributes it; every daemon takes that one.
+    // Each node also contributes its members' endpoint data; all of it comes back to each.
     pmix_status_t group(pmix_group_operation_t op, const std::string& grp,
                         const std::vector<pmix_proc_t>& members, bool wants_id, int timeout_seconds,
-                        Remote::GroupDone done);
+                        const std::string& endpoints, Remote::GroupDone done);
     void lost(uint32_t node);  // the head saw that node's daemon die
     void tick();               // fences past their PMIX_TIMEOUT fail
 

@@ -331,6 +331,44 @@ void leave_request(State& s, const ProcKey& who, proto::Reader& r, wire::Connect
 
 // ---- completion ---------------------------------------------------------------------------------
 
+// The construct's embedded barrier (as OpenPMIx 4.2 does unless PMIX_EMBED_BARRIER is false):
+// the local members' committed modex goes to the host as PMIX_GROUP_ENDPT_DATA (the fence blob,
+// server/fence.cpp), the host hands back the other nodes' and it is stored before anyone is
+// released, so that members read each other's data without a direct modex. Only when the group
+// spans nodes (on one node the store has it all) and the caller gave no PMIX_GROUP_ENDPT_DATA.
+void attach_endpoints(State& s, GroupOp& g) {
+    const pmix_info_t* barrier = g.info.find(PMIX_EMBED_BARRIER);
+    if (g.op != PMIX_GROUP_CONSTRUCT || g.info.find(PMIX_GROUP_ENDPT_DATA) != nullptr ||
+        (barrier != nullptr && !g.info.flag(PMIX_EMBED_BARRIER)) || s.all_local(g.procs)) {
+        return;
+    }
+    std::vector<ProcKey> members;
+    for (const auto& [who, to] : g.arrived) members.push_back(who);
+    std::vector<std::uint8_t> blob = s.modex_blob(members);
+    pmix_byte_object_t bo{reinterpret_cast<char*>(blob.data()), blob.size()};
+    g.sent_endpoints = g.info.append(PMIX_GROUP_ENDPT_DATA, &bo, PMIX_BYTE_OBJECT) == PMIX_SUCCESS;
+}
+
+// The host's answer without PMIX_GROUP_ENDPT_DATA, which is stored instead (attach_endpoints).
+void store_endpoints(State& s, const GroupOp& g, const pmix_info_t* info, std::size_t ninfo,
+                     data::InfoArray& results) {
+    std::vector<pmix_info_t> rest;
+    for (std::size_t i = 0; i < ninfo; ++i) {
+        const pmix_info_t& in = info[i];
+        if (!g.sent_endpoints ||
+            std::strncmp(in.key, PMIX_GROUP_ENDPT_DATA, PMIX_MAX_KEYLEN) != 0) {
+            rest.push_back(in);
+            continue;
+        }
+        if (in.value.type == PMIX_BYTE_OBJECT && in.value.data.bo.size > 0 &&
+            s.store_blob(reinterpret_cast<const std::uint8_t*>(in.value.data.bo.bytes),
+                         in.value.data.bo.size) != PMIX_SUCCESS) {
+            slog(exec::LogLevel::warn, "the host's group endpoint data does not decode");
+        }
+    }
+    results.assign_copy(rest.data(), rest.size());
+}
+
 void record_result(State& s, const GroupOp& g) {
     if (g.op == PMIX_GROUP_DESTRUCT) {
         s.groups.known.erase(g.grp);
@@ -355,7 +393,7 @@ void group_complete(State& s, std::uint64_t id, pmix_status_t status, const pmix
     }
     if (g.timer != exec::kInvalidTimer) s.ex->cancel(g.timer);
     data::InfoArray results;
-    results.assign_copy(info, ninfo);
+    store_endpoints(s, g, info, ninfo, results);
     // The host's membership, when it gives one, is the record's (it lists the ranks a namespace
     // given as WILDCARD stands for on other nodes, so that one of them may leave).
     if (const pmix_info_t* m = results.find(PMIX_GROUP_MEMBERSHIP);
@@ -410,6 +448,7 @@ void to_host(State& s, GroupOp& g) {
         group_complete(s, g.id, PMIX_ERR_NOT_SUPPORTED, nullptr, 0);
         return;
     }
+    attach_endpoints(s, g);
     g.host_called = true;
     const std::uint64_t id = g.id;
     const pmix_status_t rc = s.module.group(

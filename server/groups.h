@@ -52,6 +52,7 @@ struct GroupOp {
     bool queued = false;                // every local member is in; the host call is posted
     bool host_called = false;
     bool host_answered = false;
+    bool sent_endpoints = false;  // PMIX_GROUP_ENDPT_DATA: our members' modex went to the host
     pmix_status_t failed = PMIX_SUCCESS;  // once set, arrivals are answered with it
     exec::TimerId timer = exec::kInvalidTimer;
 };

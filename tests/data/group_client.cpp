@@ -203,10 +203,25 @@ void die_now() {
 int basic() {
     argument_checks();
     const bool even = me.rank % 2 == 0;
+    // Endpoint data: what each rank committed before the construct is readable by the others
+    // after it without a direct modex (PMIX_OPTIONAL: only what is there already).
+    pmix_value_t endpoint;
+    PMIX_VALUE_LOAD(&endpoint, &me.rank, PMIX_UINT32);
+    PMIx_Put(PMIX_GLOBAL, "grp.endpoint", &endpoint);
+    PMIx_Commit();
     std::vector<pmix_proc_t> all{proc(me.nspace, PMIX_RANK_WILDCARD)};
     Outcome o;
     pmix_status_t rc = construct("g-all", all, true, false, &o);
     check(rc == PMIX_SUCCESS && o.has_ctx && o.members == job_size, "g-all constructed", rc);
+    pmix_proc_t far = proc(me.nspace, (me.rank + job_size / 2) % job_size);
+    pmix_info_t optional;
+    PMIX_INFO_LOAD(&optional, PMIX_OPTIONAL, nullptr, PMIX_BOOL);
+    pmix_value_t* got = nullptr;
+    rc = PMIx_Get(&far, "grp.endpoint", &optional, 1, &got);
+    check(rc == PMIX_SUCCESS && got != nullptr && got->data.uint32 == far.rank,
+          "endpoint data of rank " + std::to_string(far.rank) + " after the construct", rc);
+    if (got != nullptr) PMIX_VALUE_RELEASE(got);
+    PMIX_INFO_DESTRUCT(&optional);
     // Halves: even and odd ranks, each its own group; the leader of each is its lowest rank.
     std::vector<pmix_proc_t> half;
     for (uint32_t r = even ? 0 : 1; r < job_size; r += 2) half.push_back(proc(me.nspace, r));

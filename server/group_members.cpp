@@ -9,7 +9,9 @@
 // once. An invitee that dies before answering is taken out and the leader gets
 // PMIX_GROUP_INVITE_FAILED. When every remaining member is in, the construct goes to the host as
 // any other; the leader and the members that joined get its result, and the members
-// PMIX_GROUP_CONSTRUCT_COMPLETE. A join that comes before its invite waits for it.
+// PMIX_GROUP_CONSTRUCT_COMPLETE. A join that comes before its invite waits for it. Invitees on
+// other nodes: refused with PMIX_ERR_NOT_SUPPORTED (groups.cpp), since their servers would not
+// know the invitation (nor the other nodes' declines) before the upcall.
 //
 // A member that dies during a construct: with PMIX_GROUP_FT_COLLECTIVE (or PMIX_GROUP_OPTIONAL)
 // the construct completes without it and the members already in get PMIX_GROUP_MEMBER_FAILED

@@ -116,6 +116,31 @@ pmix_status_t process_monitor(const pmix_info_t* monitor, pmix_status_t error,
 pmix_status_t process_monitor_nb(const pmix_info_t* monitor, pmix_status_t error,
                                  const pmix_info_t* dirs, std::size_t ndirs,
                                  pmix_info_cbfunc_t cbfunc, void* cbdata);
+// ---- groups (groups.cpp) -----------------------------------------------------------------------
+pmix_status_t group_construct(const char* grp, const pmix_proc_t* procs, std::size_t nprocs,
+                              const pmix_info_t* info, std::size_t ninfo, pmix_info_t** results,
+                              std::size_t* nresults);
+pmix_status_t group_construct_nb(const char* grp, const pmix_proc_t* procs, std::size_t nprocs,
+                                 const pmix_info_t* info, std::size_t ninfo,
+                                 pmix_info_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t group_invite(const char* grp, const pmix_proc_t* procs, std::size_t nprocs,
+                           const pmix_info_t* info, std::size_t ninfo, pmix_info_t** results,
+                           std::size_t* nresults);
+pmix_status_t group_invite_nb(const char* grp, const pmix_proc_t* procs, std::size_t nprocs,
+                              const pmix_info_t* info, std::size_t ninfo, pmix_info_cbfunc_t cbfunc,
+                              void* cbdata);
+pmix_status_t group_join(const char* grp, const pmix_proc_t* leader, pmix_group_opt_t opt,
+                         const pmix_info_t* info, std::size_t ninfo, pmix_info_t** results,
+                         std::size_t* nresults);
+pmix_status_t group_join_nb(const char* grp, const pmix_proc_t* leader, pmix_group_opt_t opt,
+                            const pmix_info_t* info, std::size_t ninfo, pmix_info_cbfunc_t cbfunc,
+                            void* cbdata);
+pmix_status_t group_destruct(const char* grp, const pmix_info_t* info, std::size_t ninfo);
+pmix_status_t group_destruct_nb(const char* grp, const pmix_info_t* info, std::size_t ninfo,
+                                pmix_op_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t group_leave(const char* grp, const pmix_info_t* info, std::size_t ninfo);
+pmix_status_t group_leave_nb(const char* grp, const pmix_info_t* info, std::size_t ninfo,
+                             pmix_op_cbfunc_t cbfunc, void* cbdata);
 
 // ---- events (events.cpp) -----------------------------------------------------------------------
 // With cbfunc NULL, register blocks and returns the handler's reference (>= 1) as its status.

@@ -44,6 +44,11 @@ public:
                                void* cbdata) override {
         return net_.direct_modex(proc, cbfunc, cbdata);
     }
+    pmix_status_t group(pmix_group_operation_t op, const std::string& grp,
+                        const std::vector<pmix_proc_t>& members, bool wants_id, int timeout_seconds,
+                        const std::string& endpoints, GroupDone done) override {
+        return net_.group(op, grp, members, wants_id, timeout_seconds, endpoints, std::move(done));
+    }
     void notify(pmix_status_t code, const pmix_proc_t& source, pmix_data_range_t range,
                 const pmix_info_t* info, size_t ninfo) override {
         std::string packed;

@@ -469,6 +469,7 @@ void fill_module(pmix_server_module_t& module) {
     module.tool_connected = host_tool_connected;
     module.log = log_fn;
     module.job_control = job_control;
+    module.group = host_group;
     // pmixd: no cross-node publish/lookup/spawn yet, and no allocations (each daemon would
     // hand out its own, not the job's, host list and ids).
     if (g_launcher->remote != nullptr) return;

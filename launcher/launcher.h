@@ -55,6 +55,15 @@ public:
     virtual void job_done(int code) = 0;  // every local process has ended
     // PMIx_Job_control's kill/terminate/signal: the other nodes apply it to their own ranks.
     virtual void signal_others(const std::vector<pmix_proc_t>& targets, int sig) = 0;
+    // The group upcall's collective over the daemons of the members' nodes (node_net.h); `done`
+    // runs on the fabric's thread with the context id every daemon agreed (0 if none was asked)
+    // and every node's `endpoints` (the library's PMIX_GROUP_ENDPT_DATA blobs) concatenated.
+    using GroupDone =
+        std::function<void(pmix_status_t, size_t context_id, const std::string& endpoints)>;
+    virtual pmix_status_t group(pmix_group_operation_t op, const std::string& grp,
+                                const std::vector<pmix_proc_t>& members, bool wants_id,
+                                int timeout_seconds, const std::string& endpoints,
+                                GroupDone done) = 0;
 };
 
 // Work handed from the server's thread to the launcher's own loop (an eventfd wakes the loop).
@@ -231,6 +240,13 @@ void host_tool_connected(pmix_info_t* info, size_t ninfo, pmix_tool_connection_c
 pmix_status_t allocate_fn(const pmix_proc_t* requester, pmix_alloc_directive_t directive,
                           const pmix_info_t data[], size_t ndata, pmix_info_cbfunc_t cbfunc,
                           void* cbdata);
+// groups.cpp: the host's group upcall (construct/destruct, context ids) and the group queries
+// (PMIX_QUERY_NUM_GROUPS, _GROUP_NAMES, _GROUP_MEMBERSHIP); false when `key` is not one of them or
+// names no group this launcher knows. Both on the launcher's loop (the upcall posts).
+pmix_status_t host_group(pmix_group_operation_t op, char grp[], const pmix_proc_t procs[],
+                         size_t nprocs, const pmix_info_t directives[], size_t ndirs,
+                         pmix_info_cbfunc_t cbfunc, void* cbdata);
+bool answer_group_query(const char* key, const pmix_query_t& query, pmix_info_t& out);
 // Sends `sig` to this node's processes among `targets` (all of them when empty).
 void signal_local(Launcher& launcher, const std::vector<pmix_proc_t>& targets, int sig);
 void fail_pending_lookups(pmix_status_t status);

@@ -155,6 +155,45 @@ pmix_status_t NodeNet::fence(const pmix_proc_t procs[], size_t nprocs, const pmi
     return PMIX_SUCCESS;
 }
 
+pmix_status_t NodeNet::group(pmix_group_operation_t op, const std::string& grp,
+                             const std::vector<pmix_proc_t>& members, bool wants_id,
+                             int timeout_seconds, const std::string& endpoints,
+                             Remote::GroupDone done) {
+    fabric::CollectiveSpec spec;
+    std::string signature =
+        (op == PMIX_GROUP_CONSTRUCT ? "group-construct|" : "group-destruct|") + grp;
+    spec.members = members_of(members.data(), members.size());
+    const uint32_t lowest = spec.members.front();  // sorted by members_of
+    uint64_t drawn = 0;
+    {
+        std::lock_guard lock(mu_);
+        signature += "#" + std::to_string(++fences_run_[signature]);
+        if (wants_id && op == PMIX_GROUP_CONSTRUCT && lowest == layout_.here)
+            drawn = (static_cast<uint64_t>(layout_.here) << 32) | ++context_ids_;
+    }
+    spec.id = fnv1a(signature);
+    spec.algorithm = fabric::Algorithm::bruck;
+    if (timeout_seconds > 0)
+        spec.deadline = fabric::Clock::now() + std::chrono::seconds(timeout_seconds);
+    fabric::Bytes mine;
+    put<uint32_t>(mine, static_cast<uint32_t>(layout_.here));
+    put<uint64_t>(mine, drawn);
+    const auto* endpoint_bytes = reinterpret_cast<const std::byte*>(endpoints.data());
+    mine.insert(mine.end(), endpoint_bytes, endpoint_bytes + endpoints.size());
+    auto agreed = [lowest, done](pmix_status_t status, std::vector<fabric::Bytes> blocks) {
+        uint64_t context_id = 0;
+        std::string all_endpoints;
+        for (const fabric::Bytes& block : blocks) {
+            if (block.size() < 12) continue;
+            if (get<uint32_t>(block, 0) == lowest) context_id = get<uint64_t>(block, 4);
+            all_endpoints.append(reinterpret_cast<const char*>(block.data()) + 12,
+                                 block.size() - 12);
+        }
+        done(status, static_cast<size_t>(context_id), all_endpoints);
+    };
+    return engine_->start(std::move(spec), std::move(mine), std::move(agreed));
+}
+
 void NodeNet::send_dmodex(uint32_t to, uint8_t kind, uint64_t id, int32_t status,
                           const pmix_proc_t& proc, const char* blob, size_t nblob) {
     fabric::Bytes packet;

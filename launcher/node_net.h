@@ -41,6 +41,14 @@ public:
                         size_t ninfo, char* data, size_t ndata, pmix_modex_cbfunc_t cbfunc,
                         void* cbdata);
     pmix_status_t direct_modex(const pmix_proc_t* proc, pmix_modex_cbfunc_t cbfunc, void* cbdata);
+    // One group construct/destruct: a Bruck allgather among the daemons of the members' nodes,
+    // each numbered like a fence (group id and how many such ops this daemon ran over it). When a
+    // context id is asked, the lowest member node draws it from its own counter (node << 32 |
+    // n, so no two nodes ever draw the same) and contributes it; every daemon takes that one.
+    // Each node also contributes its members' endpoint data; all of it comes back to each.
+    pmix_status_t group(pmix_group_operation_t op, const std::string& grp,
+                        const std::vector<pmix_proc_t>& members, bool wants_id, int timeout_seconds,
+                        const std::string& endpoints, Remote::GroupDone done);
     void lost(uint32_t node);  // the head saw that node's daemon die
     void tick();               // fences past their PMIX_TIMEOUT fail
 
@@ -68,6 +76,7 @@ private:
     std::map<std::string, uint64_t> fences_run_;  // per participant signature
     std::map<uint64_t, DmodexWait> dmodex_;
     uint64_t next_dmodex_ = 1;
+    uint64_t context_ids_ = 0;  // drawn when this node is a group's lowest member node
 };
 
 }  // namespace pmix::launcher

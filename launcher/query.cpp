@@ -101,7 +101,8 @@ bool answer(const Launcher& launcher, const char* key, const pmix_query_t& query
         uint32_t nodes = static_cast<uint32_t>(launcher.layout.nodes.size());
         PMIx_Info_load(&out, key, &nodes, PMIX_UINT32);
     } else {
-        return answer_more(launcher, key, query, out);
+        return answer_more(launcher, key, query, out) ||
+               answer_group_query(key, query, out);  // groups.cpp
     }
     return true;
 }

@@ -266,6 +266,9 @@ const std::vector<std::pair<const char*, const char*>>& supported() {
         {PMIX_QUERY_NUM_PSETS, ""},
         {PMIX_QUERY_PSET_NAMES, ""},
         {PMIX_QUERY_PSET_MEMBERSHIP, PMIX_PSET_NAME},
+        {PMIX_QUERY_NUM_GROUPS, ""},  // groups.cpp
+        {PMIX_QUERY_GROUP_NAMES, ""},
+        {PMIX_QUERY_GROUP_MEMBERSHIP, PMIX_GROUP_ID},
         {PMIX_QUERY_SUPPORTED_KEYS, ""},
         {PMIX_QUERY_SUPPORTED_QUALIFIERS, ""},
     };

@@ -119,6 +119,7 @@ void State::on_closed(const ProcKey& who) {
     run_cleanups(c);
     monitors_client_lost(who);
     fail_fences_of(who, PMIX_ERR_LOST_CONNECTION);
+    if (c.lost) groups_client_lost(*this, who);
     answer_commit_waits(who);
     events_client_lost(who);
     if (!c.finalized && !finalizing && module.client_finalized != nullptr) {
@@ -418,6 +419,13 @@ void State::on_message(const ProcKey& who, wire::Connection& conn, wire::Frame&&
             return;
         case Op::kFence:
             fence_request(who, conn, frame);
+            return;
+        case Op::kGroupConstruct:
+        case Op::kGroupDestruct:
+        case Op::kGroupInvite:
+        case Op::kGroupJoin:
+        case Op::kGroupLeave:
+            group_request(*this, who, conn, frame);
             return;
         case Op::kRegisterEvents:
         case Op::kDeregisterEvents:

@@ -19,6 +19,7 @@
 #include "server/credential.h"
 #include "server/events.h"
 #include "server/fence_table.h"
+#include "server/groups.h"
 #include "server/job_access.h"
 #include "server/monitor.h"
 #include "server/namespaces.h"
@@ -63,6 +64,7 @@ public:
     NamespaceTable namespaces;  // namespaces.h: bookkeeping, no values
     ClientTable clients;        // clients.h
     FenceTable fences;          // fence_table.h
+    GroupTable groups;          // groups.h: group operations and constructed groups
     PendingRequests pending;    // pending.h: commit waits, direct-modex waits
     EventRegistry events;       // events.h
     ToolRegistry tools;         // tool_registry.h

@@ -3,7 +3,7 @@
 # `ip netns exec` (the launch agent), exactly as it would through ssh on a cluster.
 #   pmixrun_netns.sh BINDIR CASE D SLOTS
 # CASE: putget | fence_nodata | fence_subset | dmodex | events | abort | killed | daemon_killed |
-#       hostfile | jobctl_kill | envars | instanton | tools | qget | envdirectives | cred | querykeys. Every rank's output and pmixrun's exit status are checked; namespaces get a
+#       hostfile | jobctl_kill | envars | instanton | tools | qget | envdirectives | cred | querykeys | groups | groups_leave. Every rank's output and pmixrun's exit status are checked; namespaces get a
 #       unique prefix and are always removed; no pmixd, rank or shared-memory segment may be
 #       left. Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -143,6 +143,21 @@ cred)  # a credential of rank 0 validated by the last rank, on another node's se
   run 0 --host "$hosts" "$bin/security_client" cred
   expect_lines "security_client: validated uid $(id -u) gid $(id -g), " 1
   expect_lines "security_client: cred ok" "$n"
+  ;;
+groups)  # PMIx_Group_* across the nodes (tests/data/group_client.cpp basic, die-ft)
+  run 0 --host "$hosts" "$bin/group_client" basic
+  expect_lines "done basic failures=0" "$n"
+  expect_lines ": FAIL " 0
+  # One context id per group, none shared (lines "[r] ctx GROUP ID").
+  pairs=$(sed 's/^\[[0-9.]*\] //' "$work/out" | grep '^ctx ' | sort -u)
+  [ -z "$(echo "$pairs" | awk 'NF {print $2}' | sort | uniq -d)" ] || fail "a group has two ids"
+  [ -z "$(echo "$pairs" | awk 'NF {print $3}' | sort | uniq -d)" ] || fail "groups share an id"
+  [ "$(echo "$pairs" | awk 'NF' | wc -l)" -eq 4 ] || fail "4 context ids expected: $pairs"
+  ;;
+groups_leave)  # the last rank, alone on its node with 1 slot, leaves; the others destruct
+  run 0 --host "$hosts" "$bin/group_client" leave
+  expect_lines "done leave failures=0" "$n"
+  expect_lines ": FAIL " 0
   ;;
 qget)  # qualified Gets of this node and of every other node, answered from the node arrays
   run 0 --host "$hosts" "$bin/qualified_get"

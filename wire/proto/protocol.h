@@ -54,6 +54,17 @@ enum class Op : std::uint32_t {
     // tool_connected hook, which assigns the tool's identity or refuses it. Nothing else is
     // served on that connection before the answer.
     kToolAttach = 0x112,  // req: ninfo, info(INFO[])   rep: status, proc(PROC) the tool's id
+    // Groups (server/groups.cpp). Construct and destruct are collectives of the members; the
+    // reply comes when the host's group upcall answered (or the server alone completed it).
+    kGroupConstruct = 0x120,  // req: grp(STRING), nprocs, procs(PROC[]), ninfo, info(INFO[])
+                              // rep: status, nresults(SIZE), results(INFO[])
+    kGroupDestruct = 0x121,   // req: grp(STRING), ninfo, info(INFO[])   rep: status
+    kGroupInvite = 0x122,     // req: grp(STRING), nprocs, procs(PROC[]), ninfo, info(INFO[])
+                              // rep: status, nresults(SIZE), results(INFO[])
+    kGroupJoin = 0x123,       // req: grp(STRING), leader(PROC; rank INVALID = none),
+                              //      accept(SIZE 1/0), ninfo, info(INFO[])
+                              // rep: status, nresults(SIZE), results(INFO[])
+    kGroupLeave = 0x124,      // req: grp(STRING), ninfo, info(INFO[])   rep: status
     // Credentials and process monitors (server/credential.h, server/monitor.h).
     kGetCredential = 0x130,  // req: ndirs, directives(INFO[])
                              // rep: status, then on success cred(BYTE_OBJECT), ninfo, info(INFO[])

@@ -1,0 +1,262 @@
+// server/group_members.cpp - the members' side of groups (groups.h): invitations and joins, and
+// members that die.
+//
+// Invite (the Standard's bootstrap method, events as OpenPMIx 4.2 sends them): the leader's
+// PMIx_Group_invite opens a construct whose members are the leader and the invitees, and the
+// invitees get PMIX_GROUP_INVITED from the leader. Each answers with PMIx_Group_join: ACCEPT
+// makes it an arrival of that construct and sends the leader PMIX_GROUP_INVITE_ACCEPTED; DECLINE
+// takes it out of the membership, sends the leader PMIX_GROUP_INVITE_DECLINED and returns at
+// once. An invitee that dies before answering is taken out and the leader gets
+// PMIX_GROUP_INVITE_FAILED. When every remaining member is in, the construct goes to the host as
+// any other; the leader and the members that joined get its result, and the members
+// PMIX_GROUP_CONSTRUCT_COMPLETE. A join that comes before its invite waits for it. Invitees on
+// other nodes: refused with PMIX_ERR_NOT_SUPPORTED (groups.cpp), since their servers would not
+// know the invitation (nor the other nodes' declines) before the upcall.
+//
+// A member that dies during a construct: with PMIX_GROUP_FT_COLLECTIVE (or PMIX_GROUP_OPTIONAL)
+// the construct completes without it and the members already in get PMIX_GROUP_MEMBER_FAILED
+// (PMIX_GROUP_LEADER_FAILED when it was the leader); without, the construct fails for every
+// member with PMIX_ERR_LOST_CONNECTION, as a fence does, and those in get
+// PMIX_GROUP_CONSTRUCT_ABORT. A destruct goes on without it. A constructed group loses it from
+// its membership, and with PMIX_GROUP_NOTIFY_TERMINATION its other members get
+// PMIX_GROUP_MEMBER_FAILED (or PMIX_GROUP_LEADER_FAILED).
+#include "server/groups.h"
+
+#include "server/state.h"
+
+#include "data/value.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace pmix::server {
+
+namespace {
+
+pmix_info_t affected_info(const pmix_proc_t& p) {
+    pmix_info_t in;
+    std::memset(&in, 0, sizeof in);
+    std::strncpy(in.key, PMIX_EVENT_AFFECTED_PROC, PMIX_MAX_KEYLEN);
+    data::value_load(&in.value, &p, PMIX_PROC);
+    return in;
+}
+
+void tell_leader(State& s, const GroupOp& g, pmix_status_t code, const pmix_proc_t& who) {
+    if (!g.leader) return;
+    pmix_info_t affected = affected_info(who);
+    notify_members(s, code, who, {*g.leader}, g.grp, &affected, 1);
+    data::info_destruct(&affected);
+}
+
+void decline(State& s, GroupOp& g, const ProcKey& who) {
+    const pmix_proc_t p = group_proc_of(who);
+    g.expected.erase(who);
+    g.arrived.erase(who);
+    group_remove_member(g.procs, p);
+    if (!g.members_known) g.declined.push_back(p);
+    tell_leader(s, g, PMIX_GROUP_INVITE_DECLINED, p);
+    group_try_complete(s, g);
+}
+
+}  // namespace
+
+// A member of op `g` died (the op is not with the host).
+void group_member_gone(State& s, GroupOp& g, const ProcKey& who) {
+    const pmix_proc_t dead = group_proc_of(who);
+    const bool was_leader = g.leader && same_member(*g.leader, dead);
+    if (g.op == PMIX_GROUP_DESTRUCT || (g.invite && !was_leader) || g.ft) {
+        g.expected.erase(who);
+        g.arrived.erase(who);
+        group_remove_member(g.procs, dead);
+        if (g.op == PMIX_GROUP_CONSTRUCT && g.invite && !was_leader) {
+            tell_leader(s, g, PMIX_GROUP_INVITE_FAILED, dead);
+        } else if (g.op == PMIX_GROUP_CONSTRUCT) {
+            g.lost.push_back(dead);
+            if (was_leader) g.leader.reset();
+            std::vector<pmix_proc_t> in;
+            for (const auto& [k, to] : g.arrived) in.push_back(group_proc_of(k));
+            pmix_info_t affected = affected_info(dead);
+            notify_members(s, was_leader ? PMIX_GROUP_LEADER_FAILED : PMIX_GROUP_MEMBER_FAILED,
+                           dead, in, g.grp, &affected, 1);
+            data::info_destruct(&affected);
+        }
+        group_try_complete(s, g);
+        return;
+    }
+    g.expected.erase(who);
+    g.arrived.erase(who);
+    group_fail(s, g, PMIX_ERR_LOST_CONNECTION);
+}
+
+namespace {
+
+void record_lost(State& s, const std::string& id, GroupRecord& rec, const pmix_proc_t& dead) {
+    const std::size_t before = rec.members.size();
+    group_remove_member(rec.members, dead);
+    if (rec.members.size() == before || !rec.notify_termination) return;
+    const bool was_leader = rec.leader && same_member(*rec.leader, dead);
+    if (was_leader) rec.leader.reset();
+    pmix_info_t affected = affected_info(dead);
+    notify_members(s, was_leader ? PMIX_GROUP_LEADER_FAILED : PMIX_GROUP_MEMBER_FAILED, dead,
+                   rec.members, id, &affected, 1);
+    data::info_destruct(&affected);
+}
+
+struct HostNotice {
+    pmix_proc_t source{};
+    data::InfoArray info;
+};
+
+void host_notice_done(pmix_status_t, void* cbdata) { delete static_cast<HostNotice*>(cbdata); }
+
+// Members on other nodes: the host's notify_event carries the event to every node (its own
+// delivery reaches the local members too). A task of its own: this may run inside a host's call.
+void tell_host_later(State& s, pmix_status_t code, const pmix_proc_t& source,
+                     const std::vector<pmix_info_t>& info) {
+    auto* notice = new HostNotice{source, {}};
+    if (notice->info.assign_copy(info.data(), info.size()) != PMIX_SUCCESS) {
+        delete notice;
+        return;
+    }
+    s.ex->post([&s, code, notice] {
+        const pmix_status_t rc =
+            s.module.notify_event(code, &notice->source, PMIX_RANGE_CUSTOM, notice->info.data(),
+                                  notice->info.size(), host_notice_done, notice);
+        if (rc != PMIX_SUCCESS) delete notice;  // no callback comes for a refused call
+    });
+}
+
+}  // namespace
+
+void group_remove_member(std::vector<pmix_proc_t>& members, const pmix_proc_t& p) {
+    members.erase(std::remove_if(members.begin(), members.end(),
+                                 [&](const pmix_proc_t& m) { return same_member(m, p); }),
+                  members.end());
+}
+
+void notify_members(State& s, pmix_status_t code, const pmix_proc_t& source,
+                    const std::vector<pmix_proc_t>& targets, const std::string& grp,
+                    const pmix_info_t* extra, std::size_t nextra) {
+    if (targets.empty()) return;
+    data::InfoArray info;
+    pmix_data_array_t range{PMIX_PROC, targets.size(), const_cast<pmix_proc_t*>(targets.data())};
+    data::InfoArray more;
+    if (info.append(PMIX_EVENT_CUSTOM_RANGE, &range, PMIX_DATA_ARRAY) != PMIX_SUCCESS ||
+        info.append(PMIX_GROUP_ID, grp.c_str(), PMIX_STRING) != PMIX_SUCCESS ||
+        more.assign_copy(extra, nextra) != PMIX_SUCCESS) {
+        return;
+    }
+    // One flat array for the frame (shallow: `info` and `more` own the values).
+    std::vector<pmix_info_t> all(info.data(), info.data() + info.size());
+    for (std::size_t i = 0; i < more.size(); ++i) {
+        if (std::strncmp(more.data()[i].key, PMIX_GROUP_ID, PMIX_MAX_KEYLEN) != 0) {
+            all.push_back(more.data()[i]);
+        }
+    }
+    const bool beyond = std::any_of(targets.begin(), targets.end(),
+                                    [&](const pmix_proc_t& p) { return !s.is_local(p); });
+    if (beyond && s.module.notify_event != nullptr) {
+        tell_host_later(s, code, source, all);
+        return;
+    }
+    Event ev;
+    ev.code = code;
+    ev.source = source;
+    ev.range = PMIX_RANGE_CUSTOM;
+    ev.info = all.data();
+    ev.ninfo = all.size();
+    s.deliver_event(ev);
+}
+
+void group_invite_sent(State& s, GroupOp& g, const ProcKey& leader) {
+    const pmix_proc_t me = group_proc_of(leader);
+    g.leader = me;
+    for (const auto& p : g.declined) {
+        group_remove_member(g.procs, p);
+        g.expected.erase({group_ns(p), p.rank});
+        tell_leader(s, g, PMIX_GROUP_INVITE_DECLINED, p);
+    }
+    g.declined.clear();
+    std::vector<pmix_proc_t> invitees;
+    for (const auto& p : g.procs) {
+        if (same_member(p, me)) continue;
+        const ProcKey k{group_ns(p), p.rank};
+        if (g.arrived.count(k) != 0) {
+            tell_leader(s, g, PMIX_GROUP_INVITE_ACCEPTED, p);  // joined before the invite came
+        } else {
+            invitees.push_back(p);
+        }
+    }
+    notify_members(s, PMIX_GROUP_INVITED, me, invitees, g.grp);
+}
+
+void group_join_request(State& s, const ProcKey& who, proto::Reader& r, wire::Connection& conn,
+                        const wire::Frame& frame) {
+    std::string grp;
+    pmix_proc_t leader{};
+    std::size_t accept = 0;
+    data::InfoArray info;
+    r.string(&grp);
+    r.proc(&leader);
+    r.size(&accept);
+    r.infos(&info);
+    if (r.finish() != PMIX_SUCCESS) {
+        conn.close("undecodable group join", wire::CloseKind::bad_frame);
+        return;
+    }
+    GroupOp* g = group_find_op(s, grp, PMIX_GROUP_CONSTRUCT, true, who);
+    if (g == nullptr) {
+        g = &group_open_op(s, grp, PMIX_GROUP_CONSTRUCT, true);
+        g->members_known = false;  // the invite has not come yet
+    }
+    if (accept == 0) {
+        group_reply(ReplyTo::of(conn, frame), PMIX_SUCCESS, nullptr, 0);
+        decline(s, *g, who);
+        return;
+    }
+    if (g->members_known) tell_leader(s, *g, PMIX_GROUP_INVITE_ACCEPTED, group_proc_of(who));
+    group_arrive(s, *g, who, conn, frame, std::move(info));
+}
+
+void groups_client_lost(State& s, const ProcKey& who) {
+    std::vector<std::uint64_t> ids;
+    for (auto& [id, g] : s.groups.ops) {
+        if (g.expected.count(who) != 0 || g.arrived.count(who) != 0) ids.push_back(id);
+    }
+    for (std::uint64_t id : ids) {
+        GroupOp* g = s.groups.ops.find(id);
+        if (g == nullptr) continue;
+        if (g->failed != PMIX_SUCCESS) {
+            g->expected.erase(who);
+            if (g->expected.empty() && (!g->host_called || g->host_answered)) {
+                s.groups.ops.erase(id);
+            }
+        } else if (!g->host_called && !g->queued) {
+            group_member_gone(s, *g, who);
+        }
+        // Once the host has it, its answer decides (as for a fence).
+    }
+    const pmix_proc_t dead = group_proc_of(who);
+    for (auto it = s.groups.known.begin(); it != s.groups.known.end();) {
+        record_lost(s, it->first, it->second, dead);
+        it = it->second.members.empty() ? s.groups.known.erase(it) : std::next(it);
+    }
+}
+
+void group_left_elsewhere(State& s, const pmix_proc_t& source, const pmix_info_t* info,
+                          std::size_t ninfo) {
+    for (std::size_t i = 0; i < ninfo; ++i) {
+        const pmix_info_t& in = info[i];
+        if (std::strncmp(in.key, PMIX_GROUP_ID, PMIX_MAX_KEYLEN) != 0 ||
+            in.value.type != PMIX_STRING || in.value.data.string == nullptr) {
+            continue;
+        }
+        auto rec = s.groups.known.find(in.value.data.string);
+        if (rec == s.groups.known.end()) return;
+        group_remove_member(rec->second.members, source);
+        if (rec->second.members.empty()) s.groups.known.erase(rec);
+        return;
+    }
+}
+
+}  // namespace pmix::server

@@ -10,6 +10,7 @@ PACKAGES=(g++ clang cmake ninja-build pkg-config make binutils python3 gdb zlib1
   libbenchmark-dev iproute2 libpmix-dev libpmix-bin openmpi-bin libopenmpi-dev python3-pmix
   python3-matplotlib)
 PACKAGES+=(dpkg-dev)  # cpack -G DEB runs dpkg-shlibdeps (cmake/package.cmake, ctest -L package)
+PACKAGES+=(libclang-rt-dev)  # libFuzzer for the fuzz preset (clang pulls it in too)
 PACKAGES+=(slurmd slurmctld slurm-client munge)  # ctest -L slurm: tests/slurm (cluster.sh)
 
 missing=()

@@ -156,7 +156,12 @@ pmix_status_t Reader::array(void** out, std::size_t* n, pmix_data_type_t type) {
     if (count == 0) {
         return PMIX_SUCCESS;
     }
-    if (count > kMaxArray) {
+    // Every element takes at least one byte on the wire: a count beyond the unread bytes is a lie,
+    // refused before it sizes an allocation (a 30-byte message could otherwise make the server
+    // calloc kMaxArray applications, about 0.2 GiB).
+    const auto unread = static_cast<std::size_t>(buf_.bytes_used) -
+                        static_cast<std::size_t>(buf_.unpack_ptr - buf_.base_ptr);
+    if (count > kMaxArray || count > unread) {
         return fail(PMIX_ERR_UNPACK_FAILURE);
     }
     void* block = std::calloc(count, data::element_size(type));

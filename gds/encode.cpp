@@ -238,10 +238,20 @@ pmix_status_t decode_codec(const Stored& s, pmix_value_t& out) noexcept {
     // The codec only reads through unpack_ptr; it never writes to the (read-only) bytes.
     char* base = const_cast<char*>(reinterpret_cast<const char*>(s.bytes));
     pmix_data_buffer_t buffer{base, base + s.size, base, s.size, s.size};
+    // A batch of more than one value would make unpack rewrite the consumed bytes (its partial
+    // unpack, codec.h): a write into a PROT_READ mapping. A damaged segment can hold one, so the
+    // batch is checked first (found by tests/fuzz's store harness).
+    pmix_data_type_t batch_type = PMIX_UNDEF;
+    std::size_t batch_count = 0;
+    if (codec::peek(&buffer, &batch_type, &batch_count) != PMIX_SUCCESS ||
+        batch_type != PMIX_VALUE || batch_count != 1) {
+        return kErrCorrupt;
+    }
     pmix_value_t tmp{};
     std::int32_t n = 1;
     const pmix_status_t rc = codec::unpack(&buffer, &tmp, &n, PMIX_VALUE);
     if (rc != PMIX_SUCCESS) {
+        if (n > 0) data::value_destruct(&tmp);
         return kErrCorrupt;
     }
     if (n != 1 || buffer.unpack_ptr != base + s.size || tmp.type != s.type) {

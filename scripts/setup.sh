@@ -11,6 +11,7 @@ PACKAGES=(g++ clang cmake ninja-build pkg-config make binutils python3 gdb zlib1
   python3-matplotlib)
 PACKAGES+=(libssl3)  # libcrypto.so.3, dlopen'ed by the server for credentials (server/credential.h)
 PACKAGES+=(dpkg-dev)  # cpack -G DEB runs dpkg-shlibdeps (cmake/package.cmake, ctest -L package)
+PACKAGES+=(libclang-rt-dev)  # libFuzzer for the fuzz preset (clang pulls it in too)
 PACKAGES+=(slurmd slurmctld slurm-client munge)  # ctest -L slurm: tests/slurm (cluster.sh)
 
 missing=()

@@ -3,7 +3,9 @@
 # each with every CTest label it defines. Under TSan the tests that run Debian's OpenPMIx 4.2.2
 # (names with "openpmix", bench.e2e_quick) are left out, because OpenPMIx races inside itself
 # (pmix_ptl_base_start/stop_listening), and abi_real_programs_load, because python3 cannot dlopen
-# a TSan-instrumented library (static TLS); all of them run under dev and asan.
+# a TSan-instrumented library (static TLS); all of them run under dev and asan. Last, the fuzz preset
+# (clang + libFuzzer): only its harnesses are built (target fuzz_all), each fuzzed for 20 s
+# (tests/fuzz/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -17,4 +19,8 @@ echo "=== tsan: build"
 bash scripts/setup.sh tsan
 echo "=== tsan: test"
 ctest --preset tsan "$@"
+echo "=== fuzz: build (fuzz_all only)"
+bash scripts/setup.sh fuzz fuzz_all
+echo "=== fuzz: test"
+ctest --preset fuzz
 echo "=== all suites passed in $(( $(date +%s) - start )) s"

@@ -538,7 +538,8 @@ void Connection::close_now(CloseReason reason) noexcept {
     auto pending = std::move(pending_);
     pending_.clear();
     pending_count_.store(0, std::memory_order_relaxed);
-    for (auto& [tag, p] : pending) {
+    for (auto& entry : pending) {
+        auto& p = entry.second;  // not a structured binding: clang 14 cannot capture one
         ex_.cancel(p.timer);
         exec::invoke_guarded("reply handler",
                              [&] { p.handler(PMIX_ERR_LOST_CONNECTION, Frame{}); });

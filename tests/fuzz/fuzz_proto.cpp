@@ -123,6 +123,30 @@ void read_field(Reader& r, Field f) {
         case F::commit_items:
             read_commit_items(r);
             break;
+        case F::byte_object: {
+            pmix_byte_object_t bo;
+            std::memset(&bo, 0, sizeof bo);
+            r.raw(&bo, 1, PMIX_BYTE_OBJECT);
+            std::free(bo.bytes);  // left NULL by a failed read
+            break;
+        }
+        case F::info: {
+            pmix_info_t info;
+            std::memset(&info, 0, sizeof info);
+            r.raw(&info, 1, PMIX_INFO);
+            pmix::data::info_destruct(&info);
+            break;
+        }
+        case F::alloc_directive: {
+            pmix_alloc_directive_t d = 0;
+            r.raw(&d, 1, PMIX_ALLOC_DIRECTIVE);
+            break;
+        }
+        case F::uint8: {
+            std::uint8_t b = 0;
+            r.raw(&b, 1, PMIX_UINT8);
+            break;
+        }
         case F::get_reply: {
             // The client reads the status, then a value for a key or infos for all keys.
             pmix_status_t s = 0;

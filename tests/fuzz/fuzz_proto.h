@@ -24,6 +24,10 @@ enum class Field {
     queries,
     commit_items,
     get_reply,
+    byte_object,      // one PMIX_BYTE_OBJECT, no count (a credential)
+    info,             // one PMIX_INFO, no count (a monitor)
+    alloc_directive,  // one PMIX_ALLOC_DIRECTIVE
+    uint8,            // one PMIX_UINT8 (a fabric operation)
 };
 
 struct ProtoMessage {
@@ -60,6 +64,16 @@ inline const std::vector<ProtoMessage>& proto_messages() {
         {"tool_attach", {Field::infos}},
         {"tool_attach.reply", {Field::status, Field::proc}},
         {"get.reply.either", {Field::get_reply}},
+        {"group_construct", {Field::string, Field::procs, Field::infos}},
+        {"group_construct.reply", {Field::status, Field::infos}},
+        {"group_destruct", {Field::string, Field::infos}},
+        {"group_join", {Field::string, Field::proc, Field::size, Field::infos}},
+        {"get_credential", {Field::infos}},
+        {"get_credential.reply", {Field::status, Field::byte_object, Field::infos}},
+        {"validate_credential", {Field::byte_object, Field::infos}},
+        {"monitor", {Field::info, Field::status, Field::infos}},
+        {"allocate", {Field::alloc_directive, Field::infos}},
+        {"fabric", {Field::uint8, Field::infos}},
     };
     return all;
 }

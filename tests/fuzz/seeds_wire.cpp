@@ -130,6 +130,25 @@ void write_field(proto::Writer& w, Field f, const SampleInfos& s) {
         case Field::get_reply:
             w.status(PMIX_SUCCESS).value(s.infos[0].value);
             break;
+        case Field::byte_object: {
+            char bytes[] = "credential";
+            pmix_byte_object_t bo{bytes, sizeof bytes};
+            w.raw(&bo, 1, PMIX_BYTE_OBJECT);
+            break;
+        }
+        case Field::info:
+            w.raw(&s.infos[0], 1, PMIX_INFO);
+            break;
+        case Field::alloc_directive: {
+            const pmix_alloc_directive_t d = PMIX_ALLOC_NEW;
+            w.raw(&d, 1, PMIX_ALLOC_DIRECTIVE);
+            break;
+        }
+        case Field::uint8: {
+            const std::uint8_t op = PMIX_FABRIC_REQUEST_INFO;
+            w.raw(&op, 1, PMIX_UINT8);
+            break;
+        }
     }
 }
 

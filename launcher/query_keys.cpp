@@ -269,6 +269,8 @@ const std::vector<std::pair<const char*, const char*>>& supported() {
         {PMIX_QUERY_NUM_GROUPS, ""},  // groups.cpp
         {PMIX_QUERY_GROUP_NAMES, ""},
         {PMIX_QUERY_GROUP_MEMBERSHIP, PMIX_GROUP_ID},
+        {PMIX_QUERY_QUEUE_LIST, ""},
+        {PMIX_QUERY_QUEUE_STATUS, PMIX_ALLOC_QUEUE},
         {PMIX_QUERY_SUPPORTED_KEYS, ""},
         {PMIX_QUERY_SUPPORTED_QUALIFIERS, ""},
     };
@@ -325,6 +327,12 @@ bool answer_more(const Launcher& launcher, const char* key, const pmix_query_t& 
     } else if (is(key, PMIX_QUERY_NUM_PSETS) || is(key, PMIX_QUERY_PSET_NAMES) ||
                is(key, PMIX_QUERY_PSET_MEMBERSHIP)) {
         return pset_answer(launcher, key, query, out);
+    } else if (is(key, PMIX_QUERY_QUEUE_LIST) || is(key, PMIX_QUERY_QUEUE_STATUS)) {
+        // pmixrun is no scheduler: it has no queues. The list is empty; the status of a named
+        // queue (PMIX_ALLOC_QUEUE) is not found, of "every queue" empty as well.
+        if (is(key, PMIX_QUERY_QUEUE_STATUS) && qualifier(query, PMIX_ALLOC_QUEUE) != nullptr)
+            return false;
+        PMIx_Info_load(&out, key, "", PMIX_STRING);
     } else if (is(key, PMIX_QUERY_SUPPORTED_KEYS)) {
         std::vector<std::string> keys;
         for (const auto& entry : supported()) keys.emplace_back(entry.first);

@@ -123,15 +123,25 @@ static void check_qualifiers_and_queues(void) {
           v && v->type == PMIX_STRING ? v->data.string : PMIx_Error_string(st));
     PMIX_INFO_FREE(r, n);
     PMIX_QUERY_DESTRUCT(&q[0]);
-    /* No scheduler queues: not answered, as prte (OpenPMIx's reference host) answers them. */
+    /* No scheduler queues: an empty list; the status of every queue empty, of a named one not
+     * found. */
     r = ask(PMIX_QUERY_QUEUE_LIST, NULL, 0, &st, &n);
-    check(st == PMIX_ERR_NOT_FOUND && n == 0, "queue list: PMIX_ERR_NOT_FOUND (no queues)",
-          PMIx_Error_string(st));
+    v = answer(r, n, PMIX_QUERY_QUEUE_LIST);
+    check(st == PMIX_SUCCESS && v != NULL && v->type == PMIX_STRING && v->data.string[0] == '\0',
+          "queue list: empty (no queues)", PMIx_Error_string(st));
     PMIX_INFO_FREE(r, n);
     r = ask(PMIX_QUERY_QUEUE_STATUS, NULL, 0, &st, &n);
-    check(st == PMIX_ERR_NOT_FOUND && n == 0, "queue status: PMIX_ERR_NOT_FOUND (no queues)",
+    v = answer(r, n, PMIX_QUERY_QUEUE_STATUS);
+    check(st == PMIX_SUCCESS && v != NULL && v->type == PMIX_STRING && v->data.string[0] == '\0',
+          "queue status of every queue: empty", PMIx_Error_string(st));
+    PMIX_INFO_FREE(r, n);
+    pmix_info_t queue;
+    PMIX_INFO_LOAD(&queue, PMIX_ALLOC_QUEUE, "batch", PMIX_STRING);
+    r = ask(PMIX_QUERY_QUEUE_STATUS, &queue, 1, &st, &n);
+    check(st == PMIX_ERR_NOT_FOUND && n == 0, "queue status of queue 'batch': PMIX_ERR_NOT_FOUND",
           PMIx_Error_string(st));
     PMIX_INFO_FREE(r, n);
+    PMIX_INFO_DESTRUCT(&queue);
 }
 
 static void check_memory(void) {

@@ -415,7 +415,9 @@ int timeout() {
     const auto took = std::chrono::duration_cast<std::chrono::milliseconds>(
         std::chrono::steady_clock::now() - start);
     PMIX_INFO_DESTRUCT(&extra[0]);
-    check(rc == PMIX_ERR_TIMEOUT && took.count() < 5000,
+    // The last rank arrives after 3 s: PMIX_ERR_TIMEOUT shows the 1 s limit ended the wait (the
+    // time is printed, not asserted).
+    check(rc == PMIX_ERR_TIMEOUT,
           "PMIX_TIMEOUT fired after " + std::to_string(took.count()) + " ms", rc);
     return 0;
 }

@@ -81,38 +81,8 @@ protected:
         std::vector<char*> argv;
         for (auto& a : args) argv.push_back(a.data());
         argv.push_back(nullptr);
-        int out[2];
-        if (::pipe(out) != 0) return "pipe failed";
-        const pid_t pid = ::fork();
-        if (pid == 0) {
-            ::dup2(out[1], 1);
-            ::close(out[0]);
-            ::execve(argv[0], argv.data(), env);
-            ::_exit(127);
-        }
-        PMIX_ARGV_FREE(env);
-        ::close(out[1]);
-        std::string text;
-        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-        char buf[4096];
-        while (std::chrono::steady_clock::now() < deadline) {
-            pollfd pfd{out[0], POLLIN, 0};
-            if (::poll(&pfd, 1, 200) <= 0) continue;
-            const ssize_t n = ::read(out[0], buf, sizeof buf);
-            if (n <= 0) break;
-            text.append(buf, static_cast<size_t>(n));
-        }
-        ::close(out[0]);
-        int status = 0;
-        while (::waitpid(pid, &status, WNOHANG) == 0) {
-            if (std::chrono::steady_clock::now() >= deadline) {  // still running: give up
-                ::kill(pid, SIGKILL);
-                ::waitpid(pid, &status, 0);
-                text += "[timed out]";
-                break;
-            }
-            ::usleep(5000);
-        }
+        const std::string text =
+            pmix_test::run_captured(argv.data(), env, std::chrono::seconds(20));
         PMIx_server_deregister_client(&p, nullptr, nullptr);
         return text;
     }

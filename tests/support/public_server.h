@@ -7,6 +7,9 @@
 #include <pmix_server.h>
 
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -56,6 +59,48 @@ struct AppSetupAnswer {
         return done ? status : PMIX_ERR_TIMEOUT;
     }
 };
+
+// Runs argv[0] (a path) with `env` (a NULL-terminated PMIX_ARGV array, freed here), its stdout
+// captured; killed when it runs longer than `limit`. Its output, with "[timed out]" appended when
+// it overran; "pipe failed" when no pipe could be made.
+inline std::string run_captured(char* const argv[], char** env, std::chrono::seconds limit) {
+    int out[2];
+    if (::pipe(out) != 0) {
+        PMIX_ARGV_FREE(env);
+        return "pipe failed";
+    }
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::dup2(out[1], 1);
+        ::close(out[0]);
+        ::execve(argv[0], argv, env);
+        ::_exit(127);
+    }
+    PMIX_ARGV_FREE(env);
+    ::close(out[1]);
+    std::string text;
+    const auto deadline = std::chrono::steady_clock::now() + limit;
+    char buf[4096];
+    while (std::chrono::steady_clock::now() < deadline) {
+        pollfd pfd{out[0], POLLIN, 0};
+        if (::poll(&pfd, 1, 200) <= 0) continue;
+        const ssize_t n = ::read(out[0], buf, sizeof buf);
+        if (n <= 0) break;
+        text.append(buf, static_cast<size_t>(n));
+    }
+    ::close(out[0]);
+    int status = 0;
+    while (::waitpid(pid, &status, WNOHANG) == 0) {
+        if (std::chrono::steady_clock::now() >= deadline) {  // still running: give up
+            ::kill(pid, SIGKILL);
+            ::waitpid(pid, &status, 0);
+            text += "[timed out]";
+            break;
+        }
+        ::usleep(5000);
+    }
+    return text;
+}
 
 // A server with an empty host module, its tmpdirs in a fresh directory removed afterwards.
 class PublicServerTest : public ::testing::Test {

@@ -251,10 +251,12 @@ void construct_request(State& s, const ProcKey& who, proto::Reader& r, wire::Con
         group_reply(ReplyTo::of(conn, frame), PMIX_ERR_NOT_FOUND, nullptr, 0);
         return;
     }
-    if (invite && !std::all_of(procs.begin(), procs.end(),
-                               [&](const pmix_proc_t& p) { return s.is_local(p); })) {
-        // The invitees' servers would have to learn the invitation before their joins come;
-        // not done: refused rather than left waiting.
+    if (invite && std::any_of(procs.begin(), procs.end(), [&](const pmix_proc_t& p) {
+            return p.rank == PMIX_RANK_WILDCARD && !s.all_local({p}) &&
+                   s.groups.known.count(group_ns(p)) == 0;
+        })) {
+        // A namespace on other nodes by WILDCARD: this server cannot tell which ranks are to
+        // answer the invitation, so it could only wait; refused instead.
         group_reply(ReplyTo::of(conn, frame), PMIX_ERR_NOT_SUPPORTED, nullptr, 0);
         return;
     }
@@ -268,9 +270,14 @@ void construct_request(State& s, const ProcKey& who, proto::Reader& r, wire::Con
         if (invite) all.insert(all.begin(), group_proc_of(who));  // the leader is a member
         g->procs = expand_members(s, s.groups, all);
         for (const auto& k : local_members(s, g->procs)) g->expected.insert(k);
+        if (invite) {
+            for (const auto& p : g->procs) {
+                if (!s.is_local(p)) g->unanswered.insert({group_ns(p), p.rank});
+            }
+        }
         g->members_known = true;
     }
-    if (invite) group_invite_sent(s, *g, who);
+    if (invite) group_invite_sent(s, *g, group_proc_of(who), true);
     const std::uint64_t id = g->id;
     group_arrive(s, *g, who, conn, frame, std::move(info));
     leave_out_the_gone(s, id);
@@ -413,7 +420,7 @@ void group_complete(State& s, std::uint64_t id, pmix_status_t status, const pmix
     }
     if (status == PMIX_SUCCESS) {
         record_result(s, g);
-        if (g.invite && g.leader) {
+        if (g.invite && g.leader && s.is_local(*g.leader)) {  // once: from the leader's server
             notify_members(s, PMIX_GROUP_CONSTRUCT_COMPLETE, *g.leader, g.procs, g.grp,
                            results.data(), results.size());
         }
@@ -487,7 +494,12 @@ void group_reply(const ReplyTo& to, pmix_status_t status, const pmix_info_t* inf
 // Posted: this may run from a connection's close, inside a host's call into the library.
 void group_try_complete(State& s, GroupOp& g) {
     if (!g.members_known || g.failed != PMIX_SUCCESS || g.host_called || g.queued) return;
-    if (g.arrived.size() < g.expected.size()) return;
+    if (g.arrived.size() < g.expected.size() || !g.unanswered.empty()) return;
+    if (g.expected.empty() && g.invite && g.leader && !s.is_local(*g.leader)) {
+        if (g.timer != exec::kInvalidTimer) s.ex->cancel(g.timer);
+        s.groups.ops.erase(g.id);  // every invitee here declined or died: no part in it
+        return;
+    }
     if (g.expected.empty()) {
         group_fail(s, g, PMIX_ERR_LOST_CONNECTION);
         return;

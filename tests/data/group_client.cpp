@@ -4,6 +4,7 @@
 //                         argument checks, queries, leave (PMIX_GROUP_LEFT), destruct
 //   group_client leave    the last rank leaves; the others destruct without it
 //   group_client invite   rank 0 invites the others; the last declines (when there are 3+)
+//   group_client invite-near   the same, but rank 1 (on the leader's node) declines
 //   group_client die      the last rank dies before it constructs; the others construct
 //   group_client die-ft   the same with PMIX_GROUP_FT_COLLECTIVE
 //   group_client timeout  the last rank comes late; the others' PMIX_TIMEOUT fires
@@ -294,8 +295,8 @@ int leave() {
     return 0;
 }
 
-int invite() {
-    const bool decliner = job_size >= 3 && me.rank == job_size - 1;
+int invite(bool near) {
+    const bool decliner = job_size >= 3 && me.rank == (near ? 1 : job_size - 1);
     if (me.rank == 0) {
         std::vector<pmix_proc_t> invitees;
         for (uint32_t r = 1; r < job_size; ++r) invitees.push_back(proc(me.nspace, r));
@@ -438,7 +439,8 @@ int main(int argc, char** argv) {
     register_events();
     fence();
     if (mode == "basic") basic();
-    else if (mode == "invite") invite();
+    else if (mode == "invite") invite(false);
+    else if (mode == "invite-near") invite(true);
     else if (mode == "leave") leave();
     else if (mode == "die") die(false);
     else if (mode == "die-ft") die(true);

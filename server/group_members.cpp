@@ -24,7 +24,10 @@
 // member with PMIX_ERR_LOST_CONNECTION, as a fence does, and those in get
 // PMIX_GROUP_CONSTRUCT_ABORT. A destruct goes on without it. A constructed group loses it from
 // its membership, and with PMIX_GROUP_NOTIFY_TERMINATION its other members get
-// PMIX_GROUP_MEMBER_FAILED (or PMIX_GROUP_LEADER_FAILED).
+// PMIX_GROUP_MEMBER_FAILED (or PMIX_GROUP_LEADER_FAILED). Whenever a constructed group loses a
+// member (it left or died), the others get PMIX_GROUP_MEMBERSHIP_UPDATE with the revised
+// membership (PMIX_GROUP_MEMBERSHIP), from the server of the one that went: once, through the
+// host when members are elsewhere.
 #include "server/groups.h"
 
 #include "server/state.h"
@@ -102,7 +105,9 @@ namespace {
 void record_lost(State& s, const std::string& id, GroupRecord& rec, const pmix_proc_t& dead) {
     const std::size_t before = rec.members.size();
     group_remove_member(rec.members, dead);
-    if (rec.members.size() == before || !rec.notify_termination) return;
+    if (rec.members.size() == before) return;
+    membership_update(s, id, dead, rec.members);
+    if (!rec.notify_termination) return;
     const bool was_leader = rec.leader && same_member(*rec.leader, dead);
     if (was_leader) rec.leader.reset();
     pmix_info_t affected = affected_info(dead);
@@ -136,6 +141,18 @@ void tell_host_later(State& s, pmix_status_t code, const pmix_proc_t& source,
 }
 
 }  // namespace
+
+void membership_update(State& s, const std::string& grp, const pmix_proc_t& source,
+                       const std::vector<pmix_proc_t>& members) {
+    if (members.empty()) return;
+    pmix_info_t revised;
+    std::memset(&revised, 0, sizeof revised);
+    std::strncpy(revised.key, PMIX_GROUP_MEMBERSHIP, PMIX_MAX_KEYLEN);
+    pmix_data_array_t array{PMIX_PROC, members.size(), const_cast<pmix_proc_t*>(members.data())};
+    data::value_load(&revised.value, &array, PMIX_DATA_ARRAY);
+    notify_members(s, PMIX_GROUP_MEMBERSHIP_UPDATE, source, members, grp, &revised, 1);
+    data::info_destruct(&revised);
+}
 
 void group_remove_member(std::vector<pmix_proc_t>& members, const pmix_proc_t& p) {
     members.erase(std::remove_if(members.begin(), members.end(),
@@ -263,13 +280,6 @@ void groups_client_lost(State& s, const ProcKey& who) {
 
 namespace {
 
-const pmix_info_t* find_info(const pmix_info_t* info, std::size_t ninfo, const char* key) {
-    for (std::size_t i = 0; i < ninfo; ++i) {
-        if (std::strncmp(info[i].key, key, PMIX_MAX_KEYLEN) == 0) return &info[i];
-    }
-    return nullptr;
-}
-
 std::vector<pmix_proc_t> procs_of(const pmix_info_t* in) {
     if (in == nullptr || in->value.type != PMIX_DATA_ARRAY || in->value.data.darray == nullptr ||
         in->value.data.darray->type != PMIX_PROC) {
@@ -328,11 +338,12 @@ void answered_elsewhere(State& s, pmix_status_t code, const pmix_proc_t& who,
 
 void group_event_elsewhere(State& s, pmix_status_t code, const pmix_proc_t& source,
                            const pmix_info_t* info, std::size_t ninfo) {
-    const pmix_info_t* id = find_info(info, ninfo, PMIX_GROUP_ID);
+    const pmix_info_t* id = data::find_info(info, ninfo, PMIX_GROUP_ID);
     if (id == nullptr || id->value.type != PMIX_STRING || id->value.data.string == nullptr) return;
     const std::string grp = id->value.data.string;
     if (code == PMIX_GROUP_INVITED) {
-        invited_elsewhere(s, source, grp, procs_of(find_info(info, ninfo, PMIX_GROUP_MEMBERSHIP)));
+        invited_elsewhere(s, source, grp,
+                          procs_of(data::find_info(info, ninfo, PMIX_GROUP_MEMBERSHIP)));
         return;
     }
     if (code == PMIX_GROUP_INVITE_ACCEPTED || code == PMIX_GROUP_INVITE_DECLINED ||

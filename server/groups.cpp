@@ -10,7 +10,9 @@
 // local members that asks no context id completes here (so does PMIX_GROUP_LOCAL_ONLY, as with
 // OpenPMIx); anything else answers PMIX_ERR_NOT_SUPPORTED. Destruct is the same collective over
 // the recorded members (an unknown group: PMIX_ERR_NOT_FOUND, as OpenPMIx). Leave removes the
-// caller from the record here and tells the other local members PMIX_GROUP_LEFT.
+// caller from the record here and tells the other members PMIX_GROUP_LEFT and
+// PMIX_GROUP_MEMBERSHIP_UPDATE. A construct whose result has a context id tells the members
+// PMIX_GROUP_CONTEXT_ID_ASSIGNED too.
 // PMIX_TIMEOUT ends an op with PMIX_ERR_TIMEOUT; a required directive we do not know answers
 // PMIX_ERR_NOT_SUPPORTED. Members dying mid-operation: group_members.cpp.
 #include "server/groups.h"
@@ -332,6 +334,7 @@ void leave_request(State& s, const ProcKey& who, proto::Reader& r, wire::Connect
     }
     members.erase(gone, members.end());
     notify_members(s, PMIX_GROUP_LEFT, me, members, grp);
+    membership_update(s, grp, me, members);
     if (members.empty()) s.groups.known.erase(rec);
     group_reply(ReplyTo::of(conn, frame), PMIX_SUCCESS, nullptr, 0);
 }
@@ -388,6 +391,19 @@ void record_result(State& s, const GroupOp& g) {
     s.groups.known[g.grp] = std::move(rec);
 }
 
+// PMIX_GROUP_CONTEXT_ID_ASSIGNED (the Standard's event for a context id the host assigned) to
+// the members here, with PMIX_GROUP_CONTEXT_ID: each server tells its own.
+void context_id_assigned(State& s, const GroupOp& g, const data::InfoArray& results) {
+    const pmix_info_t* id = results.find(PMIX_GROUP_CONTEXT_ID);
+    if (g.op != PMIX_GROUP_CONSTRUCT || id == nullptr) return;
+    std::vector<pmix_proc_t> here;
+    for (const auto& [who, to] : g.arrived) here.push_back(group_proc_of(who));
+    pmix_proc_t me{};
+    std::strncpy(me.nspace, s.nspace.c_str(), PMIX_MAX_NSLEN);
+    me.rank = s.rank;
+    notify_members(s, PMIX_GROUP_CONTEXT_ID_ASSIGNED, me, here, g.grp, id, 1);
+}
+
 void group_complete(State& s, std::uint64_t id, pmix_status_t status, const pmix_info_t* info,
                     std::size_t ninfo) {
     GroupOp* found = s.groups.ops.find(id);
@@ -420,6 +436,7 @@ void group_complete(State& s, std::uint64_t id, pmix_status_t status, const pmix
     }
     if (status == PMIX_SUCCESS) {
         record_result(s, g);
+        context_id_assigned(s, g, results);
         if (g.invite && g.leader && s.is_local(*g.leader)) {  // once: from the leader's server
             notify_members(s, PMIX_GROUP_CONSTRUCT_COMPLETE, *g.leader, g.procs, g.grp,
                            results.data(), results.size());

@@ -105,6 +105,10 @@ void notify_members(State& s, pmix_status_t code, const pmix_proc_t& source,
                     const std::vector<pmix_proc_t>& targets, const std::string& grp,
                     const pmix_info_t* extra = nullptr, std::size_t nextra = 0,
                     bool everywhere = false);
+// PMIX_GROUP_MEMBERSHIP_UPDATE from `source` (who left or died) to the group's remaining
+// `members`, with the revised membership (PMIX_GROUP_MEMBERSHIP), as the Standard defines it.
+void membership_update(State& s, const std::string& grp, const pmix_proc_t& source,
+                       const std::vector<pmix_proc_t>& members);
 // Every arrival answered when the op is complete: the host's call, or local completion.
 void group_try_complete(State& s, GroupOp& g);
 // Ends the op for everyone with `status` (and PMIX_GROUP_CONSTRUCT_ABORT for a construct).

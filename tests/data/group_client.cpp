@@ -32,7 +32,9 @@ pmix_proc_t me;
 uint32_t job_size = 0;
 int failures = 0;
 std::atomic<int> ev_left{0}, ev_member_failed{0}, ev_leader_failed{0}, ev_invited{0},
-    ev_accepted{0}, ev_declined{0}, ev_complete{0}, ev_abort{0};
+    ev_accepted{0}, ev_declined{0}, ev_complete{0}, ev_abort{0}, ev_membership{0}, ev_ctx{0};
+std::atomic<size_t> updated_members{0};    // PMIX_GROUP_MEMBERSHIP of the last MEMBERSHIP_UPDATE
+std::atomic<bool> ctx_event_has_id{true};  // every CONTEXT_ID_ASSIGNED carried its id
 std::atomic<bool> invite_seen{false};
 pmix_proc_t inviter;
 
@@ -46,9 +48,32 @@ void check(bool ok, const std::string& what, pmix_status_t rc = PMIX_SUCCESS) {
     std::fflush(stdout);
 }
 
-void on_event(size_t, pmix_status_t status, const pmix_proc_t* source, pmix_info_t[], size_t,
-              pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
+const pmix_info_t* find(const pmix_info_t info[], size_t n, const char* key) {
+    for (size_t i = 0; i < n; ++i) {
+        if (PMIX_CHECK_KEY(&info[i], key)) return &info[i];
+    }
+    return nullptr;
+}
+
+void on_event(size_t, pmix_status_t status, const pmix_proc_t* source, pmix_info_t info[],
+              size_t ninfo, pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc,
+              void* cbdata) {
     switch (status) {
+        case PMIX_GROUP_MEMBERSHIP_UPDATE: {
+            const pmix_info_t* m = find(info, ninfo, PMIX_GROUP_MEMBERSHIP);
+            updated_members =
+                m != nullptr && m->value.type == PMIX_DATA_ARRAY ? m->value.data.darray->size : 0;
+            ++ev_membership;
+            break;
+        }
+        case PMIX_GROUP_CONTEXT_ID_ASSIGNED: {
+            const pmix_info_t* id = find(info, ninfo, PMIX_GROUP_CONTEXT_ID);
+            if (id == nullptr || find(info, ninfo, PMIX_GROUP_ID) == nullptr) {
+                ctx_event_has_id = false;
+            }
+            ++ev_ctx;
+            break;
+        }
         case PMIX_GROUP_LEFT:
             ++ev_left;
             break;
@@ -133,7 +158,8 @@ void register_events() {
     pmix_status_t codes[] = {PMIX_GROUP_LEADER_FAILED,      PMIX_GROUP_LEFT,
                              PMIX_GROUP_MEMBER_FAILED,      PMIX_GROUP_INVITED,
                              PMIX_GROUP_INVITE_ACCEPTED,    PMIX_GROUP_INVITE_DECLINED,
-                             PMIX_GROUP_CONSTRUCT_COMPLETE, PMIX_GROUP_CONSTRUCT_ABORT};
+                             PMIX_GROUP_CONSTRUCT_COMPLETE, PMIX_GROUP_CONSTRUCT_ABORT,
+                             PMIX_GROUP_MEMBERSHIP_UPDATE,  PMIX_GROUP_CONTEXT_ID_ASSIGNED};
     pmix_status_t rc = PMIx_Register_event_handler(codes, sizeof codes / sizeof codes[0], nullptr,
                                                    0, on_event, nullptr, nullptr);
     check(rc >= 0, "event handler registered", rc);
@@ -241,6 +267,11 @@ int basic() {
     // Without a context id: membership only.
     rc = construct("g-plain", all, false, false, &o);
     check(rc == PMIX_SUCCESS && !o.has_ctx && o.members == job_size, "g-plain without ctx", rc);
+    // One PMIX_GROUP_CONTEXT_ID_ASSIGNED per construct that asked an id (g-all, the half, g-union).
+    const int with_ids = job_size > 1 || even ? 3 : 2;
+    check(wait_for(ev_ctx, with_ids) && ev_ctx.load() == with_ids && ctx_event_has_id,
+          "PMIX_GROUP_CONTEXT_ID_ASSIGNED per context id, with the id (" +
+              std::to_string(ev_ctx.load()) + ")");
     fence();
     if (me.rank == 0) {
         check(query_size(PMIX_QUERY_NUM_GROUPS) == 5, "PMIX_QUERY_NUM_GROUPS is 5");
@@ -255,6 +286,8 @@ int basic() {
         check(rc == PMIX_SUCCESS, "left g-plain", rc);
     } else {
         check(wait_for(ev_left, 1), "PMIX_GROUP_LEFT received");
+        check(wait_for(ev_membership, 1) && updated_members == job_size - 1,
+              "PMIX_GROUP_MEMBERSHIP_UPDATE without the leaver");
     }
     fence();
     for (const char* g : {"g-all", "g-union", mine}) {
@@ -368,6 +401,8 @@ int die_notify() {
     fence();
     if (me.rank == job_size - 1) die_now();
     check(wait_for(ev_member_failed, 1), "PMIX_GROUP_MEMBER_FAILED after the construct");
+    check(wait_for(ev_membership, 1) && updated_members == job_size - 1,
+          "PMIX_GROUP_MEMBERSHIP_UPDATE without the dead");
     return 0;
 }
 

@@ -91,6 +91,7 @@ void group_member_gone(State& s, GroupOp& g, const ProcKey& who) {
             notify_members(s, was_leader ? PMIX_GROUP_LEADER_FAILED : PMIX_GROUP_MEMBER_FAILED,
                            dead, in, g.grp, &affected, 1);
             data::info_destruct(&affected);
+            if (was_leader) leader_vote_open(s, g.grp, in);
         }
         group_try_complete(s, g);
         return;
@@ -114,6 +115,7 @@ void record_lost(State& s, const std::string& id, GroupRecord& rec, const pmix_p
     notify_members(s, was_leader ? PMIX_GROUP_LEADER_FAILED : PMIX_GROUP_MEMBER_FAILED, dead,
                    rec.members, id, &affected, 1);
     data::info_destruct(&affected);
+    if (was_leader) leader_vote_open(s, id, rec.members);
 }
 
 struct HostNotice {
@@ -271,6 +273,7 @@ void groups_client_lost(State& s, const ProcKey& who) {
         }
         // Once the host has it, its answer decides (as for a fence).
     }
+    leader_vote_lost(s, who);
     const pmix_proc_t dead = group_proc_of(who);
     for (auto it = s.groups.known.begin(); it != s.groups.known.end();) {
         record_lost(s, it->first, it->second, dead);

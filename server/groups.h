@@ -60,9 +60,20 @@ struct GroupOp {
     exec::TimerId timer = exec::kInvalidTimer;
 };
 
+// The choice of a new leader after PMIX_GROUP_LEADER_FAILED (group_leader.cpp).
+struct LeaderVote {
+    std::uint64_t serial = 0;             // which vote its timer belongs to
+    std::set<ProcKey> waiting;            // local members told, not answered yet
+    std::vector<pmix_proc_t> candidates;  // those that declared themselves
+    std::vector<pmix_proc_t> told;
+    exec::TimerId timer = exec::kInvalidTimer;
+};
+
 struct GroupTable {
     IdTable<GroupOp> ops;
     std::map<std::string, GroupRecord> known;
+    std::map<std::string, LeaderVote> votes;  // by group id
+    std::uint64_t next_vote = 1;
 };
 
 // kGroupConstruct / kGroupDestruct / kGroupInvite / kGroupJoin / kGroupLeave from a client.
@@ -77,6 +88,13 @@ void groups_client_lost(State& s, const ProcKey& who);
 // invitees; PMIX_GROUP_INVITE_ACCEPTED / DECLINED / FAILED answer for an invitee elsewhere.
 void group_event_elsewhere(State& s, pmix_status_t code, const pmix_proc_t& source,
                            const pmix_info_t* info, std::size_t ninfo);
+
+// PMIX_GROUP_LEADER_FAILED was sent to `told` (group_leader.cpp): a vote opens among the local
+// ones that registered for it. A client's vote (a kNotify of PMIX_GROUP_LEADER_SELECTED with
+// proto::kGroupLeaderVote): true when taken. A voter died: it counts as no.
+void leader_vote_open(State& s, const std::string& grp, const std::vector<pmix_proc_t>& told);
+bool leader_vote_request(State& s, const ProcKey& who, const pmix_info_t* info, std::size_t ninfo);
+void leader_vote_lost(State& s, const ProcKey& who);
 
 // Shared by groups.cpp and group_members.cpp.
 // The open op of `grp` that `who` may join (or a failed one still expecting it), else nullptr.

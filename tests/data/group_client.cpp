@@ -9,7 +9,9 @@
 //   group_client die-ft   the same with PMIX_GROUP_FT_COLLECTIVE
 //   group_client timeout  the last rank comes late; the others' PMIX_TIMEOUT fires
 //   group_client die-notify   NOTIFY_TERMINATION: the last rank dies after the construct
-//   group_client die-leader   FT construct whose leader (rank 0) dies in it
+//   group_client die-leader   FT construct whose leader (rank 0) dies in it; rank 1 declares
+//                             itself the new leader (PMIX_GROUP_LEADER_SELECTED)
+//   group_client die-leader-none   the same, nobody declares itself
 //
 // Each check prints "rank R: ok <what>" or "rank R: FAIL <what> ..."; the script greps them.
 // Lines "ctx <group> <id>" let the script check that context ids are unique per group.
@@ -33,6 +35,11 @@ uint32_t job_size = 0;
 int failures = 0;
 std::atomic<int> ev_left{0}, ev_member_failed{0}, ev_leader_failed{0}, ev_invited{0},
     ev_accepted{0}, ev_declined{0}, ev_complete{0}, ev_abort{0}, ev_membership{0}, ev_ctx{0};
+std::atomic<int> ev_selected{0};
+std::atomic<pmix_rank_t> selected_leader{PMIX_RANK_INVALID};  // of PMIX_GROUP_LEADER_SELECTED
+std::atomic<bool> none_selected{false};  // PMIX_GROUP_LEADER_SELECTED said: nobody
+bool volunteer = false;                  // die-leader: this rank declares itself the new leader
+pmix_info_t declare_leader;
 std::atomic<size_t> updated_members{0};    // PMIX_GROUP_MEMBERSHIP of the last MEMBERSHIP_UPDATE
 std::atomic<bool> ctx_event_has_id{true};  // every CONTEXT_ID_ASSIGNED carried its id
 std::atomic<bool> invite_seen{false};
@@ -82,7 +89,23 @@ void on_event(size_t, pmix_status_t status, const pmix_proc_t* source, pmix_info
             break;
         case PMIX_GROUP_LEADER_FAILED:
             ++ev_leader_failed;
+            if (volunteer && cbfunc != nullptr) {  // the Standard's way to declare oneself
+                cbfunc(PMIX_EVENT_ACTION_COMPLETE, &declare_leader, 1, nullptr, nullptr, cbdata);
+                return;
+            }
             break;
+        case PMIX_GROUP_LEADER_SELECTED: {
+            const pmix_info_t* chosen = find(info, ninfo, PMIX_GROUP_LEADER);
+            const pmix_info_t* who = find(info, ninfo, PMIX_EVENT_AFFECTED_PROCS);
+            if (chosen != nullptr && chosen->value.data.flag && who != nullptr &&
+                who->value.type == PMIX_DATA_ARRAY && who->value.data.darray->size > 0) {
+                selected_leader =
+                    static_cast<const pmix_proc_t*>(who->value.data.darray->array)[0].rank;
+            }
+            none_selected = chosen != nullptr && !chosen->value.data.flag && who == nullptr;
+            ++ev_selected;
+            break;
+        }
         case PMIX_GROUP_INVITE_ACCEPTED:
             ++ev_accepted;
             break;
@@ -155,11 +178,17 @@ pmix_status_t construct(const char* grp, const std::vector<pmix_proc_t>& procs, 
 }
 
 void register_events() {
-    pmix_status_t codes[] = {PMIX_GROUP_LEADER_FAILED,      PMIX_GROUP_LEFT,
-                             PMIX_GROUP_MEMBER_FAILED,      PMIX_GROUP_INVITED,
-                             PMIX_GROUP_INVITE_ACCEPTED,    PMIX_GROUP_INVITE_DECLINED,
-                             PMIX_GROUP_CONSTRUCT_COMPLETE, PMIX_GROUP_CONSTRUCT_ABORT,
-                             PMIX_GROUP_MEMBERSHIP_UPDATE,  PMIX_GROUP_CONTEXT_ID_ASSIGNED};
+    pmix_status_t codes[] = {PMIX_GROUP_LEADER_FAILED,
+                             PMIX_GROUP_LEADER_SELECTED,
+                             PMIX_GROUP_LEFT,
+                             PMIX_GROUP_MEMBER_FAILED,
+                             PMIX_GROUP_INVITED,
+                             PMIX_GROUP_INVITE_ACCEPTED,
+                             PMIX_GROUP_INVITE_DECLINED,
+                             PMIX_GROUP_CONSTRUCT_COMPLETE,
+                             PMIX_GROUP_CONSTRUCT_ABORT,
+                             PMIX_GROUP_MEMBERSHIP_UPDATE,
+                             PMIX_GROUP_CONTEXT_ID_ASSIGNED};
     pmix_status_t rc = PMIx_Register_event_handler(codes, sizeof codes / sizeof codes[0], nullptr,
                                                    0, on_event, nullptr, nullptr);
     check(rc >= 0, "event handler registered", rc);
@@ -412,8 +441,9 @@ void ignore_results(pmix_status_t, pmix_info_t*, size_t, void*, pmix_release_cbf
 }
 
 // The leader (rank 0) is in the FT construct and dies before the last rank comes: the construct
-// completes without it and the members already in get PMIX_GROUP_LEADER_FAILED.
-int die_leader() {
+// completes without it and the members already in get PMIX_GROUP_LEADER_FAILED; rank 1's handler
+// declares itself the new leader and every member hears PMIX_GROUP_LEADER_SELECTED naming it.
+int die_leader(bool with_volunteer) {
     std::vector<pmix_proc_t> all{proc(me.nspace, PMIX_RANK_WILDCARD)};
     bool yes = true;
     if (me.rank == 0) {
@@ -435,6 +465,13 @@ int die_leader() {
     check(rc == PMIX_SUCCESS && o.members == job_size - 1, "FT construct without the leader", rc);
     if (me.rank != job_size - 1) {
         check(wait_for(ev_leader_failed, 1), "PMIX_GROUP_LEADER_FAILED received");
+    }
+    if (with_volunteer) {
+        check(wait_for(ev_selected, 1) && ev_selected.load() == 1 && selected_leader == 1,
+              "PMIX_GROUP_LEADER_SELECTED names rank 1 (" + std::to_string(selected_leader) + ")");
+    } else {
+        check(wait_for(ev_selected, 1) && ev_selected.load() == 1 && none_selected,
+              "PMIX_GROUP_LEADER_SELECTED says no leader was selected");
     }
     return 0;
 }
@@ -471,6 +508,9 @@ int main(int argc, char** argv) {
         job_size = v->data.uint32;
         PMIX_VALUE_RELEASE(v);
     }
+    volunteer = mode == "die-leader" && me.rank == 1;
+    bool yes = true;
+    PMIX_INFO_LOAD(&declare_leader, PMIX_GROUP_LEADER, &yes, PMIX_BOOL);
     register_events();
     fence();
     if (mode == "basic") basic();
@@ -481,7 +521,8 @@ int main(int argc, char** argv) {
     else if (mode == "die-ft") die(true);
     else if (mode == "timeout") timeout();
     else if (mode == "die-notify") die_notify();
-    else if (mode == "die-leader") die_leader();
+    else if (mode == "die-leader") die_leader(true);
+    else if (mode == "die-leader-none") die_leader(false);
     std::printf("rank %u: done %s failures=%d\n", me.rank, mode.c_str(), failures);
     std::fflush(stdout);
     if (mode.rfind("die", 0) == 0) {

@@ -216,15 +216,17 @@ void group_invite_sent(State& s, GroupOp& g, const pmix_proc_t& leader, bool sen
         }
     }
     if (!send_invites) return;
-    // The membership goes with the invitation: the invitees' servers on other nodes open the
-    // same construct from it (group_event_elsewhere).
-    pmix_info_t members;
-    std::memset(&members, 0, sizeof members);
-    std::strncpy(members.key, PMIX_GROUP_MEMBERSHIP, PMIX_MAX_KEYLEN);
+    // The membership (and the leader's PMIX_GROUP_ASSIGN_CONTEXT_ID) go with the invitation: the
+    // invitees' servers on other nodes open the same construct from it (group_event_elsewhere).
     pmix_data_array_t array{PMIX_PROC, g.procs.size(), g.procs.data()};
-    data::value_load(&members.value, &array, PMIX_DATA_ARRAY);
-    notify_members(s, PMIX_GROUP_INVITED, me, invitees, g.grp, &members, 1);
-    data::info_destruct(&members);
+    data::InfoArray extra;
+    const bool yes = true;
+    if (extra.append(PMIX_GROUP_MEMBERSHIP, &array, PMIX_DATA_ARRAY) != PMIX_SUCCESS ||
+        (g.assign_context_id &&
+         extra.append(PMIX_GROUP_ASSIGN_CONTEXT_ID, &yes, PMIX_BOOL) != PMIX_SUCCESS)) {
+        return;
+    }
+    notify_members(s, PMIX_GROUP_INVITED, me, invitees, g.grp, extra.data(), extra.size());
 }
 
 void group_join_request(State& s, const ProcKey& who, proto::Reader& r, wire::Connection& conn,
@@ -303,7 +305,7 @@ GroupOp* open_invite(State& s, const std::string& grp) {
 // The leader's PMIX_GROUP_INVITED reached this node: the construct opens here with the leader's
 // membership, waiting for the local invitees' joins and the others' answers.
 void invited_elsewhere(State& s, const pmix_proc_t& leader, const std::string& grp,
-                       const std::vector<pmix_proc_t>& members) {
+                       const std::vector<pmix_proc_t>& members, bool assign_context_id) {
     if (s.is_local(leader) || members.empty() ||
         std::none_of(members.begin(), members.end(),
                      [&](const pmix_proc_t& p) { return s.is_local(p); })) {
@@ -313,6 +315,7 @@ void invited_elsewhere(State& s, const pmix_proc_t& leader, const std::string& g
     if (g != nullptr && g->members_known) return;  // told twice
     if (g == nullptr) g = &group_open_op(s, grp, PMIX_GROUP_CONSTRUCT, true);
     g->procs = members;
+    g->assign_context_id = assign_context_id;
     for (const auto& p : members) {
         const ProcKey k{group_ns(p), p.rank};
         if (s.is_local(p)) {
@@ -345,8 +348,10 @@ void group_event_elsewhere(State& s, pmix_status_t code, const pmix_proc_t& sour
     if (id == nullptr || id->value.type != PMIX_STRING || id->value.data.string == nullptr) return;
     const std::string grp = id->value.data.string;
     if (code == PMIX_GROUP_INVITED) {
+        const pmix_info_t* ctx = data::find_info(info, ninfo, PMIX_GROUP_ASSIGN_CONTEXT_ID);
         invited_elsewhere(s, source, grp,
-                          procs_of(data::find_info(info, ninfo, PMIX_GROUP_MEMBERSHIP)));
+                          procs_of(data::find_info(info, ninfo, PMIX_GROUP_MEMBERSHIP)),
+                          ctx != nullptr && ctx->value.type == PMIX_BOOL && ctx->value.data.flag);
         return;
     }
     if (code == PMIX_GROUP_INVITE_ACCEPTED || code == PMIX_GROUP_INVITE_DECLINED ||

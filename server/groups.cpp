@@ -279,7 +279,10 @@ void construct_request(State& s, const ProcKey& who, proto::Reader& r, wire::Con
         }
         g->members_known = true;
     }
-    if (invite) group_invite_sent(s, *g, group_proc_of(who), true);
+    if (invite) {
+        g->assign_context_id = info.flag(PMIX_GROUP_ASSIGN_CONTEXT_ID);
+        group_invite_sent(s, *g, group_proc_of(who), true);
+    }
     const std::uint64_t id = g->id;
     group_arrive(s, *g, who, conn, frame, std::move(info));
     leave_out_the_gone(s, id);
@@ -461,6 +464,10 @@ void group_host_done(pmix_status_t status, pmix_info_t* info, size_t ninfo, void
 }
 
 void to_host(State& s, GroupOp& g) {
+    const bool yes = true;  // the leader's request, whichever member's directives g.info holds
+    if (g.assign_context_id && !g.info.flag(PMIX_GROUP_ASSIGN_CONTEXT_ID)) {
+        g.info.append(PMIX_GROUP_ASSIGN_CONTEXT_ID, &yes, PMIX_BOOL);
+    }
     const bool local_only = g.info.flag(PMIX_GROUP_LOCAL_ONLY);
     const bool wants_id = g.info.flag(PMIX_GROUP_ASSIGN_CONTEXT_ID);
     if ((local_only && !wants_id) ||

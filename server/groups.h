@@ -52,7 +52,8 @@ struct GroupOp {
     // Invite: the invitees on other nodes that have not answered yet (their servers' ACCEPTED,
     // DECLINED or INVITE_FAILED come through the host); the host is called once none is left.
     std::set<ProcKey> unanswered;
-    bool queued = false;  // every local member is in; the host call is posted
+    bool assign_context_id = false;  // the leader's PMIX_GROUP_ASSIGN_CONTEXT_ID (invite)
+    bool queued = false;             // every local member is in; the host call is posted
     bool host_called = false;
     bool host_answered = false;
     bool sent_endpoints = false;  // PMIX_GROUP_ENDPT_DATA: our members' modex went to the host

@@ -364,9 +364,15 @@ int invite(bool near) {
         for (uint32_t r = 1; r < job_size; ++r) invitees.push_back(proc(me.nspace, r));
         pmix_info_t* results = nullptr;
         size_t n = 0;
-        pmix_status_t rc =
-            PMIx_Group_invite("g-inv", invitees.data(), invitees.size(), nullptr, 0, &results, &n);
+        pmix_info_t want_ctx;
+        bool yes = true;
+        PMIX_INFO_LOAD(&want_ctx, PMIX_GROUP_ASSIGN_CONTEXT_ID, &yes, PMIX_BOOL);
+        pmix_status_t rc = PMIx_Group_invite("g-inv", invitees.data(), invitees.size(), &want_ctx,
+                                             1, &results, &n);
+        PMIX_INFO_DESTRUCT(&want_ctx);
         Outcome o = read_results(results, n);
+        if (o.has_ctx) std::printf("ctx g-inv %zu\n", o.ctx);
+        check(rc != PMIX_SUCCESS || o.has_ctx, "the leader's context id");
         const size_t want = job_size - (job_size >= 3 ? 1 : 0);
         check(rc == PMIX_SUCCESS && o.members == want, "invite completed, decliner left out", rc);
         check(ev_accepted.load() == static_cast<int>(want - 1), "leader got every ACCEPTED");
@@ -383,6 +389,8 @@ int invite(bool near) {
         Outcome o = read_results(results, n);
         check(rc == PMIX_SUCCESS, decliner ? "declined" : "joined", rc);
         if (!decliner) {
+            if (o.has_ctx) std::printf("ctx g-inv %zu\n", o.ctx);
+            check(o.has_ctx, "the context id the leader asked for");
             check(o.members == job_size - (job_size >= 3 ? 1 : 0), "join got the membership");
             check(wait_for(ev_complete, 1), "PMIX_GROUP_CONSTRUCT_COMPLETE received");
         }

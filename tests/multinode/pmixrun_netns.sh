@@ -162,6 +162,10 @@ groups_invite)  # rank 0 invites everyone across the nodes; the last rank (on an
     expect_lines "done $mode failures=0" "$n"
     expect_lines ": FAIL " 0
     expect_lines "rank 0: ok leader got the DECLINED" 1
+    # The leader asked a context id: every member that joined has the same one.
+    ids=$(sed 's/^\[[0-9.]*\] //' "$work/out" | grep '^ctx g-inv ' | sort -u | wc -l)
+    [ "$ids" -eq 1 ] || fail "$mode: $ids distinct context ids for g-inv"
+    expect_lines "ctx g-inv " $((n - 1))
   done
   ;;
 groups_leave)  # the last rank, alone on its node with 1 slot, leaves; the others destruct

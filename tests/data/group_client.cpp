@@ -5,6 +5,7 @@
 //   group_client leave    the last rank leaves; the others destruct without it
 //   group_client invite   rank 0 invites the others; the last declines (when there are 3+)
 //   group_client invite-near   the same, but rank 1 (on the leader's node) declines
+//   group_client die-invitee  rank 0 invites the others; the last dies without answering
 //   group_client die      the last rank dies before it constructs; the others construct
 //   group_client die-ft   the same with PMIX_GROUP_FT_COLLECTIVE
 //   group_client timeout  the last rank comes late; the others' PMIX_TIMEOUT fires
@@ -35,7 +36,7 @@ uint32_t job_size = 0;
 int failures = 0;
 std::atomic<int> ev_left{0}, ev_member_failed{0}, ev_leader_failed{0}, ev_invited{0},
     ev_accepted{0}, ev_declined{0}, ev_complete{0}, ev_abort{0}, ev_membership{0}, ev_ctx{0};
-std::atomic<int> ev_selected{0};
+std::atomic<int> ev_selected{0}, ev_invite_failed{0};
 std::atomic<pmix_rank_t> selected_leader{PMIX_RANK_INVALID};  // of PMIX_GROUP_LEADER_SELECTED
 std::atomic<bool> none_selected{false};  // PMIX_GROUP_LEADER_SELECTED said: nobody
 bool volunteer = false;                  // die-leader: this rank declares itself the new leader
@@ -111,6 +112,9 @@ void on_event(size_t, pmix_status_t status, const pmix_proc_t* source, pmix_info
             break;
         case PMIX_GROUP_INVITE_DECLINED:
             ++ev_declined;
+            break;
+        case PMIX_GROUP_INVITE_FAILED:
+            ++ev_invite_failed;
             break;
         case PMIX_GROUP_CONSTRUCT_COMPLETE:
             ++ev_complete;
@@ -188,7 +192,8 @@ void register_events() {
                              PMIX_GROUP_CONSTRUCT_COMPLETE,
                              PMIX_GROUP_CONSTRUCT_ABORT,
                              PMIX_GROUP_MEMBERSHIP_UPDATE,
-                             PMIX_GROUP_CONTEXT_ID_ASSIGNED};
+                             PMIX_GROUP_CONTEXT_ID_ASSIGNED,
+                             PMIX_GROUP_INVITE_FAILED};
     pmix_status_t rc = PMIx_Register_event_handler(codes, sizeof codes / sizeof codes[0], nullptr,
                                                    0, on_event, nullptr, nullptr);
     check(rc >= 0, "event handler registered", rc);
@@ -403,6 +408,37 @@ int invite(bool near) {
     return 0;
 }
 
+// Rank 0 invites the others; the last dies once invited, without answering: the leader gets
+// PMIX_GROUP_INVITE_FAILED and the group is made without it.
+int die_invitee() {
+    if (me.rank == 0) {
+        std::vector<pmix_proc_t> invitees;
+        for (uint32_t r = 1; r < job_size; ++r) invitees.push_back(proc(me.nspace, r));
+        pmix_info_t* results = nullptr;
+        size_t n = 0;
+        pmix_status_t rc = PMIx_Group_invite("g-inv-die", invitees.data(), invitees.size(), nullptr,
+                                             0, &results, &n);
+        Outcome o = read_results(results, n);
+        check(rc == PMIX_SUCCESS && o.members == job_size - 1, "invite completed without the dead",
+              rc);
+        check(wait_for(ev_invite_failed, 1), "leader got PMIX_GROUP_INVITE_FAILED");
+        check(ev_accepted.load() == static_cast<int>(job_size - 2), "leader got every ACCEPTED");
+    } else {
+        check(wait_for(ev_invited, 1), "PMIX_GROUP_INVITED received");
+        if (me.rank == job_size - 1) die_now();
+        pmix_proc_t leader = inviter;
+        pmix_info_t* results = nullptr;
+        size_t n = 0;
+        pmix_status_t rc =
+            PMIx_Group_join("g-inv-die", &leader, PMIX_GROUP_ACCEPT, nullptr, 0, &results, &n);
+        Outcome o = read_results(results, n);
+        check(rc == PMIX_SUCCESS && o.members == job_size - 1, "joined without the dead", rc);
+    }
+    pmix_status_t rc = PMIx_Group_destruct("g-inv-die", nullptr, 0);
+    check(rc == PMIX_SUCCESS, "destructed g-inv-die", rc);
+    return 0;
+}
+
 int die(bool ft) {
     if (me.rank == job_size - 1) {
         usleep(500000);  // the others are in the construct by now
@@ -526,6 +562,7 @@ int main(int argc, char** argv) {
     else if (mode == "invite-near") invite(true);
     else if (mode == "leave") leave();
     else if (mode == "die") die(false);
+    else if (mode == "die-invitee") die_invitee();
     else if (mode == "die-ft") die(true);
     else if (mode == "timeout") timeout();
     else if (mode == "die-notify") die_notify();

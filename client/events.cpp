@@ -10,7 +10,10 @@
 // its own. Order within each group: PMIX_EVENT_HDLR_FIRST, then the others (PMIX_EVENT_HDLR_PREPEND
 // ones before, newest first; the rest in registration order), then PMIX_EVENT_HDLR_LAST.
 // PMIX_EVENT_HDLR_BEFORE/AFTER are ignored (PMIX_ERR_NOT_SUPPORTED when marked required). A
-// handler that never calls its completion callback stops only its own event's chain.
+// handler that never calls its completion callback stops only its own event's chain. The results
+// a handler completes with are the next handler's `results`; when the chain of a
+// PMIX_GROUP_LEADER_FAILED ends, they answer the server's vote for a new leader
+// (send_leader_vote; server/group_leader.cpp).
 #include "client/client.h"
 #include "client/host_mode.h"
 #include "client/state.h"

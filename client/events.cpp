@@ -10,7 +10,10 @@
 // its own. Order within each group: PMIX_EVENT_HDLR_FIRST, then the others (PMIX_EVENT_HDLR_PREPEND
 // ones before, newest first; the rest in registration order), then PMIX_EVENT_HDLR_LAST.
 // PMIX_EVENT_HDLR_BEFORE/AFTER are ignored (PMIX_ERR_NOT_SUPPORTED when marked required). A
-// handler that never calls its completion callback stops only its own event's chain.
+// handler that never calls its completion callback stops only its own event's chain. The results
+// a handler completes with are the next handler's `results`; when the chain of a
+// PMIX_GROUP_LEADER_FAILED ends, they answer the server's vote for a new leader
+// (send_leader_vote; server/group_leader.cpp).
 #include "client/client.h"
 #include "client/host_mode.h"
 #include "client/state.h"
@@ -143,6 +146,7 @@ struct Chain {
     pmix_status_t status = PMIX_SUCCESS;
     pmix_proc_t source{};
     std::vector<pmix_info_t> info;  // owned copies
+    data::InfoArray results;        // the last handler's results, passed to the next one
     Chain(std::vector<Handler> h, pmix_status_t st, const pmix_proc_t& src, const pmix_info_t* in,
           std::size_t n)
         : handlers(std::move(h)), status(st), source(src), info(n) {
@@ -153,7 +157,32 @@ struct Chain {
     }
 };
 
+void ignore_vote_reply(pmix_status_t, void*) {}
+
+// PMIX_GROUP_LEADER_FAILED handled: the server holds a vote for a new leader
+// (server/group_leader.cpp); this process's answer is whether a handler's results declared it,
+// with PMIX_GROUP_LEADER, as the Standard has a process declare itself.
+void send_leader_vote(pmix_status_t status, const pmix_info_t* info, std::size_t ninfo,
+                      const data::InfoArray& results) {
+    if (status != PMIX_GROUP_LEADER_FAILED || serving_host() != nullptr) return;
+    const pmix_info_t* grp = data::find_info(info, ninfo, PMIX_GROUP_ID);
+    if (grp == nullptr || grp->value.type != PMIX_STRING || grp->value.data.string == nullptr) {
+        return;
+    }
+    const pmix_info_t* declared = results.find(PMIX_GROUP_LEADER);
+    const bool yes =
+        declared != nullptr && (declared->value.type != PMIX_BOOL || declared->value.data.flag);
+    data::InfoArray vote;
+    if (vote.append(PMIX_GROUP_ID, grp->value.data.string, PMIX_STRING) != PMIX_SUCCESS ||
+        vote.append(proto::kGroupLeaderVote, &yes, PMIX_BOOL) != PMIX_SUCCESS) {
+        return;
+    }
+    notify_event(PMIX_GROUP_LEADER_SELECTED, nullptr, PMIX_RANGE_PROC_LOCAL, vote.data(),
+                 vote.size(), ignore_vote_reply, nullptr);
+}
+
 void finish(Chain* c) {
+    send_leader_vote(c->status, c->info.data(), c->info.size(), c->results);
     {
         Registry& r = registry();
         std::lock_guard lock(r.mu);
@@ -179,9 +208,14 @@ void continue_chain(Chain* c, pmix_status_t st, pmix_op_cbfunc_t cbfunc, void* t
 // A handler's completion callback: the rest runs on the progress thread (the client's, or in a
 // host the server's), never inside the handler that calls this: a host may hold, in every
 // handler, the lock that its callback and its next handler take.
-void chain_next(pmix_status_t st, pmix_info_t*, size_t, pmix_op_cbfunc_t cbfunc, void* thiscbdata,
-                void* notification_cbdata) {
+void chain_next(pmix_status_t st, pmix_info_t* results, size_t nresults, pmix_op_cbfunc_t cbfunc,
+                void* thiscbdata, void* notification_cbdata) {
     auto* c = static_cast<Chain*>(notification_cbdata);
+    // Copied now: the handler may release them once its cbfunc ran (continue_chain).
+    if (c != nullptr && (results != nullptr || nresults == 0) &&
+        c->results.assign_copy(results, nresults) != PMIX_SUCCESS) {
+        c->results.assign_copy(nullptr, 0);
+    }
     auto rest = [c, st, cbfunc, thiscbdata] { continue_chain(c, st, cbfunc, thiscbdata); };
     const HostServer* host = serving_host();
     const pmix_status_t posted = host != nullptr ? host->post(rest) : post(rest);
@@ -195,15 +229,18 @@ void step(Chain* c) {
     }
     const Handler h = c->handlers[c->next++];
     exec::invoke_guarded("pmix event handler", [&] {
-        h.fn(h.id, c->status, &c->source, c->info.data(), c->info.size(), nullptr, 0, chain_next,
-             c);
+        h.fn(h.id, c->status, &c->source, c->info.data(), c->info.size(), c->results.data(),
+             c->results.size(), chain_next, c);
     });
 }
 
 void deliver(pmix_status_t status, const pmix_proc_t& source, pmix_info_t* info,
              std::size_t ninfo) {
     std::vector<Handler> handlers = select_handlers(status, info, ninfo);
-    if (handlers.empty()) return;
+    if (handlers.empty()) {
+        send_leader_vote(status, info, ninfo, data::InfoArray{});
+        return;
+    }
     auto* c = new Chain(std::move(handlers), status, source, info, ninfo);
     {
         Registry& r = registry();

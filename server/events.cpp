@@ -181,6 +181,11 @@ void State::events_request(const ProcKey& who, Client& /*c*/, proto::Reader& r,
     }
     ev.info = info.data();
     ev.ninfo = info.size();
+    if (ev.code == PMIX_GROUP_LEADER_SELECTED &&
+        leader_vote_request(*this, who, ev.info, ev.ninfo)) {
+        reply_status(conn, frame, PMIX_SUCCESS);  // a vote (groups.h): for this server only
+        return;
+    }
     if (!tell_host(*this, ev)) deliver_event(ev);
     // The host process's own handlers hear it too, whatever the range, as OpenPMIx 4.2's server
     // runs its local handlers for every event it passes on (a Slurm step's default handler

@@ -9,9 +9,14 @@
 // once. An invitee that dies before answering is taken out and the leader gets
 // PMIX_GROUP_INVITE_FAILED. When every remaining member is in, the construct goes to the host as
 // any other; the leader and the members that joined get its result, and the members
-// PMIX_GROUP_CONSTRUCT_COMPLETE. A join that comes before its invite waits for it. Invitees on
-// other nodes: refused with PMIX_ERR_NOT_SUPPORTED (groups.cpp), since their servers would not
-// know the invitation (nor the other nodes' declines) before the upcall.
+// PMIX_GROUP_CONSTRUCT_COMPLETE. A join that comes before its invite waits for it.
+// Across nodes the host carries the events (its notify_event reaches every node's server before
+// the local clients, group_event_elsewhere): PMIX_GROUP_INVITED holds the membership, from which
+// each invitee's server opens the same construct; every answer (ACCEPTED, DECLINED,
+// INVITE_FAILED) goes to every server, and each calls its host once its local invitees joined and
+// every other invitee answered, so that all call it with the same membership. Invitees given as
+// a namespace on other nodes by WILDCARD are refused (PMIX_ERR_NOT_SUPPORTED): which ranks are to
+// answer is not known here.
 //
 // A member that dies during a construct: with PMIX_GROUP_FT_COLLECTIVE (or PMIX_GROUP_OPTIONAL)
 // the construct completes without it and the members already in get PMIX_GROUP_MEMBER_FAILED
@@ -19,7 +24,10 @@
 // member with PMIX_ERR_LOST_CONNECTION, as a fence does, and those in get
 // PMIX_GROUP_CONSTRUCT_ABORT. A destruct goes on without it. A constructed group loses it from
 // its membership, and with PMIX_GROUP_NOTIFY_TERMINATION its other members get
-// PMIX_GROUP_MEMBER_FAILED (or PMIX_GROUP_LEADER_FAILED).
+// PMIX_GROUP_MEMBER_FAILED (or PMIX_GROUP_LEADER_FAILED). Whenever a constructed group loses a
+// member (it left or died), the others get PMIX_GROUP_MEMBERSHIP_UPDATE with the revised
+// membership (PMIX_GROUP_MEMBERSHIP), from the server of the one that went: once, through the
+// host when members are elsewhere.
 #include "server/groups.h"
 
 #include "server/state.h"
@@ -41,10 +49,14 @@ pmix_info_t affected_info(const pmix_proc_t& p) {
     return in;
 }
 
+// An invitee's answer: to the leader, and through the host to every node's server when the
+// invite spans nodes (each waits for every invitee's answer before its host call).
 void tell_leader(State& s, const GroupOp& g, pmix_status_t code, const pmix_proc_t& who) {
     if (!g.leader) return;
     pmix_info_t affected = affected_info(who);
-    notify_members(s, code, who, {*g.leader}, g.grp, &affected, 1);
+    std::vector<pmix_proc_t> all = g.procs;
+    all.push_back(who);
+    notify_members(s, code, who, {*g.leader}, g.grp, &affected, 1, !s.all_local(all));
     data::info_destruct(&affected);
 }
 
@@ -79,6 +91,7 @@ void group_member_gone(State& s, GroupOp& g, const ProcKey& who) {
             notify_members(s, was_leader ? PMIX_GROUP_LEADER_FAILED : PMIX_GROUP_MEMBER_FAILED,
                            dead, in, g.grp, &affected, 1);
             data::info_destruct(&affected);
+            if (was_leader) leader_vote_open(s, g.grp, in);
         }
         group_try_complete(s, g);
         return;
@@ -93,13 +106,16 @@ namespace {
 void record_lost(State& s, const std::string& id, GroupRecord& rec, const pmix_proc_t& dead) {
     const std::size_t before = rec.members.size();
     group_remove_member(rec.members, dead);
-    if (rec.members.size() == before || !rec.notify_termination) return;
+    if (rec.members.size() == before) return;
+    membership_update(s, id, dead, rec.members);
+    if (!rec.notify_termination) return;
     const bool was_leader = rec.leader && same_member(*rec.leader, dead);
     if (was_leader) rec.leader.reset();
     pmix_info_t affected = affected_info(dead);
     notify_members(s, was_leader ? PMIX_GROUP_LEADER_FAILED : PMIX_GROUP_MEMBER_FAILED, dead,
                    rec.members, id, &affected, 1);
     data::info_destruct(&affected);
+    if (was_leader) leader_vote_open(s, id, rec.members);
 }
 
 struct HostNotice {
@@ -128,6 +144,18 @@ void tell_host_later(State& s, pmix_status_t code, const pmix_proc_t& source,
 
 }  // namespace
 
+void membership_update(State& s, const std::string& grp, const pmix_proc_t& source,
+                       const std::vector<pmix_proc_t>& members) {
+    if (members.empty()) return;
+    pmix_info_t revised;
+    std::memset(&revised, 0, sizeof revised);
+    std::strncpy(revised.key, PMIX_GROUP_MEMBERSHIP, PMIX_MAX_KEYLEN);
+    pmix_data_array_t array{PMIX_PROC, members.size(), const_cast<pmix_proc_t*>(members.data())};
+    data::value_load(&revised.value, &array, PMIX_DATA_ARRAY);
+    notify_members(s, PMIX_GROUP_MEMBERSHIP_UPDATE, source, members, grp, &revised, 1);
+    data::info_destruct(&revised);
+}
+
 void group_remove_member(std::vector<pmix_proc_t>& members, const pmix_proc_t& p) {
     members.erase(std::remove_if(members.begin(), members.end(),
                                  [&](const pmix_proc_t& m) { return same_member(m, p); }),
@@ -136,7 +164,7 @@ void group_remove_member(std::vector<pmix_proc_t>& members, const pmix_proc_t& p
 
 void notify_members(State& s, pmix_status_t code, const pmix_proc_t& source,
                     const std::vector<pmix_proc_t>& targets, const std::string& grp,
-                    const pmix_info_t* extra, std::size_t nextra) {
+                    const pmix_info_t* extra, std::size_t nextra, bool everywhere) {
     if (targets.empty()) return;
     data::InfoArray info;
     pmix_data_array_t range{PMIX_PROC, targets.size(), const_cast<pmix_proc_t*>(targets.data())};
@@ -153,8 +181,8 @@ void notify_members(State& s, pmix_status_t code, const pmix_proc_t& source,
             all.push_back(more.data()[i]);
         }
     }
-    const bool beyond = std::any_of(targets.begin(), targets.end(),
-                                    [&](const pmix_proc_t& p) { return !s.is_local(p); });
+    const bool beyond = everywhere || std::any_of(targets.begin(), targets.end(),
+                                                  [&](const auto& p) { return !s.is_local(p); });
     if (beyond && s.module.notify_event != nullptr) {
         tell_host_later(s, code, source, all);
         return;
@@ -168,8 +196,8 @@ void notify_members(State& s, pmix_status_t code, const pmix_proc_t& source,
     s.deliver_event(ev);
 }
 
-void group_invite_sent(State& s, GroupOp& g, const ProcKey& leader) {
-    const pmix_proc_t me = group_proc_of(leader);
+void group_invite_sent(State& s, GroupOp& g, const pmix_proc_t& leader, bool send_invites) {
+    const pmix_proc_t me = leader;
     g.leader = me;
     for (const auto& p : g.declined) {
         group_remove_member(g.procs, p);
@@ -187,7 +215,18 @@ void group_invite_sent(State& s, GroupOp& g, const ProcKey& leader) {
             invitees.push_back(p);
         }
     }
-    notify_members(s, PMIX_GROUP_INVITED, me, invitees, g.grp);
+    if (!send_invites) return;
+    // The membership (and the leader's PMIX_GROUP_ASSIGN_CONTEXT_ID) go with the invitation: the
+    // invitees' servers on other nodes open the same construct from it (group_event_elsewhere).
+    pmix_data_array_t array{PMIX_PROC, g.procs.size(), g.procs.data()};
+    data::InfoArray extra;
+    const bool yes = true;
+    if (extra.append(PMIX_GROUP_MEMBERSHIP, &array, PMIX_DATA_ARRAY) != PMIX_SUCCESS ||
+        (g.assign_context_id &&
+         extra.append(PMIX_GROUP_ASSIGN_CONTEXT_ID, &yes, PMIX_BOOL) != PMIX_SUCCESS)) {
+        return;
+    }
+    notify_members(s, PMIX_GROUP_INVITED, me, invitees, g.grp, extra.data(), extra.size());
 }
 
 void group_join_request(State& s, const ProcKey& who, proto::Reader& r, wire::Connection& conn,
@@ -236,6 +275,7 @@ void groups_client_lost(State& s, const ProcKey& who) {
         }
         // Once the host has it, its answer decides (as for a fence).
     }
+    leader_vote_lost(s, who);
     const pmix_proc_t dead = group_proc_of(who);
     for (auto it = s.groups.known.begin(); it != s.groups.known.end();) {
         record_lost(s, it->first, it->second, dead);
@@ -243,20 +283,87 @@ void groups_client_lost(State& s, const ProcKey& who) {
     }
 }
 
-void group_left_elsewhere(State& s, const pmix_proc_t& source, const pmix_info_t* info,
-                          std::size_t ninfo) {
-    for (std::size_t i = 0; i < ninfo; ++i) {
-        const pmix_info_t& in = info[i];
-        if (std::strncmp(in.key, PMIX_GROUP_ID, PMIX_MAX_KEYLEN) != 0 ||
-            in.value.type != PMIX_STRING || in.value.data.string == nullptr) {
-            continue;
+namespace {
+
+std::vector<pmix_proc_t> procs_of(const pmix_info_t* in) {
+    if (in == nullptr || in->value.type != PMIX_DATA_ARRAY || in->value.data.darray == nullptr ||
+        in->value.data.darray->type != PMIX_PROC) {
+        return {};
+    }
+    const auto* p = static_cast<const pmix_proc_t*>(in->value.data.darray->array);
+    return {p, p + in->value.data.darray->size};
+}
+
+// The open invite of `grp` here (its membership known or not), else nullptr.
+GroupOp* open_invite(State& s, const std::string& grp) {
+    for (auto& [id, g] : s.groups.ops) {
+        if (g.grp == grp && g.invite && g.failed == PMIX_SUCCESS && !g.host_called) return &g;
+    }
+    return nullptr;
+}
+
+// The leader's PMIX_GROUP_INVITED reached this node: the construct opens here with the leader's
+// membership, waiting for the local invitees' joins and the others' answers.
+void invited_elsewhere(State& s, const pmix_proc_t& leader, const std::string& grp,
+                       const std::vector<pmix_proc_t>& members, bool assign_context_id) {
+    if (s.is_local(leader) || members.empty() ||
+        std::none_of(members.begin(), members.end(),
+                     [&](const pmix_proc_t& p) { return s.is_local(p); })) {
+        return;  // the leader's own server, or no invitee here
+    }
+    GroupOp* g = open_invite(s, grp);
+    if (g != nullptr && g->members_known) return;  // told twice
+    if (g == nullptr) g = &group_open_op(s, grp, PMIX_GROUP_CONSTRUCT, true);
+    g->procs = members;
+    g->assign_context_id = assign_context_id;
+    for (const auto& p : members) {
+        const ProcKey k{group_ns(p), p.rank};
+        if (s.is_local(p)) {
+            g->expected.insert(k);
+        } else if (!same_member(p, leader)) {
+            g->unanswered.insert(k);
         }
-        auto rec = s.groups.known.find(in.value.data.string);
-        if (rec == s.groups.known.end()) return;
-        group_remove_member(rec->second.members, source);
-        if (rec->second.members.empty()) s.groups.known.erase(rec);
+    }
+    g->members_known = true;
+    const std::uint64_t id = g->id;
+    group_invite_sent(s, *g, leader, false);
+    if (GroupOp* live = s.groups.ops.find(id); live != nullptr) group_try_complete(s, *live);
+}
+
+// An invitee on another node answered (or died): this server stops waiting for it.
+void answered_elsewhere(State& s, pmix_status_t code, const pmix_proc_t& who,
+                        const std::string& grp) {
+    GroupOp* g = open_invite(s, grp);
+    if (g == nullptr || !g->members_known || s.is_local(who)) return;
+    g->unanswered.erase({group_ns(who), who.rank});
+    if (code != PMIX_GROUP_INVITE_ACCEPTED) group_remove_member(g->procs, who);
+    group_try_complete(s, *g);
+}
+
+}  // namespace
+
+void group_event_elsewhere(State& s, pmix_status_t code, const pmix_proc_t& source,
+                           const pmix_info_t* info, std::size_t ninfo) {
+    const pmix_info_t* id = data::find_info(info, ninfo, PMIX_GROUP_ID);
+    if (id == nullptr || id->value.type != PMIX_STRING || id->value.data.string == nullptr) return;
+    const std::string grp = id->value.data.string;
+    if (code == PMIX_GROUP_INVITED) {
+        const pmix_info_t* ctx = data::find_info(info, ninfo, PMIX_GROUP_ASSIGN_CONTEXT_ID);
+        invited_elsewhere(s, source, grp,
+                          procs_of(data::find_info(info, ninfo, PMIX_GROUP_MEMBERSHIP)),
+                          ctx != nullptr && ctx->value.type == PMIX_BOOL && ctx->value.data.flag);
         return;
     }
+    if (code == PMIX_GROUP_INVITE_ACCEPTED || code == PMIX_GROUP_INVITE_DECLINED ||
+        code == PMIX_GROUP_INVITE_FAILED) {
+        answered_elsewhere(s, code, source, grp);
+        return;
+    }
+    if (code != PMIX_GROUP_LEFT) return;
+    auto rec = s.groups.known.find(grp);
+    if (rec == s.groups.known.end()) return;
+    group_remove_member(rec->second.members, source);
+    if (rec->second.members.empty()) s.groups.known.erase(rec);
 }
 
 }  // namespace pmix::server

@@ -10,7 +10,9 @@
 // local members that asks no context id completes here (so does PMIX_GROUP_LOCAL_ONLY, as with
 // OpenPMIx); anything else answers PMIX_ERR_NOT_SUPPORTED. Destruct is the same collective over
 // the recorded members (an unknown group: PMIX_ERR_NOT_FOUND, as OpenPMIx). Leave removes the
-// caller from the record here and tells the other local members PMIX_GROUP_LEFT.
+// caller from the record here and tells the other members PMIX_GROUP_LEFT and
+// PMIX_GROUP_MEMBERSHIP_UPDATE. A construct whose result has a context id tells the members
+// PMIX_GROUP_CONTEXT_ID_ASSIGNED too.
 // PMIX_TIMEOUT ends an op with PMIX_ERR_TIMEOUT; a required directive we do not know answers
 // PMIX_ERR_NOT_SUPPORTED. Members dying mid-operation: group_members.cpp.
 #include "server/groups.h"
@@ -251,10 +253,12 @@ void construct_request(State& s, const ProcKey& who, proto::Reader& r, wire::Con
         group_reply(ReplyTo::of(conn, frame), PMIX_ERR_NOT_FOUND, nullptr, 0);
         return;
     }
-    if (invite && !std::all_of(procs.begin(), procs.end(),
-                               [&](const pmix_proc_t& p) { return s.is_local(p); })) {
-        // The invitees' servers would have to learn the invitation before their joins come;
-        // not done: refused rather than left waiting.
+    if (invite && std::any_of(procs.begin(), procs.end(), [&](const pmix_proc_t& p) {
+            return p.rank == PMIX_RANK_WILDCARD && !s.all_local({p}) &&
+                   s.groups.known.count(group_ns(p)) == 0;
+        })) {
+        // A namespace on other nodes by WILDCARD: this server cannot tell which ranks are to
+        // answer the invitation, so it could only wait; refused instead.
         group_reply(ReplyTo::of(conn, frame), PMIX_ERR_NOT_SUPPORTED, nullptr, 0);
         return;
     }
@@ -268,9 +272,17 @@ void construct_request(State& s, const ProcKey& who, proto::Reader& r, wire::Con
         if (invite) all.insert(all.begin(), group_proc_of(who));  // the leader is a member
         g->procs = expand_members(s, s.groups, all);
         for (const auto& k : local_members(s, g->procs)) g->expected.insert(k);
+        if (invite) {
+            for (const auto& p : g->procs) {
+                if (!s.is_local(p)) g->unanswered.insert({group_ns(p), p.rank});
+            }
+        }
         g->members_known = true;
     }
-    if (invite) group_invite_sent(s, *g, who);
+    if (invite) {
+        g->assign_context_id = info.flag(PMIX_GROUP_ASSIGN_CONTEXT_ID);
+        group_invite_sent(s, *g, group_proc_of(who), true);
+    }
     const std::uint64_t id = g->id;
     group_arrive(s, *g, who, conn, frame, std::move(info));
     leave_out_the_gone(s, id);
@@ -325,6 +337,7 @@ void leave_request(State& s, const ProcKey& who, proto::Reader& r, wire::Connect
     }
     members.erase(gone, members.end());
     notify_members(s, PMIX_GROUP_LEFT, me, members, grp);
+    membership_update(s, grp, me, members);
     if (members.empty()) s.groups.known.erase(rec);
     group_reply(ReplyTo::of(conn, frame), PMIX_SUCCESS, nullptr, 0);
 }
@@ -381,6 +394,19 @@ void record_result(State& s, const GroupOp& g) {
     s.groups.known[g.grp] = std::move(rec);
 }
 
+// PMIX_GROUP_CONTEXT_ID_ASSIGNED (the Standard's event for a context id the host assigned) to
+// the members here, with PMIX_GROUP_CONTEXT_ID: each server tells its own.
+void context_id_assigned(State& s, const GroupOp& g, const data::InfoArray& results) {
+    const pmix_info_t* id = results.find(PMIX_GROUP_CONTEXT_ID);
+    if (g.op != PMIX_GROUP_CONSTRUCT || id == nullptr) return;
+    std::vector<pmix_proc_t> here;
+    for (const auto& [who, to] : g.arrived) here.push_back(group_proc_of(who));
+    pmix_proc_t me{};
+    std::strncpy(me.nspace, s.nspace.c_str(), PMIX_MAX_NSLEN);
+    me.rank = s.rank;
+    notify_members(s, PMIX_GROUP_CONTEXT_ID_ASSIGNED, me, here, g.grp, id, 1);
+}
+
 void group_complete(State& s, std::uint64_t id, pmix_status_t status, const pmix_info_t* info,
                     std::size_t ninfo) {
     GroupOp* found = s.groups.ops.find(id);
@@ -413,7 +439,8 @@ void group_complete(State& s, std::uint64_t id, pmix_status_t status, const pmix
     }
     if (status == PMIX_SUCCESS) {
         record_result(s, g);
-        if (g.invite && g.leader) {
+        context_id_assigned(s, g, results);
+        if (g.invite && g.leader && s.is_local(*g.leader)) {  // once: from the leader's server
             notify_members(s, PMIX_GROUP_CONSTRUCT_COMPLETE, *g.leader, g.procs, g.grp,
                            results.data(), results.size());
         }
@@ -437,6 +464,10 @@ void group_host_done(pmix_status_t status, pmix_info_t* info, size_t ninfo, void
 }
 
 void to_host(State& s, GroupOp& g) {
+    const bool yes = true;  // the leader's request, whichever member's directives g.info holds
+    if (g.assign_context_id && !g.info.flag(PMIX_GROUP_ASSIGN_CONTEXT_ID)) {
+        g.info.append(PMIX_GROUP_ASSIGN_CONTEXT_ID, &yes, PMIX_BOOL);
+    }
     const bool local_only = g.info.flag(PMIX_GROUP_LOCAL_ONLY);
     const bool wants_id = g.info.flag(PMIX_GROUP_ASSIGN_CONTEXT_ID);
     if ((local_only && !wants_id) ||
@@ -487,7 +518,12 @@ void group_reply(const ReplyTo& to, pmix_status_t status, const pmix_info_t* inf
 // Posted: this may run from a connection's close, inside a host's call into the library.
 void group_try_complete(State& s, GroupOp& g) {
     if (!g.members_known || g.failed != PMIX_SUCCESS || g.host_called || g.queued) return;
-    if (g.arrived.size() < g.expected.size()) return;
+    if (g.arrived.size() < g.expected.size() || !g.unanswered.empty()) return;
+    if (g.expected.empty() && g.invite && g.leader && !s.is_local(*g.leader)) {
+        if (g.timer != exec::kInvalidTimer) s.ex->cancel(g.timer);
+        s.groups.ops.erase(g.id);  // every invitee here declined or died: no part in it
+        return;
+    }
     if (g.expected.empty()) {
         group_fail(s, g, PMIX_ERR_LOST_CONNECTION);
         return;

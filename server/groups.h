@@ -49,7 +49,11 @@ struct GroupOp {
     bool ft = false;  // PMIX_GROUP_FT_COLLECTIVE or PMIX_GROUP_OPTIONAL
     bool notify_termination = false;
     std::vector<pmix_proc_t> declined;  // invitees that declined before the invite came
-    bool queued = false;                // every local member is in; the host call is posted
+    // Invite: the invitees on other nodes that have not answered yet (their servers' ACCEPTED,
+    // DECLINED or INVITE_FAILED come through the host); the host is called once none is left.
+    std::set<ProcKey> unanswered;
+    bool assign_context_id = false;  // the leader's PMIX_GROUP_ASSIGN_CONTEXT_ID (invite)
+    bool queued = false;             // every local member is in; the host call is posted
     bool host_called = false;
     bool host_answered = false;
     bool sent_endpoints = false;  // PMIX_GROUP_ENDPT_DATA: our members' modex went to the host
@@ -57,9 +61,20 @@ struct GroupOp {
     exec::TimerId timer = exec::kInvalidTimer;
 };
 
+// The choice of a new leader after PMIX_GROUP_LEADER_FAILED (group_leader.cpp).
+struct LeaderVote {
+    std::uint64_t serial = 0;             // which vote its timer belongs to
+    std::set<ProcKey> waiting;            // local members told, not answered yet
+    std::vector<pmix_proc_t> candidates;  // those that declared themselves
+    std::vector<pmix_proc_t> told;
+    exec::TimerId timer = exec::kInvalidTimer;
+};
+
 struct GroupTable {
     IdTable<GroupOp> ops;
     std::map<std::string, GroupRecord> known;
+    std::map<std::string, LeaderVote> votes;  // by group id
+    std::uint64_t next_vote = 1;
 };
 
 // kGroupConstruct / kGroupDestruct / kGroupInvite / kGroupJoin / kGroupLeave from a client.
@@ -68,10 +83,19 @@ void group_request(State& s, const ProcKey& who, wire::Connection& conn, const w
 // operation in progress and every group it belongs to (group_members.cpp).
 void groups_client_lost(State& s, const ProcKey& who);
 
-// PMIX_GROUP_LEFT from a member on another node, which the host relays (PMIx_Notify_event in
-// the host): that member leaves this server's record of the group too.
-void group_left_elsewhere(State& s, const pmix_proc_t& source, const pmix_info_t* info,
-                          std::size_t ninfo);
+// A group event from another node, which the host relays (PMIx_Notify_event in the host), before
+// it goes to the local clients (group_members.cpp): PMIX_GROUP_LEFT takes that member out of
+// this server's record of the group; PMIX_GROUP_INVITED opens the invite here for the local
+// invitees; PMIX_GROUP_INVITE_ACCEPTED / DECLINED / FAILED answer for an invitee elsewhere.
+void group_event_elsewhere(State& s, pmix_status_t code, const pmix_proc_t& source,
+                           const pmix_info_t* info, std::size_t ninfo);
+
+// PMIX_GROUP_LEADER_FAILED was sent to `told` (group_leader.cpp): a vote opens among the local
+// ones that registered for it. A client's vote (a kNotify of PMIX_GROUP_LEADER_SELECTED with
+// proto::kGroupLeaderVote): true when taken. A voter died: it counts as no.
+void leader_vote_open(State& s, const std::string& grp, const std::vector<pmix_proc_t>& told);
+bool leader_vote_request(State& s, const ProcKey& who, const pmix_info_t* info, std::size_t ninfo);
+void leader_vote_lost(State& s, const ProcKey& who);
 
 // Shared by groups.cpp and group_members.cpp.
 // The open op of `grp` that `who` may join (or a failed one still expecting it), else nullptr.
@@ -81,8 +105,9 @@ GroupOp& group_open_op(State& s, const std::string& grp, pmix_group_operation_t 
 // Records `who`'s request in `g` (answered at once when `g` failed already).
 void group_arrive(State& s, GroupOp& g, const ProcKey& who, wire::Connection& conn,
                   const wire::Frame& frame, data::InfoArray info);
-// The leader's invite is in `g`: PMIX_GROUP_INVITED to the invitees; early answers to the leader.
-void group_invite_sent(State& s, GroupOp& g, const ProcKey& leader);
+// The leader's invite is in `g`: PMIX_GROUP_INVITED to the invitees (when `send_invites`: at the
+// leader's server); early answers to the leader.
+void group_invite_sent(State& s, GroupOp& g, const pmix_proc_t& leader, bool send_invites);
 void group_join_request(State& s, const ProcKey& who, proto::Reader& r, wire::Connection& conn,
                         const wire::Frame& frame);
 pmix_proc_t group_proc_of(const ProcKey& k);
@@ -92,11 +117,17 @@ void group_member_gone(State& s, GroupOp& g, const ProcKey& who);
 void group_remove_member(std::vector<pmix_proc_t>& members, const pmix_proc_t& p);
 std::string group_ns(const pmix_proc_t& p);
 bool same_member(const pmix_proc_t& a, const pmix_proc_t& b);
-// Sends `code` from `source` to the local clients among `targets` that registered for it, with
-// PMIX_GROUP_ID and `extra`.
+// Sends `code` from `source` to the clients among `targets` that registered for it, with
+// PMIX_GROUP_ID and `extra`: through the host when a target is elsewhere or `everywhere` (every
+// node's server must see it: the answers to an invite that spans nodes).
 void notify_members(State& s, pmix_status_t code, const pmix_proc_t& source,
                     const std::vector<pmix_proc_t>& targets, const std::string& grp,
-                    const pmix_info_t* extra = nullptr, std::size_t nextra = 0);
+                    const pmix_info_t* extra = nullptr, std::size_t nextra = 0,
+                    bool everywhere = false);
+// PMIX_GROUP_MEMBERSHIP_UPDATE from `source` (who left or died) to the group's remaining
+// `members`, with the revised membership (PMIX_GROUP_MEMBERSHIP), as the Standard defines it.
+void membership_update(State& s, const std::string& grp, const pmix_proc_t& source,
+                       const std::vector<pmix_proc_t>& members);
 // Every arrival answered when the op is complete: the host's call, or local completion.
 void group_try_complete(State& s, GroupOp& g);
 // Ends the op for everyone with `status` (and PMIX_GROUP_CONSTRUCT_ABORT for a construct).

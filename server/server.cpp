@@ -654,7 +654,7 @@ pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t* source, pmix_d
         ev.range = range;
         ev.info = copy->data();
         ev.ninfo = copy->size();
-        if (code == PMIX_GROUP_LEFT) group_left_elsewhere(s, src, ev.info, ev.ninfo);
+        group_event_elsewhere(s, code, src, ev.info, ev.ninfo);
         if (range == PMIX_RANGE_PROC_LOCAL) {
             deliver_to_host(s, code, src, ev.info, ev.ninfo);  // this process only: the host
         } else {

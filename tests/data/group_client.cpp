@@ -4,11 +4,15 @@
 //                         argument checks, queries, leave (PMIX_GROUP_LEFT), destruct
 //   group_client leave    the last rank leaves; the others destruct without it
 //   group_client invite   rank 0 invites the others; the last declines (when there are 3+)
+//   group_client invite-near   the same, but rank 1 (on the leader's node) declines
+//   group_client die-invitee  rank 0 invites the others; the last dies without answering
 //   group_client die      the last rank dies before it constructs; the others construct
 //   group_client die-ft   the same with PMIX_GROUP_FT_COLLECTIVE
 //   group_client timeout  the last rank comes late; the others' PMIX_TIMEOUT fires
 //   group_client die-notify   NOTIFY_TERMINATION: the last rank dies after the construct
-//   group_client die-leader   FT construct whose leader (rank 0) dies in it
+//   group_client die-leader   FT construct whose leader (rank 0) dies in it; rank 1 declares
+//                             itself the new leader (PMIX_GROUP_LEADER_SELECTED)
+//   group_client die-leader-none   the same, nobody declares itself
 //
 // Each check prints "rank R: ok <what>" or "rank R: FAIL <what> ..."; the script greps them.
 // Lines "ctx <group> <id>" let the script check that context ids are unique per group.
@@ -31,7 +35,14 @@ pmix_proc_t me;
 uint32_t job_size = 0;
 int failures = 0;
 std::atomic<int> ev_left{0}, ev_member_failed{0}, ev_leader_failed{0}, ev_invited{0},
-    ev_accepted{0}, ev_declined{0}, ev_complete{0}, ev_abort{0};
+    ev_accepted{0}, ev_declined{0}, ev_complete{0}, ev_abort{0}, ev_membership{0}, ev_ctx{0};
+std::atomic<int> ev_selected{0}, ev_invite_failed{0};
+std::atomic<pmix_rank_t> selected_leader{PMIX_RANK_INVALID};  // of PMIX_GROUP_LEADER_SELECTED
+std::atomic<bool> none_selected{false};  // PMIX_GROUP_LEADER_SELECTED said: nobody
+bool volunteer = false;                  // die-leader: this rank declares itself the new leader
+pmix_info_t declare_leader;
+std::atomic<size_t> updated_members{0};    // PMIX_GROUP_MEMBERSHIP of the last MEMBERSHIP_UPDATE
+std::atomic<bool> ctx_event_has_id{true};  // every CONTEXT_ID_ASSIGNED carried its id
 std::atomic<bool> invite_seen{false};
 pmix_proc_t inviter;
 
@@ -45,9 +56,32 @@ void check(bool ok, const std::string& what, pmix_status_t rc = PMIX_SUCCESS) {
     std::fflush(stdout);
 }
 
-void on_event(size_t, pmix_status_t status, const pmix_proc_t* source, pmix_info_t[], size_t,
-              pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
+const pmix_info_t* find(const pmix_info_t info[], size_t n, const char* key) {
+    for (size_t i = 0; i < n; ++i) {
+        if (PMIX_CHECK_KEY(&info[i], key)) return &info[i];
+    }
+    return nullptr;
+}
+
+void on_event(size_t, pmix_status_t status, const pmix_proc_t* source, pmix_info_t info[],
+              size_t ninfo, pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc,
+              void* cbdata) {
     switch (status) {
+        case PMIX_GROUP_MEMBERSHIP_UPDATE: {
+            const pmix_info_t* m = find(info, ninfo, PMIX_GROUP_MEMBERSHIP);
+            updated_members =
+                m != nullptr && m->value.type == PMIX_DATA_ARRAY ? m->value.data.darray->size : 0;
+            ++ev_membership;
+            break;
+        }
+        case PMIX_GROUP_CONTEXT_ID_ASSIGNED: {
+            const pmix_info_t* id = find(info, ninfo, PMIX_GROUP_CONTEXT_ID);
+            if (id == nullptr || find(info, ninfo, PMIX_GROUP_ID) == nullptr) {
+                ctx_event_has_id = false;
+            }
+            ++ev_ctx;
+            break;
+        }
         case PMIX_GROUP_LEFT:
             ++ev_left;
             break;
@@ -56,12 +90,31 @@ void on_event(size_t, pmix_status_t status, const pmix_proc_t* source, pmix_info
             break;
         case PMIX_GROUP_LEADER_FAILED:
             ++ev_leader_failed;
+            if (volunteer && cbfunc != nullptr) {  // the Standard's way to declare oneself
+                cbfunc(PMIX_EVENT_ACTION_COMPLETE, &declare_leader, 1, nullptr, nullptr, cbdata);
+                return;
+            }
             break;
+        case PMIX_GROUP_LEADER_SELECTED: {
+            const pmix_info_t* chosen = find(info, ninfo, PMIX_GROUP_LEADER);
+            const pmix_info_t* who = find(info, ninfo, PMIX_EVENT_AFFECTED_PROCS);
+            if (chosen != nullptr && chosen->value.data.flag && who != nullptr &&
+                who->value.type == PMIX_DATA_ARRAY && who->value.data.darray->size > 0) {
+                selected_leader =
+                    static_cast<const pmix_proc_t*>(who->value.data.darray->array)[0].rank;
+            }
+            none_selected = chosen != nullptr && !chosen->value.data.flag && who == nullptr;
+            ++ev_selected;
+            break;
+        }
         case PMIX_GROUP_INVITE_ACCEPTED:
             ++ev_accepted;
             break;
         case PMIX_GROUP_INVITE_DECLINED:
             ++ev_declined;
+            break;
+        case PMIX_GROUP_INVITE_FAILED:
+            ++ev_invite_failed;
             break;
         case PMIX_GROUP_CONSTRUCT_COMPLETE:
             ++ev_complete;
@@ -129,10 +182,18 @@ pmix_status_t construct(const char* grp, const std::vector<pmix_proc_t>& procs, 
 }
 
 void register_events() {
-    pmix_status_t codes[] = {PMIX_GROUP_LEADER_FAILED,      PMIX_GROUP_LEFT,
-                             PMIX_GROUP_MEMBER_FAILED,      PMIX_GROUP_INVITED,
-                             PMIX_GROUP_INVITE_ACCEPTED,    PMIX_GROUP_INVITE_DECLINED,
-                             PMIX_GROUP_CONSTRUCT_COMPLETE, PMIX_GROUP_CONSTRUCT_ABORT};
+    pmix_status_t codes[] = {PMIX_GROUP_LEADER_FAILED,
+                             PMIX_GROUP_LEADER_SELECTED,
+                             PMIX_GROUP_LEFT,
+                             PMIX_GROUP_MEMBER_FAILED,
+                             PMIX_GROUP_INVITED,
+                             PMIX_GROUP_INVITE_ACCEPTED,
+                             PMIX_GROUP_INVITE_DECLINED,
+                             PMIX_GROUP_CONSTRUCT_COMPLETE,
+                             PMIX_GROUP_CONSTRUCT_ABORT,
+                             PMIX_GROUP_MEMBERSHIP_UPDATE,
+                             PMIX_GROUP_CONTEXT_ID_ASSIGNED,
+                             PMIX_GROUP_INVITE_FAILED};
     pmix_status_t rc = PMIx_Register_event_handler(codes, sizeof codes / sizeof codes[0], nullptr,
                                                    0, on_event, nullptr, nullptr);
     check(rc >= 0, "event handler registered", rc);
@@ -240,6 +301,11 @@ int basic() {
     // Without a context id: membership only.
     rc = construct("g-plain", all, false, false, &o);
     check(rc == PMIX_SUCCESS && !o.has_ctx && o.members == job_size, "g-plain without ctx", rc);
+    // One PMIX_GROUP_CONTEXT_ID_ASSIGNED per construct that asked an id (g-all, the half, g-union).
+    const int with_ids = job_size > 1 || even ? 3 : 2;
+    check(wait_for(ev_ctx, with_ids) && ev_ctx.load() == with_ids && ctx_event_has_id,
+          "PMIX_GROUP_CONTEXT_ID_ASSIGNED per context id, with the id (" +
+              std::to_string(ev_ctx.load()) + ")");
     fence();
     if (me.rank == 0) {
         check(query_size(PMIX_QUERY_NUM_GROUPS) == 5, "PMIX_QUERY_NUM_GROUPS is 5");
@@ -254,6 +320,8 @@ int basic() {
         check(rc == PMIX_SUCCESS, "left g-plain", rc);
     } else {
         check(wait_for(ev_left, 1), "PMIX_GROUP_LEFT received");
+        check(wait_for(ev_membership, 1) && updated_members == job_size - 1,
+              "PMIX_GROUP_MEMBERSHIP_UPDATE without the leaver");
     }
     fence();
     for (const char* g : {"g-all", "g-union", mine}) {
@@ -294,16 +362,22 @@ int leave() {
     return 0;
 }
 
-int invite() {
-    const bool decliner = job_size >= 3 && me.rank == job_size - 1;
+int invite(bool near) {
+    const bool decliner = job_size >= 3 && me.rank == (near ? 1 : job_size - 1);
     if (me.rank == 0) {
         std::vector<pmix_proc_t> invitees;
         for (uint32_t r = 1; r < job_size; ++r) invitees.push_back(proc(me.nspace, r));
         pmix_info_t* results = nullptr;
         size_t n = 0;
-        pmix_status_t rc =
-            PMIx_Group_invite("g-inv", invitees.data(), invitees.size(), nullptr, 0, &results, &n);
+        pmix_info_t want_ctx;
+        bool yes = true;
+        PMIX_INFO_LOAD(&want_ctx, PMIX_GROUP_ASSIGN_CONTEXT_ID, &yes, PMIX_BOOL);
+        pmix_status_t rc = PMIx_Group_invite("g-inv", invitees.data(), invitees.size(), &want_ctx,
+                                             1, &results, &n);
+        PMIX_INFO_DESTRUCT(&want_ctx);
         Outcome o = read_results(results, n);
+        if (o.has_ctx) std::printf("ctx g-inv %zu\n", o.ctx);
+        check(rc != PMIX_SUCCESS || o.has_ctx, "the leader's context id");
         const size_t want = job_size - (job_size >= 3 ? 1 : 0);
         check(rc == PMIX_SUCCESS && o.members == want, "invite completed, decliner left out", rc);
         check(ev_accepted.load() == static_cast<int>(want - 1), "leader got every ACCEPTED");
@@ -320,6 +394,8 @@ int invite() {
         Outcome o = read_results(results, n);
         check(rc == PMIX_SUCCESS, decliner ? "declined" : "joined", rc);
         if (!decliner) {
+            if (o.has_ctx) std::printf("ctx g-inv %zu\n", o.ctx);
+            check(o.has_ctx, "the context id the leader asked for");
             check(o.members == job_size - (job_size >= 3 ? 1 : 0), "join got the membership");
             check(wait_for(ev_complete, 1), "PMIX_GROUP_CONSTRUCT_COMPLETE received");
         }
@@ -329,6 +405,37 @@ int invite() {
         pmix_status_t rc = PMIx_Group_destruct("g-inv", nullptr, 0);
         check(rc == PMIX_SUCCESS, "destructed g-inv", rc);
     }
+    return 0;
+}
+
+// Rank 0 invites the others; the last dies once invited, without answering: the leader gets
+// PMIX_GROUP_INVITE_FAILED and the group is made without it.
+int die_invitee() {
+    if (me.rank == 0) {
+        std::vector<pmix_proc_t> invitees;
+        for (uint32_t r = 1; r < job_size; ++r) invitees.push_back(proc(me.nspace, r));
+        pmix_info_t* results = nullptr;
+        size_t n = 0;
+        pmix_status_t rc = PMIx_Group_invite("g-inv-die", invitees.data(), invitees.size(), nullptr,
+                                             0, &results, &n);
+        Outcome o = read_results(results, n);
+        check(rc == PMIX_SUCCESS && o.members == job_size - 1, "invite completed without the dead",
+              rc);
+        check(wait_for(ev_invite_failed, 1), "leader got PMIX_GROUP_INVITE_FAILED");
+        check(ev_accepted.load() == static_cast<int>(job_size - 2), "leader got every ACCEPTED");
+    } else {
+        check(wait_for(ev_invited, 1), "PMIX_GROUP_INVITED received");
+        if (me.rank == job_size - 1) die_now();
+        pmix_proc_t leader = inviter;
+        pmix_info_t* results = nullptr;
+        size_t n = 0;
+        pmix_status_t rc =
+            PMIx_Group_join("g-inv-die", &leader, PMIX_GROUP_ACCEPT, nullptr, 0, &results, &n);
+        Outcome o = read_results(results, n);
+        check(rc == PMIX_SUCCESS && o.members == job_size - 1, "joined without the dead", rc);
+    }
+    pmix_status_t rc = PMIx_Group_destruct("g-inv-die", nullptr, 0);
+    check(rc == PMIX_SUCCESS, "destructed g-inv-die", rc);
     return 0;
 }
 
@@ -367,6 +474,8 @@ int die_notify() {
     fence();
     if (me.rank == job_size - 1) die_now();
     check(wait_for(ev_member_failed, 1), "PMIX_GROUP_MEMBER_FAILED after the construct");
+    check(wait_for(ev_membership, 1) && updated_members == job_size - 1,
+          "PMIX_GROUP_MEMBERSHIP_UPDATE without the dead");
     return 0;
 }
 
@@ -376,8 +485,9 @@ void ignore_results(pmix_status_t, pmix_info_t*, size_t, void*, pmix_release_cbf
 }
 
 // The leader (rank 0) is in the FT construct and dies before the last rank comes: the construct
-// completes without it and the members already in get PMIX_GROUP_LEADER_FAILED.
-int die_leader() {
+// completes without it and the members already in get PMIX_GROUP_LEADER_FAILED; rank 1's handler
+// declares itself the new leader and every member hears PMIX_GROUP_LEADER_SELECTED naming it.
+int die_leader(bool with_volunteer) {
     std::vector<pmix_proc_t> all{proc(me.nspace, PMIX_RANK_WILDCARD)};
     bool yes = true;
     if (me.rank == 0) {
@@ -399,6 +509,13 @@ int die_leader() {
     check(rc == PMIX_SUCCESS && o.members == job_size - 1, "FT construct without the leader", rc);
     if (me.rank != job_size - 1) {
         check(wait_for(ev_leader_failed, 1), "PMIX_GROUP_LEADER_FAILED received");
+    }
+    if (with_volunteer) {
+        check(wait_for(ev_selected, 1) && ev_selected.load() == 1 && selected_leader == 1,
+              "PMIX_GROUP_LEADER_SELECTED names rank 1 (" + std::to_string(selected_leader) + ")");
+    } else {
+        check(wait_for(ev_selected, 1) && ev_selected.load() == 1 && none_selected,
+              "PMIX_GROUP_LEADER_SELECTED says no leader was selected");
     }
     return 0;
 }
@@ -437,16 +554,22 @@ int main(int argc, char** argv) {
         job_size = v->data.uint32;
         PMIX_VALUE_RELEASE(v);
     }
+    volunteer = mode == "die-leader" && me.rank == 1;
+    bool yes = true;
+    PMIX_INFO_LOAD(&declare_leader, PMIX_GROUP_LEADER, &yes, PMIX_BOOL);
     register_events();
     fence();
     if (mode == "basic") basic();
-    else if (mode == "invite") invite();
+    else if (mode == "invite") invite(false);
+    else if (mode == "invite-near") invite(true);
     else if (mode == "leave") leave();
     else if (mode == "die") die(false);
+    else if (mode == "die-invitee") die_invitee();
     else if (mode == "die-ft") die(true);
     else if (mode == "timeout") timeout();
     else if (mode == "die-notify") die_notify();
-    else if (mode == "die-leader") die_leader();
+    else if (mode == "die-leader") die_leader(true);
+    else if (mode == "die-leader-none") die_leader(false);
     std::printf("rank %u: done %s failures=%d\n", me.rank, mode.c_str(), failures);
     std::fflush(stdout);
     if (mode.rfind("die", 0) == 0) {

@@ -3,7 +3,8 @@
 # `ip netns exec` (the launch agent), exactly as it would through ssh on a cluster.
 #   pmixrun_netns.sh BINDIR CASE D SLOTS
 # CASE: putget | fence_nodata | fence_subset | dmodex | events | abort | killed | daemon_killed |
-#       hostfile | jobctl_kill | envars | instanton | tools | qget | envdirectives | cred | querykeys | groups | groups_leave. Every rank's output and pmixrun's exit status are checked; namespaces get a
+#       hostfile | jobctl_kill | envars | instanton | tools | qget | envdirectives | cred | querykeys | groups | groups_invite |
+#       groups_leave. Every rank's output and pmixrun's exit status are checked; namespaces get a
 #       unique prefix and are always removed; no pmixd, rank or shared-memory segment may be
 #       left. Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -153,6 +154,19 @@ groups)  # PMIx_Group_* across the nodes (tests/data/group_client.cpp basic, die
   [ -z "$(echo "$pairs" | awk 'NF {print $2}' | sort | uniq -d)" ] || fail "a group has two ids"
   [ -z "$(echo "$pairs" | awk 'NF {print $3}' | sort | uniq -d)" ] || fail "groups share an id"
   [ "$(echo "$pairs" | awk 'NF' | wc -l)" -eq 4 ] || fail "4 context ids expected: $pairs"
+  ;;
+groups_invite)  # rank 0 invites everyone across the nodes; the last rank (on another node)
+  # declines, then rank 1 (on the leader's node) does: every server learns every answer
+  for mode in invite invite-near; do
+    run 0 --host "$hosts" "$bin/group_client" "$mode"
+    expect_lines "done $mode failures=0" "$n"
+    expect_lines ": FAIL " 0
+    expect_lines "rank 0: ok leader got the DECLINED" 1
+    # The leader asked a context id: every member that joined has the same one.
+    ids=$(sed 's/^\[[0-9.]*\] //' "$work/out" | grep '^ctx g-inv ' | sort -u | wc -l)
+    [ "$ids" -eq 1 ] || fail "$mode: $ids distinct context ids for g-inv"
+    expect_lines "ctx g-inv " $((n - 1))
+  done
   ;;
 groups_leave)  # the last rank, alone on its node with 1 slot, leaves; the others destruct
   run 0 --host "$hosts" "$bin/group_client" leave

@@ -82,6 +82,12 @@ enum class Op : std::uint32_t {
                       // rep: status, ninfo(SIZE), info(INFO[]) what fills pmix_fabric_t.info
 };
 
+// A client's answer to PMIX_GROUP_LEADER_FAILED once its handlers completed (server/
+// group_leader.cpp): kNotify of PMIX_GROUP_LEADER_SELECTED, range PMIX_RANGE_PROC_LOCAL, with
+// PMIX_GROUP_ID and this key (BOOL: a handler returned PMIX_GROUP_LEADER, declaring it the new
+// leader). The server takes it as a vote and passes it to nobody.
+inline constexpr char kGroupLeaderVote[] = "pmix.cpp.grp.vote";
+
 // Unknown ops get a reply with PMIX_ERR_NOT_SUPPORTED; the connection stays open.
 // A payload that does not decode (truncated, wrong types, trailing bytes) is a protocol
 // violation: the server logs the reason and closes that connection only.

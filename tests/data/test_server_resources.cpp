@@ -129,8 +129,9 @@ void info_cb(pmix_status_t status, pmix_info_t info[], size_t ninfo, void* cbdat
         w->status = status;
         for (size_t i = 0; i < ninfo; ++i) PMIx_Info_xfer(&w->info.emplace_back(), &info[i]);
         w->done = true;
+        // Under the lock: the waiter may destroy `w` as soon as it sees `done`.
+        w->cv.notify_all();
     }
-    w->cv.notify_all();
     if (release != nullptr) release(release_data);
 }
 
@@ -141,8 +142,8 @@ void op_cb(pmix_status_t status, void* cbdata) {
         w->inside = std::this_thread::get_id() == w->caller;
         w->status = status;
         w->done = true;
+        w->cv.notify_all();  // under the lock, as above
     }
-    w->cv.notify_all();
 }
 
 // The network interfaces with a device behind them: what hwloc reports as network OS devices.

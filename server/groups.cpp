@@ -407,6 +407,24 @@ void context_id_assigned(State& s, const GroupOp& g, const data::InfoArray& resu
     notify_members(s, PMIX_GROUP_CONTEXT_ID_ASSIGNED, me, here, g.grp, id, 1);
 }
 
+namespace {
+
+// Removes the members that died during op `g` (g.lost) from g.procs and from the
+// PMIX_GROUP_MEMBERSHIP of `results`.
+void drop_lost_members(GroupOp& g, data::InfoArray& results) {
+    if (g.lost.empty()) return;
+    for (const pmix_proc_t& dead : g.lost) group_remove_member(g.procs, dead);
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        pmix_info_t& entry = results.data()[i];
+        if (!PMIX_CHECK_KEY(&entry, PMIX_GROUP_MEMBERSHIP)) continue;
+        data::value_destruct(&entry.value);
+        pmix_data_array_t members{PMIX_PROC, g.procs.size(), g.procs.data()};
+        data::value_load(&entry.value, &members, PMIX_DATA_ARRAY);
+    }
+}
+
+}  // namespace
+
 void group_complete(State& s, std::uint64_t id, pmix_status_t status, const pmix_info_t* info,
                     std::size_t ninfo) {
     GroupOp* found = s.groups.ops.find(id);
@@ -427,6 +445,9 @@ void group_complete(State& s, std::uint64_t id, pmix_status_t status, const pmix
         m->value.data.darray->type == PMIX_PROC && m->value.data.darray->size > 0) {
         const auto* procs = static_cast<const pmix_proc_t*>(m->value.data.darray->array);
         g.procs.assign(procs, procs + m->value.data.darray->size);
+        // The host expands a namespace to its ranks without knowing which of them died here
+        // under FT (pmixrun: whether it reaped the dead one yet); those are not members.
+        drop_lost_members(g, results);
     }
     if (g.op == PMIX_GROUP_CONSTRUCT && results.find(PMIX_GROUP_MEMBERSHIP) == nullptr) {
         pmix_data_array_t members{PMIX_PROC, g.procs.size(), g.procs.data()};

@@ -119,7 +119,10 @@ void State::on_closed(const ProcKey& who) {
     run_cleanups(c);
     monitors_client_lost(who);
     fail_fences_of(who, PMIX_ERR_LOST_CONNECTION);
-    if (c.lost) groups_client_lost(*this, who);
+    // Posted: the group code delivers events while it walks its tables, and a delivery can close
+    // another dead client's connection, which lands here again; run synchronously, the inner
+    // call erased records the outer loop still held (TSan: heap-use-after-free in record_lost).
+    if (c.lost) ex->post([this, who] { groups_client_lost(*this, who); });
     answer_commit_waits(who);
     events_client_lost(who);
     if (!c.finalized && !finalizing && module.client_finalized != nullptr) {

@@ -56,6 +56,15 @@ const std::vector<FunctionAttributes> kClient = {
       "PMIX_QUERY_PROVISIONAL_ABI_VERSION"}},
     {"PMIx_Allocation_request", {"PMIX_TIMEOUT"}},
     {"PMIx_Compute_distances", {"PMIX_DEVICE_TYPE", "PMIX_DEVICE_ID"}},
+    // Groups (server/groups.cpp, group_members.cpp): what construct and invite act on.
+    {"PMIx_Group_construct",
+     {"PMIX_GROUP_LEADER", "PMIX_GROUP_OPTIONAL", "PMIX_GROUP_NOTIFY_TERMINATION",
+      "PMIX_GROUP_ASSIGN_CONTEXT_ID", "PMIX_GROUP_LOCAL_ONLY", "PMIX_GROUP_FT_COLLECTIVE",
+      "PMIX_GROUP_ENDPT_DATA", "PMIX_TIMEOUT"}},
+    {"PMIx_Group_invite",
+     {"PMIX_GROUP_ASSIGN_CONTEXT_ID", "PMIX_GROUP_FT_COLLECTIVE", "PMIX_TIMEOUT"}},
+    {"PMIx_Group_join", {"PMIX_TIMEOUT"}},
+    {"PMIx_Group_destruct", {"PMIX_TIMEOUT"}},
 };
 
 const std::vector<FunctionAttributes> kTool = {

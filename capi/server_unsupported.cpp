@@ -20,13 +20,7 @@ pmix_status_t not_available() {
 }
 }  // namespace
 
-// ---- IO forwarding, process sets ---------------------------
-
-pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t*, pmix_iof_channel_t,
-                                      const pmix_byte_object_t*, const pmix_info_t[], size_t,
-                                      pmix_op_cbfunc_t, void*) {
-    return pmix::capi::guarded([&] { return not_available(); });
-}
+// ---- process sets ---------------------------
 
 pmix_status_t PMIx_server_define_process_set(const pmix_proc_t*, size_t, const char*) {
     return pmix::capi::guarded([&] { return not_available(); });

@@ -120,6 +120,7 @@ void State::on_closed(const ProcKey& who) {
     fail_fences_of(who, PMIX_ERR_LOST_CONNECTION);
     answer_commit_waits(who);
     events_client_lost(who);
+    iof_requester_gone(who);
     if (!c.finalized && !finalizing && module.client_finalized != nullptr) {
         // The client died without PMIx_Finalize: tell the host it is gone, as OpenPMIx does.
         // Posted: this may run inside a host's call (deregister_nspace closing connections).
@@ -422,6 +423,10 @@ void State::on_message(const ProcKey& who, wire::Connection& conn, wire::Frame&&
         case Op::kDeregisterEvents:
         case Op::kNotify:
             events_request(who, c, r, conn, frame);
+            return;
+        case Op::kIofPull:
+        case Op::kIofDeregister:
+            iof_request(who, r, conn, frame);
             return;
         case Op::kFinalize:
             if (r.finish() == PMIX_SUCCESS) {

@@ -18,6 +18,7 @@
 #include "server/clients.h"
 #include "server/events.h"
 #include "server/fence_table.h"
+#include "server/iof.h"
 #include "server/job_access.h"
 #include "server/namespaces.h"
 #include "server/pending.h"
@@ -67,6 +68,7 @@ public:
     FenceBoards boards;         // board.h: shared with the host's thread
     JobAccess access;           // job_access.h: jobs of other users; shared with the host's thread
     GlobalResources resources;  // resources.h: registered resources, delivered inventories
+    IofTable iof;               // iof.h: IO forwarding registrations and cache
     // setup_local_support's info per namespace, kept for the fabric plugins (setup_app.cpp).
     std::map<std::string, std::vector<std::pair<std::string, Value>>> local_support;
     // The one store of values (publish.h): written here, read by clients and by the server's
@@ -102,6 +104,13 @@ public:
     // directives and was recorded; run_cleanups removes the paths when the client ends.
     bool take_cleanup_request(Client& c, const pmix_info_t* info, std::size_t ninfo);
     void run_cleanups(Client& c);
+
+    // IO forwarding (iof.cpp): kIofPull / kIofDeregister from a client or tool, a chunk the
+    // host delivers, a requester that went away.
+    void iof_request(const ProcKey& who, proto::Reader& r, wire::Connection& conn,
+                     const wire::Frame& frame);
+    void iof_deliver(IofChunk chunk);
+    void iof_requester_gone(const ProcKey& who);
 
     // Fence (fence.cpp).
     void fence_request(const ProcKey& who, wire::Connection& conn, const wire::Frame& frame);

@@ -61,6 +61,15 @@ enum class Op : std::uint32_t {
     // PMIX_FABRIC_REQUEST_INFO / PMIX_FABRIC_UPDATE_INFO (update: directives = PMIX_FABRIC_INDEX).
     kFabric = 0x141,  // req: op(UINT8), ndirs, directives(INFO[])
                       // rep: status, ninfo(SIZE), info(INFO[]) what fills pmix_fabric_t.info
+    // IO forwarding (server/iof.h): PMIx_IOF_pull registers the client's handler `id` for
+    // `channels` of `procs`; the server passes it to its host's iof_pull upcall and replies when
+    // the host answers. Deregister names the same id.
+    kIofPull = 0x160,        // req: nprocs, procs(PROC[]), ndirs, dirs(INFO[]),
+                             //      channels(IOF_CHANNEL), id(SIZE)          rep: status
+    kIofDeregister = 0x161,  // req: id(SIZE), ndirs, dirs(INFO[])           rep: status
+    // server->client, no reply: one chunk of output for the handler `id`.
+    kIofData = 0x162,  // source(PROC), channel(IOF_CHANNEL), id(SIZE), ninfo, info(INFO[]),
+                       // data(BYTE_OBJECT)
 };
 
 // Unknown ops get a reply with PMIX_ERR_NOT_SUPPORTED; the connection stays open.

@@ -436,6 +436,14 @@ void log_fn(const pmix_proc_t* client, const pmix_info_t data[], size_t ndata, c
     });
 }
 
+// A tool's PMIx_IOF_pull (or its deregistration, PMIX_IOF_STOP): the library forwards every
+// rank's output pmixrun hands it (job.cpp) to whoever pulls it; pmixrun keeps printing it
+// (PMIX_IOF_COPY, the Standard's default; PMIX_IOF_REDIRECT is not honoured yet).
+pmix_status_t iof_pull_fn(const pmix_proc_t[], size_t, const pmix_info_t[], size_t,
+                          pmix_iof_channel_t, pmix_op_cbfunc_t, void*) {
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
 }  // namespace
 
 void fail_pending_lookups(pmix_status_t status) {
@@ -461,6 +469,7 @@ void fill_module(pmix_server_module_t& module) {
     module.tool_connected = host_tool_connected;
     module.log = log_fn;
     module.job_control = job_control;
+    module.iof_pull = iof_pull_fn;
     // pmixd: no cross-node publish/lookup/spawn yet, and no allocations (each daemon would
     // hand out its own, not the job's, host list and ids).
     if (g_launcher->remote != nullptr) return;

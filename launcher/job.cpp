@@ -485,8 +485,25 @@ void emit(FILE* destination, const std::string& tag, const char* line, size_t le
     std::fprintf(destination, "[%s] %.*s\n", tag.c_str(), static_cast<int>(length), line);
 }
 
+// Hands a chunk of a rank's output to the library, which forwards it to the tools that pull it
+// (or holds it until one does, under its cache limit). The head prints; pmixd does not deliver.
+void deliver_output(const Proc& process, FILE* destination, const char* bytes, size_t length) {
+    if (g_launcher->remote != nullptr || length == 0) return;
+    pmix_proc_t source;
+    PMIX_LOAD_PROCID(&source, process.nspace.c_str(), process.rank);
+    pmix_byte_object_t bo{const_cast<char*>(bytes), length};
+    const pmix_iof_channel_t channel =
+        destination == stdout ? PMIX_FWD_STDOUT_CHANNEL : PMIX_FWD_STDERR_CHANNEL;
+    const pmix_status_t rc = PMIx_server_IOF_deliver(&source, channel, &bo, nullptr, 0, nullptr,
+                                                     nullptr);
+    if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED)
+        std::fprintf(stderr, "pmixrun: output of %s not forwarded: %s\n",
+                     proc_tag(process).c_str(), PMIx_Error_string(rc));
+}
+
 // Forwards whole lines with a rank tag; a partial last line waits for more or for EOF.
-void forward_output(Stream& stream, const std::string& tag, FILE* destination) {
+void forward_output(Stream& stream, const Proc& process, FILE* destination) {
+    const std::string tag = proc_tag(process);
     char chunk[65536];
     for (;;) {
         const ssize_t bytes_read = ::read(stream.fd, chunk, sizeof chunk);
@@ -501,6 +518,7 @@ void forward_output(Stream& stream, const std::string& tag, FILE* destination) {
             std::fflush(destination);
             return;
         }
+        deliver_output(process, destination, chunk, static_cast<size_t>(bytes_read));
         stream.partial.append(chunk, static_cast<size_t>(bytes_read));
         size_t start = 0;
         for (size_t newline; (newline = stream.partial.find('\n', start)) != std::string::npos;
@@ -607,7 +625,7 @@ void run_loop(Launcher& launcher) {
         for (size_t i = 0; i < owners.size(); ++i) {
             if (fds[i + 3].revents == 0) continue;
             auto [stream, process] = owners[i];
-            forward_output(*stream, proc_tag(*process), stream == &process->out ? stdout : stderr);
+            forward_output(*stream, *process, stream == &process->out ? stdout : stderr);
         }
         handle_signals(launcher);
         advance_kill(launcher, Clock::now());

@@ -3,9 +3,8 @@
 // its server side (compose.h, server/tool_admission.h).
 //
 // IO forwarding (declared in pmix_tool.h, used by clients and tools): pull and deregister in
-// client/iof.cpp; in a process that is only a server they answer PMIX_ERR_NOT_SUPPORTED (a host
-// has its own output). PMIx_IOF_push is not there yet: PMIX_ERR_INIT before any init,
-// PMIX_ERR_NOT_SUPPORTED after.
+// client/iof.cpp, push in client/iof_push.cpp; in a process that is only a server they answer
+// PMIX_ERR_NOT_SUPPORTED (a host has its own output and writes its ranks' stdin itself).
 #include "client/client.h"
 #include "compose.h"
 #include "shim_support.h"
@@ -67,7 +66,11 @@ pmix_status_t PMIx_IOF_deregister(size_t iofhdlr, const pmix_info_t directives[]
     });
 }
 
-pmix_status_t PMIx_IOF_push(const pmix_proc_t[], size_t, pmix_byte_object_t*, const pmix_info_t[],
-                            size_t, pmix_op_cbfunc_t, void*) {
-    return guarded([] { return pmix::capi::not_implemented_status(); });
+pmix_status_t PMIx_IOF_push(const pmix_proc_t targets[], size_t ntargets, pmix_byte_object_t* bo,
+                            const pmix_info_t directives[], size_t ndirs, pmix_op_cbfunc_t cbfunc,
+                            void* cbdata) {
+    return guarded([&] {
+        if (!pmix::client::initialized()) return pmix::capi::not_implemented_status();
+        return pmix::client::iof_push(targets, ntargets, bo, directives, ndirs, cbfunc, cbdata);
+    });
 }

@@ -130,5 +130,9 @@ pmix_status_t iof_pull(const pmix_proc_t* procs, std::size_t nprocs, const pmix_
                        pmix_hdlr_reg_cbfunc_t regcbfunc, void* regcbdata);
 pmix_status_t iof_deregister(std::size_t id, const pmix_info_t* dirs, std::size_t ndirs,
                              pmix_op_cbfunc_t cbfunc, void* cbdata);
+// iof_push.cpp.
+pmix_status_t iof_push(const pmix_proc_t* targets, std::size_t ntargets,
+                       const pmix_byte_object_t* bo, const pmix_info_t* dirs, std::size_t ndirs,
+                       pmix_op_cbfunc_t cbfunc, void* cbdata);
 
 }  // namespace pmix::client

@@ -444,6 +444,35 @@ pmix_status_t iof_pull_fn(const pmix_proc_t[], size_t, const pmix_info_t[], size
     return PMIX_OPERATION_SUCCEEDED;
 }
 
+// A tool's PMIx_IOF_push: rank 0 of the job pmixrun started has a stdin pipe (stdin_forward.cpp);
+// the bytes join what waits for it, PMIX_IOF_COMPLETE ends its input. Other targets have none.
+pmix_status_t push_stdin_fn(const pmix_proc_t*, const pmix_proc_t targets[], size_t ntargets,
+                            const pmix_info_t directives[], size_t ndirs,
+                            const pmix_byte_object_t* bo, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    for (size_t i = 0; i < ntargets; ++i) {
+        const bool main_job = g_launcher->nspace == targets[i].nspace;
+        if (!main_job || (targets[i].rank != 0 && targets[i].rank != PMIX_RANK_WILDCARD))
+            return PMIX_ERR_NOT_SUPPORTED;
+    }
+    bool complete = false;
+    for (size_t i = 0; i < ndirs; ++i)
+        if (std::strcmp(directives[i].key, PMIX_IOF_COMPLETE) == 0)
+            complete = PMIX_INFO_TRUE(&directives[i]);
+    std::string bytes = bo != nullptr && bo->size > 0 ? std::string(bo->bytes, bo->size) : "";
+    g_launcher->queue.post([bytes = std::move(bytes), complete, cbfunc, cbdata] {
+        StdinForward& f = g_launcher->stdin_fwd;
+        // Rank 0's input already ended (pmixrun's own stdin at EOF, an earlier COMPLETE, rank 0
+        // gone). Before rank 0 starts the bytes wait for its pipe.
+        const pmix_status_t rc = f.eof ? PMIX_ERR_IOF_COMPLETE : PMIX_SUCCESS;
+        if (rc == PMIX_SUCCESS) {
+            f.pending += bytes;
+            f.eof = complete;
+        }
+        if (cbfunc != nullptr) cbfunc(rc, cbdata);
+    });
+    return PMIX_SUCCESS;
+}
+
 }  // namespace
 
 void fail_pending_lookups(pmix_status_t status) {
@@ -470,6 +499,7 @@ void fill_module(pmix_server_module_t& module) {
     module.log = log_fn;
     module.job_control = job_control;
     module.iof_pull = iof_pull_fn;
+    module.push_stdin = push_stdin_fn;
     // pmixd: no cross-node publish/lookup/spawn yet, and no allocations (each daemon would
     // hand out its own, not the job's, host list and ids).
     if (g_launcher->remote != nullptr) return;

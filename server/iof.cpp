@@ -17,6 +17,11 @@ namespace pmix::server {
 using proto::Op;
 
 namespace {
+// handle_push: the host took the data at once (PMIX_OPERATION_SUCCEEDED); reply success.
+constexpr pmix_status_t kReplySuccess = 1;
+}  // namespace
+
+namespace {
 
 ProcKey key_of(const pmix_proc_t& p) {
     return {std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN)), p.rank};
@@ -305,13 +310,59 @@ pmix_status_t handle_deregister(State& s, const ProcKey& who, proto::Reader& r,
     return PMIX_SUCCESS;
 }
 
+// The host's answer to push_stdin (any thread, maybe inside its upcall): replied on the loop.
+struct PushUpcall {
+    wire::ReplyTo to;
+    pmix_proc_t source{};
+    std::vector<pmix_proc_t> targets;
+    data::InfoArray info;
+    pmix_byte_object_t bo{nullptr, 0};
+    ~PushUpcall() { PMIX_BYTE_OBJECT_DESTRUCT(&bo); }
+};
+
+void push_done(pmix_status_t status, void* cbdata) {
+    std::unique_ptr<PushUpcall> u(static_cast<PushUpcall*>(cbdata));
+    const pmix_status_t rc = post([u = std::move(u), status]() mutable {
+        if (current() != nullptr) reply_status(u->to, status);
+    });
+    (void)rc;  // server gone: nobody to answer
+}
+
+pmix_status_t handle_push(State& s, const ProcKey& who, proto::Reader& r, wire::Connection& conn,
+                          const wire::Frame& frame) {
+    auto u = std::make_unique<PushUpcall>();
+    r.procs(&u->targets);
+    r.infos(&u->info);
+    r.raw(&u->bo, 1, PMIX_BYTE_OBJECT);
+    if (r.finish() != PMIX_SUCCESS) return PMIX_ERR_UNPACK_FAILURE;
+    if (s.module.push_stdin == nullptr) return PMIX_ERR_NOT_SUPPORTED;
+    if (u->targets.empty()) return PMIX_ERR_BAD_PARAM;
+    PMIX_LOAD_PROCID(&u->source, who.first.c_str(), who.second);
+    u->to = wire::ReplyTo::of(conn, frame);
+    PushUpcall* raw = u.get();
+    const pmix_status_t rc =
+        s.module.push_stdin(&raw->source, raw->targets.data(), raw->targets.size(),
+                            raw->info.data(), raw->info.size(), &raw->bo, push_done, raw);
+    if (rc == PMIX_SUCCESS) {
+        u.release();  // the host calls push_done
+        return PMIX_SUCCESS;
+    }
+    return rc == PMIX_OPERATION_SUCCEEDED ? kReplySuccess : rc;
+}
+
 }  // namespace
 
 void State::iof_request(const ProcKey& who, proto::Reader& r, wire::Connection& conn,
                         const wire::Frame& frame) {
-    const pmix_status_t rc = static_cast<Op>(frame.op) == Op::kIofPull
-                                 ? handle_pull(*this, who, r, conn, frame)
-                                 : handle_deregister(*this, who, r, conn, frame);
+    const auto op = static_cast<Op>(frame.op);
+    const pmix_status_t rc = op == Op::kIofPull ? handle_pull(*this, who, r, conn, frame)
+                             : op == Op::kIofDeregister
+                                 ? handle_deregister(*this, who, r, conn, frame)
+                                 : handle_push(*this, who, r, conn, frame);
+    if (rc == kReplySuccess) {
+        reply_status(conn, frame, PMIX_SUCCESS);
+        return;
+    }
     if (rc == PMIX_ERR_UNPACK_FAILURE) {
         slog(exec::LogLevel::error, "undecodable IO forwarding request from " + who.first + ":" +
                                         std::to_string(who.second) + "; closing that connection");

@@ -426,6 +426,7 @@ void State::on_message(const ProcKey& who, wire::Connection& conn, wire::Frame&&
             return;
         case Op::kIofPull:
         case Op::kIofDeregister:
+        case Op::kIofPush:
             iof_request(who, r, conn, frame);
             return;
         case Op::kFinalize:

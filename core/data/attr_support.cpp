@@ -51,6 +51,7 @@ const std::vector<FunctionAttributes> kClient = {
      {"PMIX_TIMEOUT", "PMIX_IOF_TAG_OUTPUT", "PMIX_IOF_TAG_FULLNAME_OUTPUT",
       "PMIX_IOF_RANK_OUTPUT", "PMIX_IOF_TIMESTAMP_OUTPUT", "PMIX_IOF_XML_OUTPUT",
       "PMIX_IOF_OUTPUT_RAW", "PMIX_IOF_BUFFERING_SIZE", "PMIX_IOF_BUFFERING_TIME"}},
+    {"PMIx_IOF_push", {"PMIX_IOF_PUSH_STDIN", "PMIX_IOF_COMPLETE"}},
 };
 
 const std::vector<FunctionAttributes> kTool = {

@@ -73,7 +73,12 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "tool_init: %s\n", PMIx_Error_string(rc));
         return 2;
     }
-    const std::string ns = job_nspace(me);
+    // pmixrun answers tools before it registers its job: ask until the job is there (10 s).
+    std::string ns = job_nspace(me);
+    for (int i = 0; ns.empty() && i < 200; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        ns = job_nspace(me);
+    }
     pmix_proc_t job;
     PMIX_LOAD_PROCID(&job, ns.c_str(), PMIX_RANK_WILDCARD);
     pmix_info_t dirs[2];

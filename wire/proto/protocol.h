@@ -70,6 +70,10 @@ enum class Op : std::uint32_t {
     // server->client, no reply: one chunk of output for the handler `id`.
     kIofData = 0x162,  // source(PROC), channel(IOF_CHANNEL), id(SIZE), ninfo, info(INFO[]),
                        // data(BYTE_OBJECT)
+    // PMIx_IOF_push: bytes for the targets' stdin, passed to the host's push_stdin upcall with
+    // the requester as source (PMIX_IOF_COMPLETE among dirs: end of input, data may be empty).
+    kIofPush = 0x163,  // req: ntargets, targets(PROC[]), ndirs, dirs(INFO[]), data(BYTE_OBJECT)
+                       // rep: status
 };
 
 // Unknown ops get a reply with PMIX_ERR_NOT_SUPPORTED; the connection stays open.

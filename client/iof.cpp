@@ -8,6 +8,8 @@
 //   PMIX_IOF_BUFFERING_SIZE / _TIME, held until that many bytes are there or that many seconds
 //   passed since the first byte held; a NULL callback writes to our own stdout (stderr for
 //   stderr and stddiag).
+// - a chunk with PMIX_IOF_COMPLETE (the source's stream ended) flushes that stream's partial
+//   line and buffer, and reaches the callback with its info even when it carries no bytes.
 // - deregister flushes what the handler holds (a partial line, decorated, and the buffer) to
 //   it, drops it (later chunks for it are dropped), then tells the server (kIofDeregister).
 #include "client/client.h"
@@ -87,7 +89,7 @@ void write_all(int fd, const std::string& text) {
 void emit(pmix_iof_cbfunc_t fn, std::size_t id, pmix_iof_channel_t channel,
           const pmix_proc_t& source, const std::string& text, const pmix_info_t* info,
           std::size_t ninfo) {
-    if (text.empty()) return;
+    if (text.empty() && (fn == nullptr || ninfo == 0)) return;  // info: PMIX_IOF_COMPLETE
     if (fn == nullptr) {
         write_all((channel & PMIX_FWD_STDOUT_CHANNEL) != 0 ? STDOUT_FILENO : STDERR_FILENO, text);
         return;
@@ -129,7 +131,7 @@ void arm_timer(std::size_t id, const StreamKey& key, std::chrono::seconds after)
 
 // Formats and buffers one chunk for handler `id`; returns what goes out now.
 std::string take_output(std::size_t id, const pmix_proc_t& source, pmix_iof_channel_t channel,
-                        std::string_view bytes, pmix_iof_cbfunc_t* fn, bool* found) {
+                        std::string_view bytes, bool complete, pmix_iof_cbfunc_t* fn, bool* found) {
     Registry& r = registry();
     std::lock_guard lock(r.mu);
     auto h = r.handlers.find(id);
@@ -142,6 +144,14 @@ std::string take_output(std::size_t id, const pmix_proc_t& source, pmix_iof_chan
     Stream& st = handler.streams[key];
     std::string out =
         format_stream(handler.format, source, channel, st.residual, bytes, std::time(nullptr));
+    if (complete) {  // the stream ended: its partial line and what is held go out now
+        if (!st.residual.empty())
+            out +=
+                decorate_output(handler.format, source, channel, st.residual, std::time(nullptr));
+        out = std::exchange(st.held, std::string()) + out;
+        handler.streams.erase(key);
+        return out;
+    }
     if (handler.buffer_bytes == 0 && handler.buffer_time.count() == 0) return out;
     st.held += out;
     if (handler.buffer_bytes > 0 && st.held.size() >= handler.buffer_bytes) {
@@ -192,8 +202,8 @@ void deliver_iof_frame(const wire::Frame& f) {
     }
     pmix_iof_cbfunc_t fn = nullptr;
     bool found = false;
-    const std::string out =
-        take_output(id, source, channel, std::string_view(bo.bytes, bo.size), &fn, &found);
+    const std::string out = take_output(id, source, channel, std::string_view(bo.bytes, bo.size),
+                                        info.flag(PMIX_IOF_COMPLETE), &fn, &found);
     PMIX_BYTE_OBJECT_DESTRUCT(&bo);
     if (found) emit(fn, id, channel, source, out, info.data(), info.size());
 }

@@ -490,19 +490,23 @@ void emit(FILE* destination, const std::string& tag, const char* line, size_t le
 
 // Hands a chunk of a rank's output to the library, which forwards it to the tools that pull it
 // (or holds it until one does, under its cache limit). The head prints; pmixd does not deliver.
-void deliver_output(const Proc& process, FILE* destination, const char* bytes, size_t length) {
+void deliver_output(const Proc& process, FILE* destination, const char* bytes, size_t length,
+                    bool complete = false) {
 #ifdef PMIXRUN_NO_IOF_DELIVER
     (void)process, (void)destination, (void)bytes;
     return;
 #endif
-    if (g_launcher->remote != nullptr || length == 0) return;
+    if (g_launcher->remote != nullptr || (length == 0 && !complete)) return;
     pmix_proc_t source;
     PMIX_LOAD_PROCID(&source, process.nspace.c_str(), process.rank);
     pmix_byte_object_t bo{const_cast<char*>(bytes), length};
+    pmix_info_t end;  // the stream ended (EOF): PMIX_IOF_COMPLETE, no bytes
+    PMIX_INFO_LOAD(&end, PMIX_IOF_COMPLETE, nullptr, PMIX_BOOL);
     const pmix_iof_channel_t channel =
         destination == stdout ? PMIX_FWD_STDOUT_CHANNEL : PMIX_FWD_STDERR_CHANNEL;
-    const pmix_status_t rc =
-        PMIx_server_IOF_deliver(&source, channel, &bo, nullptr, 0, nullptr, nullptr);
+    const pmix_status_t rc = PMIx_server_IOF_deliver(
+        &source, channel, &bo, complete ? &end : nullptr, complete ? 1 : 0, nullptr, nullptr);
+    PMIX_INFO_DESTRUCT(&end);
     if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED)
         std::fprintf(stderr, "pmixrun: output of %s not forwarded: %s\n", proc_tag(process).c_str(),
                      PMIx_Error_string(rc));
@@ -517,6 +521,7 @@ void forward_output(Stream& stream, const Proc& process, FILE* destination) {
         if (bytes_read < 0 && errno == EINTR) continue;
         if (bytes_read < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
         if (bytes_read <= 0) {
+            deliver_output(process, destination, nullptr, 0, true);
             if (!stream.partial.empty())
                 emit(destination, tag, stream.partial.data(), stream.partial.size());
             stream.partial.clear();

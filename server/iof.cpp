@@ -72,7 +72,7 @@ std::size_t IofTable::cache(IofChunk chunk) {
             chunk.bytes.resize(room);
         }
     }
-    if (!chunk.bytes.empty()) {
+    if (!chunk.bytes.empty() || chunk.info) {  // an empty chunk with info: PMIX_IOF_COMPLETE
         c.bytes += chunk.bytes.size();
         c.chunks.push_back(std::move(chunk));
     }

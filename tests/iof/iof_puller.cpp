@@ -3,8 +3,9 @@
 //   iof_puller <nspace> <rank|*> <expect-bytes> <cb|null> [tag|timestamp|xml|rank|raw|
 //              fullname|bufsize=N|buftime=N|copy|redirect]...
 // stderr carries the protocol with the test: "ready" once the pull is registered, "cb <n>" for
-// each callback, "deregistered" after PMIx_IOF_deregister; then it listens one second more (the
-// test delivers again: nothing may arrive) and exits 0; 2 on a failed call, 3 on a timeout.
+// each callback (after "complete" when it carries PMIX_IOF_COMPLETE), "deregistered" after
+// PMIx_IOF_deregister; then it listens one second more (the test delivers again: nothing may
+// arrive) and exits 0; 2 on a failed call, 3 on a timeout.
 #include <pmix.h>
 #include <pmix_tool.h>
 
@@ -23,8 +24,10 @@ namespace {
 
 std::atomic<std::size_t> received{0};
 
-void on_output(size_t, pmix_iof_channel_t, pmix_proc_t*, pmix_byte_object_t* bo, pmix_info_t*,
-               size_t) {
+void on_output(size_t, pmix_iof_channel_t, pmix_proc_t*, pmix_byte_object_t* bo, pmix_info_t* info,
+               size_t ninfo) {
+    for (size_t i = 0; i < ninfo; ++i)
+        if (PMIX_CHECK_KEY(&info[i], PMIX_IOF_COMPLETE)) std::fprintf(stderr, "complete\n");
     std::size_t done = 0;
     while (done < bo->size) {
         const ssize_t n = ::write(1, bo->bytes + done, bo->size - done);

@@ -276,6 +276,31 @@ TEST_F(IofServer, BufferingBySize) {
     EXPECT_EQ(errtext_.find("cb 3\n"), std::string::npos) << errtext_;
 }
 
+// A stream's end (an empty chunk with PMIX_IOF_COMPLETE, as pmixrun delivers at EOF) flushes a
+// partial last line at once, tagged, and reaches the callback with its info.
+TEST_F(IofServer, CompleteFlushesPartialLine) {
+    start();
+    const std::string want = "[iof.job,0]<stdout>: partial";
+    run_puller({kJob, "0", std::to_string(want.size()), "cb", "tag"});
+    ASSERT_TRUE(wait_for("ready")) << errtext_;
+    ASSERT_EQ(deliver("partial"), PMIX_OPERATION_SUCCEEDED);
+    pmix_proc_t src;
+    PMIX_LOAD_PROCID(&src, kJob, 0);
+    pmix_info_t end;
+    PMIX_INFO_LOAD(&end, PMIX_IOF_COMPLETE, nullptr, PMIX_BOOL);
+    pmix_byte_object_t none{nullptr, 0};
+    ASSERT_EQ(
+        PMIx_server_IOF_deliver(&src, PMIX_FWD_STDOUT_CHANNEL, &none, &end, 1, nullptr, nullptr),
+        PMIX_OPERATION_SUCCEEDED);
+    PMIX_INFO_DESTRUCT(&end);
+    auto [out, status] = finish();
+    EXPECT_EQ(status, 0) << errtext_;  // got it before deregistering (the puller waits for it)
+    EXPECT_EQ(out, want);
+    EXPECT_NE(errtext_.find("complete\ncb " + std::to_string(want.size()) + "\n"),
+              std::string::npos)
+        << errtext_;
+}
+
 pmix_info_t cache_size(uint32_t n) {
     pmix_info_t i;
     PMIX_INFO_LOAD(&i, PMIX_IOF_CACHE_SIZE, &n, PMIX_UINT32);

@@ -436,11 +436,40 @@ void log_fn(const pmix_proc_t* client, const pmix_info_t data[], size_t ndata, c
     });
 }
 
+bool same_procs(const std::vector<pmix_proc_t>& a, const pmix_proc_t* b, size_t nb) {
+    if (a.size() != nb) return false;
+    for (size_t i = 0; i < nb; ++i)
+        if (!PMIX_CHECK_NSPACE(a[i].nspace, b[i].nspace) || a[i].rank != b[i].rank) return false;
+    return true;
+}
+
 // A tool's PMIx_IOF_pull (or its deregistration, PMIX_IOF_STOP): the library forwards every
-// rank's output pmixrun hands it (job.cpp) to whoever pulls it; pmixrun keeps printing it
-// (PMIX_IOF_COPY, the Standard's default; PMIX_IOF_REDIRECT is not honoured yet).
-pmix_status_t iof_pull_fn(const pmix_proc_t[], size_t, const pmix_info_t[], size_t,
-                          pmix_iof_channel_t, pmix_op_cbfunc_t, void*) {
+// rank's output pmixrun hands it (job.cpp) to whoever pulls it. pmixrun keeps printing it
+// (PMIX_IOF_COPY, the Standard's default) unless the pull says PMIX_IOF_REDIRECT: then not until
+// that registration stops.
+pmix_status_t iof_pull_fn(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t dirs[],
+                          size_t ndirs, pmix_iof_channel_t channels, pmix_op_cbfunc_t, void*) {
+    bool redirect = false, stop = false;
+    for (size_t i = 0; i < ndirs; ++i) {
+        if (std::strcmp(dirs[i].key, PMIX_IOF_REDIRECT) == 0) redirect = PMIX_INFO_TRUE(&dirs[i]);
+        if (std::strcmp(dirs[i].key, PMIX_IOF_STOP) == 0) stop = PMIX_INFO_TRUE(&dirs[i]);
+    }
+    if (!redirect && !stop) return PMIX_OPERATION_SUCCEEDED;
+    Redirect r{std::vector<pmix_proc_t>(procs, procs + nprocs), channels};
+    g_launcher->queue.post([r = std::move(r), stop] {
+        auto& list = g_launcher->redirects;
+        if (!stop) {
+            list.push_back(r);
+            return;
+        }
+        for (auto it = list.begin(); it != list.end(); ++it) {
+            if (it->channels == r.channels &&
+                same_procs(it->procs, r.procs.data(), r.procs.size())) {
+                list.erase(it);
+                return;
+            }
+        }
+    });
     return PMIX_OPERATION_SUCCEEDED;
 }
 
@@ -474,6 +503,17 @@ pmix_status_t push_stdin_fn(const pmix_proc_t*, const pmix_proc_t targets[], siz
 }
 
 }  // namespace
+
+bool redirected(const Launcher& launcher, const Proc& process, pmix_iof_channel_t channel) {
+    pmix_proc_t source;
+    PMIX_LOAD_PROCID(&source, process.nspace.c_str(), process.rank);
+    for (const Redirect& r : launcher.redirects) {
+        if ((r.channels & channel) == 0) continue;
+        for (const pmix_proc_t& p : r.procs)
+            if (PMIX_CHECK_PROCID(&source, &p)) return true;
+    }
+    return false;
+}
 
 void fail_pending_lookups(pmix_status_t status) {
     for (PendingLookup& lookup : g_launcher->pending_lookups)

@@ -515,6 +515,9 @@ void deliver_output(const Proc& process, FILE* destination, const char* bytes, s
 // Forwards whole lines with a rank tag; a partial last line waits for more or for EOF.
 void forward_output(Stream& stream, const Proc& process, FILE* destination) {
     const std::string tag = proc_tag(process);
+    const bool print =
+        !redirected(*g_launcher, process,
+                    destination == stdout ? PMIX_FWD_STDOUT_CHANNEL : PMIX_FWD_STDERR_CHANNEL);
     char chunk[65536];
     for (;;) {
         const ssize_t bytes_read = ::read(stream.fd, chunk, sizeof chunk);
@@ -522,7 +525,7 @@ void forward_output(Stream& stream, const Proc& process, FILE* destination) {
         if (bytes_read < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
         if (bytes_read <= 0) {
             deliver_output(process, destination, nullptr, 0, true);
-            if (!stream.partial.empty())
+            if (!stream.partial.empty() && print)
                 emit(destination, tag, stream.partial.data(), stream.partial.size());
             stream.partial.clear();
             ::close(stream.fd);
@@ -535,7 +538,7 @@ void forward_output(Stream& stream, const Proc& process, FILE* destination) {
         size_t start = 0;
         for (size_t newline; (newline = stream.partial.find('\n', start)) != std::string::npos;
              start = newline + 1)
-            emit(destination, tag, stream.partial.data() + start, newline - start);
+            if (print) emit(destination, tag, stream.partial.data() + start, newline - start);
         stream.partial.erase(0, start);
         std::fflush(destination);
     }

@@ -2,7 +2,7 @@
 // its job with PMIX_IOF_TAG_OUTPUT and PMIX_IOF_TIMESTAMP_OUTPUT, writes what arrives to its own
 // stdout until it has `lines` lines, deregisters, prints "DEREGISTERED", listens one second more
 // (whatever still arrives is printed after that marker) and finalizes.
-//   iof_tool --pid PID --lines N
+//   iof_tool --pid PID --lines N [--redirect]   (PMIX_IOF_REDIRECT: pmixrun stops printing)
 // Exit 0; 2 on a failed call; 3 when the lines did not come within 20 s.
 #include <pmix_tool.h>
 
@@ -57,7 +57,10 @@ std::string job_nspace(const pmix_proc_t& me) {
 int main(int argc, char** argv) {
     pid_t pid = 0;
     long want = 10;
-    for (int i = 1; i + 1 < argc; i += 2) {
+    bool redirect = false;
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--redirect") == 0) redirect = true;
+        if (i + 1 >= argc) continue;
         if (std::strcmp(argv[i], "--pid") == 0) pid = static_cast<pid_t>(std::atoi(argv[i + 1]));
         if (std::strcmp(argv[i], "--lines") == 0) want = std::atol(argv[i + 1]);
     }
@@ -81,12 +84,13 @@ int main(int argc, char** argv) {
     }
     pmix_proc_t job;
     PMIX_LOAD_PROCID(&job, ns.c_str(), PMIX_RANK_WILDCARD);
-    pmix_info_t dirs[2];
+    pmix_info_t dirs[3];
     PMIX_INFO_LOAD(&dirs[0], PMIX_IOF_TAG_OUTPUT, nullptr, PMIX_BOOL);
     PMIX_INFO_LOAD(&dirs[1], PMIX_IOF_TIMESTAMP_OUTPUT, nullptr, PMIX_BOOL);
-    const pmix_status_t id =
-        PMIx_IOF_pull(&job, 1, dirs, 2, PMIX_FWD_STDOUT_CHANNEL | PMIX_FWD_STDERR_CHANNEL,
-                      on_output, nullptr, nullptr);
+    PMIX_INFO_LOAD(&dirs[2], PMIX_IOF_REDIRECT, nullptr, PMIX_BOOL);
+    const pmix_status_t id = PMIx_IOF_pull(&job, 1, dirs, redirect ? 3 : 2,
+                                           PMIX_FWD_STDOUT_CHANNEL | PMIX_FWD_STDERR_CHANNEL,
+                                           on_output, nullptr, nullptr);
     if (id < 0) {
         std::fprintf(stderr, "pull from %s: %s\n", ns.c_str(), PMIx_Error_string(id));
         PMIx_tool_finalize();

@@ -2,6 +2,8 @@
 # tests/iof/pmixrun_pull.sh BIN_DIR TICKER IOF_TOOL - a tool attaches to a running pmixrun job,
 # pulls a copy of its output with tags and timestamps while pmixrun still prints it, then
 # deregisters and sees no more.
+# Then a second tool with PMIX_IOF_REDIRECT: pmixrun does not print what it takes live (what was
+# cached before, pmixrun had printed) and prints again once it deregistered.
 # Checks: the tool got >= 20 lines, each "[<ctime>][<jobid>,<rank>]<stdout>: tick <n>", of both
 # ranks; nothing after its "DEREGISTERED"; every pulled line is in pmixrun's own output (as
 # "[<rank>] tick <n>"); pmixrun went on printing after the tool left.
@@ -31,12 +33,17 @@ timeout 40 "$TOOL" --pid "$JOB_PID" --lines 20 > "$TMPDIR/tool.out" 2> "$TMPDIR/
 rc=$?
 [[ $rc == 0 ]] || fail "iof_tool exited $rc: $(cat "$TMPDIR/tool.err")"
 sleep 0.5  # pmixrun goes on printing after the tool left
+# A second tool takes the output with PMIX_IOF_REDIRECT: pmixrun stops printing it meanwhile.
+timeout 40 "$TOOL" --pid "$JOB_PID" --lines 300 --redirect > "$TMPDIR/redirect.out" 2>> "$TMPDIR/tool.err"
+rc=$?
+[[ $rc == 0 ]] || fail "iof_tool --redirect exited $rc: $(cat "$TMPDIR/tool.err")"
+sleep 0.5
 touch "$STOP"
 timeout 30 bash -c "while kill -0 $JOB_PID 2>/dev/null; do sleep 0.1; done"
 wait "$JOB_PID" || fail "the job failed: $(cat "$TMPDIR/job.err")"
 JOB_PID=
 cat "$TMPDIR/tool.err"
-python3 - "$TMPDIR/tool.out" "$TMPDIR/job.out" <<'PY' || fail "see above"
+python3 - "$TMPDIR/tool.out" "$TMPDIR/job.out" "$TMPDIR/redirect.out" <<'PY' || fail "see above"
 import re, sys
 tool = open(sys.argv[1]).read().split("\n")
 job = open(sys.argv[2]).read().split("\n")
@@ -57,6 +64,15 @@ assert ranks == {"0", "1"}, f"ranks pulled: {ranks}"
 last = max(int(l.split()[-1]) for l in pulled)
 printed = [int(l.split()[-1]) for l in job if re.match(r"\[0\] tick \d+$", l)]
 assert max(printed) > last, f"pmixrun stopped printing at {max(printed)} (tool saw up to {last})"
+red = open(sys.argv[3]).read().split("\n")
+rmark = red.index("DEREGISTERED")
+rpulled, rafter = red[:rmark], [l for l in red[rmark + 1:] if l]
+assert not rafter, f"output after deregistration (redirect): {rafter[:3]}"
+unprinted = [l for l in rpulled if f"[{line.match(l).group(2)}] {line.match(l).group(3)}" not in job]
+assert unprinted, "with PMIX_IOF_REDIRECT pmixrun still printed everything the tool got"
+rlast = max(int(l.split()[-1]) for l in rpulled)
+assert max(printed) > rlast, "pmixrun did not resume printing after the redirect ended"
+print(f"redirect: {len(rpulled)} lines pulled, {len(unprinted)} of them not printed by pmixrun")
 print(f"PASS: {len(pulled)} lines pulled of ranks {sorted(ranks)}, pmixrun printed "
       f"{len(printed)} lines of rank 0 (up to tick {max(printed)}), none after deregistration")
 PY

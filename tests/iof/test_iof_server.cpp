@@ -54,8 +54,8 @@ pmix_status_t host_iof_pull(const pmix_proc_t[], size_t, const pmix_info_t dirs[
 const char* kJob = "iof.job";    // the source (no process: the host delivers its output)
 const char* kTool = "iof.tool";  // the puller's namespace
 
-class IofServer : public ::testing::Test {
-protected:
+class IofServerTest : public ::testing::Test {
+public:
     void start(std::vector<pmix_info_t> extra = {}, bool with_pull = true) {
         std::string tmpl = "/tmp/pmix-iof.XXXXXX";
         ASSERT_NE(::mkdtemp(tmpl.data()), nullptr);
@@ -182,11 +182,12 @@ protected:
 
     std::string dir_;
     bool running_ = false;
+    std::string errtext_;
     pid_t pid_ = -1;
     int out_ = -1, err_ = -1, in_ = -1;
-    std::string errtext_;
     std::size_t scanned_ = 0;
 };
+using IofServer = IofServerTest;
 
 std::string binary_block() {
     std::string b;
@@ -307,30 +308,30 @@ pmix_info_t cache_size(uint32_t n) {
     return i;
 }
 
-// PMIX_IOF_CACHE_SIZE 8 with the default policy (PMIX_IOF_DROP_NEWEST): the first 8 bytes stay.
+// Overflows a cache of 8 bytes ("0123456789" then "abc", before anyone registers) and returns
+// what the first puller receives.
+std::string pulled_after_overflow(IofServerTest& t, std::vector<pmix_info_t> config) {
+    config.push_back(cache_size(8));
+    t.start(std::move(config));
+    EXPECT_EQ(t.deliver("0123456789"), PMIX_OPERATION_SUCCEEDED);
+    EXPECT_EQ(t.deliver("abc"), PMIX_OPERATION_SUCCEEDED);
+    t.run_puller({kJob, "0", "8", "cb"});
+    EXPECT_TRUE(t.wait_for("ready")) << t.errtext_;
+    auto [out, status] = t.finish();
+    EXPECT_EQ(status, 0) << t.errtext_;
+    return out;
+}
+
+// The default policy (PMIX_IOF_DROP_NEWEST): the first 8 bytes stay.
 TEST_F(IofServer, CacheOverflowDropsNewest) {
-    start({cache_size(8)});
-    ASSERT_EQ(deliver("0123456789"), PMIX_OPERATION_SUCCEEDED);
-    ASSERT_EQ(deliver("abc"), PMIX_OPERATION_SUCCEEDED);
-    run_puller({kJob, "0", "8", "cb"});
-    ASSERT_TRUE(wait_for("ready")) << errtext_;
-    auto [out, status] = finish();
-    EXPECT_EQ(status, 0) << errtext_;
-    EXPECT_EQ(out, "01234567");
+    EXPECT_EQ(pulled_after_overflow(*this, {}), "01234567");
 }
 
 // PMIX_IOF_DROP_OLDEST: the newest 8 bytes stay.
 TEST_F(IofServer, CacheOverflowDropsOldest) {
     pmix_info_t oldest;
     PMIX_INFO_LOAD(&oldest, PMIX_IOF_DROP_OLDEST, nullptr, PMIX_BOOL);
-    start({cache_size(8), oldest});
-    ASSERT_EQ(deliver("0123456789"), PMIX_OPERATION_SUCCEEDED);
-    ASSERT_EQ(deliver("abc"), PMIX_OPERATION_SUCCEEDED);
-    run_puller({kJob, "0", "8", "cb"});
-    ASSERT_TRUE(wait_for("ready")) << errtext_;
-    auto [out, status] = finish();
-    EXPECT_EQ(status, 0) << errtext_;
-    EXPECT_EQ(out, "56789abc");
+    EXPECT_EQ(pulled_after_overflow(*this, {oldest}), "56789abc");
 }
 
 // A host without iof_pull: the pull is refused with PMIX_ERR_NOT_SUPPORTED (as OpenPMIx).

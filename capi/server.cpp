@@ -160,3 +160,16 @@ pmix_status_t PMIx_server_delete_process_set(char* pset_name) {
         return pmix::server::delete_process_set(pset_name);
     });
 }
+
+pmix_status_t PMIx_server_IOF_deliver(const pmix_proc_t* source, pmix_iof_channel_t channel,
+                                      const pmix_byte_object_t* bo, const pmix_info_t info[],
+                                      size_t ninfo, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    return guarded([&] {
+        if (!pmix::server::initialized()) return PMIX_ERR_INIT;
+        if (source == nullptr || bo == nullptr || (bo->size > 0 && bo->bytes == nullptr) ||
+            (ninfo > 0 && info == nullptr)) {
+            return PMIX_ERR_BAD_PARAM;
+        }
+        return pmix::server::iof_deliver(*source, channel, *bo, info, ninfo, cbfunc, cbdata);
+    });
+}

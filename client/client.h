@@ -9,6 +9,7 @@
 #pragma once
 
 #include <pmix.h>
+#include <pmix_tool.h>
 
 #include <cstddef>
 
@@ -161,5 +162,17 @@ pmix_status_t register_local_handler(const pmix_status_t* codes, std::size_t nco
 pmix_status_t deregister_local_handler(std::size_t ref);
 void deliver_local_event(pmix_status_t status, const pmix_proc_t& source, const pmix_info_t* info,
                          std::size_t ninfo);
+
+// ---- IO forwarding (iof.cpp) -------------------------------------------------------------------
+// With regcbfunc NULL, pull blocks and returns the handler's id (>= 1) as its status.
+pmix_status_t iof_pull(const pmix_proc_t* procs, std::size_t nprocs, const pmix_info_t* dirs,
+                       std::size_t ndirs, pmix_iof_channel_t channel, pmix_iof_cbfunc_t cbfunc,
+                       pmix_hdlr_reg_cbfunc_t regcbfunc, void* regcbdata);
+pmix_status_t iof_deregister(std::size_t id, const pmix_info_t* dirs, std::size_t ndirs,
+                             pmix_op_cbfunc_t cbfunc, void* cbdata);
+// iof_push.cpp.
+pmix_status_t iof_push(const pmix_proc_t* targets, std::size_t ntargets,
+                       const pmix_byte_object_t* bo, const pmix_info_t* dirs, std::size_t ndirs,
+                       pmix_op_cbfunc_t cbfunc, void* cbdata);
 
 }  // namespace pmix::client

@@ -253,6 +253,10 @@ void deliver(pmix_status_t status, const pmix_proc_t& source, pmix_info_t* info,
 }  // namespace
 
 void deliver_event_frame(const wire::Frame& f) {
+    if (f.op == static_cast<std::uint32_t>(proto::Op::kIofData)) {
+        deliver_iof_frame(f);
+        return;
+    }
     if (f.op != static_cast<std::uint32_t>(proto::Op::kEvent)) {
         exec::log_error("pmix client",
                         "unexpected message from the server, op " + std::to_string(f.op));

@@ -194,6 +194,7 @@ void teardown() {
     if (ex) {
         ex->stop();  // runs the posted close, drops the connection, joins
     }
+    iof_forget_all();
 }
 
 namespace {

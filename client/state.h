@@ -109,6 +109,9 @@ pmix_status_t status_request_nb(proto::Op op, wire::Bytes payload,
 // events.cpp: a server-initiated frame (kEvent) / the connection to the server was lost.
 // Both run on the progress thread and call the matching registered handlers.
 void deliver_event_frame(const wire::Frame& f);
+// iof.cpp: a kIofData frame (progress thread); iof_forget_all drops every handler (teardown).
+void deliver_iof_frame(const wire::Frame& f);
+void iof_forget_all();
 void raise_lost_connection();
 
 }  // namespace pmix::client

@@ -444,7 +444,84 @@ void log_fn(const pmix_proc_t* client, const pmix_info_t data[], size_t ndata, c
     });
 }
 
+bool same_procs(const std::vector<pmix_proc_t>& a, const pmix_proc_t* b, size_t nb) {
+    if (a.size() != nb) return false;
+    for (size_t i = 0; i < nb; ++i)
+        if (!PMIX_CHECK_NSPACE(a[i].nspace, b[i].nspace) || a[i].rank != b[i].rank) return false;
+    return true;
+}
+
+// A tool's PMIx_IOF_pull (or its deregistration, PMIX_IOF_STOP): the library forwards every
+// rank's output pmixrun hands it (job.cpp) to whoever pulls it. pmixrun keeps printing it
+// (PMIX_IOF_COPY, the Standard's default) unless the pull says PMIX_IOF_REDIRECT: then not until
+// that registration stops.
+pmix_status_t iof_pull_fn(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t dirs[],
+                          size_t ndirs, pmix_iof_channel_t channels, pmix_op_cbfunc_t, void*) {
+    bool redirect = false, stop = false;
+    for (size_t i = 0; i < ndirs; ++i) {
+        if (std::strcmp(dirs[i].key, PMIX_IOF_REDIRECT) == 0) redirect = PMIX_INFO_TRUE(&dirs[i]);
+        if (std::strcmp(dirs[i].key, PMIX_IOF_STOP) == 0) stop = PMIX_INFO_TRUE(&dirs[i]);
+    }
+    if (!redirect && !stop) return PMIX_OPERATION_SUCCEEDED;
+    Redirect r{std::vector<pmix_proc_t>(procs, procs + nprocs), channels};
+    g_launcher->queue.post([r = std::move(r), stop] {
+        auto& list = g_launcher->redirects;
+        if (!stop) {
+            list.push_back(r);
+            return;
+        }
+        for (auto it = list.begin(); it != list.end(); ++it) {
+            if (it->channels == r.channels &&
+                same_procs(it->procs, r.procs.data(), r.procs.size())) {
+                list.erase(it);
+                return;
+            }
+        }
+    });
+    return PMIX_OPERATION_SUCCEEDED;
+}
+
+// A tool's PMIx_IOF_push: rank 0 of the job pmixrun started has a stdin pipe (stdin_forward.cpp);
+// the bytes join what waits for it, PMIX_IOF_COMPLETE ends its input. Other targets have none.
+pmix_status_t push_stdin_fn(const pmix_proc_t*, const pmix_proc_t targets[], size_t ntargets,
+                            const pmix_info_t directives[], size_t ndirs,
+                            const pmix_byte_object_t* bo, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    for (size_t i = 0; i < ntargets; ++i) {
+        const bool main_job = g_launcher->nspace == targets[i].nspace;
+        if (!main_job || (targets[i].rank != 0 && targets[i].rank != PMIX_RANK_WILDCARD))
+            return PMIX_ERR_NOT_SUPPORTED;
+    }
+    bool complete = false;
+    for (size_t i = 0; i < ndirs; ++i)
+        if (std::strcmp(directives[i].key, PMIX_IOF_COMPLETE) == 0)
+            complete = PMIX_INFO_TRUE(&directives[i]);
+    std::string bytes = bo != nullptr && bo->size > 0 ? std::string(bo->bytes, bo->size) : "";
+    g_launcher->queue.post([bytes = std::move(bytes), complete, cbfunc, cbdata] {
+        StdinForward& f = g_launcher->stdin_fwd;
+        // Rank 0's input already ended (pmixrun's own stdin at EOF, an earlier COMPLETE, rank 0
+        // gone). Before rank 0 starts the bytes wait for its pipe.
+        const pmix_status_t rc = f.eof ? PMIX_ERR_IOF_COMPLETE : PMIX_SUCCESS;
+        if (rc == PMIX_SUCCESS) {
+            f.pending += bytes;
+            f.eof = complete;
+        }
+        if (cbfunc != nullptr) cbfunc(rc, cbdata);
+    });
+    return PMIX_SUCCESS;
+}
+
 }  // namespace
+
+bool redirected(const Launcher& launcher, const Proc& process, pmix_iof_channel_t channel) {
+    pmix_proc_t source;
+    PMIX_LOAD_PROCID(&source, process.nspace.c_str(), process.rank);
+    for (const Redirect& r : launcher.redirects) {
+        if ((r.channels & channel) == 0) continue;
+        for (const pmix_proc_t& p : r.procs)
+            if (PMIX_CHECK_PROCID(&source, &p)) return true;
+    }
+    return false;
+}
 
 void fail_pending_lookups(pmix_status_t status) {
     for (PendingLookup& lookup : g_launcher->pending_lookups)
@@ -470,6 +547,8 @@ void fill_module(pmix_server_module_t& module) {
     module.log = log_fn;
     module.job_control = job_control;
     module.group = host_group;
+    module.iof_pull = iof_pull_fn;
+    module.push_stdin = push_stdin_fn;
     // pmixd: no cross-node publish/lookup/spawn yet, and no allocations (each daemon would
     // hand out its own, not the job's, host list and ids).
     if (g_launcher->remote != nullptr) return;

@@ -319,12 +319,14 @@ bool start_proc(Launcher& launcher, Proc& process, std::vector<char*>& argv, cha
     }
     int out[2], err[2];  // the child's stdout and stderr: [0] read end (ours), [1] write end
     if (::pipe(out) != 0 || ::pipe(err) != 0) return false;
+    const int in = child_stdin(launcher, process);  // -1: inherited
     process.forked = Clock::now();
     pid_t pid = ::fork();
     if (pid == 0) {
         ::setpgid(0, 0);
         if (launcher.remote != nullptr)
             ::prctl(PR_SET_PDEATHSIG, SIGKILL);  // pmixd gone: so are its ranks
+        if (in >= 0) ::dup2(in, 0);
         ::dup2(out[1], 1);
         ::dup2(err[1], 2);
         ::close(out[0]);
@@ -341,6 +343,7 @@ bool start_proc(Launcher& launcher, Proc& process, std::vector<char*>& argv, cha
     }
     if (process.job == 0) launcher.times.fork += Clock::now() - process.forked;
     PMIX_ARGV_FREE(env);
+    if (in >= 0) ::close(in);
     ::close(out[1]);
     ::close(err[1]);
     if (pid < 0) {
@@ -499,15 +502,44 @@ void emit(FILE* destination, const std::string& tag, const char* line, size_t le
     std::fprintf(destination, "[%s] %.*s\n", tag.c_str(), static_cast<int>(length), line);
 }
 
+// Hands a chunk of a rank's output to the library, which forwards it to the tools that pull it
+// (or holds it until one does, under its cache limit). The head prints; pmixd does not deliver.
+void deliver_output(const Proc& process, FILE* destination, const char* bytes, size_t length,
+                    bool complete = false) {
+#ifdef PMIXRUN_NO_IOF_DELIVER
+    (void)process, (void)destination, (void)bytes;
+    return;
+#endif
+    if (g_launcher->remote != nullptr || (length == 0 && !complete)) return;
+    pmix_proc_t source;
+    PMIX_LOAD_PROCID(&source, process.nspace.c_str(), process.rank);
+    pmix_byte_object_t bo{const_cast<char*>(bytes), length};
+    pmix_info_t end;  // the stream ended (EOF): PMIX_IOF_COMPLETE, no bytes
+    PMIX_INFO_LOAD(&end, PMIX_IOF_COMPLETE, nullptr, PMIX_BOOL);
+    const pmix_iof_channel_t channel =
+        destination == stdout ? PMIX_FWD_STDOUT_CHANNEL : PMIX_FWD_STDERR_CHANNEL;
+    const pmix_status_t rc = PMIx_server_IOF_deliver(
+        &source, channel, &bo, complete ? &end : nullptr, complete ? 1 : 0, nullptr, nullptr);
+    PMIX_INFO_DESTRUCT(&end);
+    if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED)
+        std::fprintf(stderr, "pmixrun: output of %s not forwarded: %s\n", proc_tag(process).c_str(),
+                     PMIx_Error_string(rc));
+}
+
 // Forwards whole lines with a rank tag; a partial last line waits for more or for EOF.
-void forward_output(Stream& stream, const std::string& tag, FILE* destination) {
+void forward_output(Stream& stream, const Proc& process, FILE* destination) {
+    const std::string tag = proc_tag(process);
+    const bool print =
+        !redirected(*g_launcher, process,
+                    destination == stdout ? PMIX_FWD_STDOUT_CHANNEL : PMIX_FWD_STDERR_CHANNEL);
     char chunk[65536];
     for (;;) {
         const ssize_t bytes_read = ::read(stream.fd, chunk, sizeof chunk);
         if (bytes_read < 0 && errno == EINTR) continue;
         if (bytes_read < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
         if (bytes_read <= 0) {
-            if (!stream.partial.empty())
+            deliver_output(process, destination, nullptr, 0, true);
+            if (!stream.partial.empty() && print)
                 emit(destination, tag, stream.partial.data(), stream.partial.size());
             stream.partial.clear();
             ::close(stream.fd);
@@ -515,11 +547,12 @@ void forward_output(Stream& stream, const std::string& tag, FILE* destination) {
             std::fflush(destination);
             return;
         }
+        deliver_output(process, destination, chunk, static_cast<size_t>(bytes_read));
         stream.partial.append(chunk, static_cast<size_t>(bytes_read));
         size_t start = 0;
         for (size_t newline; (newline = stream.partial.find('\n', start)) != std::string::npos;
              start = newline + 1)
-            emit(destination, tag, stream.partial.data() + start, newline - start);
+            if (print) emit(destination, tag, stream.partial.data() + start, newline - start);
         stream.partial.erase(0, start);
         std::fflush(destination);
     }
@@ -606,6 +639,8 @@ void run_loop(Launcher& launcher) {
                 owners.emplace_back(stream, &process);
             }
         }
+        const std::size_t stdin_at = fds.size();
+        stdin_poll_fds(launcher, fds);
         if (owners.empty() && launcher.exited_count == launcher.procs.size()) {
             if (launcher.remote == nullptr) break;
             if (!reported) launcher.remote->job_done(launcher.final_exit_code());
@@ -621,11 +656,13 @@ void run_loop(Launcher& launcher) {
         for (size_t i = 0; i < owners.size(); ++i) {
             if (fds[i + 3].revents == 0) continue;
             auto [stream, process] = owners[i];
-            forward_output(*stream, proc_tag(*process), stream == &process->out ? stdout : stderr);
+            forward_output(*stream, *process, stream == &process->out ? stdout : stderr);
         }
+        stdin_service(launcher, &fds[stdin_at]);
         handle_signals(launcher);
         advance_kill(launcher, Clock::now());
     }
+    stdin_close(launcher);
     launcher.queue.drain();
     fail_pending_lookups(PMIX_ERR_TIMEOUT);
 }

@@ -11,6 +11,7 @@
 #include "hosts.h"
 #include "options.h"
 
+#include <poll.h>
 #include <sys/types.h>
 
 #include <atomic>
@@ -176,6 +177,20 @@ struct ProcessSetDef {
     std::vector<pmix_proc_t> members;
 };
 
+// pmixrun's stdin on its way to rank 0 (stdin_forward.cpp).
+struct StdinForward {
+    int target = -1;      // the write end of rank 0's stdin pipe
+    std::string pending;  // read from our stdin, not yet taken by rank 0
+    bool eof = false;
+};
+
+// A tool's PMIx_IOF_pull with PMIX_IOF_REDIRECT: pmixrun stops printing these procs' channels
+// until that tool deregisters (host.cpp).
+struct Redirect {
+    std::vector<pmix_proc_t> procs;
+    pmix_iof_channel_t channels = PMIX_FWD_NO_CHANNELS;
+};
+
 struct Launcher {
     Options options;
     std::string nspace, hostname, tmpdir;
@@ -200,6 +215,8 @@ struct Launcher {
     double time_limit_s = 0;  // pmixd: the head's --timeout (the head enforces it), for queries
     unsigned next_job = 1;
     WorkQueue queue;
+    StdinForward stdin_fwd;
+    std::vector<Redirect> redirects;             // loop thread only
     std::map<std::string, Published> published;  // PMIx_Publish's keys
     std::vector<PendingLookup> pending_lookups;  // PMIX_WAIT lookups of keys not published yet
     // Failure handling: the first failure decides the exit code; survivors get a grace to exit,
@@ -274,6 +291,15 @@ bool spawn_all(Launcher& launcher, char** base_env);
 void run_loop(Launcher& launcher);
 void deregister_job(Launcher& launcher);
 void kill_all(Launcher& launcher, int sig);
+// True while a tool took `channel` of `process` with PMIX_IOF_REDIRECT (host.cpp).
+bool redirected(const Launcher& launcher, const Proc& process, pmix_iof_channel_t channel);
+// stdin_forward.cpp: the fd a process gets as its stdin (pmixrun's rank 0 of the main job: a
+// pipe fed from pmixrun's stdin; the others /dev/null; -1 in pmixd: inherited), the two pollfds
+// the loop adds (our stdin, rank 0's pipe) and their service; stdin_close at the end of the job.
+int child_stdin(Launcher& launcher, const Proc& process);
+void stdin_poll_fds(Launcher& launcher, std::vector<pollfd>& fds);
+void stdin_service(Launcher& launcher, const pollfd* fds);
+void stdin_close(Launcher& launcher);
 
 // Deregisters, finalizes the server and removes the temporary directory (main.cpp).
 int serve_job(Launcher& launcher, const std::vector<std::string>& child_env,

@@ -40,6 +40,11 @@ pmix_status_t own_allocate(pmix_alloc_directive_t directive, const pmix_info_t* 
                            pmix_info_cbfunc_t cbfunc, void* cbdata);
 pmix_status_t own_fabric(pmix_fabric_operation_t op, const pmix_info_t* info, size_t ninfo,
                          pmix_info_cbfunc_t cbfunc, void* cbdata);
+// iof.cpp: PMIx_server_IOF_deliver (rules in iof.h). The data and info are copied before it
+// returns; without cbfunc PMIX_OPERATION_SUCCEEDED, else cbfunc from a loop task.
+pmix_status_t iof_deliver(const pmix_proc_t& source, pmix_iof_channel_t channel,
+                          const pmix_byte_object_t& bo, const pmix_info_t* info, size_t ninfo,
+                          pmix_op_cbfunc_t cbfunc, void* cbdata);
 // True on the server's progress thread (inside an upcall), where a blocking call would deadlock.
 bool on_server_thread();
 

@@ -125,6 +125,7 @@ void State::on_closed(const ProcKey& who) {
     if (c.lost) ex->post([this, who] { groups_client_lost(*this, who); });
     answer_commit_waits(who);
     events_client_lost(who);
+    iof_requester_gone(who);
     if (!c.finalized && !finalizing && module.client_finalized != nullptr) {
         // The client died without PMIx_Finalize: tell the host it is gone, as OpenPMIx does.
         // Posted: this may run inside a host's call (deregister_nspace closing connections).
@@ -443,6 +444,11 @@ void State::on_message(const ProcKey& who, wire::Connection& conn, wire::Frame&&
         case Op::kHeartbeat:
             outcome = monitor_request(who, c, r, conn, frame);
             break;
+        case Op::kIofPull:
+        case Op::kIofDeregister:
+        case Op::kIofPush:
+            iof_request(who, r, conn, frame);
+            return;
         case Op::kFinalize:
             if (r.finish() == PMIX_SUCCESS) {
                 c.finalized = true;

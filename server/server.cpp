@@ -243,6 +243,9 @@ pmix_status_t init(const pmix_server_module_t* module, const pmix_info_t* info, 
     st->hostname = this_host();
     set_identity(*st, info, ninfo);
     if (pmix_status_t rc = st->credentials.use_key(info, ninfo); rc != PMIX_SUCCESS) return rc;
+    if (pmix_status_t rc = configure_iof(st->iof, info, ninfo); rc != PMIX_SUCCESS) {
+        return rc;
+    }
     if (pmix_status_t rc = note_server_user(*st, info, ninfo); rc != PMIX_SUCCESS) {
         return rc;
     }
@@ -405,6 +408,7 @@ pmix_status_t deregister_nspace(const char* nspace, pmix_op_cbfunc_t cbfunc, voi
         s.namespaces.erase(name);
         s.local_support.erase(name);
         s.app_env.drop_namespace(name);
+        s.iof.drop_namespace(name);
         s.reader->detach(name);  // else the server would keep the unlinked segments mapped
         s.store->delete_namespace(name);
         drop_board(s, name);

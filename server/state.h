@@ -20,6 +20,7 @@
 #include "server/events.h"
 #include "server/fence_table.h"
 #include "server/groups.h"
+#include "server/iof.h"
 #include "server/job_access.h"
 #include "server/monitor.h"
 #include "server/namespaces.h"
@@ -75,6 +76,7 @@ public:
     CredentialAuthority credentials;  // credential.h: the library's own credentials
     MonitorTable monitors;            // monitor.h: heartbeat and file monitors
     ProcessSets psets;                // psets.h: the host's process sets
+    IofTable iof;               // iof.h: IO forwarding registrations and cache
     // setup_local_support's info per namespace, kept for the fabric plugins (setup_app.cpp).
     std::map<std::string, std::vector<std::pair<std::string, Value>>> local_support;
     // The one store of values (publish.h): written here, read by clients and by the server's
@@ -121,6 +123,13 @@ public:
     // directives and was recorded; run_cleanups removes the paths when the client ends.
     bool take_cleanup_request(Client& c, const pmix_info_t* info, std::size_t ninfo);
     void run_cleanups(Client& c);
+
+    // IO forwarding (iof.cpp): kIofPull / kIofDeregister from a client or tool, a chunk the
+    // host delivers, a requester that went away.
+    void iof_request(const ProcKey& who, proto::Reader& r, wire::Connection& conn,
+                     const wire::Frame& frame);
+    void iof_deliver(IofChunk chunk);
+    void iof_requester_gone(const ProcKey& who);
 
     // Fence (fence.cpp).
     void fence_request(const ProcKey& who, wire::Connection& conn, const wire::Frame& frame);

@@ -1,5 +1,5 @@
 // API tests: the process-management calls that are not implemented yet answer with the documented
-// status and never invoke a callback (capi/client_unsupported.cpp, server_unsupported.cpp,
+// status and never invoke a callback (capi/client_unsupported.cpp,
 // tool_unsupported.cpp). Goes through the exported C API of libpmix only.
 #include <pmix.h>
 #include <pmix_server.h>

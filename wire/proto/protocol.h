@@ -80,6 +80,19 @@ enum class Op : std::uint32_t {
     // PMIX_FABRIC_REQUEST_INFO / PMIX_FABRIC_UPDATE_INFO (update: directives = PMIX_FABRIC_INDEX).
     kFabric = 0x141,  // req: op(UINT8), ndirs, directives(INFO[])
                       // rep: status, ninfo(SIZE), info(INFO[]) what fills pmix_fabric_t.info
+    // IO forwarding (server/iof.h): PMIx_IOF_pull registers the client's handler `id` for
+    // `channels` of `procs`; the server passes it to its host's iof_pull upcall and replies when
+    // the host answers. Deregister names the same id.
+    kIofPull = 0x160,        // req: nprocs, procs(PROC[]), ndirs, dirs(INFO[]),
+                             //      channels(IOF_CHANNEL), id(SIZE)          rep: status
+    kIofDeregister = 0x161,  // req: id(SIZE), ndirs, dirs(INFO[])           rep: status
+    // server->client, no reply: one chunk of output for the handler `id`.
+    kIofData = 0x162,  // source(PROC), channel(IOF_CHANNEL), id(SIZE), ninfo, info(INFO[]),
+                       // data(BYTE_OBJECT)
+    // PMIx_IOF_push: bytes for the targets' stdin, passed to the host's push_stdin upcall with
+    // the requester as source (PMIX_IOF_COMPLETE among dirs: end of input, data may be empty).
+    kIofPush = 0x163,  // req: ntargets, targets(PROC[]), ndirs, dirs(INFO[]), data(BYTE_OBJECT)
+                       // rep: status
 };
 
 // A client's answer to PMIX_GROUP_LEADER_FAILED once its handlers completed (server/

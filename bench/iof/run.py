@@ -108,6 +108,7 @@ def main():
     reader = os.path.join(args.bindir, "bench-iof-reader")
     runs = launchers(args.bindir, args.libdir, args.ours_only)
     tput, rss, lat = {}, {}, {}
+    load_before = os.getloadavg()[0]
     for rep in range(args.reps):
         for name, prefix, ld in runs:
             print(f"iof/run.py: rep {rep + 1}/{args.reps} {name} ...", file=sys.stderr, end="",
@@ -126,7 +127,8 @@ def main():
                   f"(p99 {m.group(2)})", file=sys.stderr)
     report = [f"# IO forwarding: throughput and line latency ({time.strftime('%Y-%m-%d %H:%M')})",
               "",
-              f"{os.cpu_count()} CPUs; one rank; medians over {args.reps} runs per launcher, "
+              f"{os.cpu_count()} CPUs (1-minute load average {load_before:.1f} before, "
+              f"{os.getloadavg()[0]:.1f} after); one rank; medians over {args.reps} runs per launcher, "
               "alternating. Throughput: "
               f"{args.mbytes} MiB of 1 KiB lines in {args.chunk_kib} KiB write(2)s, from the first "
               "write to the arrival of the last line at a reader on the launcher's stdout pipe. "
@@ -135,11 +137,12 @@ def main():
               "Peak RSS: VmHWM of the launcher process (mpirun: the HNP, which hosts the PMIx "
               "server) during the throughput run, largest of the runs.",
               "",
-              "| launcher | MiB/s | line latency median | line latency p99 | launcher peak RSS |",
+              "| launcher | MiB/s median (min-max) | line latency median | line latency p99 | launcher peak RSS |",
               "|---|---:|---:|---:|---:|"]
     for name, _, _ in runs:
         note = " ¹" if name == "pmixrun-openpmix" else ""
-        report.append(f"| {name}{note} | {statistics.median(tput[name]):,.0f} | "
+        report.append(f"| {name}{note} | {statistics.median(tput[name]):,.0f} "
+                      f"({min(tput[name]):,.0f}-{max(tput[name]):,.0f}) | "
                       f"{statistics.median(l[0] for l in lat[name]):,.1f} us | "
                       f"{statistics.median(l[1] for l in lat[name]):,.1f} us | "
                       f"{'n/a' if name.startswith('pipe') else f'{max(rss[name]) / 1024:,.1f} MiB'} |")

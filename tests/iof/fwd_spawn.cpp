@@ -5,10 +5,15 @@
 //   fwd_spawn stdout|stderr|both|none   (parent)
 //   fwd_spawn child                      (the spawned ranks: 3 lines on stdout, 3 on stderr,
 //                                         then a fence with the parent, then exit)
+//   fwd_spawn tool PID                   (a tool attached to pmixrun PID spawns 2 "plain"
+//                                         children with no PMIX_FWD_*: a tool gets every
+//                                         channel it does not name, so all 12 lines)
+//   fwd_spawn plain                      (no PMIx: the 6 lines, then exit)
 // The parent waits (at most 20 s) until every forwarded line it asked for came, then 0.5 s more
 // for lines it must not get, and prints "fwd_spawn: mode=M out=N err=N". Exit 0 when the counts
 // are those of the mode, 1 otherwise, 2 on a failed call.
 #include <pmix.h>
+#include <pmix_tool.h>
 
 #include <poll.h>
 #include <unistd.h>
@@ -16,6 +21,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -39,12 +45,16 @@ pmix_status_t fence_with(const char* parent_ns, const char* child_ns) {
     return PMIx_Fence(procs, 2, nullptr, 0);
 }
 
-int run_child(const pmix_proc_t& me) {
+void print_lines(unsigned rank) {
     for (int i = 0; i < kLinesPerChannel; ++i) {
-        std::printf("fwd-child stdout rank %u line %d\n", me.rank, i);
-        std::fprintf(stderr, "fwd-child stderr rank %u line %d\n", me.rank, i);
+        std::printf("fwd-child stdout rank %u line %d\n", rank, i);
+        std::fprintf(stderr, "fwd-child stderr rank %u line %d\n", rank, i);
     }
     std::fflush(stdout);
+}
+
+int run_child(const pmix_proc_t& me) {
+    print_lines(me.rank);
     pmix_value_t* val = nullptr;
     pmix_status_t rc = PMIx_Get(nullptr, PMIX_PARENT_ID, nullptr, 0, &val);
     if (rc != PMIX_SUCCESS) return fail("PMIx_Get (PMIX_PARENT_ID)", rc);
@@ -94,13 +104,14 @@ bool capture(int fd, Capture& cap) {
     return cap.real_fd >= 0;
 }
 
-pmix_status_t spawn_children(const char* self, bool fwd_out, bool fwd_err, char* child_ns) {
+pmix_status_t spawn_children(const char* self, const char* as, bool fwd_out, bool fwd_err,
+                             char* child_ns) {
     pmix_app_t app;
     PMIX_APP_CONSTRUCT(&app);
     app.cmd = strdup(self);
     app.argv = static_cast<char**>(calloc(3, sizeof(char*)));
     app.argv[0] = strdup(self);
-    app.argv[1] = strdup("child");
+    app.argv[1] = strdup(as);
     app.maxprocs = kChildren;
     pmix_info_t info[2];
     size_t ninfo = 0;
@@ -129,7 +140,7 @@ int run_parent(const pmix_proc_t& me, const char* self, const std::string& mode)
         return code;
     };
     char child_ns[PMIX_MAX_NSLEN + 1] = {};
-    pmix_status_t rc = spawn_children(self, fwd_out, fwd_err, child_ns);
+    pmix_status_t rc = spawn_children(self, "child", fwd_out, fwd_err, child_ns);
     if (rc != PMIX_SUCCESS) return finish(fail("PMIx_Spawn", rc));
     if ((rc = fence_with(me.nspace, child_ns)) != PMIX_SUCCESS)
         return finish(fail("PMIx_Fence", rc));
@@ -148,9 +159,54 @@ int run_parent(const pmix_proc_t& me, const char* self, const std::string& mode)
     return got_out == want_out && got_err == want_err ? 0 : 1;
 }
 
+// A tool spawns without PMIX_FWD_*: its server forwards every output channel to it.
+int run_tool(const char* self, pid_t pid) {
+    pmix_info_t info[2];
+    size_t ninfo = 0;
+    PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_PIDINFO, &pid, PMIX_PID);
+    if (const char* t = std::getenv("TMPDIR"); t != nullptr)
+        PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_TMPDIR, t, PMIX_STRING);
+    pmix_proc_t me;
+    pmix_status_t rc = PMIx_tool_init(&me, info, ninfo);
+    for (size_t i = 0; i < ninfo; ++i) PMIX_INFO_DESTRUCT(&info[i]);
+    if (rc != PMIX_SUCCESS) {
+        std::fprintf(stderr, "fwd_spawn: PMIx_tool_init failed: %s\n", PMIx_Error_string(rc));
+        return 2;
+    }
+    Capture out, err;
+    if (!capture(STDOUT_FILENO, out) || !capture(STDERR_FILENO, err)) return 2;
+    std::thread out_reader([&] { out.run(); });
+    std::thread err_reader([&] { err.run(); });
+    char child_ns[PMIX_MAX_NSLEN + 1] = {};
+    rc = spawn_children(self, "plain", false, false, child_ns);
+    const int want = kChildren * kLinesPerChannel;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    while (rc == PMIX_SUCCESS && (out.lines < want || err.lines < want) &&
+           std::chrono::steady_clock::now() < deadline)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    out.stop = err.stop = true;
+    out_reader.join();
+    err_reader.join();
+    ::dup2(out.real_fd, STDOUT_FILENO);
+    ::dup2(err.real_fd, STDERR_FILENO);
+    PMIx_tool_finalize();
+    if (rc != PMIX_SUCCESS) {
+        std::fprintf(stderr, "fwd_spawn: PMIx_Spawn (tool) failed: %s\n", PMIx_Error_string(rc));
+        return 2;
+    }
+    std::printf("fwd_spawn: mode=tool out=%d err=%d\n", out.lines.load(), err.lines.load());
+    return out.lines == want && err.lines == want ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc > 1 && std::strcmp(argv[1], "plain") == 0) {
+        print_lines(0);
+        return 0;
+    }
+    if (argc > 2 && std::strcmp(argv[1], "tool") == 0)
+        return run_tool(argv[0], static_cast<pid_t>(std::atoi(argv[2])));
     if (argc < 2) {
         std::fprintf(stderr, "usage: fwd_spawn stdout|stderr|both|none|child\n");
         return 2;

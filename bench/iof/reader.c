@@ -76,14 +76,17 @@ int main(int argc, char** argv) {
         }
     }
     if (lat) {
-        if (got < n || twice > 0) {
+        const int complete = got == n && twice == 0;
+        if (!complete) {
             fprintf(stderr, "reader: %ld of %ld lines, %ld twice\n", got, n, twice);
-            return 1;
+        } else {
+            qsort(delays, (size_t)n, sizeof *delays, cmp_ll);
+            printf("IOF latency_us median=%.1f p99=%.1f max=%.1f lines=%ld\n",
+                   delays[n / 2] / 1e3, delays[(n * 99) / 100] / 1e3, delays[n - 1] / 1e3, n);
         }
-        qsort(delays, (size_t)n, sizeof *delays, cmp_ll);
-        printf("IOF latency_us median=%.1f p99=%.1f max=%.1f lines=%ld\n",
-               delays[n / 2] / 1e3, delays[(n * 99) / 100] / 1e3, delays[n - 1] / 1e3, n);
-        return 0;
+        free(delays);
+        free(seen);
+        return complete ? 0 : 1;
     }
     if (start < 0 || lines != want_lines) {
         fprintf(stderr, "reader: %ld lines after START, want %ld\n", lines, want_lines);

@@ -170,13 +170,16 @@ def plot(path, runs, tput, lat):
         return
     names = [n for n, _, _ in runs]
     fig, (a, b) = plt.subplots(1, 2, figsize=(11, 4))
-    a.barh(names, [statistics.median(tput[n]) for n in names])
-    a.set_xlabel("MiB/s (higher is better)")
+    med = [statistics.median(tput[n]) for n in names]
+    a.barh(names, med, xerr=[[m - min(tput[n]) for m, n in zip(med, names)],
+                             [max(tput[n]) - m for m, n in zip(med, names)]], capsize=3)
+    a.set_xlabel("MiB/s, median and min-max (higher is better)")
     a.invert_yaxis()
     b.barh(names, [statistics.median(l[1] for l in lat[n]) for n in names], alpha=0.35,
            label="p99")
     b.barh(names, [statistics.median(l[0] for l in lat[n]) for n in names], label="median")
-    b.set_xlabel("line latency, us (lower is better)")
+    b.set_xscale("log")
+    b.set_xlabel("line latency, us, log scale (lower is better)")
     b.set_yticklabels([])
     b.invert_yaxis()
     b.legend()

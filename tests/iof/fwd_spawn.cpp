@@ -104,6 +104,37 @@ bool capture(int fd, Capture& cap) {
     return cap.real_fd >= 0;
 }
 
+// Our stdout and stderr, each read by a thread of its own until finish() puts them back.
+class StdCapture {
+public:
+    bool start() {
+        if (!capture(STDOUT_FILENO, out) || !capture(STDERR_FILENO, err)) return false;
+        out_reader = std::thread([this] { out.run(); });
+        err_reader = std::thread([this] { err.run(); });
+        return true;
+    }
+    // Until `want_out` / `want_err` children's lines came (at most 20 s).
+    void wait_for(int want_out, int want_err) const {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        while ((out.lines < want_out || err.lines < want_err) &&
+               std::chrono::steady_clock::now() < deadline)
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    void finish() {
+        if (!out_reader.joinable()) return;
+        out.stop = err.stop = true;
+        out_reader.join();
+        err_reader.join();
+        ::dup2(out.real_fd, STDOUT_FILENO);
+        ::dup2(err.real_fd, STDERR_FILENO);
+    }
+    ~StdCapture() { finish(); }
+    Capture out, err;
+
+private:
+    std::thread out_reader, err_reader;
+};
+
 pmix_status_t spawn_children(const char* self, const char* as, bool fwd_out, bool fwd_err,
                              char* child_ns) {
     pmix_app_t app;
@@ -127,32 +158,18 @@ pmix_status_t spawn_children(const char* self, const char* as, bool fwd_out, boo
 int run_parent(const pmix_proc_t& me, const char* self, const std::string& mode) {
     const bool fwd_out = mode == "stdout" || mode == "both";
     const bool fwd_err = mode == "stderr" || mode == "both";
-    Capture out, err;
-    if (!capture(STDOUT_FILENO, out) || !capture(STDERR_FILENO, err)) return 2;
-    std::thread out_reader([&] { out.run(); });
-    std::thread err_reader([&] { err.run(); });
-    auto finish = [&](int code) {
-        out.stop = err.stop = true;
-        out_reader.join();
-        err_reader.join();
-        ::dup2(out.real_fd, STDOUT_FILENO);
-        ::dup2(err.real_fd, STDERR_FILENO);
-        return code;
-    };
+    StdCapture cap;
+    if (!cap.start()) return 2;
     char child_ns[PMIX_MAX_NSLEN + 1] = {};
     pmix_status_t rc = spawn_children(self, "child", fwd_out, fwd_err, child_ns);
-    if (rc != PMIX_SUCCESS) return finish(fail("PMIx_Spawn", rc));
-    if ((rc = fence_with(me.nspace, child_ns)) != PMIX_SUCCESS)
-        return finish(fail("PMIx_Fence", rc));
+    if (rc != PMIX_SUCCESS) return fail("PMIx_Spawn", rc);
+    if ((rc = fence_with(me.nspace, child_ns)) != PMIX_SUCCESS) return fail("PMIx_Fence", rc);
     const int want_out = fwd_out ? kChildren * kLinesPerChannel : 0;
     const int want_err = fwd_err ? kChildren * kLinesPerChannel : 0;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while ((out.lines < want_out || err.lines < want_err) &&
-           std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    cap.wait_for(want_out, want_err);
     std::this_thread::sleep_for(std::chrono::milliseconds(500));  // what must not come
-    const int got_out = out.lines, got_err = err.lines;
-    finish(0);
+    cap.finish();
+    const int got_out = cap.out.lines, got_err = cap.err.lines;
     std::printf("fwd_spawn: mode=%s out=%d err=%d\n", mode.c_str(), got_out, got_err);
     std::fflush(stdout);
     PMIx_Finalize(nullptr, 0);
@@ -173,29 +190,21 @@ int run_tool(const char* self, pid_t pid) {
         std::fprintf(stderr, "fwd_spawn: PMIx_tool_init failed: %s\n", PMIx_Error_string(rc));
         return 2;
     }
-    Capture out, err;
-    if (!capture(STDOUT_FILENO, out) || !capture(STDERR_FILENO, err)) return 2;
-    std::thread out_reader([&] { out.run(); });
-    std::thread err_reader([&] { err.run(); });
+    StdCapture cap;
+    if (!cap.start()) return 2;
     char child_ns[PMIX_MAX_NSLEN + 1] = {};
     rc = spawn_children(self, "plain", false, false, child_ns);
     const int want = kChildren * kLinesPerChannel;
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-    while (rc == PMIX_SUCCESS && (out.lines < want || err.lines < want) &&
-           std::chrono::steady_clock::now() < deadline)
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    out.stop = err.stop = true;
-    out_reader.join();
-    err_reader.join();
-    ::dup2(out.real_fd, STDOUT_FILENO);
-    ::dup2(err.real_fd, STDERR_FILENO);
+    if (rc == PMIX_SUCCESS) cap.wait_for(want, want);
+    cap.finish();
     PMIx_tool_finalize();
     if (rc != PMIX_SUCCESS) {
         std::fprintf(stderr, "fwd_spawn: PMIx_Spawn (tool) failed: %s\n", PMIx_Error_string(rc));
         return 2;
     }
-    std::printf("fwd_spawn: mode=tool out=%d err=%d\n", out.lines.load(), err.lines.load());
-    return out.lines == want && err.lines == want ? 0 : 1;
+    const int got_out = cap.out.lines, got_err = cap.err.lines;
+    std::printf("fwd_spawn: mode=tool out=%d err=%d\n", got_out, got_err);
+    return got_out == want && got_err == want ? 0 : 1;
 }
 
 }  // namespace
@@ -208,7 +217,7 @@ int main(int argc, char** argv) {
     if (argc > 2 && std::strcmp(argv[1], "tool") == 0)
         return run_tool(argv[0], static_cast<pid_t>(std::atoi(argv[2])));
     if (argc < 2) {
-        std::fprintf(stderr, "usage: fwd_spawn stdout|stderr|both|none|child\n");
+        std::fprintf(stderr, "usage: fwd_spawn stdout|stderr|both|none|child|plain|tool PID\n");
         return 2;
     }
     pmix_proc_t me;

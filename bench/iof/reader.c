@@ -81,8 +81,8 @@ int main(int argc, char** argv) {
             fprintf(stderr, "reader: %ld of %ld lines, %ld twice\n", got, n, twice);
         } else {
             qsort(delays, (size_t)n, sizeof *delays, cmp_ll);
-            printf("IOF latency_us median=%.1f p99=%.1f max=%.1f lines=%ld\n",
-                   delays[n / 2] / 1e3, delays[(n * 99) / 100] / 1e3, delays[n - 1] / 1e3, n);
+            printf("IOF latency_us median=%.1f p99=%.1f max=%.1f lines=%ld\n", delays[n / 2] / 1e3,
+                   delays[(n * 99) / 100] / 1e3, delays[n - 1] / 1e3, n);
         }
         free(delays);
         free(seen);

@@ -5,7 +5,9 @@
 #      --reps 5 --quick are passed through), report + plot in bench/results/;
 #   2. the store micro benchmarks (bench-gds, Google Benchmark);
 #   3. the scale simulation (bench-scale: 1,000,000 processes over 10,000 nodes);
-#   4. Open MPI startup (mpirun -np 2..16) on our library vs OpenPMIx (bench/mpi/startup.py).
+#   4. Open MPI startup (mpirun -np 2..16) on our library vs OpenPMIx (bench/mpi/startup.py);
+#   5. IO forwarding: one rank's output (256 MiB; 1000 stamped lines) through a pipe, pmixrun,
+#      pmixrun-openpmix and mpirun (bench/iof/run.py).
 # bench/run.sh --slurm [slurm/run.py options]: only `srun --mpi=pmix` start-up on one node and on
 # two simulated nodes, our library vs OpenPMIx (bench/slurm/run.py; root, Slurm and munge).
 set -euo pipefail
@@ -22,7 +24,7 @@ if [[ ${1:-} == --slurm ]]; then
   exit 0
 fi
 bash scripts/setup.sh release pmixrun pmixrun-openpmix bench-scenario bench-scenario-openpmix \
-  bench-scale bench-gds bench-floor bench-mpi-hello >/dev/null
+  bench-scale bench-gds bench-floor bench-mpi-hello bench-iof-writer bench-iof-reader >/dev/null
 bin=build/release/bin
 out=bench/results
 mkdir -p "$out"
@@ -31,17 +33,22 @@ stamp=$(date +%Y%m%d-%H%M%S)
 # earlier on PATH (pyenv, venv) may not.
 py=python3
 if [[ -x /usr/bin/python3 ]] && /usr/bin/python3 -c 'import matplotlib' 2>/dev/null; then py=/usr/bin/python3; fi
-echo "== 1/4 end-to-end scenario (progress on stderr)" >&2
+echo "== 1/5 end-to-end scenario (progress on stderr)" >&2
 "$py" bench/e2e/run.py --bindir "$bin" --out "$out/e2e-$stamp.md" --png "$out/e2e-$stamp.png" "$@"
 echo
-echo "== 2/4 store micro benchmarks (bench-gds; /1 = shared memory, /0 = heap)"
+echo "== 2/5 store micro benchmarks (bench-gds; /1 = shared memory, /0 = heap)"
 "$bin/bench-gds" --benchmark_min_time=0.2
 echo
-echo "== 3/4 scale simulation (bench-scale)"
+echo "== 3/5 scale simulation (bench-scale)"
 "$bin/bench-scale" 1000000 10000
 echo
-echo "== 4/4 Open MPI startup, our library vs OpenPMIx (progress on stderr)"
+echo "== 4/5 Open MPI startup, our library vs OpenPMIx (progress on stderr)"
 python3 bench/mpi/startup.py --program "$bin/bench-mpi-hello" --libdir build/release/lib \
   --out "$out/mpi-startup-$stamp.md"
 echo
-echo "reports: $out/e2e-$stamp.md (+ .png when matplotlib is installed), $out/mpi-startup-$stamp.md"
+echo "== 5/5 IO forwarding: pipe, pmixrun, pmixrun-openpmix, mpirun (progress on stderr)"
+"$py" bench/iof/run.py --bindir "$bin" --libdir build/release/lib --out "$out/iof-$stamp.md" \
+  --png "$out/iof-$stamp.png"
+echo
+echo "reports: $out/e2e-$stamp.md (+ .png when matplotlib is installed), $out/mpi-startup-$stamp.md," \
+  "$out/iof-$stamp.md (+ .png)"

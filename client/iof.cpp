@@ -12,6 +12,9 @@
 //   line and buffer, and reaches the callback with its info even when it carries no bytes.
 // - deregister flushes what the handler holds (a partial line, decorated, and the buffer) to
 //   it, drops it (later chunks for it are dropped), then tells the server (kIofDeregister).
+// - handler id 0 is the default one OpenPMIx's client installs at init: output of a job we
+//   spawned with PMIX_FWD_STDOUT / STDERR / STDDIAG (server/iof.h) is written, as it comes, to
+//   our own stdout (stderr for stderr and stddiag).
 #include "client/client.h"
 #include "client/iof_format.h"
 #include "client/state.h"
@@ -198,6 +201,12 @@ void deliver_iof_frame(const wire::Frame& f) {
     if (r.finish() != PMIX_SUCCESS) {
         PMIX_BYTE_OBJECT_DESTRUCT(&bo);
         exec::log_error("pmix client", "undecodable forwarded output dropped");
+        return;
+    }
+    if (id == 0) {  // the default handler: as is
+        emit(nullptr, 0, channel, source,
+             bo.size > 0 ? std::string(bo.bytes, bo.size) : std::string(), nullptr, 0);
+        PMIX_BYTE_OBJECT_DESTRUCT(&bo);
         return;
     }
     pmix_iof_cbfunc_t fn = nullptr;

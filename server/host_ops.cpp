@@ -33,6 +33,7 @@ struct Upcall {
     void* block = nullptr;  // apps or queries
     std::size_t nblock = 0;
     pmix_data_type_t block_type = PMIX_UNDEF;
+    pmix_iof_channel_t forward = PMIX_FWD_NO_CHANNELS;  // spawn: PMIX_FWD_STD* (iof.h)
     std::string msg;
     // Queries: what the library answered itself (PMIX_QUERY_ATTRIBUTE_SUPPORT) and the rest,
     // borrowing the keys of `block`, for the host.
@@ -74,13 +75,32 @@ void lookup_done(pmix_status_t status, pmix_pdata_t data[], size_t ndata, void* 
     }
 }
 
-void spawn_done(pmix_status_t status, char nspace[], void* cbdata) {
-    std::unique_ptr<Upcall> u(static_cast<Upcall*>(cbdata));
-    if (auto c = u->to.conn.lock()) {
+void reply_spawned(const Upcall& u, pmix_status_t status, const char* nspace) {
+    if (auto c = u.to.conn.lock()) {
         proto::Writer w;
         w.status(status).string(nspace);
-        c->reply(u->to.request, w.take());
+        c->reply(u.to.request, w.take());
     }
+}
+
+void spawn_done(pmix_status_t status, char nspace[], void* cbdata) {
+    std::unique_ptr<Upcall> u(static_cast<Upcall*>(cbdata));
+    if (status != PMIX_SUCCESS || nspace == nullptr || u->forward == PMIX_FWD_NO_CHANNELS) {
+        reply_spawned(*u, status, nspace);
+        return;
+    }
+    // The requester is registered for the new job's output before it hears of the job, both on
+    // the loop (this may be the host's thread, inside its upcall).
+    std::string job(nspace, strnlen(nspace, PMIX_MAX_NSLEN));
+    const pmix_status_t rc = post([u = std::move(u), job = std::move(job)] {
+        auto st = current();
+        if (!st) return;
+        st->iof_forward_spawned(
+            {std::string(u->proc.nspace, strnlen(u->proc.nspace, PMIX_MAX_NSLEN)), u->proc.rank},
+            u->to.conn, job, u->forward);
+        reply_spawned(*u, PMIX_SUCCESS, job.c_str());
+    });
+    (void)rc;  // server gone: nobody to answer
 }
 
 void reply_infos(Upcall& u, pmix_status_t status, const pmix_info_t* info, size_t ninfo) {
@@ -176,12 +196,13 @@ pmix_status_t do_lookup(State& s, Client& c, proto::Reader& r, UpcallPtr u, bool
     return PMIX_SUCCESS;
 }
 
-pmix_status_t do_spawn(State& s, proto::Reader& r, UpcallPtr u) {
+pmix_status_t do_spawn(State& s, Client& c, proto::Reader& r, UpcallPtr u) {
     r.infos(&u->info);
     u->block_type = PMIX_APP;
     r.array(&u->block, &u->nblock, PMIX_APP);
     if (r.finish() != PMIX_SUCCESS) return PMIX_ERR_UNPACK_FAILURE;
     if (s.module.spawn == nullptr) return PMIX_ERR_NOT_SUPPORTED;
+    u->forward = spawn_forward_channels(u->info.data(), u->info.size(), c.tool);
     Upcall* raw = u.get();
     settle(s.module.spawn(&raw->proc, raw->info.data(), raw->info.size(),
                           static_cast<pmix_app_t*>(raw->block), raw->nblock, spawn_done, raw),
@@ -355,7 +376,7 @@ pmix_status_t State::forward_to_host(Client& c, proto::Reader& r, wire::Connecti
         case Op::kUnpublish:
             return do_lookup(*this, c, r, std::move(u), false);
         case Op::kSpawn:
-            return do_spawn(*this, r, std::move(u));
+            return do_spawn(*this, c, r, std::move(u));
         case Op::kConnect:
             return do_connect(*this, r, std::move(u), true);
         case Op::kDisconnect:

@@ -372,6 +372,35 @@ void State::iof_request(const ProcKey& who, proto::Reader& r, wire::Connection& 
     }
 }
 
+pmix_iof_channel_t spawn_forward_channels(const pmix_info_t* info, std::size_t ninfo,
+                                          bool tool) noexcept {
+    static constexpr std::pair<const char*, pmix_iof_channel_t> kOutputs[] = {
+        {PMIX_FWD_STDOUT, PMIX_FWD_STDOUT_CHANNEL},
+        {PMIX_FWD_STDERR, PMIX_FWD_STDERR_CHANNEL},
+        {PMIX_FWD_STDDIAG, PMIX_FWD_STDDIAG_CHANNEL}};
+    pmix_iof_channel_t channels = PMIX_FWD_NO_CHANNELS;
+    for (const auto& [key, channel] : kOutputs) {
+        const pmix_info_t* given = data::find_info(info, ninfo, key);
+        if (given == nullptr ? tool : data::flag_true(*given)) channels |= channel;
+    }
+    return channels;
+}
+
+void State::iof_forward_spawned(const ProcKey& requester, std::weak_ptr<wire::Connection> conn,
+                                const std::string& nspace, pmix_iof_channel_t channels) {
+    IofRegistration reg;
+    reg.requester = requester;
+    reg.client_id = 0;  // the requester's default handler (OpenPMIx sends remote_id 0 too)
+    reg.conn = std::move(conn);
+    pmix_proc_t all{};
+    PMIX_LOAD_PROCID(&all, nspace.c_str(), PMIX_RANK_WILDCARD);
+    reg.procs.push_back(all);
+    reg.channels = channels;
+    reg.active = true;
+    auto& added = iof.registrations.emplace(iof.next_id++, std::move(reg)).first->second;
+    for (const IofChunk& chunk : iof.take_cached(added)) send_chunk(added, chunk);
+}
+
 void State::iof_requester_gone(const ProcKey& who) {
     std::erase_if(iof.registrations, [&](const auto& kv) { return kv.second.requester == who; });
 }

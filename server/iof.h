@@ -18,6 +18,13 @@
 //   OpenPMIx). kIofDeregister drops it and tells the host with PMIX_IOF_STOP (the registration's
 //   procs and channels). A requester that goes away loses its registrations (the host is not
 //   told: OpenPMIx neither).
+// - PMIx_Spawn with PMIX_FWD_STDOUT / STDERR / STDDIAG (spawn_forward_channels): once the host
+//   reports the spawn a success, the requester is registered for those channels of the whole new
+//   namespace with handler id 0 (its library's default handler: written to its own stdout or
+//   stderr unless it pulls with a callback) and the namespace's cached output is flushed to it,
+//   as OpenPMIx 4.2.2's pmix_server_spcbfunc. PMIX_FWD_STDIN is the host's business (it keeps
+//   that rank's stdin open for push_stdin): no registration. Like OpenPMIx, pull and push are
+//   not refused for a job spawned without them (the Standard asks the host to refuse them).
 #pragma once
 
 #include "data/info_array.h"
@@ -79,6 +86,12 @@ private:
 // PMIX_IOF_DROP_OLDEST / PMIX_IOF_DROP_NEWEST (both true, or a size that is no number:
 // PMIX_ERR_BAD_PARAM).
 pmix_status_t configure_iof(IofTable& t, const pmix_info_t* info, std::size_t ninfo);
+
+// The output channels PMIx_Spawn's directives ask to forward to the requester: PMIX_FWD_STDOUT /
+// STDERR / STDDIAG when true (PMIX_INFO_TRUE, as OpenPMIx reads them). A tool gets every channel
+// it does not name (OpenPMIx's pmix_server_spawn_parser); a client only those it asks for.
+pmix_iof_channel_t spawn_forward_channels(const pmix_info_t* info, std::size_t ninfo,
+                                          bool tool) noexcept;
 
 // True when `reg` wants `channel` of `source`.
 bool iof_matches(const IofRegistration& reg, const pmix_proc_t& source,

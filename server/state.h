@@ -76,7 +76,7 @@ public:
     CredentialAuthority credentials;  // credential.h: the library's own credentials
     MonitorTable monitors;            // monitor.h: heartbeat and file monitors
     ProcessSets psets;                // psets.h: the host's process sets
-    IofTable iof;               // iof.h: IO forwarding registrations and cache
+    IofTable iof;                     // iof.h: IO forwarding registrations and cache
     // setup_local_support's info per namespace, kept for the fabric plugins (setup_app.cpp).
     std::map<std::string, std::vector<std::pair<std::string, Value>>> local_support;
     // The one store of values (publish.h): written here, read by clients and by the server's
@@ -130,6 +130,9 @@ public:
                      const wire::Frame& frame);
     void iof_deliver(IofChunk chunk);
     void iof_requester_gone(const ProcKey& who);
+    // A spawn with PMIX_FWD_STD* succeeded: `requester` receives `channels` of `nspace` (iof.h).
+    void iof_forward_spawned(const ProcKey& requester, std::weak_ptr<wire::Connection> conn,
+                             const std::string& nspace, pmix_iof_channel_t channels);
 
     // Fence (fence.cpp).
     void fence_request(const ProcKey& who, wire::Connection& conn, const wire::Frame& frame);

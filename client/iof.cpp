@@ -32,6 +32,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 
 namespace pmix::client {
 
@@ -225,13 +226,12 @@ pmix_status_t make_sink(const pmix_proc_t* procs, std::size_t nprocs, const pmix
     if (const pmix_status_t rc = prepare_iof_files(spec, procs, nprocs); rc != PMIX_SUCCESS)
         return rc;
     sink->files = std::make_shared<IofFiles>(std::move(spec));
-    for (std::size_t i = 0; i < nprocs; ++i) {
-        const std::size_t size = known_job_size(procs[i].nspace);
-        if (size > 0)
-            sink->files->set_digits(
-                std::string(procs[i].nspace, strnlen(procs[i].nspace, PMIX_MAX_NSLEN)),
-                rank_digits(size));
-    }
+    std::set<std::string> nspaces;
+    for (std::size_t i = 0; i < nprocs; ++i)
+        nspaces.emplace(procs[i].nspace, strnlen(procs[i].nspace, PMIX_MAX_NSLEN));
+    for (const std::string& ns : nspaces)
+        if (const std::size_t size = known_job_size(ns.c_str()); size > 0)
+            sink->files->set_digits(ns, rank_digits(size));
     return PMIX_SUCCESS;
 }
 

@@ -7,7 +7,9 @@
 // - each chunk goes to its handler on the progress thread, formatted (iof_format.h) and, with
 //   PMIX_IOF_BUFFERING_SIZE / _TIME, held until that many bytes are there or that many seconds
 //   passed since the first byte held; a NULL callback writes to our own stdout (stderr for
-//   stderr and stddiag).
+//   stderr and stddiag) and, with the file directives, to files (iof_files.h); a callback gets
+//   the output whatever the file directives say (they add files, FILE_ONLY drops only the copy
+//   to our own stdout / stderr).
 // - a chunk with PMIX_IOF_COMPLETE (the source's stream ended) flushes that stream's partial
 //   line and buffer, and reaches the callback with its info even when it carries no bytes.
 // - deregister flushes what the handler holds (a partial line, decorated, and the buffer) to
@@ -16,6 +18,7 @@
 //   spawned with PMIX_FWD_STDOUT / STDERR / STDDIAG (server/iof.h) is written, as it comes, to
 //   our own stdout (stderr for stderr and stddiag).
 #include "client/client.h"
+#include "client/iof_files.h"
 #include "client/iof_format.h"
 #include "client/state.h"
 
@@ -30,7 +33,9 @@
 #include <cerrno>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
+#include <set>
 
 namespace pmix::client {
 
@@ -44,9 +49,17 @@ struct Stream {
 
 using StreamKey = std::tuple<std::string, pmix_rank_t, pmix_iof_channel_t>;
 
+// Where a handler's output goes: its callback, or our own stdout / stderr; and its files.
+struct Sink {
+    pmix_iof_cbfunc_t fn = nullptr;
+    std::shared_ptr<IofFiles> files;  // null: no file directive
+    bool terminal = true;             // without a callback: also to our own stdout / stderr
+    bool merge = false;               // stderr to our own stdout
+};
+
 struct IofHandler {
     pmix_iof_channel_t channels = PMIX_FWD_NO_CHANNELS;
-    pmix_iof_cbfunc_t fn = nullptr;
+    Sink sink;
     IofFormat format;
     std::size_t buffer_bytes = 0;        // PMIX_IOF_BUFFERING_SIZE
     std::chrono::seconds buffer_time{};  // PMIX_IOF_BUFFERING_TIME
@@ -88,13 +101,16 @@ void write_all(int fd, const std::string& text) {
     }
 }
 
-// Hands `text` to the handler's callback, or to our own stdout / stderr. Progress thread, no lock.
-void emit(pmix_iof_cbfunc_t fn, std::size_t id, pmix_iof_channel_t channel,
-          const pmix_proc_t& source, const std::string& text, const pmix_info_t* info,
-          std::size_t ninfo) {
+// Hands `text` to the handler's files and callback, or to our own stdout / stderr. Progress
+// thread, no lock.
+void emit(const Sink& sink, std::size_t id, pmix_iof_channel_t channel, const pmix_proc_t& source,
+          const std::string& text, const pmix_info_t* info, std::size_t ninfo) {
+    const pmix_iof_cbfunc_t fn = sink.fn;
     if (text.empty() && (fn == nullptr || ninfo == 0)) return;  // info: PMIX_IOF_COMPLETE
+    if (sink.files && !text.empty()) sink.files->write(source, channel, text);
     if (fn == nullptr) {
-        write_all((channel & PMIX_FWD_STDOUT_CHANNEL) != 0 ? STDOUT_FILENO : STDERR_FILENO, text);
+        const bool out = sink.merge || (channel & PMIX_FWD_STDOUT_CHANNEL) != 0;
+        if (sink.terminal) write_all(out ? STDOUT_FILENO : STDERR_FILENO, text);
         return;
     }
     pmix_byte_object_t bo{const_cast<char*>(text.data()), text.size()};
@@ -111,7 +127,7 @@ pmix_proc_t proc_of(const StreamKey& k) {
 // The buffering time of `key` in handler `id` ran out: what it holds goes out.
 void flush_held(std::size_t id, const StreamKey& key) {
     std::string text;
-    pmix_iof_cbfunc_t fn = nullptr;
+    Sink sink;
     {
         Registry& r = registry();
         std::lock_guard lock(r.mu);
@@ -121,9 +137,9 @@ void flush_held(std::size_t id, const StreamKey& key) {
         if (s == h->second.streams.end()) return;
         text.swap(s->second.held);
         s->second.timer_armed = false;
-        fn = h->second.fn;
+        sink = h->second.sink;
     }
-    emit(fn, id, std::get<2>(key), proc_of(key), text, nullptr, 0);
+    emit(sink, id, std::get<2>(key), proc_of(key), text, nullptr, 0);
 }
 
 void arm_timer(std::size_t id, const StreamKey& key, std::chrono::seconds after) {
@@ -134,14 +150,14 @@ void arm_timer(std::size_t id, const StreamKey& key, std::chrono::seconds after)
 
 // Formats and buffers one chunk for handler `id`; returns what goes out now.
 std::string take_output(std::size_t id, const pmix_proc_t& source, pmix_iof_channel_t channel,
-                        std::string_view bytes, bool complete, pmix_iof_cbfunc_t* fn, bool* found) {
+                        std::string_view bytes, bool complete, Sink* sink, bool* found) {
     Registry& r = registry();
     std::lock_guard lock(r.mu);
     auto h = r.handlers.find(id);
     *found = h != r.handlers.end() && (h->second.channels & channel) != 0;
     if (!*found) return {};
     IofHandler& handler = h->second;
-    *fn = handler.fn;
+    *sink = handler.sink;
     const StreamKey key{std::string(source.nspace, strnlen(source.nspace, PMIX_MAX_NSLEN)),
                         source.rank, channel};
     Stream& st = handler.streams[key];
@@ -184,6 +200,44 @@ std::size_t uint_directive(const pmix_info_t* info, std::size_t ninfo, const cha
     }
 }
 
+// The job size of `nspace` (asked for at most 2 s); 0 when it cannot be had.
+std::size_t known_job_size(const char* nspace) {
+    pmix_proc_t job{};
+    PMIX_LOAD_PROCID(&job, nspace, PMIX_RANK_WILDCARD);
+    pmix_info_t opt;
+    const int seconds = 2;
+    PMIX_INFO_LOAD(&opt, PMIX_TIMEOUT, &seconds, PMIX_INT);
+    pmix_value_t* v = nullptr;
+    const pmix_status_t rc = get(&job, PMIX_JOB_SIZE, &opt, 1, &v);
+    PMIX_INFO_DESTRUCT(&opt);
+    std::size_t size = 0;
+    if (rc == PMIX_SUCCESS && v != nullptr && v->type == PMIX_UINT32) size = v->data.uint32;
+    if (v != nullptr) PMIX_VALUE_RELEASE(v);
+    return size;
+}
+
+// The handler's sink from PMIx_IOF_pull's callback and file directives; the files' directories
+// are checked now, so that a bad one is PMIx_IOF_pull's error.
+pmix_status_t make_sink(const pmix_proc_t* procs, std::size_t nprocs, const pmix_info_t* dirs,
+                        std::size_t ndirs, pmix_iof_cbfunc_t cbfunc, Sink* sink) {
+    IofFileSpec spec;
+    if (const pmix_status_t rc = parse_iof_files(dirs, ndirs, &spec); rc != PMIX_SUCCESS) return rc;
+    sink->fn = cbfunc;
+    sink->terminal = spec.terminal_copy();
+    sink->merge = spec.merge;
+    if (!spec.any_file()) return PMIX_SUCCESS;
+    if (const pmix_status_t rc = prepare_iof_files(spec, procs, nprocs); rc != PMIX_SUCCESS)
+        return rc;
+    sink->files = std::make_shared<IofFiles>(std::move(spec));
+    std::set<std::string> nspaces;
+    for (std::size_t i = 0; i < nprocs; ++i)
+        nspaces.emplace(procs[i].nspace, strnlen(procs[i].nspace, PMIX_MAX_NSLEN));
+    for (const std::string& ns : nspaces)
+        if (const std::size_t size = known_job_size(ns.c_str()); size > 0)
+            sink->files->set_digits(ns, rank_digits(size));
+    return PMIX_SUCCESS;
+}
+
 }  // namespace
 
 void deliver_iof_frame(const wire::Frame& f) {
@@ -203,18 +257,18 @@ void deliver_iof_frame(const wire::Frame& f) {
         exec::log_error("pmix client", "undecodable forwarded output dropped");
         return;
     }
-    if (id == 0) {  // the default handler: as is
-        emit(nullptr, 0, channel, source,
+    if (id == 0) {  // the default handler: as is, to our own stdout / stderr
+        emit(Sink{}, 0, channel, source,
              bo.size > 0 ? std::string(bo.bytes, bo.size) : std::string(), nullptr, 0);
         PMIX_BYTE_OBJECT_DESTRUCT(&bo);
         return;
     }
-    pmix_iof_cbfunc_t fn = nullptr;
+    Sink sink;
     bool found = false;
     const std::string out = take_output(id, source, channel, std::string_view(bo.bytes, bo.size),
-                                        info.flag(PMIX_IOF_COMPLETE), &fn, &found);
+                                        info.flag(PMIX_IOF_COMPLETE), &sink, &found);
     PMIX_BYTE_OBJECT_DESTRUCT(&bo);
-    if (found) emit(fn, id, channel, source, out, info.data(), info.size());
+    if (found) emit(sink, id, channel, source, out, info.data(), info.size());
 }
 
 pmix_status_t iof_pull(const pmix_proc_t* procs, std::size_t nprocs, const pmix_info_t* dirs,
@@ -228,7 +282,9 @@ pmix_status_t iof_pull(const pmix_proc_t* procs, std::size_t nprocs, const pmix_
     if (regcbfunc == nullptr && exec::on_progress_thread()) return PMIX_ERR_WOULD_BLOCK;
     IofHandler h;
     h.channels = channel;
-    h.fn = cbfunc;
+    if (const pmix_status_t rc = make_sink(procs, nprocs, dirs, ndirs, cbfunc, &h.sink);
+        rc != PMIX_SUCCESS)
+        return rc;
     h.format = parse_iof_format(dirs, ndirs);
     h.buffer_bytes = uint_directive(dirs, ndirs, PMIX_IOF_BUFFERING_SIZE);
     h.buffer_time = std::chrono::seconds(uint_directive(dirs, ndirs, PMIX_IOF_BUFFERING_TIME));
@@ -280,7 +336,7 @@ bool flush_and_drop(std::size_t id) {
             text += decorate_output(h.format, proc_of(key), std::get<2>(key), st.residual,
                                     std::time(nullptr));
         }
-        emit(h.fn, id, std::get<2>(key), proc_of(key), text, nullptr, 0);
+        emit(h.sink, id, std::get<2>(key), proc_of(key), text, nullptr, 0);
     }
     return true;
 }

@@ -1,6 +1,7 @@
 // The job: what pmixrun registers with the server, the fork/exec of every rank, and the event loop
 // that forwards output, reaps children and enforces the failure and timeout rules.
 #include "launcher.h"
+#include "output.h"
 
 #include <fcntl.h>
 #include <grp.h>
@@ -499,7 +500,28 @@ void emit(FILE* destination, const std::string& tag, const char* line, size_t le
         remote->output(tag, destination == stdout ? 1 : 2, line, length);
         return;
     }
-    std::fprintf(destination, "[%s] %.*s\n", tag.c_str(), static_cast<int>(length), line);
+    // The printer (output.h) formats as the output options say; configured at its first line.
+    static const bool configured = [] {
+        output_printer().configure(g_launcher->options.output,
+                                   static_cast<std::size_t>(g_launcher->options.nprocs));
+        return true;
+    }();
+    (void)configured;
+    // `tag` is proc_tag(): "<rank>" of the main job, "<job>.<rank>" of the job-th spawned one,
+    // whose namespace is "<nspace>.<job>" (spawn_job).
+    const auto dot = tag.find('.');
+    const std::string nspace = dot == std::string::npos
+                                   ? g_launcher->nspace
+                                   : g_launcher->nspace + "." + tag.substr(0, dot);
+    const auto rank = static_cast<std::uint32_t>(
+        std::strtoul(tag.c_str() + (dot == std::string::npos ? 0 : dot + 1), nullptr, 10));
+    // forward_output hands a whole line without its newline, which follows it in its buffer, or
+    // at the end of a stream the partial last line, which ends its buffer (a std::string: '\0').
+    const bool whole_line = line[length] == '\n';
+    const OutputSource source{nspace, rank, tag};
+    const OutputChannel channel = destination == stdout ? OutputChannel::out : OutputChannel::err;
+    output_printer().print(source, channel, std::string_view(line, length + (whole_line ? 1 : 0)));
+    if (!whole_line) output_printer().end(source, channel);
 }
 
 // Hands a chunk of a rank's output to the library, which forwards it to the tools that pull it

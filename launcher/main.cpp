@@ -2,6 +2,7 @@
 // their fates into one exit status; across nodes, start a pmixd per node (head.cpp). The rules are
 // in this folder's README.md.
 #include "launcher.h"
+#include "output.h"
 
 #include <pwd.h>
 #include <unistd.h>
@@ -73,6 +74,10 @@ int main(int argc, char** argv) {
             break;
     }
     const Options& options = launcher.options;
+    if (!prepare_output(options.output, error)) {
+        std::fprintf(stderr, "pmixrun: %s\n", error.c_str());
+        return 2;
+    }
     if (!resolve_user(launcher)) return 2;
     if (!options.hosts.empty() || !options.hostfile.empty()) return run_head(options);
     for (const AppContext& app : options.apps) {

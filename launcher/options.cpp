@@ -2,7 +2,10 @@
 #include "options.h"
 
 #include <getopt.h>
+#include <unistd.h>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <string_view>
 
@@ -28,6 +31,13 @@ enum LongOnly : int {
     kPrependEnv,
     kAppendEnv,
     kPset,
+    kTagOutput,
+    kTimestampOutput,
+    kXmlOutput,
+    kRawOutput,
+    kMergeStderr,
+    kOutputFilename,
+    kOutput,
 };
 
 // "+": options end at the first argument that is not one (the program's own options follow it);
@@ -48,6 +58,13 @@ constexpr option kLongOptions[] = {
     {"prepend-env", required_argument, nullptr, kPrependEnv},
     {"append-env", required_argument, nullptr, kAppendEnv},
     {"pset", required_argument, nullptr, kPset},
+    {"tag-output", no_argument, nullptr, kTagOutput},
+    {"timestamp-output", no_argument, nullptr, kTimestampOutput},
+    {"xml", no_argument, nullptr, kXmlOutput},
+    {"raw-output", no_argument, nullptr, kRawOutput},
+    {"merge-stderr-to-stdout", no_argument, nullptr, kMergeStderr},
+    {"output-filename", required_argument, nullptr, kOutputFilename},
+    {"output", required_argument, nullptr, kOutput},
     {nullptr, 0, nullptr, 0},
 };
 
@@ -201,6 +218,105 @@ std::string missing_value(int option_value, const std::string& spelled) {
     }
 }
 
+// A relative path as an absolute one (Open MPI's mpirun: "a relative path value will be converted
+// to an absolute path"), so that what the files are named does not depend on a later chdir.
+std::string absolute_path(const std::string& path) {
+    if (path.empty() || path[0] == '/') return path;
+    char cwd[4096];
+    if (::getcwd(cwd, sizeof cwd) == nullptr) return path;
+    return std::string(cwd) + "/" + path;
+}
+
+std::string lowered(std::string_view text) {
+    std::string out(text);
+    std::transform(out.begin(), out.end(), out.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return out;
+}
+
+// "PATH[:nocopy]" (Open MPI's and prterun's qualifier, any case) into the path and the flag.
+std::string take_nocopy(const std::string& value, OutputOptions& out) {
+    const auto colon = value.rfind(':');
+    if (colon != std::string::npos && lowered(value.substr(colon + 1)) == "nocopy") {
+        out.nocopy = true;
+        return value.substr(0, colon);
+    }
+    return value;
+}
+
+// One item of prterun's "--output LIST": a name or enough of its start to tell it from the
+// others (case-insensitive), "dir=" / "file=" with a path; false with `error` set.
+bool apply_output_item(const std::string& item, OutputOptions& out, std::string& error) {
+    static constexpr std::string_view kNames[] = {
+        "tag", "tag-fullname", "timestamp", "xml", "merge-stderr-to-stdout", "raw", "dir", "file"};
+    const auto eq = item.find('=');
+    const std::string name = lowered(item.substr(0, eq));
+    std::string_view match;
+    int matches = 0;
+    for (std::string_view known : kNames) {
+        if (known == name) {
+            match = known;
+            matches = 1;
+            break;
+        }
+        if (!name.empty() && known.substr(0, name.size()) == name) match = known, ++matches;
+    }
+    const bool wants_value = match == "dir" || match == "file";
+    if (matches != 1 || wants_value != (eq != std::string::npos) ||
+        (wants_value && eq + 1 == item.size())) {
+        error = "bad --output item '" + item +
+                "' (tag, tag-fullname, timestamp, xml, merge-stderr-to-stdout, raw, "
+                "dir=DIR[:nocopy], file=FILE[:nocopy])";
+        return false;
+    }
+    if (match == "tag") out.tag = true;
+    if (match == "tag-fullname") out.tag_fullname = true;
+    if (match == "timestamp") out.timestamp = true;
+    if (match == "xml") out.xml = true;
+    if (match == "merge-stderr-to-stdout") out.merge = true;
+    if (match == "raw") out.raw = true;
+    if (wants_value) {
+        (match == "dir" ? out.directory : out.file) =
+            absolute_path(take_nocopy(item.substr(eq + 1), out));
+    }
+    return true;
+}
+
+// pmixrun's output options (Open MPI 4.1's mpirun names, prterun's --output); false with `error`.
+bool apply_output_option(int option_value, const char* value, OutputOptions& out,
+                         std::string& error) {
+    switch (option_value) {
+        case kTagOutput:
+            out.tag = true;
+            return true;
+        case kTimestampOutput:
+            out.timestamp = true;
+            return true;
+        case kXmlOutput:
+            out.xml = true;
+            return true;
+        case kRawOutput:
+            out.raw = true;
+            return true;
+        case kMergeStderr:
+            out.merge = true;
+            return true;
+        case kOutputFilename:
+            out.directory = absolute_path(take_nocopy(value, out));
+            if (out.directory.empty()) error = "--output-filename needs a directory";
+            return !out.directory.empty();
+        default: {  // kOutput
+            const std::string list = value;
+            for (std::size_t at = 0; at <= list.size();) {
+                const auto comma = std::min(list.find(',', at), list.size());
+                if (!apply_output_item(list.substr(at, comma - at), out, error)) return false;
+                at = comma + 1;
+            }
+            return true;
+        }
+    }
+}
+
 // Applies one option and its value (`value` is null for flags); false with `error` set.
 bool apply_option(int option_value, const char* value, const std::string& spelled, Options& out,
                   std::string& error) {
@@ -254,6 +370,14 @@ bool apply_option(int option_value, const char* value, const std::string& spelle
              : option_value == kUser     ? out.user
                                          : out.launch_agent) = value;
             return true;
+        case kTagOutput:
+        case kTimestampOutput:
+        case kXmlOutput:
+        case kRawOutput:
+        case kMergeStderr:
+        case kOutputFilename:
+        case kOutput:
+            return apply_output_option(option_value, value, out.output, error);
         default:
             error = "unknown option '" + spelled + "'";
             return false;
@@ -274,7 +398,8 @@ void print_usage(std::FILE* stream) {
         "usage: pmixrun [-n N] [--host LIST | --hostfile FILE] [--launch-agent CMD] "
         "[-x VAR[=value]]... [--set-env|--unset-env|--prepend-env|--append-env ...]... "
         "[--timeout SECONDS] [--report] [--remote-tools] [--user NAME] "
-        "[--pset NAME] [--] program [args...] [: [-n N] [--pset NAME] program [args...]]...\n"
+        "[--pset NAME] [output options] [--] program [args...] [: [-n N] [--pset NAME] program "
+        "[args...]]...\n"
         "  -n, --np N        number of processes (1..4096)\n"
         "  -x VAR[=value]    pass VAR to the processes (its value here, or the one given)\n"
         "  --set-env N=V     set N to V in the processes' environment\n"
@@ -292,6 +417,19 @@ void print_usage(std::FILE* stream) {
         "  --host a:2,b:2    run across these nodes (name:slots; -n defaults to all slots)\n"
         "  --hostfile FILE   the same from a file (\"name slots=N\" or \"name:N\" per line)\n"
         "  --launch-agent C  how to start a node daemon: C NODE pmixd ... (default: ssh)\n"
+        "output (default: every line as \"[rank] line\"; any format option prints as a PMIx\n"
+        "tool's PMIx_IOF_pull would, e.g. \"[nspace,rank]<stdout>: line\"):\n"
+        "  --tag-output      \"[nspace,rank]<stdout>: \" before each line\n"
+        "  --timestamp-output  \"[date]<stdout>: \" before each line (with --tag-output:\n"
+        "                    \"[date][nspace,rank]<stdout>: \")\n"
+        "  --xml             each line as <stdout rank=\"R\">escaped text</stdout>\n"
+        "  --raw-output      the bytes as they come: no tag, not split into lines\n"
+        "  --merge-stderr-to-stdout  the ranks' stderr goes to stdout (and its files)\n"
+        "  --output-filename DIR[:nocopy]  also into DIR/<nspace>/rank.<r>/stdout|stderr\n"
+        "                    (:nocopy: not on the terminal)\n"
+        "  --output LIST     prterun's form: tag, tag-fullname, timestamp, xml, raw,\n"
+        "                    merge-stderr-to-stdout, dir=DIR[:nocopy], file=F[:nocopy]\n"
+        "                    (F.<nspace>.<rank>.out|.err), comma-separated\n"
         "  -h, --help        this text\n");
 }
 

@@ -32,6 +32,23 @@ struct EnvDirective {
     bool operator==(const EnvDirective&) const = default;
 };
 
+// How pmixrun prints its ranks' output (output.h). With none of the format flags, each line is
+// printed as "[rank] line" (pmixrun's own default); with any, exactly as the PMIx library formats
+// a PMIx_IOF_pull with the matching directives (OpenPMIx 4.2.2's formats).
+struct OutputOptions {
+    bool tag = false;           // --tag-output, --output tag: "[<nspace>,<rank>]<stdout>: "
+    bool tag_fullname = false;  // --output tag-fullname
+    bool timestamp = false;     // --timestamp-output, --output timestamp
+    bool xml = false;           // --xml, --output xml
+    bool raw = false;           // --raw-output, --output raw: as it comes, not by whole lines
+    bool merge = false;         // --merge-stderr-to-stdout, --output merge-stderr-to-stdout
+    bool nocopy = false;        // ":nocopy" after a directory or file: nothing on the terminal
+    std::string directory;      // --output-filename DIR, --output dir=DIR (absolute)
+    std::string file;           // --output file=F (absolute)
+    bool formatted() const { return tag || tag_fullname || timestamp || xml || raw; }
+    bool operator==(const OutputOptions&) const = default;
+};
+
 // What pmixrun was asked to do.
 struct Options {
     int nprocs = 1;
@@ -56,6 +73,7 @@ struct Options {
     // group, registered with them (PMIX_USERID / PMIX_GRPID), as Slurm's slurmstepd runs a job.
     std::string user;
     std::string first_pset;  // --pset before the program: the first app context's set
+    OutputOptions output;
 };
 
 enum class ParseOutcome {

@@ -317,5 +317,48 @@ TEST(DaemonOptions, ClearErrors) {
               "unexpected argument 'extra'");
 }
 
+TEST(Options, OutputOptions) {
+    Options options;
+    std::string error;
+    ASSERT_EQ(parse({"pmixrun", "--tag-output", "--timestamp-output", "-xml", "--raw-output",
+                     "--merge-stderr-to-stdout", "--output-filename", "/o/d:NOCOPY", "prog"},
+                    options, error),
+              ParseOutcome::run)
+        << error;
+    OutputOptions want;
+    want.tag = want.timestamp = want.xml = want.raw = want.merge = want.nocopy = true;
+    want.directory = "/o/d";
+    EXPECT_EQ(options.output, want);
+    EXPECT_EQ(options.argv, std::vector<std::string>{"prog"});
+    EXPECT_FALSE(Options().output.formatted());
+}
+
+TEST(Options, PrterunOutputList) {
+    Options options;
+    std::string error;
+    // Enough of a name to tell it from the others, any case; dir=/file= with :nocopy.
+    ASSERT_EQ(parse({"pmixrun", "--output", "TAG-F,time,merge,raw,x,file=/f/out:nocopy", "p"},
+                    options, error),
+              ParseOutcome::run)
+        << error;
+    OutputOptions want;
+    want.tag_fullname = want.timestamp = want.merge = want.raw = want.xml = want.nocopy = true;
+    want.file = "/f/out";
+    EXPECT_EQ(options.output, want);
+    Options relative;
+    ASSERT_EQ(parse({"pmixrun", "--output", "tag,dir=rel", "p"}, relative, error),
+              ParseOutcome::run);
+    EXPECT_TRUE(relative.output.tag);
+    ASSERT_FALSE(relative.output.directory.empty());
+    EXPECT_EQ(relative.output.directory.front(), '/');  // made absolute, as mpirun does
+    EXPECT_EQ(relative.output.directory.substr(relative.output.directory.size() - 4), "/rel");
+    EXPECT_NE(error_of({"pmixrun", "--output", "ta", "p"}).find("bad --output item 'ta'"),
+              std::string::npos);  // tag or tag-fullname
+    EXPECT_NE(error_of({"pmixrun", "--output", "dir", "p"}).find("'dir'"), std::string::npos);
+    EXPECT_NE(error_of({"pmixrun", "--output", "tag=1", "p"}).find("'tag=1'"), std::string::npos);
+    EXPECT_NE(error_of({"pmixrun", "--output", "tag,,xml", "p"}).find("''"), std::string::npos);
+    EXPECT_NE(error_of({"pmixrun", "--output-filename"}).find("needs a value"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace pmix::launcher

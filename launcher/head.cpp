@@ -51,7 +51,7 @@ struct Daemon {
 struct Head {
     Options options;
     Layout layout;
-    std::string nspace, tmpdir, launch_blob;
+    std::string nspace, launch_blob;
     std::string credential_key;  // PMIX_CRYPTO_KEY of every node's server (random, per job)
     bool server_up = false;
     std::vector<Daemon> daemons;
@@ -353,11 +353,6 @@ bool collect_launch_blob(Head& head) {
 // rendezvous files in the library's default tmpdir ($TMPDIR...) and get the whole job's proc
 // table (query.cpp on head.tools); finalized at the end.
 bool start_local_server(Head& head) {
-    const char* base = std::getenv("TMPDIR");
-    std::string tmpl =
-        std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/pmixrun.XXXXXX";
-    if (::mkdtemp(tmpl.data()) == nullptr) return false;
-    head.tmpdir = tmpl;
     init_tool_view(head);
     pmix_server_module_t module;
     std::memset(&module, 0, sizeof module);
@@ -534,10 +529,6 @@ int run_head(const Options& options) {
     }
     shut_down(head);
     if (head.server_up) PMIx_server_finalize();
-    if (!head.tmpdir.empty()) {
-        std::error_code ec;
-        std::filesystem::remove_all(head.tmpdir, ec);
-    }
     head.end = Clock::now();
     if (options.report) report(head, code);
     return code;

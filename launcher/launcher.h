@@ -178,7 +178,7 @@ struct ProcessSetDef {
 
 struct Launcher {
     Options options;
-    std::string nspace, hostname, tmpdir;
+    std::string nspace, hostname;
     Layout layout;
     Remote* remote = nullptr;  // set in pmixd only
     // Who the job's processes run as (--user; else pmixrun's own euid/egid).

@@ -19,7 +19,11 @@ TAG="fault.$$.$RANDOM"
 PREFIX="pmixflt-$$"
 NSPREFIX="flt$$"
 export TMPDIR="$WORK/tmp" PMIX_CPP_GDS_PREFIX="/$PREFIX" FAULT_TAG="$TAG"
-mkdir -p "$TMPDIR"
+mkdir -p "$TMPDIR" "$WORK/sanitizer"
+# Under the asan/tsan presets every process's report goes to a file here (a killed launcher would
+# take the ranks' stderr with it); any report fails the case.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=$WORK/sanitizer/asan"
+export TSAN_OPTIONS="${TSAN_OPTIONS:+$TSAN_OPTIONS:}log_path=$WORK/sanitizer/tsan"
 fails=0
 # The ranks, pmixrun and pmixd of this run (not the tools of this script, which carry the tag too).
 tagged() {
@@ -298,5 +302,8 @@ case $CASE in
   daemon_killed) case_daemon_killed ;;
   *) fail "unknown case $CASE" ;;
 esac
+for f in "$WORK"/sanitizer/*; do
+  [ -e "$f" ] && { fail "sanitizer report $(basename "$f"):"; head -40 "$f"; }
+done
 if [ "$fails" -ne 0 ]; then echo "$CASE: $fails failure(s)"; exit 1; fi
 echo "$CASE: OK"

@@ -47,7 +47,13 @@ trap cleanup EXIT
 
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 now_ms() { echo $(($(date +%s%N) / 1000000)); }
-segments() { ls /dev/shm | grep -c "^$PREFIX-" || true; }
+# The number of /dev/shm entries whose name starts with $1.
+shm_count() {
+  local n=0 f
+  for f in /dev/shm/"$1"*; do [ -e "$f" ] && n=$((n + 1)); done
+  echo "$n"
+}
+segments() { shm_count "$PREFIX-"; }
 tmp_entries() { ls -A "$TMPDIR" | wc -l; }
 # Waits up to $1 s for every tagged process to end; prints the milliseconds it took.
 wait_tagged_gone() {
@@ -62,7 +68,7 @@ expect_clean() {
   p=$(tagged | wc -l) s=$(segments) t=$(tmp_entries)
   echo "leftovers $1: $p process(es), $s segment(s), $t TMPDIR entr(ies)"
   [ "$p" -eq 0 ] || fail "$p process(es) left: $(tagged | xargs -r ps -o pid,stat,args -p)"
-  [ "$s" -eq 0 ] || fail "$s segment(s) left: $(ls /dev/shm | grep "^$PREFIX-" | tr '\n' ' ')"
+  [ "$s" -eq 0 ] || fail "$s segment(s) left: $(cd /dev/shm && echo "$PREFIX"-*)"
   [ "$t" -eq 0 ] || fail "TMPDIR not empty: $(ls -A "$TMPDIR" | tr '\n' ' ')"
 }
 # pmixrun ARGS... in the background under a timeout; PMIXRUN_PID is pmixrun's own pid.
@@ -118,10 +124,10 @@ case_server_killed() {
   FAULT_PAUSE_MS=20 start_pmixrun -n 2 "$BIN/fault_client" 100 64 0 "$WORK/live"
   local live_job=$JOB live_pid=$PMIXRUN_PID live_segs
   sleep 0.5
-  live_segs=$(ls /dev/shm | grep -c "^$PREFIX-$live_pid-" || true)
+  live_segs=$(shm_count "$PREFIX-$live_pid-")
   next_server
   local kept
-  kept=$(ls /dev/shm | grep -c "^$PREFIX-$live_pid-" || true)
+  kept=$(shm_count "$PREFIX-$live_pid-")
   echo "live server $live_pid: $live_segs segment(s) before the next server, $kept after"
   [ "$live_segs" -gt 0 ] && [ "$kept" -eq "$live_segs" ] ||
     fail "the live server's segments changed ($live_segs -> $kept)"

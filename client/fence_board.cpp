@@ -134,6 +134,15 @@ void close() {
     r.busy = false;
 }
 
+// Without this, ranks waiting on the board when pmixrun was SIGKILLed waited for ranks whose
+// commit had failed with PMIX_ERR_LOST_CONNECTION, up to the fence's timeout (an hour by
+// default): tests/faults, case server_killed.
+void server_lost() {
+    Runner& r = runner();
+    std::lock_guard lock(r.mu);
+    if (r.view) r.view->disable();
+}
+
 bool eligible(const pmix_proc_t& me, const pmix_proc_t* procs, std::size_t nprocs,
               const pmix_info_t* info, std::size_t ninfo) {
     if (procs != nullptr && nprocs > 0) {

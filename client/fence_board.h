@@ -26,6 +26,10 @@ void open_from_env(const pmix_proc_t& me);
 // At teardown (s.mu not held): stops the helper thread (pending PMIx_Fence_nb callbacks are not
 // called) and unmaps the board.
 void close();
+// The connection to the server is lost: disables the board (for every participant, each of
+// which lost the same server), so that nobody waits on it for peers that will never arrive; they
+// re-issue the fence at the server and hear PMIX_ERR_LOST_CONNECTION.
+void server_lost();
 
 // True when this fence is the board's.
 bool eligible(const pmix_proc_t& me, const pmix_proc_t* procs, std::size_t nprocs,

@@ -12,6 +12,7 @@
 #include "client/store_path.h"
 
 #include "data/directives.h"
+#include "data/info_array.h"
 #include "data/value.h"
 #include "exec/completion.h"
 #include "gds/qualified.h"
@@ -314,7 +315,8 @@ struct FenceCall {
     pmix_proc_t me{};
     wire::Bytes payload;
     std::chrono::milliseconds timeout{};
-    bool board = false;  // the fence board's collective (fence_board.h)
+    bool board = false;    // the fence board's collective (fence_board.h)
+    data::InfoArray info;  // board fences: the directives, to re-send with the time left
 };
 
 pmix_status_t prepare_fence(const pmix_proc_t* procs, std::size_t nprocs, const pmix_info_t* info,
@@ -339,6 +341,39 @@ pmix_status_t prepare_fence(const pmix_proc_t* procs, std::size_t nprocs, const 
     }
     call->payload = w.take();
     call->timeout = timeout_from(info, ninfo, kDefaultTimeout);
+    if (call->board && timeout_from(info, ninfo, {}).count() > 0) {
+        return call->info.assign_copy(info, ninfo);
+    }
+    return PMIX_SUCCESS;
+}
+
+// A board fence sent on to the server (the board was disabled while this process waited on it)
+// keeps the caller's deadline: its PMIX_TIMEOUT becomes the seconds left, to the nearest whole
+// second (the unit the server enforces), and with less than half a second left the fence has
+// timed out. Without this a
+// member stopped past everyone's PMIX_TIMEOUT made the first waiter to time out disable the
+// board, and the others, sent to the server with their full timeout again, saw the first one
+// leave (PMIX_ERR_LOST_CONNECTION) instead of their own PMIX_ERR_TIMEOUT.
+pmix_status_t rearm_timeout(FenceCall& call, std::chrono::steady_clock::time_point deadline) {
+    if (call.info.size() == 0) return PMIX_SUCCESS;  // no PMIX_TIMEOUT: the default wait
+    const auto left =
+        std::chrono::round<std::chrono::seconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() < 1) return PMIX_ERR_TIMEOUT;
+    for (std::size_t i = 0; i < call.info.size(); ++i) {
+        pmix_info_t& in = call.info.data()[i];
+        if (data::key_is(in, PMIX_TIMEOUT)) {
+            PMIx_Value_destruct(&in.value);
+            in.value.type = PMIX_INT;
+            in.value.data.integer = static_cast<int>(left.count());
+        }
+    }
+    pmix_proc_t all = call.me;
+    all.rank = PMIX_RANK_WILDCARD;
+    proto::Writer w;
+    w.procs(&all, 1).infos(call.info.data(), call.info.size());
+    if (w.status_code() != PMIX_SUCCESS) return w.status_code();
+    call.payload = w.take();
+    call.timeout = left;
     return PMIX_SUCCESS;
 }
 
@@ -371,10 +406,14 @@ pmix_status_t fence_nb(const pmix_proc_t* procs, std::size_t nprocs, const pmix_
         const auto deadline = deadline_of(call);
         auto shared = std::make_shared<FenceCall>(std::move(call));
         // Runs on the board's helper thread; the user's callback runs on the progress thread.
-        auto on_board = [shared, cbfunc, cbdata](fence_board::Result r) {
+        auto on_board = [shared, deadline, cbfunc, cbdata](fence_board::Result r) {
             if (r == fence_board::Result::server) {
-                const pmix_status_t rc = fence_via_server(
-                    std::move(*shared), [cbfunc, cbdata](pmix_status_t st) { cbfunc(st, cbdata); });
+                pmix_status_t rc = rearm_timeout(*shared, deadline);
+                if (rc == PMIX_SUCCESS) {
+                    rc = fence_via_server(std::move(*shared), [cbfunc, cbdata](pmix_status_t st) {
+                        cbfunc(st, cbdata);
+                    });
+                }
                 if (rc != PMIX_SUCCESS) post([cbfunc, cbdata, rc] { cbfunc(rc, cbdata); });
                 return;
             }
@@ -404,12 +443,16 @@ pmix_status_t fence(const pmix_proc_t* procs, std::size_t nprocs, const pmix_inf
         return rc;
     }
     if (call.board) {  // on this thread, no request, no thread hop (fence_board.h)
-        switch (fence_board::run(deadline_of(call))) {
+        const auto deadline = deadline_of(call);
+        switch (fence_board::run(deadline)) {
             case fence_board::Result::done:
                 return PMIX_SUCCESS;
             case fence_board::Result::timeout:
                 return PMIX_ERR_TIMEOUT;
             case fence_board::Result::server:
+                if (pmix_status_t rc = rearm_timeout(call, deadline); rc != PMIX_SUCCESS) {
+                    return rc;
+                }
                 break;
         }
     }

@@ -105,6 +105,7 @@ pmix_status_t connect_first(const Identity& id, std::chrono::milliseconds timeou
     opts.on_closed = [](const wire::CloseReason& why) {
         if (why.kind != wire::CloseKind::local) {
             exec::log_warn("pmix client", "lost the connection to the server: " + why.detail);
+            fence_board::server_lost();
             raise_lost_connection();
         }
     };

@@ -68,40 +68,101 @@ std::string nspace_field(const BoardHeader& h) {
 
 // ---- FenceBoard (server) ------------------------------------------------------------------------
 
-pmix_status_t FenceBoard::create(const std::string& prefix, std::string_view nspace,
-                                 std::uint32_t nranks, std::unique_ptr<FenceBoard>& out) {
-    if (nranks == 0 || nspace.empty() || nspace.size() > PMIX_MAX_NSLEN) return PMIX_ERR_BAD_PARAM;
-    int fd = -1;
-    std::string name;
-    if (pmix_status_t rc =
-            create_shm_object(prefix + "-fb", board_layout::kBoardBytes, nullptr, fd, name);
-        rc != PMIX_SUCCESS) {
-        return rc;
-    }
-    void* base = map_shared(fd);
-    const int err = errno;
-    ::close(fd);
-    if (base == nullptr) {
-        ::shm_unlink(name.c_str());
-        return shm_status_from_errno(err);
-    }
+namespace {
+
+// The header of a fresh board at `base`.
+BoardHeader* init_header(void* base, std::string_view nspace, std::uint32_t nranks) {
     auto* h = new (base) BoardHeader{};
     h->magic = board_layout::kMagic;
     h->nranks = nranks;
     std::memcpy(h->nspace, nspace.data(), nspace.size());
     // The stamp goes last: a reader that sees it sees a complete header.
     std::atomic_ref<std::uint64_t>(h->stamp).store(board_layout::kStamp, std::memory_order_release);
-    out.reset(new FenceBoard(h, std::move(name)));
+    return h;
+}
+
+// A board in POSIX shared memory, <prefix>-fb-<pid>-<n>: what a job of another user maps (it
+// cannot reach a memfd through /proc), and the fallback where memfd_create is refused. Anyone
+// who may write it may also shrink it; see sealed_board.
+pmix_status_t shm_board(const std::string& prefix, void** base, std::string& name) {
+    int fd = -1;
+    if (pmix_status_t rc =
+            create_shm_object(prefix + "-fb", board_layout::kBoardBytes, nullptr, fd, name);
+        rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    *base = map_shared(fd);
+    const int err = errno;
+    ::close(fd);
+    if (*base == nullptr) {
+        ::shm_unlink(name.c_str());
+        return shm_status_from_errno(err);
+    }
     return PMIX_SUCCESS;
 }
 
-pmix_status_t FenceBoard::share(gid_t gid) const {
+// A board nobody can shrink: a memfd sealed against resizing, which participants of the
+// server's own uid open as /proc/<server pid>/fd/<fd>. A participant that truncated a shared
+// board made every other participant that had it mapped die of SIGBUS at its next fence
+// (tests/faults, case truncated_board: 2 of 3 ranks); on this one ftruncate fails with EPERM.
+// -1 when the kernel refuses memfd or seals (the caller falls back to shm_board).
+int sealed_board(void** base) {
+    const int fd = ::memfd_create("pmix-fence-board", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0) return -1;
+    const bool ready =
+        ::ftruncate(fd, static_cast<off_t>(board_layout::kBoardBytes)) == 0 &&
+        ::posix_fallocate(fd, 0, static_cast<off_t>(board_layout::kBoardBytes)) == 0 &&
+        ::fchmod(fd, 0600) == 0 &&
+        ::fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) == 0 &&
+        (*base = map_shared(fd)) != nullptr;
+    if (!ready) {
+        ::close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+}  // namespace
+
+pmix_status_t FenceBoard::create(const std::string& prefix, std::string_view nspace,
+                                 std::uint32_t nranks, std::unique_ptr<FenceBoard>& out) {
+    if (nranks == 0 || nspace.empty() || nspace.size() > PMIX_MAX_NSLEN) return PMIX_ERR_BAD_PARAM;
+    void* base = nullptr;
+    std::string name;
+    const int fd = sealed_board(&base);
+    if (fd >= 0) {
+        name = "/proc/" + std::to_string(::getpid()) + "/fd/" + std::to_string(fd);
+    } else if (pmix_status_t rc = shm_board(prefix, &base, name); rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    out.reset(new FenceBoard(init_header(base, nspace, nranks), std::move(name), fd, prefix));
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t FenceBoard::share(gid_t gid) {
+    if (fd_ >= 0) {
+        // Another user's processes cannot open our /proc/<pid>/fd: the board moves to shared
+        // memory, before any participant has its name (share comes with the registration).
+        void* base = nullptr;
+        std::string name;
+        if (pmix_status_t rc = shm_board(prefix_, &base, name); rc != PMIX_SUCCESS) return rc;
+        std::memcpy(base, header_, board_layout::kBoardBytes);
+        ::munmap(header_, board_layout::kBoardBytes);
+        ::close(fd_);
+        fd_ = -1;
+        header_ = static_cast<BoardHeader*>(base);
+        name_ = std::move(name);
+    }
     return share_shm_object(name_, SegmentAccess{gid, 0660});
 }
 
 FenceBoard::~FenceBoard() {
     ::munmap(header_, board_layout::kBoardBytes);
-    ::shm_unlink(name_.c_str());
+    if (fd_ >= 0) {
+        ::close(fd_);
+    } else {
+        ::shm_unlink(name_.c_str());
+    }
 }
 
 // The server never touches the board's memory once it is created: a participant may shrink the
@@ -125,7 +186,8 @@ bool FenceBoard::disabled() const noexcept { return disabled_.load(std::memory_o
 
 pmix_status_t BoardView::open(const std::string& name, std::string_view nspace,
                               std::unique_ptr<BoardView>& out) {
-    const int fd = ::shm_open(name.c_str(), O_RDWR, 0);
+    const int fd = name.rfind("/proc/", 0) == 0 ? ::open(name.c_str(), O_RDWR | O_CLOEXEC)
+                                                : ::shm_open(name.c_str(), O_RDWR, 0);
     if (fd < 0) return shm_status_from_errno(errno);
     struct stat st {};
     void* base = nullptr;

@@ -85,11 +85,14 @@ static_assert(sizeof(BoardHeader) <= kBoardBytes);
 
 }  // namespace board_layout
 
-// The server's side: creates the segment (0600, unlinked when destroyed; share() opens it to a
-// job's group) and can disable it.
+// The server's side: creates the board and can disable it. The board is a memfd sealed against
+// resizing (0600, closed when destroyed), named /proc/<server pid>/fd/<fd>: participants cannot
+// shrink it under the others' mappings. share() moves it to POSIX shared memory for a job's group
+// (another user cannot open our /proc entries); there, and where memfd is refused, it is
+// <prefix>-fb-<pid>-<counter> (unlinked when destroyed), which its participants could truncate.
 class FenceBoard {
 public:
-    // `prefix` as the store's ("/pmixgds"): the name is <prefix>-fb-<pid>-<counter>.
+    // `prefix` as the store's ("/pmixgds").
     static pmix_status_t create(const std::string& prefix, std::string_view nspace,
                                 std::uint32_t nranks, std::unique_ptr<FenceBoard>& out);
     ~FenceBoard();
@@ -99,8 +102,9 @@ public:
     const std::string& name() const noexcept { return name_; }
     // Lets group `gid` map it read-write (0660, the server stays the owner): the job of another
     // user than the server's. Nothing the server reads is on the board, so a participant that
-    // scribbles on it can only spoil its own job's fences (see above).
-    pmix_status_t share(gid_t gid) const;
+    // scribbles on it can only spoil its own job's fences (see above). Before the name is given
+    // to any participant: it changes the name (a sealed board becomes a shared-memory one).
+    pmix_status_t share(gid_t gid);
     // Sticky: every later fence of the namespace goes to the server; waiters are woken. Safe on
     // a board a participant truncated (nothing happens then: the kernel does the write).
     void disable() noexcept;
@@ -108,10 +112,12 @@ public:
     bool disabled() const noexcept;
 
 private:
-    FenceBoard(board_layout::BoardHeader* header, std::string name)
-        : header_(header), name_(std::move(name)) {}
+    FenceBoard(board_layout::BoardHeader* header, std::string name, int fd, std::string prefix)
+        : header_(header), name_(std::move(name)), fd_(fd), prefix_(std::move(prefix)) {}
     board_layout::BoardHeader* header_;  // written only before share(); see disable()
     std::string name_;
+    int fd_;  // the sealed memfd; -1 for a shared-memory board
+    std::string prefix_;
     std::atomic<bool> disabled_{false};  // by this server (participants' own disabling unseen)
 };
 

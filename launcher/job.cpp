@@ -300,6 +300,13 @@ bool become_job_user(const Launcher& launcher) {
     return true;
 }
 
+void close_pair(int fds[2]) {
+    const int saved = errno;  // the caller reports why the pair was not enough
+    ::close(fds[0]);
+    ::close(fds[1]);
+    errno = saved;
+}
+
 // setup_fork + fork/exec of one process with its output on two pipes.
 bool start_proc(Launcher& launcher, Proc& process, std::vector<char*>& argv, char** base_env) {
     char** env = nullptr;
@@ -319,7 +326,13 @@ bool start_proc(Launcher& launcher, Proc& process, std::vector<char*>& argv, cha
         return false;
     }
     int out[2], err[2];  // the child's stdout and stderr: [0] read end (ours), [1] write end
-    if (::pipe(out) != 0 || ::pipe(err) != 0) return false;
+    const bool piped = ::pipe(out) == 0 && (::pipe(err) == 0 || (close_pair(out), false));
+    if (!piped) {
+        std::fprintf(stderr, "pmixrun: cannot make the output pipes of rank %s: %s\n",
+                     proc_tag(process).c_str(), std::strerror(errno));
+        PMIX_ARGV_FREE(env);
+        return false;
+    }
     const int in = child_stdin(launcher, process);  // -1: inherited
     process.forked = Clock::now();
     pid_t pid = ::fork();
@@ -348,6 +361,8 @@ bool start_proc(Launcher& launcher, Proc& process, std::vector<char*>& argv, cha
     ::close(out[1]);
     ::close(err[1]);
     if (pid < 0) {
+        std::fprintf(stderr, "pmixrun: cannot fork rank %s: %s\n", proc_tag(process).c_str(),
+                     std::strerror(errno));
         ::close(out[0]);
         ::close(err[0]);
         return false;
@@ -474,6 +489,19 @@ pmix_status_t spawn_job(Launcher& launcher, const pmix_proc_t& parent, const App
     return PMIX_SUCCESS;
 }
 
+// The processes a failed start left unstarted count as ended (status 1, the failure's), so
+// that the loop ends once the started ones have. Before this, a start that failed for want of
+// descriptors (ulimit -n 32, 16 ranks) left pmixrun waiting for them until killed.
+void give_up_unstarted(Launcher& launcher) {
+    for (Proc& process : launcher.procs) {
+        if (process.pid > 0 || process.exited) continue;
+        process.exited = true;
+        process.exit_code = 1;
+        if (launcher.remote != nullptr && process.job == 0) launcher.remote->exited(process);
+        ++launcher.exited_count;
+    }
+}
+
 bool spawn_all(Launcher& launcher, char** base_env) {
     if (::pipe2(g_sigpipe, O_CLOEXEC | O_NONBLOCK) != 0) return false;
     setup_signals();
@@ -482,8 +510,10 @@ bool spawn_all(Launcher& launcher, char** base_env) {
     if (argvs.empty()) argvs.push_back(c_strings(launcher.options.argv));
     for (Proc& process : launcher.procs) {
         const size_t app = process.job == 0 ? launcher.options.app_of(process.rank) : 0;
-        if (!start_proc(launcher, process, argvs[app < argvs.size() ? app : 0], base_env))
+        if (!start_proc(launcher, process, argvs[app < argvs.size() ? app : 0], base_env)) {
+            give_up_unstarted(launcher);
             return false;
+        }
     }
     return true;
 }

@@ -193,7 +193,7 @@ struct Redirect {
 
 struct Launcher {
     Options options;
-    std::string nspace, hostname, tmpdir;
+    std::string nspace, hostname;
     Layout layout;
     Remote* remote = nullptr;  // set in pmixd only
     // Who the job's processes run as (--user; else pmixrun's own euid/egid).

@@ -202,15 +202,6 @@ int run_job(Launcher& launcher, const std::vector<std::string>& env) {
 
 int serve_job(Launcher& launcher, const std::vector<std::string>& env,
               const std::vector<std::pair<const char*, std::string>>& server_info) {
-    const char* base = std::getenv("TMPDIR");
-    std::string tmpl =
-        std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/pmixrun.XXXXXX";
-    if (::mkdtemp(tmpl.data()) == nullptr) {
-        std::fprintf(stderr, "pmixrun: cannot create a temporary directory: %s\n",
-                     std::strerror(errno));
-        return 1;
-    }
-    launcher.tmpdir = tmpl;
     const pmix_status_t rc = init_server(launcher, server_info);
     launcher.times.server_init = Clock::now();
     int code = 1;
@@ -225,8 +216,6 @@ int serve_job(Launcher& launcher, const std::vector<std::string>& env,
         PMIx_server_finalize();
     }
     launcher.times.done = Clock::now();
-    std::error_code ignored;
-    std::filesystem::remove_all(launcher.tmpdir, ignored);
     return code;
 }
 

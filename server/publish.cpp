@@ -28,7 +28,16 @@ std::unique_ptr<gds::StoreWriter> make_client_store() {
     gds::StoreOptions options;
     options.prefix = shm_prefix();
     const char* module = std::getenv(env::kGdsModule);
-    return gds::make_store(gds::select_store_kind(module), options);
+    if (gds::select_store_kind(module) == gds::StoreKind::shm) {
+        pmix_status_t rc = PMIX_SUCCESS;
+        if (auto store = gds::make_shm_store(options, &rc); store != nullptr) return store;
+        // Still a working server, only slower: every client Get becomes a request.
+        exec::log_warn("pmix-server",
+                       "no shared-memory store (status " + std::to_string(rc) +
+                           (rc == PMIX_ERR_OUT_OF_RESOURCE ? ", /dev/shm full?" : "") +
+                           "): clients read their job's data through the server");
+    }
+    return gds::make_heap_store(options);
 }
 
 pmix_status_t tolerate_unstorable(pmix_status_t rc, std::string_view key, pmix_data_type_t type) {
@@ -44,8 +53,10 @@ pmix_status_t commit_or_log(gds::StoreWriter& w, pmix_status_t staged, const std
     pmix_status_t rc = staged == PMIX_SUCCESS ? w.commit() : staged;
     if (rc != PMIX_SUCCESS) {
         // The store is the server's only copy: nobody can read what failed to land in it.
-        exec::log_error("pmix-server", "could not write " + what + " into the store (status " +
-                                           std::to_string(rc) + ")");
+        exec::log_error(
+            "pmix-server",
+            "could not write " + what + " into the store (status " + std::to_string(rc) +
+                (rc == PMIX_ERR_OUT_OF_RESOURCE ? ", out of resources: is /dev/shm full?)" : ")"));
     }
     return rc;
 }

@@ -202,8 +202,11 @@ void handle_commit(State& s, const ProcKey& who, proto::Reader& r, wire::Connect
         const pmix_scope_t stored = scope == PMIX_SCOPE_UNDEF ? pmix_scope_t{PMIX_GLOBAL} : scope;
         items.push_back({stored, info.get()});
     }
-    publish_modex(*s.store, who.first, who.second, items);
-    reply_status(conn, f, PMIX_SUCCESS);
+    // A commit that did not land in the store (a full /dev/shm: PMIX_ERR_OUT_OF_RESOURCE,
+    // logged with the reason) is the committer's error; nobody could read its data.
+    const pmix_status_t rc = publish_modex(*s.store, who.first, who.second, items);
+    reply_status(conn, f, rc);
+    if (rc != PMIX_SUCCESS) return;
     if (auto c = s.clients.find(who); c != s.clients.end()) {
         c->second.committed = true;
     }

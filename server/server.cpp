@@ -3,6 +3,7 @@
 #include "server/board.h"
 #include "server/publish.h"
 #include "server/setup_app.h"
+#include "server/stale.h"
 #include "server/state.h"
 #include "server/tools.h"
 #include "wire/rendezvous.h"
@@ -252,6 +253,8 @@ pmix_status_t init(const pmix_server_module_t* module, const pmix_info_t* info, 
     if (pmix_status_t rc = make_session_dir(*st, info, ninfo); rc != PMIX_SUCCESS) {
         return rc;
     }
+    remove_stale_leftovers(*st, wire::pick_tmpdir(data::string_of(info, ninfo, PMIX_SYSTEM_TMPDIR),
+                                                  env::kSystemTmpdir));
     st->store = make_client_store();
     st->reader = st->store->make_reader();
     if (st->reader == nullptr) {
@@ -391,8 +394,12 @@ pmix_status_t register_nspace(const char* nspace, int nlocalprocs, const pmix_in
         dst.registered = true;
         dst.local_ranks.insert(reg->local_ranks.begin(), reg->local_ranks.end());
         dst.ranks = rank_runs(*reg);
-        publish_registration(*s.store, *reg);  // a failure is logged
-        share_store(s, reg->name);             // a job of another user reads it too
+        // A failure (a full /dev/shm: PMIX_ERR_OUT_OF_RESOURCE) is logged and is the host's:
+        // its clients could not read their job's data.
+        if (pmix_status_t rc = publish_registration(*s.store, *reg); rc != PMIX_SUCCESS) {
+            return rc;
+        }
+        share_store(s, reg->name);  // a job of another user reads it too
         return PMIX_SUCCESS;
     };
     return run_op(*st, std::move(work), cbfunc, cbdata);

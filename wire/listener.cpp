@@ -8,6 +8,7 @@
 #include <netinet/in.h>
 
 #include <sys/epoll.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -192,11 +193,24 @@ void Listener::on_acceptable() {
             case EMFILE:
             case ENFILE:
             case ENOBUFS:
-            case ENOMEM:
-                exec::log_warn("wire", std::string("accept: ") + std::strerror(errno) +
-                                           "; pausing accepts on " + path_);
+            case ENOMEM: {
+                // Clients wait in their handshake meanwhile and fail at its timeout: the user must
+                // hear why (ulimit -n 32 under pmixrun -n 8 showed only their fence timeouts).
+                std::string why = std::string("accept: ") + std::strerror(errno);
+                rlimit limit{};
+                if (errno == EMFILE && ::getrlimit(RLIMIT_NOFILE, &limit) == 0) {
+                    why += " (descriptor limit " + std::to_string(limit.rlim_cur) + ")";
+                }
+                why += "; pausing accepts on " + path_;
+                if (told_out_of_resources_) {
+                    exec::log_warn("wire", why);
+                } else {
+                    exec::log_error("wire", why + ": clients cannot connect until it recovers");
+                }
+                told_out_of_resources_ = true;
                 pause_accepting();
                 return;
+            }
             default:
                 exec::log_warn("wire", std::string("accept: ") + std::strerror(errno));
                 return;

@@ -114,6 +114,8 @@ private:
     std::unordered_map<std::uint64_t, Handshake> handshakes_;
     std::uint64_t next_handshake_ = 1;
     bool closed_ = false;
+    bool told_out_of_resources_ =
+        false;  // the first failed accept is an error, later ones warnings
 
     std::atomic<std::size_t> accepted_{0};
     std::atomic<std::size_t> refused_{0};

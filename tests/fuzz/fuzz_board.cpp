@@ -27,7 +27,8 @@ constexpr const char* kNamespace = "fuzz.board";
 
 // Writes the patches into the board through a mapping of its own, as another process would.
 void scribble(const std::string& name, pmix::fuzz::Input& in, bool truncate) {
-    const int fd = ::shm_open(name.c_str(), O_RDWR, 0);
+    const int fd = name.rfind("/proc/", 0) == 0 ? ::open(name.c_str(), O_RDWR)
+                                                : ::shm_open(name.c_str(), O_RDWR, 0);
     if (fd < 0) violated("cannot open the board just created");
     void* base =
         ::mmap(nullptr, board_layout::kBoardBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -64,6 +65,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     const bool after_open = (flags & 1) != 0;
     const bool truncate = (flags & 2) != 0;
+    // Only a shared-memory board (another user's job) can be truncated; the sealed one refuses.
+    if (truncate && board->share(::getegid()) != PMIX_SUCCESS) violated("cannot share a board");
     std::unique_ptr<BoardView> view;
     if (!after_open) scribble(board->name(), in, truncate);
     const pmix_status_t rc = BoardView::open(board->name(), kNamespace, view);

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -38,14 +39,47 @@ std::unique_ptr<BoardView> view_of(const FenceBoard& b, const char* ns = "board.
     return v;
 }
 
+// What a participant does with the name it is given: a sealed board's /proc path, or a shared
+// one's shared-memory name.
+int open_rw(const std::string& name) {
+    return name.rfind("/proc/", 0) == 0 ? ::open(name.c_str(), O_RDWR)
+                                        : ::shm_open(name.c_str(), O_RDWR, 0);
+}
+
+// A shared-memory board (what share() makes): the kind a participant can truncate.
+std::unique_ptr<FenceBoard> make_shared_board(std::uint32_t n) {
+    auto b = make(n);
+    EXPECT_EQ(b->share(::getegid()), PMIX_SUCCESS);
+    return b;
+}
+
+// The server's own jobs get a memfd sealed against resizing: a participant that may write it
+// still cannot shrink it under the others' mappings (which made them die of SIGBUS).
+TEST(FenceBoard, ASealedBoardCannotBeResized) {
+    auto b = make(2);
+    ASSERT_NE(b, nullptr);
+    ASSERT_EQ(b->name().rfind("/proc/" + std::to_string(::getpid()) + "/fd/", 0), 0u) << b->name();
+    struct stat sb {};
+    ASSERT_EQ(::stat(b->name().c_str(), &sb), 0);
+    EXPECT_EQ(sb.st_mode & 0777, 0600u);
+    auto v = view_of(*b);
+    ASSERT_NE(v, nullptr);
+    const int fd = open_rw(b->name());
+    ASSERT_GE(fd, 0);
+    EXPECT_NE(::ftruncate(fd, 0), 0);
+    EXPECT_EQ(errno, EPERM);
+    EXPECT_NE(::ftruncate(fd, 2 * pmix::gds::board_layout::kBoardBytes), 0);
+    ::close(fd);
+    EXPECT_FALSE(v->disabled());  // still mapped and readable
+}
+
 // Another user's job gets its board through its group: 0660, still owned by the server.
 TEST(FenceBoard, ShareGivesTheBoardToAGroup) {
     auto b = make(2);
     ASSERT_NE(b, nullptr);
-    struct stat sb {};
-    ASSERT_EQ(::stat(("/dev/shm" + b->name()).c_str(), &sb), 0);
-    EXPECT_EQ(sb.st_mode & 0777, 0600u);
     ASSERT_EQ(b->share(::getegid()), PMIX_SUCCESS);
+    ASSERT_EQ(b->name().rfind("/proc/", 0), std::string::npos) << "moved to shared memory";
+    struct stat sb {};
     ASSERT_EQ(::stat(("/dev/shm" + b->name()).c_str(), &sb), 0);
     EXPECT_EQ(sb.st_mode & 0777, 0660u);
     EXPECT_EQ(sb.st_gid, ::getegid());
@@ -59,7 +93,7 @@ TEST(FenceBoard, CreateRefusesBadArgumentsAndUnlinksWhenDestroyed) {
     EXPECT_EQ(FenceBoard::create(kPrefix, "", 2, b), PMIX_ERR_BAD_PARAM);
     EXPECT_EQ(FenceBoard::create(kPrefix, std::string(PMIX_MAX_NSLEN + 1, 'n'), 2, b),
               PMIX_ERR_BAD_PARAM);
-    b = make(2);
+    b = make_shared_board(2);
     const std::string name = b->name();
     EXPECT_EQ(::access(("/dev/shm" + name).c_str(), F_OK), 0);
     b.reset();
@@ -76,8 +110,8 @@ TEST(FenceBoard, AParticipantRefusesWhatIsNotItsNamespacesBoard) {
 
 // A truncated segment, a wrong stamp, a zero rank count: refused, never used.
 TEST(FenceBoard, ADamagedBoardIsRefused) {
-    auto b = make(2);
-    const int fd = ::shm_open(b->name().c_str(), O_RDWR, 0);
+    auto b = make_shared_board(2);
+    const int fd = open_rw(b->name());
     ASSERT_GE(fd, 0);
     auto* h = static_cast<pmix::gds::board_layout::BoardHeader*>(::mmap(
         nullptr, pmix::gds::board_layout::kBoardBytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0));
@@ -171,8 +205,8 @@ TEST(FenceBoard, ATimeoutDisablesTheBoardAndRedirectsTheOthers) {
 // A participant (another user's, with write access) shrinks the board: the server's disable must
 // not fault (it used to die of SIGBUS there), and it still counts the board as disabled.
 TEST(FenceBoard, DisablingATruncatedBoardDoesNotFault) {
-    auto b = make(2);
-    const int fd = ::shm_open(b->name().c_str(), O_RDWR, 0);
+    auto b = make_shared_board(2);
+    const int fd = open_rw(b->name());
     ASSERT_GE(fd, 0);
     ASSERT_EQ(::ftruncate(fd, 0), 0);
     ::close(fd);

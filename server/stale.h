@@ -1,0 +1,15 @@
+// server/stale.h - removal of what dead servers left behind (stale.cpp).
+#pragma once
+
+#include <string>
+
+namespace pmix::server {
+
+class State;
+
+// At init, once the session directory is made: unlinks the shared-memory segments and removes
+// the session and socket directories and the rendezvous files (in the server's and the system
+// tmpdir) of this uid whose owner pid no longer exists.
+void remove_stale_leftovers(const State& st, const std::string& system_tmpdir);
+
+}  // namespace pmix::server

@@ -56,7 +56,17 @@ struct Options {
     // group, registered with them (PMIX_USERID / PMIX_GRPID), as Slurm's slurmstepd runs a job.
     std::string user;
     std::string first_pset;  // --pset before the program: the first app context's set
+    // --stdin RANK|all|none (prterun's): whose stdin pmixrun's stdin feeds (default rank 0, as
+    // mpirun); every other process reads /dev/null.
+    static constexpr long kStdinAll = -1, kStdinNone = -2;
+    long stdin_rank = 0;
+    // --raw-output: every rank's bytes are printed as they come (no tag, no line splitting).
+    bool raw_output = false;
 };
+
+// "all", "none" or the rank, as the job message and messages carry it; and back (false if bad).
+std::string stdin_target_text(long stdin_rank);
+bool parse_stdin_target(const std::string& text, long& out);
 
 enum class ParseOutcome {
     run,          // `Options` is complete

@@ -112,6 +112,7 @@ JobMessage sample_job() {
                           {EnvDirective::Kind::unset, "OMP_*", "", '\0'}};
     job.pset = "ocean";
     job.timeout_s = 30.5;
+    job.stdin_rank = Options::kStdinAll;
     return job;
 }
 
@@ -134,6 +135,7 @@ TEST(JobMessage, RoundTrip) {
     EXPECT_EQ(decoded->env_directives, job.env_directives);
     EXPECT_EQ(decoded->pset, "ocean");
     EXPECT_EQ(decoded->timeout_s, 30.5);
+    EXPECT_EQ(decoded->stdin_rank, Options::kStdinAll);
 }
 
 // The field layout is the protocol: the one pmixd has read since the head first sent it.
@@ -163,7 +165,8 @@ TEST(JobMessage, FieldLayout) {
                                                                   "/opt/bin",
                                                                   std::string("U\0", 2),
                                                                   "OMP_*",
-                                                                  ""}));
+                                                                  "",
+                                                                  "all"}));
 }
 
 TEST(JobMessage, MalformedIsRejected) {
@@ -188,8 +191,11 @@ TEST(JobMessage, MalformedIsRejected) {
     Message no_program{MessageKind::job, 'J', encode_job(without_program)};
     EXPECT_FALSE(decode_job(no_program).has_value());
     Message bad_directive = message;
-    bad_directive.fields[bad_directive.fields.size() - 6] = "X:";  // no such kind
+    bad_directive.fields[bad_directive.fields.size() - 7] = "X:";  // no such kind
     EXPECT_FALSE(decode_job(bad_directive).has_value());
+    Message bad_stdin = message;
+    bad_stdin.fields.back() = "-3";
+    EXPECT_FALSE(decode_job(bad_stdin).has_value());
     Message trailing = message;
     trailing.fields.push_back("extra");
     EXPECT_FALSE(decode_job(trailing).has_value());

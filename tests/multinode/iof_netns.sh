@@ -8,9 +8,10 @@
 #  - a tool attached to the head pulls the output of ranks on both nodes (tagged), then
 #    deregisters.
 # The peak RSS (VmHWM, sampled) of pmixrun and of each pmixd is printed (not asserted).
-#   iof_netns.sh BINDIR LAST_WORDS TICKER IOF_TOOL [MB]
+#  - a tool's PMIx_IOF_push (4 MiB, then PMIX_IOF_COMPLETE) to rank 3 (--stdin 3) through the head.
+#   iof_netns.sh BINDIR LAST_WORDS TICKER IOF_TOOL IOF_PUSHER [MB]
 set -uo pipefail
-bin=$1 last=$2 ticker=$3 tool=$4 mb=${5:-100}
+bin=$1 last=$2 ticker=$3 tool=$4 pusher=$5 mb=${6:-100}
 here=$(cd "$(dirname "$0")" && pwd)
 netns="$here/../../scripts/netns.sh"
 prefix="io$$"
@@ -61,6 +62,14 @@ PMIXRUN=(timeout -s KILL 60 "$bin/pmixrun" --launch-agent "ip netns exec" --host
 rss() { echo "pmixrun $(cat "$work/rss") KiB, pmixd $(cat "$work/pmixd.0") and" \
   "$(cat "$work/pmixd.1") KiB"; }
 now() { date +%s.%N; }
+find_head() {  # head_pid: the pmixrun under `timeout` $job, once its server answers tools
+  head_pid=
+  for _ in $(seq 1 50); do head_pid=$(pgrep -P "$job" -x pmixrun) && break; sleep 0.1; done
+  for _ in $(seq 1 100); do
+    "$bin/pmix-servers" --json 2>/dev/null | grep -q "\"pid\":$head_pid" && break
+    sleep 0.1
+  done
+}
 
 head -c $((mb * 1024 * 1024 - 7)) /dev/urandom > "$work/data"
 want=$(sha < "$work/data")
@@ -102,12 +111,7 @@ echo "abort on node 1: 2000 lines and both partial lines printed"
 
 TICKER_STOP="$work/stop" "${PMIXRUN[@]}" -x TICKER_STOP --timeout 50 "$ticker" > "$work/job.out" 2>&1 &
 job=$!
-head_pid=
-for _ in $(seq 1 50); do head_pid=$(pgrep -P "$job" -x pmixrun) && break; sleep 0.1; done
-for _ in $(seq 1 100); do
-  "$bin/pmix-servers" --json 2>/dev/null | grep -q "\"pid\":$head_pid" && break
-  sleep 0.1
-done
+find_head
 timeout 40 "$tool" --pid "$head_pid" --lines 40 > "$work/tool.out" 2> "$work/tool.err" ||
   fail "iof_tool: $(cat "$work/tool.err")"
 touch "$work/stop"
@@ -129,6 +133,23 @@ for l in pulled:
 assert ranks == {0, 1, 2, 3}, f"ranks pulled: {sorted(ranks)}"
 print(f"tool: {len(pulled)} lines pulled from ranks {sorted(ranks)} of both nodes")
 PY
+
+# A tool pushes to rank 3 on node 1 while pmixrun's own stdin stays open and silent.
+head -c $((4 * 1024 * 1024)) "$work/data" > "$work/push"
+mkfifo "$work/hold"
+sleep 60 > "$work/hold" &
+hold=$!
+"${PMIXRUN[@]}" --stdin 3 sh -c "$SUM" < "$work/hold" > "$work/job.out" 2>&1 &
+job=$!
+find_head
+timeout 40 "$pusher" --pid "$head_pid" --rank 3 --file "$work/push" > "$work/push.out" 2>&1 ||
+  fail "iof_pusher: $(cat "$work/push.out")"
+wait "$job" || fail "the pushed-to job failed: $(cat "$work/job.out")"
+job=
+kill "$hold" 2>/dev/null
+grep -qx "\[3\] rank 3 $(sha < "$work/push")" "$work/job.out" ||
+  fail "PMIx_IOF_push to rank 3: $(cat "$work/job.out" "$work/push.out")"
+echo "tool push: 4 MiB to rank 3 on node 1 through the head"
 
 sleep 0.2
 left=$(pgrep -f "$bin/pmixd" | wc -l)

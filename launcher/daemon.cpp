@@ -17,6 +17,8 @@
 
 #include <unistd.h>
 
+#include <csignal>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -244,6 +246,9 @@ int main(int argc, char** argv) {
     std::string error;
     if (!parse_daemon_options(argc, argv, args, error)) die(error);
     // The channel owns stdout; anything else that writes to fd 1 goes to stderr instead.
+    // The head gone: writes to the channel fail (EPIPE, the head is then treated as gone) rather
+    // than kill us before we kill our ranks.
+    ::signal(SIGPIPE, SIG_IGN);
     const int channel_out = ::dup(1);
     ::dup2(2, 1);
     Channel channel(0, channel_out);

@@ -3,15 +3,17 @@
 # two ranks per node (ranks 2 and 3 on the second node):
 #  - out: rank 3 writes MB (default 100) MiB of random bytes; pmixrun --raw-output prints them
 #    byte for byte (sha256), through pmixd, the channel and the head;
-#  - in: MB MiB of pmixrun's stdin reach rank 3 (--stdin 3), 8 MiB every rank (--stdin all);
+#  - in: IN_MB (default 16, for time) MiB of pmixrun's stdin reach rank 3 (--stdin 3), 8 MiB
+#    every rank (--stdin all);
 #  - nothing lost: rank 3 writes 2000 lines and partial last lines, then calls PMIx_Abort;
 #  - a tool attached to the head pulls the output of ranks on both nodes (tagged), then
 #    deregisters.
 # The peak RSS (VmHWM, sampled) of pmixrun and of each pmixd is printed (not asserted).
 #  - a tool's PMIx_IOF_push (4 MiB, then PMIX_IOF_COMPLETE) to rank 3 (--stdin 3) through the head.
-#   iof_netns.sh BINDIR LAST_WORDS TICKER IOF_TOOL IOF_PUSHER [MB]
+# PART: bulk (out, slow reader, in, --stdin all) or tools (abort, tool pull, tool push).
+#   iof_netns.sh PART BINDIR LAST_WORDS TICKER IOF_TOOL IOF_PUSHER [MB [IN_MB]]
 set -uo pipefail
-bin=$1 last=$2 ticker=$3 tool=$4 pusher=$5 mb=${6:-100}
+part=$1 bin=$2 last=$3 ticker=$4 tool=$5 pusher=$6 mb=${7:-100} in_mb=${8:-16}
 here=$(cd "$(dirname "$0")" && pwd)
 netns="$here/../../scripts/netns.sh"
 prefix="io$$"
@@ -71,6 +73,8 @@ find_head() {  # head_pid: the pmixrun under `timeout` $job, once its server ans
   done
 }
 
+SUM='printf "rank %s %s\n" "$PMIX_RANK" "$(sha256sum | cut -c1-64)"'
+if [ "$part" = bulk ]; then
 head -c $((mb * 1024 * 1024 - 7)) /dev/urandom > "$work/data"
 want=$(sha < "$work/data")
 
@@ -82,17 +86,26 @@ t1=$(now)
 watch_stop
 [ "$(cat "$work/got")" = "$want" ] || fail "output across nodes: sha256 differs: $(cat "$work/err")"
 echo "out: $mb MiB from rank 3 (node 1) byte-exact in $(echo "$t1 - $t0" | bc) s; max RSS $(rss)"
+# A reader that takes nothing for 1 s: the head blocks in write, the channel fills, pmixd stops
+# reading the rank's pipe; nothing grows without bound.
+head -c $((in_mb * 1024 * 1024 - 5)) "$work/data" > "$work/part"
+watch_start
+"${PMIXRUN[@]}" --raw-output \
+  sh -c "[ \$PMIX_RANK = 3 ] && exec cat $work/part; exit 0" 2> "$work/err" | { sleep 1; sha; } > "$work/got"
+watch_stop
+[ "$(cat "$work/got")" = "$(sha < "$work/part")" ] || fail "slow reader across nodes: sha256 differs"
+echo "out, slow reader: $in_mb MiB byte-exact; max RSS $(rss)"
 
-SUM='printf "rank %s %s\n" "$PMIX_RANK" "$(sha256sum | cut -c1-64)"'
 empty=$(printf '' | sha)
 watch_start
 t0=$(now)
-"${PMIXRUN[@]}" --stdin 3 sh -c "$SUM" < "$work/data" > "$work/out" 2>&1
+"${PMIXRUN[@]}" --stdin 3 sh -c "$SUM" < "$work/part" > "$work/out" 2>&1
 t1=$(now)
 watch_stop
-grep -qx "\[3\] rank 3 $want" "$work/out" || fail "stdin to rank 3: $(cat "$work/out")"
+want_in=$(sha < "$work/part")
+grep -qx "\[3\] rank 3 $want_in" "$work/out" || fail "stdin to rank 3: $(cat "$work/out")"
 grep -qx "\[0\] rank 0 $empty" "$work/out" || fail "rank 0 did not read EOF: $(cat "$work/out")"
-echo "in: $mb MiB to rank 3 (node 1) byte-exact in $(echo "$t1 - $t0" | bc) s; max RSS $(rss)"
+echo "in: $in_mb MiB to rank 3 (node 1) byte-exact in $(echo "$t1 - $t0" | bc) s; max RSS $(rss)"
 head -c $((8 * 1024 * 1024 + 3)) "$work/data" > "$work/small"
 small=$(sha < "$work/small")
 "${PMIXRUN[@]}" --stdin all sh -c "$SUM" < "$work/small" > "$work/out" 2>&1
@@ -100,6 +113,7 @@ for r in 0 1 2 3; do
   grep -qx "\[$r\] rank $r $small" "$work/out" || fail "--stdin all, rank $r: $(cat "$work/out")"
 done
 echo "in, --stdin all: 8 MiB to each of 4 ranks on 2 nodes"
+else
 
 "${PMIXRUN[@]}" "$last" abort 2000 3 > "$work/out" 2> "$work/err"
 rc=$?
@@ -112,7 +126,7 @@ echo "abort on node 1: 2000 lines and both partial lines printed"
 TICKER_STOP="$work/stop" "${PMIXRUN[@]}" -x TICKER_STOP --timeout 50 "$ticker" > "$work/job.out" 2>&1 &
 job=$!
 find_head
-timeout 40 "$tool" --pid "$head_pid" --lines 40 > "$work/tool.out" 2> "$work/tool.err" ||
+timeout 40 "$tool" --pid "$head_pid" --lines 20 > "$work/tool.out" 2> "$work/tool.err" ||
   fail "iof_tool: $(cat "$work/tool.err")"
 touch "$work/stop"
 wait "$job" || fail "the ticker job failed: $(cat "$work/job.out")"
@@ -135,7 +149,7 @@ print(f"tool: {len(pulled)} lines pulled from ranks {sorted(ranks)} of both node
 PY
 
 # A tool pushes to rank 3 on node 1 while pmixrun's own stdin stays open and silent.
-head -c $((4 * 1024 * 1024)) "$work/data" > "$work/push"
+head -c $((4 * 1024 * 1024)) /dev/urandom > "$work/push"
 mkfifo "$work/hold"
 sleep 60 > "$work/hold" &
 hold=$!
@@ -150,9 +164,10 @@ kill "$hold" 2>/dev/null
 grep -qx "\[3\] rank 3 $(sha < "$work/push")" "$work/job.out" ||
   fail "PMIx_IOF_push to rank 3: $(cat "$work/job.out" "$work/push.out")"
 echo "tool push: 4 MiB to rank 3 on node 1 through the head"
+fi
 
 sleep 0.2
 left=$(pgrep -f "$bin/pmixd" | wc -l)
 [ "$left" -eq 0 ] || fail "$left pmixd process(es) left"
-[ "$fails" -eq 0 ] && echo "PASS: IO forwarding across 2 simulated nodes"
+[ "$fails" -eq 0 ] && echo "PASS: IO forwarding across 2 simulated nodes ($part)"
 exit $((fails > 0))

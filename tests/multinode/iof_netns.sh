@@ -126,7 +126,7 @@ echo "abort on node 1: 2000 lines and both partial lines printed"
 TICKER_STOP="$work/stop" "${PMIXRUN[@]}" -x TICKER_STOP --timeout 50 "$ticker" > "$work/job.out" 2>&1 &
 job=$!
 find_head
-timeout 40 "$tool" --pid "$head_pid" --lines 20 > "$work/tool.out" 2> "$work/tool.err" ||
+timeout 40 "$tool" --pid "$head_pid" --lines 400 > "$work/tool.out" 2> "$work/tool.err" ||
   fail "iof_tool: $(cat "$work/tool.err")"
 touch "$work/stop"
 wait "$job" || fail "the ticker job failed: $(cat "$work/job.out")"

@@ -585,9 +585,11 @@ void forward_output(Stream& stream, Proc& process, FILE* destination) {
             ::close(stream.fd);
             stream.fd = -1;
         }
-        if (remote != nullptr)
+        if (remote != nullptr) {
             remote->output(process, destination == stdout ? 1 : 2, chunk, length, end);
-        else take_output(process, channel, chunk, length, end);
+        } else {
+            take_output(process, channel, chunk, length, end);
+        }
         if (end) return;
     }
 }

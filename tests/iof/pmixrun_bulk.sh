@@ -8,7 +8,7 @@
 #  - nothing lost at the end: a rank that exits, is killed (SIGKILL) or calls PMIx_Abort after
 #    2000 lines and a partial line on stdout and on stderr has all of it printed.
 # pmixrun's peak RSS (VmHWM, /usr/bin/time %M) and the throughput are printed, not asserted.
-set -u
+set -uo pipefail  # a pipeline fails when pmixrun does
 PMIXRUN=$1 LAST=$2 MB=${3:-100}
 DIR=$(mktemp -d /tmp/pmix-iofbulk.XXXXXX)
 trap 'rm -rf "$DIR"' EXIT

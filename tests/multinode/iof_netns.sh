@@ -81,7 +81,8 @@ want=$(sha < "$work/data")
 watch_start
 t0=$(now)
 "${PMIXRUN[@]}" --raw-output \
-  sh -c "[ \$PMIX_RANK = 3 ] && exec cat $work/data; exit 0" 2> "$work/err" | sha > "$work/got"
+  sh -c "[ \$PMIX_RANK = 3 ] && exec cat $work/data; exit 0" 2> "$work/err" | sha > "$work/got" ||
+  fail "output across nodes: pmixrun failed: $(cat "$work/err")"
 t1=$(now)
 watch_stop
 [ "$(cat "$work/got")" = "$want" ] || fail "output across nodes: sha256 differs: $(cat "$work/err")"
@@ -91,7 +92,8 @@ echo "out: $mb MiB from rank 3 (node 1) byte-exact in $(echo "$t1 - $t0" | bc) s
 head -c $((in_mb * 1024 * 1024 - 5)) "$work/data" > "$work/part"
 watch_start
 "${PMIXRUN[@]}" --raw-output \
-  sh -c "[ \$PMIX_RANK = 3 ] && exec cat $work/part; exit 0" 2> "$work/err" | { sleep 1; sha; } > "$work/got"
+  sh -c "[ \$PMIX_RANK = 3 ] && exec cat $work/part; exit 0" 2> "$work/err" | { sleep 1; sha; } > "$work/got" ||
+  fail "slow reader across nodes: pmixrun failed: $(cat "$work/err")"
 watch_stop
 [ "$(cat "$work/got")" = "$(sha < "$work/part")" ] || fail "slow reader across nodes: sha256 differs"
 echo "out, slow reader: $in_mb MiB byte-exact; max RSS $(rss)"
@@ -99,7 +101,7 @@ echo "out, slow reader: $in_mb MiB byte-exact; max RSS $(rss)"
 empty=$(printf '' | sha)
 watch_start
 t0=$(now)
-"${PMIXRUN[@]}" --stdin 3 sh -c "$SUM" < "$work/part" > "$work/out" 2>&1
+"${PMIXRUN[@]}" --stdin 3 sh -c "$SUM" < "$work/part" > "$work/out" 2>&1 || fail "--stdin 3: pmixrun failed"
 t1=$(now)
 watch_stop
 want_in=$(sha < "$work/part")
@@ -108,7 +110,7 @@ grep -qx "\[0\] rank 0 $empty" "$work/out" || fail "rank 0 did not read EOF: $(c
 echo "in: $in_mb MiB to rank 3 (node 1) byte-exact in $(echo "$t1 - $t0" | bc) s; max RSS $(rss)"
 head -c $((8 * 1024 * 1024 + 3)) "$work/data" > "$work/small"
 small=$(sha < "$work/small")
-"${PMIXRUN[@]}" --stdin all sh -c "$SUM" < "$work/small" > "$work/out" 2>&1
+"${PMIXRUN[@]}" --stdin all sh -c "$SUM" < "$work/small" > "$work/out" 2>&1 || fail "--stdin all: pmixrun failed"
 for r in 0 1 2 3; do
   grep -qx "\[$r\] rank $r $small" "$work/out" || fail "--stdin all, rank $r: $(cat "$work/out")"
 done

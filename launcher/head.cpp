@@ -275,6 +275,7 @@ void forward_stdin(Head& head) {
             daemon.stdin_sent += n;
         }
         f.pending.erase(0, n);
+        stdin_release_pushes(f, false);
         if (end) head.stdin_end_sent = true;
     }
 }
@@ -473,6 +474,7 @@ void run_job(Head& head) {
 }
 
 void shut_down(Head& head) {
+    stdin_release_pushes(head.tools.stdin_fwd, true);  // tools' pushes still waiting for room
     send_all(head, MessageKind::quit, {});
     for (Daemon& daemon : head.daemons)
         if (!daemon.gone) daemon.channel->flush(1000);

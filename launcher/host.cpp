@@ -486,7 +486,8 @@ pmix_status_t host_iof_pull(const pmix_proc_t procs[], size_t nprocs, const pmix
 // A tool's PMIx_IOF_push: the bytes join the job's stdin stream (stdin_forward.cpp; at the
 // multi-node head, what it sends to the daemons of the targets), PMIX_IOF_COMPLETE ends it. The
 // targets must be the ones --stdin names: its rank (or the job's wildcard rank), or with
-// `--stdin all` the wildcard; others have no stdin pipe: PMIX_ERR_NOT_SUPPORTED.
+// `--stdin all` the wildcard; others have no stdin pipe: PMIX_ERR_NOT_SUPPORTED. While 1 MiB
+// waits the push is answered only once there is room again (the tool's push waits).
 pmix_status_t host_push_stdin(const pmix_proc_t*, const pmix_proc_t targets[], size_t ntargets,
                               const pmix_info_t directives[], size_t ndirs,
                               const pmix_byte_object_t* bo, pmix_op_cbfunc_t cbfunc, void* cbdata) {
@@ -506,9 +507,14 @@ pmix_status_t host_push_stdin(const pmix_proc_t*, const pmix_proc_t targets[], s
     g_launcher->queue.post([bytes = std::move(bytes), complete, cbfunc, cbdata] {
         // The input already ended (pmixrun's own stdin at EOF, an earlier COMPLETE, every target
         // gone). Before the targets start the bytes wait for their pipes.
-        const pmix_status_t rc = g_launcher->stdin_fwd.eof ? PMIX_ERR_IOF_COMPLETE : PMIX_SUCCESS;
+        StdinForward& f = g_launcher->stdin_fwd;
+        const pmix_status_t rc = f.eof ? PMIX_ERR_IOF_COMPLETE : PMIX_SUCCESS;
         if (rc == PMIX_SUCCESS) stdin_append(*g_launcher, bytes.data(), bytes.size(), complete);
-        if (cbfunc != nullptr) cbfunc(rc, cbdata);
+        if (rc == PMIX_SUCCESS && cbfunc != nullptr && f.pending.size() >= kStdinHeld) {
+            f.pushes_waiting.emplace_back(cbfunc, cbdata);  // answered when there is room
+        } else if (cbfunc != nullptr) {
+            cbfunc(rc, cbdata);
+        }
     });
     return PMIX_SUCCESS;
 }

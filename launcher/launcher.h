@@ -199,6 +199,9 @@ struct StdinForward {
     bool eof = false;        // the stream ended (or every target left): nothing more is added
     bool own_stdin = false;  // pmixrun on one node: the stream is our stdin (pmixd: the head's)
     uint64_t reported = 0;   // pmixd: the progress last sent to the head (stdin_taken)
+    // Tools' PMIx_IOF_push calls answered once less than kStdinHeld waits (back-pressure on the
+    // tool: its push completes when there is room).
+    std::vector<std::pair<pmix_op_cbfunc_t, void*>> pushes_waiting;
 };
 // The stream is read (or, at the head, sent on) only while less than this waits.
 constexpr uint64_t kStdinHeld = 1u << 20;
@@ -324,6 +327,8 @@ void stdin_close(Launcher& launcher);
 uint64_t stdin_held(const StdinForward& f);
 // More of the stream (pmixd: from the head; a tool's PMIx_IOF_push); `end`: EOF after them.
 void stdin_append(Launcher& launcher, const char* bytes, size_t length, bool end);
+// Answers the waiting pushes once less than kStdinHeld waits (every one with `all`).
+void stdin_release_pushes(StdinForward& f, bool all);
 // job.cpp: a chunk of `process`'s output (channel PMIX_FWD_STDOUT/STDERR_CHANNEL) as read from
 // its pipe, or its EOF (`end`): handed to PMIx_server_IOF_deliver, then printed line by line
 // with its tag (a partial line waits for the rest or for EOF), unless a tool redirected it. The

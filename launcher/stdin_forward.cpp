@@ -123,6 +123,7 @@ void stdin_service(Launcher& launcher, const pollfd* fds) {
     f.pending.erase(0, static_cast<size_t>(taken - f.base));
     f.base = taken;
     report_taken(launcher);
+    stdin_release_pushes(f, false);
     if (f.eof && f.pending.empty())
         for (StdinForward::Target& t : f.targets) close_target(t);
 }
@@ -132,6 +133,14 @@ void stdin_close(Launcher& launcher) {
     for (StdinForward::Target& t : f.targets) close_target(t);
     f.pending.clear();
     f.eof = true;
+    stdin_release_pushes(f, true);
+}
+
+void stdin_release_pushes(StdinForward& f, bool all) {
+    if (!all && f.pending.size() >= kStdinHeld) return;
+    std::vector<std::pair<pmix_op_cbfunc_t, void*>> ready;
+    ready.swap(f.pushes_waiting);
+    for (const auto& [cbfunc, cbdata] : ready) cbfunc(PMIX_SUCCESS, cbdata);
 }
 
 }  // namespace pmix::launcher

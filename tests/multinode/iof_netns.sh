@@ -155,7 +155,8 @@ head -c $((4 * 1024 * 1024)) /dev/urandom > "$work/push"
 mkfifo "$work/hold"
 sleep 60 > "$work/hold" &
 hold=$!
-"${PMIXRUN[@]}" --stdin 3 sh -c "$SUM" < "$work/hold" > "$work/job.out" 2>&1 &
+# The ranks stay 2 s after EOF: the pusher's second COMPLETE must find the job (and be refused).
+"${PMIXRUN[@]}" --stdin 3 sh -c "$SUM; sleep 2" < "$work/hold" > "$work/job.out" 2>&1 &
 job=$!
 find_head
 timeout 40 "$pusher" --pid "$head_pid" --rank 3 --file "$work/push" > "$work/push.out" 2>&1 ||

@@ -35,6 +35,8 @@ namespace {
 constexpr int kStartupMs = 60000;                      // every daemon's address
 constexpr auto kQuitGrace = std::chrono::seconds(10);  // daemons exit after quit
 constexpr auto kFailGrace = std::chrono::seconds(15);  // after a failure, then SIGKILL
+// The head reads no pipes: a remote rank's Stream.fd says only whether its end was reported.
+constexpr int kStreamEnded = -2;
 
 struct Daemon {
     size_t index = 0;
@@ -202,9 +204,11 @@ void take_remote_output(Head& head, const Daemon& daemon, const Message& message
         report_unexpected(daemon, message);
         return;
     }
-    take_output(head.tools.procs[static_cast<size_t>(rank)],
-                fields[2] == "1" ? PMIX_FWD_STDOUT_CHANNEL : PMIX_FWD_STDERR_CHANNEL,
-                fields[3].data(), fields[3].size(), fields[4] == "1");
+    Proc& process = head.tools.procs[static_cast<size_t>(rank)];
+    const bool end = fields[4] == "1";
+    take_output(process, fields[2] == "1" ? PMIX_FWD_STDOUT_CHANNEL : PMIX_FWD_STDERR_CHANNEL,
+                fields[3].data(), fields[3].size(), end);
+    if (end) (fields[2] == "1" ? process.out : process.err).fd = kStreamEnded;
 }
 
 void handle(Head& head, Daemon& daemon, const Message& message) {
@@ -473,6 +477,19 @@ void run_job(Head& head) {
     head.all_done = Clock::now();
 }
 
+// A rank whose daemon died (or was killed after a failure) never reported the end of its
+// streams: what it wrote of a last line is printed now, and tools are told the stream ended.
+void end_open_streams(Head& head) {
+    for (Proc& process : head.tools.procs) {
+        for (const pmix_iof_channel_t channel :
+             {PMIX_FWD_STDOUT_CHANNEL, PMIX_FWD_STDERR_CHANNEL}) {
+            Stream& stream = channel == PMIX_FWD_STDOUT_CHANNEL ? process.out : process.err;
+            if (stream.fd != kStreamEnded) take_output(process, channel, nullptr, 0, true);
+            stream.fd = kStreamEnded;
+        }
+    }
+}
+
 void shut_down(Head& head) {
     stdin_release_pushes(head.tools.stdin_fwd, true);  // tools' pushes still waiting for room
     send_all(head, MessageKind::quit, {});
@@ -599,6 +616,7 @@ int run_head(const Options& options) {
         head.tools.stdin_fwd.own_stdin = options.stdin_rank != Options::kStdinNone;
         head.sent = Clock::now();
         run_job(head);
+        end_open_streams(head);
         code = head.timed_out ? 124 : head.fail_code;
         for (const Daemon& daemon : head.daemons)
             if (!head.timed_out) code = std::max(code, daemon.code);

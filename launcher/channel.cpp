@@ -29,7 +29,12 @@ constexpr KindName kKinds[] = {
     {MessageKind::kill, "kill"},           {MessageKind::timeout, "timeout"},
     {MessageKind::node_lost, "node lost"}, {MessageKind::quit, "quit"},
     {MessageKind::event, "event"},         {MessageKind::signal, "signal"},
+    {MessageKind::stdin_data, "stdin"},    {MessageKind::stdin_taken, "stdin taken"},
 };
+
+// What one receive() reads at most, so that the messages it returns stay small (output: 64 KiB
+// each) however fast the peer writes; poll reports the rest at once.
+constexpr size_t kReceiveChunk = 256u << 10;
 
 void put_u32(std::string& out, uint32_t value) {
     for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xff));
@@ -73,31 +78,54 @@ std::string describe(const Message& message) {
 
 Channel::Channel(int in_fd, int out_fd) : in_(in_fd), out_(out_fd) {
     ::fcntl(in_, F_SETFL, ::fcntl(in_, F_GETFL) | O_NONBLOCK);
+    ::fcntl(out_, F_SETFL, ::fcntl(out_, F_GETFL) | O_NONBLOCK);
 }
 
 bool Channel::send(MessageKind kind, const std::vector<std::string>& fields) {
-    std::string body(1, wire_byte(kind));
+    if (broken_) return false;
+    size_t length = 1;
+    for (const std::string& field : fields) length += 4 + field.size();
+    put_u32(outbox_, static_cast<uint32_t>(length));
+    outbox_.push_back(wire_byte(kind));
     for (const std::string& field : fields) {
-        put_u32(body, static_cast<uint32_t>(field.size()));
-        body += field;
+        put_u32(outbox_, static_cast<uint32_t>(field.size()));
+        outbox_ += field;
     }
-    std::string framed;
-    put_u32(framed, static_cast<uint32_t>(body.size()));
-    framed += body;
-    size_t written = 0;
-    while (written < framed.size()) {
-        const ssize_t bytes_written =
-            ::write(out_, framed.data() + written, framed.size() - written);
-        if (bytes_written < 0 && errno == EINTR) continue;
-        if (bytes_written < 0 && errno == EAGAIN) {
-            pollfd writable{out_, POLLOUT, 0};
-            ::poll(&writable, 1, 1000);
-            continue;
+    return flush_some();
+}
+
+bool Channel::flush_some() {
+    while (!broken_ && sent_ < outbox_.size()) {
+        const ssize_t written = ::write(out_, outbox_.data() + sent_, outbox_.size() - sent_);
+        if (written < 0 && errno == EINTR) continue;
+        if (written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) break;
+        if (written <= 0) {
+            broken_ = true;
+            break;
         }
-        if (bytes_written <= 0) return false;
-        written += static_cast<size_t>(bytes_written);
+        sent_ += static_cast<size_t>(written);
     }
-    return true;
+    if (sent_ == outbox_.size() || broken_) {
+        outbox_.clear();
+        sent_ = 0;
+    } else if (sent_ > (1u << 20) && sent_ > outbox_.size() / 2) {  // amortized: no O(n^2)
+        outbox_.erase(0, sent_);
+        sent_ = 0;
+    }
+    return !broken_;
+}
+
+bool Channel::flush(int timeout_ms) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+    while (flush_some() && queued() > 0) {
+        const auto left_ms = std::chrono::duration_cast<std::chrono::milliseconds>(
+                                 deadline - std::chrono::steady_clock::now())
+                                 .count();
+        if (left_ms <= 0) return false;
+        pollfd writable{out_, POLLOUT, 0};
+        ::poll(&writable, 1, static_cast<int>(left_ms));
+    }
+    return !broken_;
 }
 
 bool Channel::parse(std::vector<Message>& out) {
@@ -130,7 +158,8 @@ bool Channel::receive(std::vector<Message>& out) {
     for (Message& message : ready_) out.push_back(std::move(message));
     ready_.clear();
     char chunk[65536];
-    for (;;) {
+    for (size_t taken = 0;; taken += sizeof chunk) {
+        if (taken >= kReceiveChunk) return parse(out);
         const ssize_t bytes_read = ::read(in_, chunk, sizeof chunk);
         if (bytes_read < 0 && errno == EINTR) continue;
         if (bytes_read < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return parse(out);
@@ -188,6 +217,7 @@ std::vector<std::string> encode_job(const JobMessage& job) {
         fields.push_back(d.name);
         fields.push_back(d.value);
     }
+    fields.push_back(stdin_target_text(job.stdin_rank));
     return fields;
 }
 
@@ -256,6 +286,9 @@ std::optional<JobMessage> decode_job(const Message& message) {
             return std::nullopt;
         job.env_directives.push_back({k, *name, *value, (*kind)[1]});
     }
+    const std::string* stdin_target = take();
+    if (stdin_target == nullptr || !parse_stdin_target(*stdin_target, job.stdin_rank))
+        return std::nullopt;
     if (next != fields.size()) return std::nullopt;
     return job;
 }

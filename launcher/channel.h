@@ -24,15 +24,19 @@ enum class MessageKind : char {
     connected = 'C',  // rank, pid: a main-job rank called PMIx_Init
     finalized = 'F',  // rank
     exited = 'X',     // rank, pid, exit code
-    output = 'O',     // rank tag, stream (1 stdout, 2 stderr), one line
-    failed = 'E',     // exit code, why: a local failure that takes the job down
-    done = 'D',       // exit code: every local process has ended
+    // nspace, rank, stream (1 stdout, 2 stderr), the bytes as read from the rank's pipe (any
+    // bytes, no line splitting), end ("1": the stream's EOF, no bytes follow)
+    output = 'O',
+    stdin_taken = 'W',  // bytes of the head's stdin stream every local target has taken so far
+    failed = 'E',       // exit code, why: a local failure that takes the job down
+    done = 'D',         // exit code: every local process has ended
     // head -> daemon
-    job = 'J',        // the job (JobMessage)
-    kill = 'K',       // exit code: the job is failing, kill the local ranks
-    timeout = 'T',    // --timeout expired
-    node_lost = 'L',  // node index whose daemon died
-    quit = 'Q',       // the whole job is over: exit
+    job = 'J',         // the job (JobMessage)
+    kill = 'K',        // exit code: the job is failing, kill the local ranks
+    timeout = 'T',     // --timeout expired
+    node_lost = 'L',   // node index whose daemon died
+    quit = 'Q',        // the whole job is over: exit
+    stdin_data = 'I',  // the next bytes of the job's stdin, end ("1": EOF after them)
     // both ways: a daemon sends it, the head relays it to every other daemon
     event = 'N',   // status, source nspace, source rank, range, packed info
     signal = 'S',  // signal, then (nspace, rank) pairs of the targets
@@ -69,20 +73,32 @@ struct JobMessage {
     std::string credential_key;  // every node's PMIX_CRYPTO_KEY (credentials valid job-wide)
     std::string pset;            // --pset: the app's process set ("": the default name)
     double timeout_s = 0;        // --timeout (0: none), for PMIX_TIME_REMAINING
+    long stdin_rank = 0;         // --stdin (Options::stdin_rank): whose stdin is a pipe
 };
 
 // Fields: nspace, nprocs, K, K x (name, ranks, address), argc, argv..., envc, env..., blob, key,
-// pset, timeout (seconds, "%.17g"), D, D x (kind letter + separator, name, value).
+// pset, timeout (seconds, "%.17g"), D, D x (kind letter + separator, name, value), stdin target
+// ("all", "none" or the rank).
 std::vector<std::string> encode_job(const JobMessage& job);
 // Empty on a malformed message (wrong kind, missing fields, bad counts, no program).
 std::optional<JobMessage> decode_job(const Message& message);
 
+// Sending never blocks: a message is queued and written as the peer takes it (flush_some when
+// out_fd() is writable), so two peers that both send a lot cannot deadlock on full pipes. The
+// queue is bounded by its senders: bulk data (output, stdin) is read only while queued() is under
+// their limit; the other messages are few and small.
 class Channel {
 public:
-    Channel(int in_fd, int out_fd);  // makes in_fd non-blocking
+    Channel(int in_fd, int out_fd);  // makes both non-blocking
     int in_fd() const { return in_; }
-    // Writes the whole message (blocking); false if the peer is gone.
+    int out_fd() const { return out_; }
+    // Queues the whole message and writes what the peer takes now; false if the peer is gone.
     bool send(MessageKind kind, const std::vector<std::string>& fields);
+    // Writes what the peer takes of the queue now; false if the peer is gone.
+    bool flush_some();
+    // Waits up to `timeout_ms` until the queue is written; false if it is not (or the peer left).
+    bool flush(int timeout_ms);
+    size_t queued() const { return outbox_.size() - sent_; }
     // Reads what the (non-blocking) input has and appends every complete message; false at EOF or
     // on a malformed stream (messages already complete are still appended).
     bool receive(std::vector<Message>& out);
@@ -93,6 +109,9 @@ private:
     bool parse(std::vector<Message>& out);
     int in_, out_;
     std::string buffer_;
+    std::string outbox_;  // bytes [sent_, size) are still to be written
+    size_t sent_ = 0;
+    bool broken_ = false;         // a write failed: the peer is gone
     std::vector<Message> ready_;  // parsed by wait_one beyond the one it returned
 };
 

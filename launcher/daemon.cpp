@@ -7,7 +7,7 @@
 // 1. opens its fabric endpoint and sends the head its address (MessageKind::address);
 // 2. receives the job (JobMessage): namespace, size, every node's name, rank count and address,
 //    the program, the -x environment; connects the fabric and serves the job like pmixrun does;
-// 3. reports connects, finalizes, exits, output lines, failures and its final status
+// 3. reports connects, finalizes, exits, output chunks, failures and its final status
 //    (connected, finalized, exited, output, failed, done); obeys kill, timeout, node_lost,
 //    event, signal and quit (channel.h lists every kind and its fields).
 // If the head goes away (EOF on stdin) the daemon kills its ranks and exits.
@@ -16,6 +16,8 @@
 #include "node_net.h"
 
 #include <unistd.h>
+
+#include <csignal>
 
 #include <algorithm>
 #include <cstdio>
@@ -29,6 +31,10 @@ namespace {
     std::fprintf(stderr, "pmixd: %s\n", why.c_str());
     std::exit(1);
 }
+
+// Output read from the ranks but not yet taken by the head: above this the ranks' pipes are not
+// read (the ranks block in write), so pmixd's memory stays bounded however slow the head is.
+constexpr size_t kOutputQueued = 1u << 20;
 
 class DaemonRemote final : public Remote {
 public:
@@ -61,9 +67,18 @@ public:
     void failed(int code, const std::string& why) override {
         channel_.send(MessageKind::failed, {std::to_string(code), why});
     }
-    void output(const std::string& tag, int stream, const char* line, size_t length) override {
+    void output(const Proc& process, int stream, const char* bytes, size_t length,
+                bool end) override {
         channel_.send(MessageKind::output,
-                      {tag, std::to_string(stream), std::string(line, length)});
+                      {process.nspace, std::to_string(process.rank), std::to_string(stream),
+                       std::string(bytes, length), end ? "1" : "0"});
+    }
+    bool output_blocked() const override { return channel_.queued() >= kOutputQueued; }
+    void stdin_taken(uint64_t bytes) override {
+        channel_.send(MessageKind::stdin_taken, {std::to_string(bytes)});
+    }
+    int control_out_fd() const override {
+        return !head_gone_ && channel_.queued() > 0 ? channel_.out_fd() : -1;
     }
     void connected(const Proc& process) override {
         channel_.send(MessageKind::connected,
@@ -91,7 +106,7 @@ public:
 
     void on_control() override {
         std::vector<Message> messages;
-        const bool alive = channel_.receive(messages);
+        const bool alive = channel_.flush_some() && channel_.receive(messages);
         for (const Message& message : messages) handle(message);
         if (!alive) {  // the head is gone: nobody is left to report to
             head_gone_ = true;
@@ -135,6 +150,11 @@ private:
                 break;
             case MessageKind::signal:
                 apply_signal(message);
+                break;
+            case MessageKind::stdin_data:
+                if (message.fields.size() == 2)
+                    stdin_append(launcher_, message.fields[0].data(), message.fields[0].size(),
+                                 message.fields[1] == "1");
                 break;
             default:  // a kind only daemons send
                 report_unexpected(message);
@@ -212,6 +232,7 @@ bool accept_job(const JobMessage& job, const DaemonOptions& args, Launcher& laun
     launcher.launch_blob = job.launch_blob;  // for setup_local_support
     launcher.credential_key = job.credential_key;
     launcher.options.first_pset = job.pset;
+    launcher.options.stdin_rank = job.stdin_rank;
     launcher.time_limit_s = job.timeout_s;  // the head enforces it; told to tools (queries)
     return true;
 }
@@ -225,6 +246,9 @@ int main(int argc, char** argv) {
     std::string error;
     if (!parse_daemon_options(argc, argv, args, error)) die(error);
     // The channel owns stdout; anything else that writes to fd 1 goes to stderr instead.
+    // The head gone: writes to the channel fail (EPIPE, the head is then treated as gone) rather
+    // than kill us before we kill our ranks.
+    ::signal(SIGPIPE, SIG_IGN);
     const int channel_out = ::dup(1);
     ::dup2(2, 1);
     Channel channel(0, channel_out);
@@ -253,6 +277,7 @@ int main(int argc, char** argv) {
     g_launcher = &launcher;
     const int code =
         serve_job(launcher, child_env(launcher.options), {{PMIX_HOSTNAME, args.node_name}});
+    channel.flush(5000);  // what is still queued for the head (it said quit: it may be gone)
     net.reset();
     return code;
 }

@@ -35,6 +35,8 @@ namespace {
 constexpr int kStartupMs = 60000;                      // every daemon's address
 constexpr auto kQuitGrace = std::chrono::seconds(10);  // daemons exit after quit
 constexpr auto kFailGrace = std::chrono::seconds(15);  // after a failure, then SIGKILL
+// The head reads no pipes: a remote rank's Stream.fd says only whether its end was reported.
+constexpr int kStreamEnded = -2;
 
 struct Daemon {
     size_t index = 0;
@@ -46,6 +48,8 @@ struct Daemon {
     bool gone = false;  // EOF on its channel
     bool done = false;  // sent done (or died)
     int code = 0;
+    bool stdin_target = false;                 // a rank --stdin names runs there
+    uint64_t stdin_sent = 0, stdin_taken = 0;  // bytes of our stdin sent, and taken by its ranks
 };
 
 struct Head {
@@ -58,6 +62,7 @@ struct Head {
     bool failing = false, timed_out = false;
     int fail_code = 0;
     size_t connected_count = 0, finalized_count = 0;
+    bool stdin_end_sent = false;  // the daemons of the --stdin targets were told EOF
     Clock::time_point start, started, sent, all_connected, all_finalized, all_done, end, fail_at;
     // What tools are told (query.cpp reads it through g_launcher, on this loop): every rank of the
     // job with its node, and the pid, state and exit code its daemon reported.
@@ -192,6 +197,23 @@ void report_unexpected(const Daemon& daemon, const Message& message) {
                  daemon.name.c_str());
 }
 
+// A chunk of a remote rank's output (nspace, rank, stream, bytes, end): delivered to our server
+// and printed exactly as a local rank's (take_output), so tools attached to pmixrun pull it.
+void take_remote_output(Head& head, const Daemon& daemon, const Message& message) {
+    const std::vector<std::string>& fields = message.fields;
+    const long rank = fields.size() == 5 ? std::atol(fields[1].c_str()) : -1;
+    if (rank < 0 || static_cast<size_t>(rank) >= head.tools.procs.size() ||
+        fields[0] != head.nspace || (fields[2] != "1" && fields[2] != "2")) {
+        report_unexpected(daemon, message);
+        return;
+    }
+    Proc& process = head.tools.procs[static_cast<size_t>(rank)];
+    const bool end = fields[4] == "1";
+    take_output(process, fields[2] == "1" ? PMIX_FWD_STDOUT_CHANNEL : PMIX_FWD_STDERR_CHANNEL,
+                fields[3].data(), fields[3].size(), end);
+    if (end) (fields[2] == "1" ? process.out : process.err).fd = kStreamEnded;
+}
+
 void handle(Head& head, Daemon& daemon, const Message& message) {
     const auto number = [&](size_t field) {
         return field < message.fields.size() ? std::atoi(message.fields[field].c_str()) : 0;
@@ -203,12 +225,11 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
     }
     switch (*message.kind) {
         case MessageKind::output:
-            if (message.fields.size() == 3) {
-                FILE* destination = message.fields[1] == "1" ? stdout : stderr;
-                std::fprintf(destination, "[%s] %s\n", message.fields[0].c_str(),
-                             message.fields[2].c_str());
-                std::fflush(destination);
-            }
+            take_remote_output(head, daemon, message);
+            break;
+        case MessageKind::stdin_taken:
+            if (!message.fields.empty())
+                daemon.stdin_taken = std::strtoull(message.fields[0].c_str(), nullptr, 10);
             break;
         case MessageKind::connected:
             if (Proc* process = reported_proc(head, message)) process->connected = true;
@@ -241,13 +262,54 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
     }
 }
 
-// Polls every daemon (and our signal pipe and the tools' work queue) once, for up to `timeout_ms`.
+// Sends what waits of our stdin (read, or pushed by a tool) to the daemons of the --stdin
+// targets, at most kStdinHeld beyond what their ranks took; then EOF once.
+void forward_stdin(Head& head) {
+    StdinForward& f = head.tools.stdin_fwd;
+    for (;;) {
+        uint64_t room = kStdinHeld;
+        for (const Daemon& daemon : head.daemons)
+            if (daemon.stdin_target && !daemon.gone)
+                room = std::min(room, kStdinHeld - std::min(kStdinHeld, daemon.stdin_sent -
+                                                                            daemon.stdin_taken));
+        const size_t n = static_cast<size_t>(std::min<uint64_t>({room, f.pending.size(), 65536}));
+        const bool end = f.eof && n == f.pending.size() && !head.stdin_end_sent;
+        if (n == 0 && !end) return;
+        for (Daemon& daemon : head.daemons) {
+            if (!daemon.stdin_target || daemon.gone) continue;
+            daemon.channel->send(MessageKind::stdin_data,
+                                 {f.pending.substr(0, n), end ? "1" : "0"});
+            daemon.stdin_sent += n;
+        }
+        f.pending.erase(0, n);
+        stdin_release_pushes(f, false);
+        if (end) head.stdin_end_sent = true;
+    }
+}
+
+void read_stdin(Head& head) {
+    StdinForward& f = head.tools.stdin_fwd;
+    char chunk[65536];
+    const ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
+    if (n > 0) f.pending.append(chunk, static_cast<size_t>(n));
+    else if (n == 0 || (errno != EINTR && errno != EAGAIN)) f.eof = true;
+}
+
+// Polls every daemon (and our signal pipe, the tools' work queue and our stdin) once, for up to
+// `timeout_ms`. A daemon's channel is not read while our server still has much output to take
+// (take_output's back-pressure): the daemon then stops reading its ranks' pipes.
 void pump(Head& head, int timeout_ms) {
-    std::vector<pollfd> fds{{g_signal_pipe[0], POLLIN, 0}, {head.tools.queue.fd(), POLLIN, 0}};
-    std::vector<Daemon*> polled;  // fds[i + 2] is polled[i]'s channel
+    StdinForward& in = head.tools.stdin_fwd;
+    const bool read_in = in.own_stdin && !in.eof && in.pending.size() < kStdinHeld;
+    std::vector<pollfd> fds{{g_signal_pipe[0], POLLIN, 0},
+                            {head.tools.queue.fd(), POLLIN, 0},
+                            {read_in ? STDIN_FILENO : -1, POLLIN, 0}};
+    std::vector<Daemon*> polled;  // fds[3 + 2i] and fds[4 + 2i] are polled[i]'s channel
+    const bool take_more = !output_backlogged();
     for (Daemon& daemon : head.daemons) {
         if (daemon.gone) continue;
-        fds.push_back({daemon.channel->in_fd(), POLLIN, 0});
+        fds.push_back({take_more ? daemon.channel->in_fd() : -1, POLLIN, 0});
+        fds.push_back({daemon.channel->queued() > 0 ? daemon.channel->out_fd() : -1, POLLOUT, 0});
         polled.push_back(&daemon);
     }
     if (::poll(fds.data(), fds.size(), timeout_ms) < 0 && errno != EINTR) return;
@@ -257,14 +319,17 @@ void pump(Head& head, int timeout_ms) {
             fail(head, 128 + signals[i],
                  std::string("received signal ") + strsignal(signals[i]) + "; killing the job");
     head.tools.failing = head.failing;
-    head.tools.queue.drain();  // tools' queries (query.cpp), answered on this loop
+    head.tools.queue.drain();  // tools' queries (query.cpp) and pushes, answered on this loop
+    if (fds[2].fd >= 0 && fds[2].revents != 0) read_stdin(head);
     for (size_t i = 0; i < polled.size(); ++i) {
-        if (fds[i + 2].revents == 0) continue;
+        if (fds[3 + 2 * i].revents == 0 && fds[4 + 2 * i].revents == 0) continue;
         std::vector<Message> messages;
-        const bool alive = polled[i]->channel->receive(messages);
+        const bool alive =
+            polled[i]->channel->flush_some() && polled[i]->channel->receive(messages);
         for (const Message& message : messages) handle(head, *polled[i], message);
         if (!alive) daemon_gone(head, *polled[i]);
     }
+    forward_stdin(head);
 }
 
 bool all_done(const Head& head) {
@@ -333,6 +398,7 @@ JobMessage job_message(const Head& head) {
     job.credential_key = head.credential_key;
     job.pset = head.options.first_pset;
     job.timeout_s = head.options.timeout_s;
+    job.stdin_rank = head.options.stdin_rank;
     return job;
 }
 
@@ -361,6 +427,8 @@ bool start_local_server(Head& head) {
     std::memset(&module, 0, sizeof module);
     module.query = host_query;
     module.tool_connected = host_tool_connected;
+    module.iof_pull = host_iof_pull;      // remote ranks' output is delivered here (take_output)
+    module.push_stdin = host_push_stdin;  // to the daemons of the --stdin targets
     const bool yes = true;
     InfoList info;
     info.add(PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
@@ -407,8 +475,24 @@ void run_job(Head& head) {
     head.all_done = Clock::now();
 }
 
+// A rank whose daemon died (or was killed after a failure) never reported the end of its
+// streams: what it wrote of a last line is printed now, and tools are told the stream ended.
+void end_open_streams(Head& head) {
+    for (Proc& process : head.tools.procs) {
+        for (const pmix_iof_channel_t channel :
+             {PMIX_FWD_STDOUT_CHANNEL, PMIX_FWD_STDERR_CHANNEL}) {
+            Stream& stream = channel == PMIX_FWD_STDOUT_CHANNEL ? process.out : process.err;
+            if (stream.fd != kStreamEnded) take_output(process, channel, nullptr, 0, true);
+            stream.fd = kStreamEnded;
+        }
+    }
+}
+
 void shut_down(Head& head) {
+    stdin_release_pushes(head.tools.stdin_fwd, true);  // tools' pushes still waiting for room
     send_all(head, MessageKind::quit, {});
+    for (Daemon& daemon : head.daemons)
+        if (!daemon.gone) daemon.channel->flush(1000);
     const auto deadline = Clock::now() + kQuitGrace;
     for (Daemon& daemon : head.daemons) {
         while (daemon.pid > 0) {
@@ -476,6 +560,11 @@ bool plan_nodes(Head& head) {
                      head.options.nprocs, slots, head.layout.nodes.size());
         return false;
     }
+    if (options.stdin_rank >= head.options.nprocs) {
+        std::fprintf(stderr, "pmixrun: --stdin %ld: the job has ranks 0..%d\n", options.stdin_rank,
+                     head.options.nprocs - 1);
+        return false;
+    }
     return true;
 }
 
@@ -508,6 +597,10 @@ int run_head(const Options& options) {
         Daemon& daemon = head.daemons.emplace_back();
         daemon.index = i;
         daemon.name = head.layout.nodes[i].name;
+        const long in = options.stdin_rank;
+        daemon.stdin_target = head.layout.rank_count[i] > 0 &&
+                              (in == Options::kStdinAll ||
+                               (in >= 0 && head.layout.node_of(static_cast<pmix_rank_t>(in)) == i));
         if (!start_daemon(daemon, agent, pmixd)) {
             std::fprintf(stderr, "pmixrun: cannot start the daemon of node %s\n",
                          daemon.name.c_str());
@@ -518,8 +611,10 @@ int run_head(const Options& options) {
     if (collect_addresses(head) && start_local_server(head) && collect_launch_blob(head)) {
         head.started = Clock::now();
         send_all(head, MessageKind::job, encode_job(job_message(head)));
+        head.tools.stdin_fwd.own_stdin = options.stdin_rank != Options::kStdinNone;
         head.sent = Clock::now();
         run_job(head);
+        end_open_streams(head);
         code = head.timed_out ? 124 : head.fail_code;
         for (const Daemon& daemon : head.daemons)
             if (!head.timed_out) code = std::max(code, daemon.code);

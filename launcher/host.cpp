@@ -451,12 +451,14 @@ bool same_procs(const std::vector<pmix_proc_t>& a, const pmix_proc_t* b, size_t 
     return true;
 }
 
+}  // namespace
+
 // A tool's PMIx_IOF_pull (or its deregistration, PMIX_IOF_STOP): the library forwards every
 // rank's output pmixrun hands it (job.cpp) to whoever pulls it. pmixrun keeps printing it
 // (PMIX_IOF_COPY, the Standard's default) unless the pull says PMIX_IOF_REDIRECT: then not until
 // that registration stops.
-pmix_status_t iof_pull_fn(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t dirs[],
-                          size_t ndirs, pmix_iof_channel_t channels, pmix_op_cbfunc_t, void*) {
+pmix_status_t host_iof_pull(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t dirs[],
+                            size_t ndirs, pmix_iof_channel_t channels, pmix_op_cbfunc_t, void*) {
     bool redirect = false, stop = false;
     for (size_t i = 0; i < ndirs; ++i) {
         if (std::strcmp(dirs[i].key, PMIX_IOF_REDIRECT) == 0) redirect = PMIX_INFO_TRUE(&dirs[i]);
@@ -481,15 +483,21 @@ pmix_status_t iof_pull_fn(const pmix_proc_t procs[], size_t nprocs, const pmix_i
     return PMIX_OPERATION_SUCCEEDED;
 }
 
-// A tool's PMIx_IOF_push: rank 0 of the job pmixrun started has a stdin pipe (stdin_forward.cpp);
-// the bytes join what waits for it, PMIX_IOF_COMPLETE ends its input. Other targets have none.
-pmix_status_t push_stdin_fn(const pmix_proc_t*, const pmix_proc_t targets[], size_t ntargets,
-                            const pmix_info_t directives[], size_t ndirs,
-                            const pmix_byte_object_t* bo, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+// A tool's PMIx_IOF_push: the bytes join the job's stdin stream (stdin_forward.cpp; at the
+// multi-node head, what it sends to the daemons of the targets), PMIX_IOF_COMPLETE ends it. The
+// targets must be the ones --stdin names: its rank (or the job's wildcard rank), or with
+// `--stdin all` the wildcard; others have no stdin pipe: PMIX_ERR_NOT_SUPPORTED. While 1 MiB
+// waits the push is answered only once there is room again (the tool's push waits).
+pmix_status_t host_push_stdin(const pmix_proc_t*, const pmix_proc_t targets[], size_t ntargets,
+                              const pmix_info_t directives[], size_t ndirs,
+                              const pmix_byte_object_t* bo, pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    const long stdin_rank = g_launcher->options.stdin_rank;
     for (size_t i = 0; i < ntargets; ++i) {
         const bool main_job = g_launcher->nspace == targets[i].nspace;
-        if (!main_job || (targets[i].rank != 0 && targets[i].rank != PMIX_RANK_WILDCARD))
-            return PMIX_ERR_NOT_SUPPORTED;
+        const bool named =
+            targets[i].rank == PMIX_RANK_WILDCARD ||
+            (stdin_rank >= 0 && targets[i].rank == static_cast<pmix_rank_t>(stdin_rank));
+        if (!main_job || !named || stdin_rank == Options::kStdinNone) return PMIX_ERR_NOT_SUPPORTED;
     }
     bool complete = false;
     for (size_t i = 0; i < ndirs; ++i)
@@ -497,20 +505,19 @@ pmix_status_t push_stdin_fn(const pmix_proc_t*, const pmix_proc_t targets[], siz
             complete = PMIX_INFO_TRUE(&directives[i]);
     std::string bytes = bo != nullptr && bo->size > 0 ? std::string(bo->bytes, bo->size) : "";
     g_launcher->queue.post([bytes = std::move(bytes), complete, cbfunc, cbdata] {
+        // The input already ended (pmixrun's own stdin at EOF, an earlier COMPLETE, every target
+        // gone). Before the targets start the bytes wait for their pipes.
         StdinForward& f = g_launcher->stdin_fwd;
-        // Rank 0's input already ended (pmixrun's own stdin at EOF, an earlier COMPLETE, rank 0
-        // gone). Before rank 0 starts the bytes wait for its pipe.
         const pmix_status_t rc = f.eof ? PMIX_ERR_IOF_COMPLETE : PMIX_SUCCESS;
-        if (rc == PMIX_SUCCESS) {
-            f.pending += bytes;
-            f.eof = complete;
+        if (rc == PMIX_SUCCESS) stdin_append(*g_launcher, bytes.data(), bytes.size(), complete);
+        if (rc == PMIX_SUCCESS && cbfunc != nullptr && f.pending.size() >= kStdinHeld) {
+            f.pushes_waiting.emplace_back(cbfunc, cbdata);  // answered when there is room
+        } else if (cbfunc != nullptr) {
+            cbfunc(rc, cbdata);
         }
-        if (cbfunc != nullptr) cbfunc(rc, cbdata);
     });
     return PMIX_SUCCESS;
 }
-
-}  // namespace
 
 bool redirected(const Launcher& launcher, const Proc& process, pmix_iof_channel_t channel) {
     pmix_proc_t source;
@@ -547,8 +554,8 @@ void fill_module(pmix_server_module_t& module) {
     module.log = log_fn;
     module.job_control = job_control;
     module.group = host_group;
-    module.iof_pull = iof_pull_fn;
-    module.push_stdin = push_stdin_fn;
+    module.iof_pull = host_iof_pull;
+    module.push_stdin = host_push_stdin;
     // pmixd: no cross-node publish/lookup/spawn yet, and no allocations (each daemon would
     // hand out its own, not the job's, host list and ids).
     if (g_launcher->remote != nullptr) return;

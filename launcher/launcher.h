@@ -46,7 +46,15 @@ public:
     virtual void notify(pmix_status_t code, const pmix_proc_t& source, pmix_data_range_t range,
                         const pmix_info_t* info, size_t ninfo) = 0;
     virtual void failed(int code, const std::string& why) = 0;  // a local failure, for the head
-    virtual void output(const std::string& tag, int stream, const char* line, size_t length) = 0;
+    // A chunk of a local rank's output as read from its pipe (stream 1 stdout, 2 stderr), or its
+    // EOF (`end`, no bytes): the head delivers and prints it as its own ranks' (take_output).
+    virtual void output(const Proc& process, int stream, const char* bytes, size_t length,
+                        bool end) = 0;
+    // True while the channel to the head holds so much that no more output should be read.
+    virtual bool output_blocked() const = 0;
+    // How many bytes of the job's stdin every local target has taken (stdin_forward.cpp).
+    virtual void stdin_taken(uint64_t bytes) = 0;
+    virtual int control_out_fd() const = 0;  // -1, or polled for POLLOUT: on_control() then
     virtual void connected(const Proc& process) = 0;  // main-job ranks only: rank, pid for the head
     virtual void finalized(pmix_rank_t rank) = 0;
     virtual void exited(const Proc& process) = 0;  // with its exit code
@@ -119,8 +127,7 @@ private:
 };
 
 struct Stream {
-    int fd = -1;
-    std::string partial;  // bytes after the last newline
+    int fd = -1;  // the partial last line waits in the printer (output.h)
 };
 
 struct Proc {
@@ -177,12 +184,26 @@ struct ProcessSetDef {
     std::vector<pmix_proc_t> members;
 };
 
-// pmixrun's stdin on its way to rank 0 (stdin_forward.cpp).
+// The job's stdin on its way to this node's processes that --stdin names (stdin_forward.cpp): the
+// bytes not yet taken by every target, and each target's position in the stream.
 struct StdinForward {
-    int target = -1;      // the write end of rank 0's stdin pipe
-    std::string pending;  // read from our stdin, not yet taken by rank 0
-    bool eof = false;
+    struct Target {
+        int fd = -1;  // the write end of its stdin pipe; -1 once closed
+        pmix_rank_t rank = 0;
+        uint64_t taken = 0;  // bytes of the stream written to it
+    };
+    std::vector<Target> targets;
+    std::string pending;  // bytes [base, base + size) of the stream
+    uint64_t base = 0;
+    bool eof = false;        // the stream ended (or every target left): nothing more is added
+    bool own_stdin = false;  // pmixrun on one node: the stream is our stdin (pmixd: the head's)
+    uint64_t reported = 0;   // pmixd: the progress last sent to the head (stdin_taken)
+    // Tools' PMIx_IOF_push calls answered once less than kStdinHeld waits (back-pressure on the
+    // tool: its push completes when there is room).
+    std::vector<std::pair<pmix_op_cbfunc_t, void*>> pushes_waiting;
 };
+// The stream is read (or, at the head, sent on) only while less than this waits.
+constexpr uint64_t kStdinHeld = 1u << 20;
 
 // A tool's PMIx_IOF_pull with PMIX_IOF_REDIRECT: pmixrun stops printing these procs' channels
 // until that tool deregisters (host.cpp).
@@ -293,13 +314,36 @@ void deregister_job(Launcher& launcher);
 void kill_all(Launcher& launcher, int sig);
 // True while a tool took `channel` of `process` with PMIX_IOF_REDIRECT (host.cpp).
 bool redirected(const Launcher& launcher, const Proc& process, pmix_iof_channel_t channel);
-// stdin_forward.cpp: the fd a process gets as its stdin (pmixrun's rank 0 of the main job: a
-// pipe fed from pmixrun's stdin; the others /dev/null; -1 in pmixd: inherited), the two pollfds
-// the loop adds (our stdin, rank 0's pipe) and their service; stdin_close at the end of the job.
+// stdin_forward.cpp: whether --stdin names `process`; the fd a process gets as its stdin (a pipe
+// fed from the job's stdin, or /dev/null); the pollfds the loop adds (our stdin, then one per
+// target) and their service; stdin_close at the end of the job.
+bool stdin_target(long stdin_rank, const Proc& process);
 int child_stdin(Launcher& launcher, const Proc& process);
 void stdin_poll_fds(Launcher& launcher, std::vector<pollfd>& fds);
 void stdin_service(Launcher& launcher, const pollfd* fds);
 void stdin_close(Launcher& launcher);
+// Bytes of the stream the slowest open target has not taken yet.
+uint64_t stdin_held(const StdinForward& f);
+// More of the stream (pmixd: from the head; a tool's PMIx_IOF_push); `end`: EOF after them.
+void stdin_append(Launcher& launcher, const char* bytes, size_t length, bool end);
+// Answers the waiting pushes once less than kStdinHeld waits (every one with `all`).
+void stdin_release_pushes(StdinForward& f, bool all);
+// job.cpp: a chunk of `process`'s output (channel PMIX_FWD_STDOUT/STDERR_CHANNEL) as read from
+// its pipe, or its EOF (`end`): handed to PMIx_server_IOF_deliver, then printed line by line
+// with its tag (a partial line waits for the rest or for EOF), unless a tool redirected it. The
+// multi-node head calls it for remote ranks' chunks as pmixrun does for its own.
+void take_output(Proc& process, pmix_iof_channel_t channel, const char* bytes, size_t length,
+                 bool end);
+// True while the library has so much of take_output's output still to take that no more should
+// be read (back-pressure: the ranks then block in write).
+bool output_backlogged();
+// host.cpp: the iof_pull and push_stdin upcalls (the multi-node head serves them too).
+pmix_status_t host_iof_pull(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t dirs[],
+                            size_t ndirs, pmix_iof_channel_t channels, pmix_op_cbfunc_t cbfunc,
+                            void* cbdata);
+pmix_status_t host_push_stdin(const pmix_proc_t* source, const pmix_proc_t targets[],
+                              size_t ntargets, const pmix_info_t directives[], size_t ndirs,
+                              const pmix_byte_object_t* bo, pmix_op_cbfunc_t cbfunc, void* cbdata);
 
 // Deregisters, finalizes the server and removes the temporary directory (main.cpp).
 int serve_job(Launcher& launcher, const std::vector<std::string>& child_env,

@@ -38,6 +38,7 @@ enum LongOnly : int {
     kMergeStderr,
     kOutputFilename,
     kOutput,
+    kStdin,
 };
 
 // "+": options end at the first argument that is not one (the program's own options follow it);
@@ -65,6 +66,7 @@ constexpr option kLongOptions[] = {
     {"merge-stderr-to-stdout", no_argument, nullptr, kMergeStderr},
     {"output-filename", required_argument, nullptr, kOutputFilename},
     {"output", required_argument, nullptr, kOutput},
+    {"stdin", required_argument, nullptr, kStdin},
     {nullptr, 0, nullptr, 0},
 };
 
@@ -357,6 +359,12 @@ bool apply_option(int option_value, const char* value, const std::string& spelle
         case kRemoteTools:
             out.remote_tools = true;
             return true;
+        case kStdin:
+            if (!parse_stdin_target(value, out.stdin_rank)) {
+                error = "bad --stdin target '" + std::string(value) + "' (a rank, all or none)";
+                return false;
+            }
+            return true;
         case kHost:
         case kHostfile:
         case kLaunchAgent:
@@ -398,8 +406,8 @@ void print_usage(std::FILE* stream) {
         "usage: pmixrun [-n N] [--host LIST | --hostfile FILE] [--launch-agent CMD] "
         "[-x VAR[=value]]... [--set-env|--unset-env|--prepend-env|--append-env ...]... "
         "[--timeout SECONDS] [--report] [--remote-tools] [--user NAME] "
-        "[--pset NAME] [output options] [--] program [args...] [: [-n N] [--pset NAME] program "
-        "[args...]]...\n"
+        "[--pset NAME] [--stdin RANK|all|none] [output options] [--] program [args...] "
+        "[: [-n N] [--pset NAME] program [args...]]...\n"
         "  -n, --np N        number of processes (1..4096)\n"
         "  -x VAR[=value]    pass VAR to the processes (its value here, or the one given)\n"
         "  --set-env N=V     set N to V in the processes' environment\n"
@@ -414,6 +422,9 @@ void print_usage(std::FILE* stream) {
         "  --user NAME       run the processes as that user and its group (root, one node)\n"
         "  --pset NAME       name the process set of this app context (also after ':');\n"
         "                    default <nspace>.app<N>\n"
+        "  --stdin T         pmixrun's stdin goes to rank T (default 0), to every rank of\n"
+        "                    the job (all) or to none; the others read /dev/null\n"
+        "  --raw-output      print the ranks' output bytes as they come (no [rank] tag)\n"
         "  --host a:2,b:2    run across these nodes (name:slots; -n defaults to all slots)\n"
         "  --hostfile FILE   the same from a file (\"name slots=N\" or \"name:N\" per line)\n"
         "  --launch-agent C  how to start a node daemon: C NODE pmixd ... (default: ssh)\n"
@@ -473,8 +484,33 @@ ParseOutcome parse_options(int argc, char* const argv[], Options& out, std::stri
         error = "no program given";
         return ParseOutcome::usage_error;
     }
-    return split_apps(argv + optind, argv + argc, out, error) ? ParseOutcome::run
-                                                              : ParseOutcome::usage_error;
+    if (!split_apps(argv + optind, argv + argc, out, error)) return ParseOutcome::usage_error;
+    // Across nodes without -n the size is known once the hosts are read (run_head checks then).
+    const bool size_known = out.nprocs_given || (out.hosts.empty() && out.hostfile.empty());
+    if (size_known && out.stdin_rank >= out.nprocs) {
+        error = "--stdin " + std::to_string(out.stdin_rank) + ": the job has ranks 0.." +
+                std::to_string(out.nprocs - 1);
+        return ParseOutcome::usage_error;
+    }
+    return ParseOutcome::run;
+}
+
+std::string stdin_target_text(long stdin_rank) {
+    return stdin_rank == Options::kStdinAll    ? "all"
+           : stdin_rank == Options::kStdinNone ? "none"
+                                               : std::to_string(stdin_rank);
+}
+
+bool parse_stdin_target(const std::string& text, long& out) {
+    if (text == "all" || text == "none") {
+        out = text == "all" ? Options::kStdinAll : Options::kStdinNone;
+        return true;
+    }
+    char* end = nullptr;
+    const long rank = std::strtol(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || text[0] == '-' || rank >= kMaxProcs) return false;
+    out = rank;
+    return true;
 }
 
 std::size_t Options::app_of(std::uint32_t rank) const {

@@ -74,7 +74,15 @@ struct Options {
     std::string user;
     std::string first_pset;  // --pset before the program: the first app context's set
     OutputOptions output;
+    // --stdin RANK|all|none (prterun's): whose stdin pmixrun's stdin feeds (default rank 0, as
+    // mpirun); every other process reads /dev/null.
+    static constexpr long kStdinAll = -1, kStdinNone = -2;
+    long stdin_rank = 0;
 };
+
+// "all", "none" or the rank, as the job message and messages carry it; and back (false if bad).
+std::string stdin_target_text(long stdin_rank);
+bool parse_stdin_target(const std::string& text, long& out);
 
 enum class ParseOutcome {
     run,          // `Options` is complete

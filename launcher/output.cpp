@@ -203,6 +203,11 @@ void OutputPrinter::print(const OutputSource& source, OutputChannel channel,
         start = nl + 1;
     }
     partial.append(bytes.substr(start));
+    // A line that never ends is printed in pieces of kLongestLine (bounded memory).
+    if (partial.size() >= kLongestLine) {
+        emit_piece(source, channel, partial);
+        partial.clear();
+    }
 }
 
 void OutputPrinter::end(const OutputSource& source, OutputChannel channel) {

@@ -45,6 +45,9 @@ enum class OutputChannel { out, err };
 
 class OutputPrinter {
 public:
+    // A partial line reaching this size is printed as it is (as if it ended there).
+    static constexpr std::size_t kLongestLine = std::size_t{1} << 20;
+
     OutputPrinter() = default;
     ~OutputPrinter();
     OutputPrinter(const OutputPrinter&) = delete;

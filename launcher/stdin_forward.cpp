@@ -1,50 +1,109 @@
-// launcher/stdin_forward.cpp - pmixrun's own stdin goes to rank 0 of its job, as mpirun does;
-// every other process of pmixrun gets /dev/null (pmixd's ranks keep pmixd's stdin).
-// Back-pressure: pmixrun reads its stdin only while less than kStdinHeld bytes wait for rank 0,
-// so a slow reader never makes pmixrun buffer without bound. At EOF (or when rank 0 is gone)
-// rank 0's stdin is closed.
+// launcher/stdin_forward.cpp - the job's stdin on its way to the processes --stdin names (rank 0
+// by default, as mpirun; `all`: every rank of the job; `none`), on the node they run on; every
+// other process reads /dev/null. On one node the stream is pmixrun's own stdin; under pmixd it is
+// what the head sends (stdin_data messages), and pmixd tells the head how much its processes took
+// (stdin_taken), so that the head sends at most kStdinHeld ahead of them.
+// Back-pressure: the stream is read only while less than kStdinHeld bytes wait for the slowest
+// open target; the bytes are kept once and each target has its own position in them, so `all`
+// holds no more than one target would. At EOF (once every target took everything) the pipes are
+// closed; a target that closed its stdin or exited (EPIPE) is dropped.
 #include "launcher.h"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 
 namespace pmix::launcher {
 
 namespace {
-constexpr std::size_t kStdinHeld = 1u << 20;
+constexpr uint64_t kTakenReport = 64u << 10;  // pmixd reports progress to the head in these steps
 
-// Rank 0's input is over for good (EOF, or it closed its stdin): later pushes are refused.
-void close_target(StdinForward& f) {
-    if (f.target >= 0) ::close(f.target);
-    f.target = -1;
-    f.pending.clear();
-    f.eof = true;
+uint64_t stream_end(const StdinForward& f) { return f.base + f.pending.size(); }
+
+bool any_open(const StdinForward& f) {
+    return std::any_of(f.targets.begin(), f.targets.end(),
+                       [](const StdinForward::Target& t) { return t.fd >= 0; });
+}
+
+// Where the slowest open target is in the stream (the end when none is open).
+uint64_t slowest(const StdinForward& f) {
+    uint64_t at = stream_end(f);
+    for (const StdinForward::Target& t : f.targets)
+        if (t.fd >= 0) at = std::min(at, t.taken);
+    return at;
+}
+
+void close_target(StdinForward::Target& t) {
+    if (t.fd >= 0) ::close(t.fd);
+    t.fd = -1;
+}
+
+// Writes what `t` can take now; drops it when it is gone (EPIPE: it closed its stdin or exited).
+void feed(StdinForward& f, StdinForward::Target& t) {
+    while (t.fd >= 0 && t.taken < stream_end(f)) {
+        const size_t from = static_cast<size_t>(t.taken - f.base);
+        const ssize_t n = ::write(t.fd, f.pending.data() + from, f.pending.size() - from);
+        if (n > 0) {
+            t.taken += static_cast<uint64_t>(n);
+        } else if (n < 0 && errno == EINTR) {
+            continue;
+        } else {
+            if (errno != EAGAIN) close_target(t);
+            return;
+        }
+    }
+}
+
+// pmixd: tells the head what every local target has taken, in kTakenReport steps and at the end.
+void report_taken(Launcher& launcher) {
+    StdinForward& f = launcher.stdin_fwd;
+    if (launcher.remote == nullptr) return;
+    const uint64_t taken = slowest(f);
+    if (taken == f.reported || (taken - f.reported < kTakenReport && taken != stream_end(f)))
+        return;
+    f.reported = taken;
+    launcher.remote->stdin_taken(taken);
 }
 }  // namespace
 
+bool stdin_target(long stdin_rank, const Proc& process) {
+    return process.job == 0 &&
+           (stdin_rank == Options::kStdinAll ||
+            (stdin_rank >= 0 && process.rank == static_cast<pmix_rank_t>(stdin_rank)));
+}
+
 int child_stdin(Launcher& launcher, const Proc& process) {
-    if (launcher.remote != nullptr) return -1;
     StdinForward& f = launcher.stdin_fwd;
-    if (process.job != 0 || process.rank != 0 || f.target >= 0 || f.eof) {
+    if (!stdin_target(launcher.options.stdin_rank, process) || (f.eof && f.pending.empty()))
         return ::open("/dev/null", O_RDONLY | O_CLOEXEC);
-    }
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) return ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     ::fcntl(fds[1], F_SETFL, ::fcntl(fds[1], F_GETFL) | O_NONBLOCK);
-    ::signal(SIGPIPE, SIG_IGN);  // rank 0 gone: the write fails with EPIPE instead
-    f.target = fds[1];
+    ::signal(SIGPIPE, SIG_IGN);  // a target gone: the write fails with EPIPE instead
+    f.targets.push_back({fds[1], process.rank, f.base});
+    f.own_stdin = launcher.remote == nullptr;  // pmixd: the head sends the stream
     return fds[0];
+}
+
+uint64_t stdin_held(const StdinForward& f) { return stream_end(f) - slowest(f); }
+
+void stdin_append(Launcher& launcher, const char* bytes, size_t length, bool end) {
+    StdinForward& f = launcher.stdin_fwd;
+    if (f.eof) return;
+    f.pending.append(bytes, length);
+    f.eof = end;
 }
 
 void stdin_poll_fds(Launcher& launcher, std::vector<pollfd>& fds) {
     StdinForward& f = launcher.stdin_fwd;
-    const bool read_more = f.target >= 0 && !f.eof && f.pending.size() < kStdinHeld;
+    const bool read_more = f.own_stdin && !f.eof && stdin_held(f) < kStdinHeld;
     fds.push_back({read_more ? STDIN_FILENO : -1, POLLIN, 0});
-    fds.push_back({f.target >= 0 && !f.pending.empty() ? f.target : -1, POLLOUT, 0});
+    for (const StdinForward::Target& t : f.targets)
+        fds.push_back({t.fd >= 0 && t.taken < stream_end(f) ? t.fd : -1, POLLOUT, 0});
 }
 
 void stdin_service(Launcher& launcher, const pollfd* fds) {
@@ -53,25 +112,35 @@ void stdin_service(Launcher& launcher, const pollfd* fds) {
         char chunk[65536];
         const ssize_t n = ::read(STDIN_FILENO, chunk, sizeof chunk);
         if (n > 0) {
-            f.pending.append(chunk, static_cast<std::size_t>(n));
+            f.pending.append(chunk, static_cast<size_t>(n));
         } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
             f.eof = true;
         }
     }
-    while (f.target >= 0 && !f.pending.empty()) {
-        const ssize_t n = ::write(f.target, f.pending.data(), f.pending.size());
-        if (n > 0) {
-            f.pending.erase(0, static_cast<std::size_t>(n));
-        } else if (n < 0 && errno == EINTR) {
-            continue;
-        } else {
-            if (errno != EAGAIN) close_target(f);  // rank 0 closed its stdin or exited
-            break;
-        }
-    }
-    if (f.eof && f.pending.empty() && f.target >= 0) close_target(f);
+    for (StdinForward::Target& t : f.targets) feed(f, t);
+    if (!f.targets.empty() && !any_open(f)) f.eof = true;  // nobody left to read it
+    const uint64_t taken = slowest(f);
+    f.pending.erase(0, static_cast<size_t>(taken - f.base));
+    f.base = taken;
+    report_taken(launcher);
+    stdin_release_pushes(f, false);
+    if (f.eof && f.pending.empty())
+        for (StdinForward::Target& t : f.targets) close_target(t);
 }
 
-void stdin_close(Launcher& launcher) { close_target(launcher.stdin_fwd); }
+void stdin_close(Launcher& launcher) {
+    StdinForward& f = launcher.stdin_fwd;
+    for (StdinForward::Target& t : f.targets) close_target(t);
+    f.pending.clear();
+    f.eof = true;
+    stdin_release_pushes(f, true);
+}
+
+void stdin_release_pushes(StdinForward& f, bool all) {
+    if (!all && f.pending.size() >= kStdinHeld) return;
+    std::vector<std::pair<pmix_op_cbfunc_t, void*>> ready;
+    ready.swap(f.pushes_waiting);
+    for (const auto& [cbfunc, cbdata] : ready) cbfunc(PMIX_SUCCESS, cbdata);
+}
 
 }  // namespace pmix::launcher

@@ -1,7 +1,7 @@
-// iof_pusher: attaches to a running pmixrun (--pid) and sends rank 0 of its job input with
-// PMIx_IOF_push: the contents of --file in 64 KiB pushes, then PMIX_IOF_COMPLETE; or, with
-// --stdin, PMIX_IOF_PUSH_STDIN (the library forwards our own stdin up to EOF) and then waits for
-// the file --until to exist (at most 60 s) before finalizing. Prints "push <status>" lines.
+// iof_pusher: attaches to a running pmixrun (--pid) and sends rank 0 (--rank R: rank R) of its
+// job input with PMIx_IOF_push: the contents of --file in 64 KiB pushes, then PMIX_IOF_COMPLETE;
+// or, with --stdin, PMIX_IOF_PUSH_STDIN (the library forwards our own stdin up to EOF) and then
+// waits for the file --until to exist (at most 60 s) before finalizing. Prints "push <status>".
 #include <pmix_tool.h>
 
 #include <unistd.h>
@@ -42,11 +42,14 @@ int main(int argc, char** argv) {
     pid_t pid = 0;
     std::string file, until;
     bool from_stdin = false;
+    pmix_rank_t rank = 0;
     for (int i = 1; i < argc; ++i) {
         if (std::strcmp(argv[i], "--pid") == 0 && i + 1 < argc) pid = std::atoi(argv[++i]);
         else if (std::strcmp(argv[i], "--file") == 0 && i + 1 < argc) file = argv[++i];
         else if (std::strcmp(argv[i], "--until") == 0 && i + 1 < argc) until = argv[++i];
         else if (std::strcmp(argv[i], "--stdin") == 0) from_stdin = true;
+        else if (std::strcmp(argv[i], "--rank") == 0 && i + 1 < argc)
+            rank = static_cast<pmix_rank_t>(std::atoi(argv[++i]));
     }
     pmix_info_t info[2];
     size_t ninfo = 0;
@@ -66,13 +69,13 @@ int main(int argc, char** argv) {
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
         ns = job_nspace();
     }
-    pmix_proc_t rank0;
-    PMIX_LOAD_PROCID(&rank0, ns.c_str(), 0);
+    pmix_proc_t target;
+    PMIX_LOAD_PROCID(&target, ns.c_str(), rank);
     int failures = 0;
     if (from_stdin) {
         pmix_info_t dir;
         PMIX_INFO_LOAD(&dir, PMIX_IOF_PUSH_STDIN, nullptr, PMIX_BOOL);
-        rc = PMIx_IOF_push(&rank0, 1, nullptr, &dir, 1, nullptr, nullptr);
+        rc = PMIx_IOF_push(&target, 1, nullptr, &dir, 1, nullptr, nullptr);
         PMIX_INFO_DESTRUCT(&dir);
         std::printf("push stdin %s\n", PMIx_Error_string(rc));
         failures += rc != PMIX_OPERATION_SUCCEEDED;
@@ -85,7 +88,7 @@ int main(int argc, char** argv) {
         for (size_t at = 0; at < data.size(); at += 65536) {
             pmix_byte_object_t bo{const_cast<char*>(data.data() + at),
                                   std::min<size_t>(65536, data.size() - at)};
-            rc = PMIx_IOF_push(&rank0, 1, &bo, nullptr, 0, nullptr, nullptr);
+            rc = PMIx_IOF_push(&target, 1, &bo, nullptr, 0, nullptr, nullptr);
             if (rc != PMIX_SUCCESS) {
                 std::printf("push data %s\n", PMIx_Error_string(rc));
                 ++failures;
@@ -94,11 +97,11 @@ int main(int argc, char** argv) {
         }
         pmix_info_t dir;
         PMIX_INFO_LOAD(&dir, PMIX_IOF_COMPLETE, nullptr, PMIX_BOOL);
-        rc = PMIx_IOF_push(&rank0, 1, nullptr, &dir, 1, nullptr, nullptr);
+        rc = PMIx_IOF_push(&target, 1, nullptr, &dir, 1, nullptr, nullptr);
         std::printf("push complete %s\n", PMIx_Error_string(rc));
         failures += rc != PMIX_SUCCESS;
         // Input already ended: a second COMPLETE is refused.
-        rc = PMIx_IOF_push(&rank0, 1, nullptr, &dir, 1, nullptr, nullptr);
+        rc = PMIx_IOF_push(&target, 1, nullptr, &dir, 1, nullptr, nullptr);
         std::printf("push again %s\n", PMIx_Error_string(rc));
         failures += rc != PMIX_ERR_IOF_COMPLETE;
         PMIX_INFO_DESTRUCT(&dir);

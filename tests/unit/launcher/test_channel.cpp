@@ -7,6 +7,8 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <csignal>
+
 #include <string>
 #include <vector>
 
@@ -16,11 +18,14 @@ namespace {
 // The bytes are the protocol between a head and daemons of other builds: they never change.
 TEST(MessageKind, WireBytes) {
     const std::vector<std::pair<MessageKind, char>> expected = {
-        {MessageKind::address, 'A'}, {MessageKind::connected, 'C'}, {MessageKind::finalized, 'F'},
-        {MessageKind::exited, 'X'},  {MessageKind::output, 'O'},    {MessageKind::failed, 'E'},
-        {MessageKind::done, 'D'},    {MessageKind::job, 'J'},       {MessageKind::kill, 'K'},
-        {MessageKind::timeout, 'T'}, {MessageKind::node_lost, 'L'}, {MessageKind::quit, 'Q'},
-        {MessageKind::event, 'N'},   {MessageKind::signal, 'S'},
+        {MessageKind::address, 'A'},    {MessageKind::connected, 'C'},
+        {MessageKind::finalized, 'F'},  {MessageKind::exited, 'X'},
+        {MessageKind::output, 'O'},     {MessageKind::failed, 'E'},
+        {MessageKind::done, 'D'},       {MessageKind::job, 'J'},
+        {MessageKind::kill, 'K'},       {MessageKind::timeout, 'T'},
+        {MessageKind::node_lost, 'L'},  {MessageKind::quit, 'Q'},
+        {MessageKind::event, 'N'},      {MessageKind::signal, 'S'},
+        {MessageKind::stdin_data, 'I'}, {MessageKind::stdin_taken, 'W'},
     };
     for (const auto& [kind, byte] : expected) {
         EXPECT_EQ(wire_byte(kind), byte) << message_kind_name(kind);
@@ -58,6 +63,39 @@ TEST(Channel, RoundTripOverAPipe) {
     EXPECT_EQ(message.kind, MessageKind::event);
     EXPECT_EQ(message.fields, (std::vector<std::string>{"", binary}));
     EXPECT_FALSE(receiver.wait_one(message, 50));  // nothing more: times out
+}
+
+// Sending never blocks: what the pipe does not take waits in the channel's queue (queued()) and
+// goes out with flush_some() as the reader takes it, byte for byte and in order.
+TEST(Channel, SendQueuesWhatThePeerDoesNotTakeYet) {
+    Pipe pipe;
+    Channel sender(pipe.fds[0], pipe.fds[1]);
+    Channel receiver(pipe.fds[0], -1);
+    std::string bulk(3u << 20, '\0');  // more than a pipe holds
+    for (size_t i = 0; i < bulk.size(); ++i) bulk[i] = static_cast<char>(i * 7 + i / 4096);
+    ASSERT_TRUE(sender.send(MessageKind::output, {"ns", "0", "1", bulk, "0"}));
+    ASSERT_TRUE(sender.send(MessageKind::done, {"0"}));
+    EXPECT_GT(sender.queued(), 0u);  // returned without a reader
+    std::vector<Message> got;
+    for (int turn = 0; turn < 10000 && got.size() < 2; ++turn) {
+        ASSERT_TRUE(sender.flush_some());
+        ASSERT_TRUE(receiver.receive(got));
+    }
+    ASSERT_EQ(got.size(), 2u);
+    EXPECT_EQ(sender.queued(), 0u);
+    ASSERT_EQ(got[0].fields.size(), 5u);
+    EXPECT_TRUE(got[0].fields[3] == bulk);
+    EXPECT_EQ(got[1].kind, MessageKind::done);
+}
+
+TEST(Channel, SendToAGonePeerFails) {
+    Pipe pipe;
+    Channel sender(-1, pipe.fds[1]);
+    ::close(pipe.fds[0]);
+    pipe.fds[0] = -1;
+    std::signal(SIGPIPE, SIG_IGN);
+    EXPECT_FALSE(sender.send(MessageKind::done, {"0"}));
+    EXPECT_FALSE(sender.flush(100));
 }
 
 // Writes raw bytes, as a peer of another build (or a broken one) would.
@@ -112,6 +150,7 @@ JobMessage sample_job() {
                           {EnvDirective::Kind::unset, "OMP_*", "", '\0'}};
     job.pset = "ocean";
     job.timeout_s = 30.5;
+    job.stdin_rank = Options::kStdinAll;
     return job;
 }
 
@@ -134,6 +173,7 @@ TEST(JobMessage, RoundTrip) {
     EXPECT_EQ(decoded->env_directives, job.env_directives);
     EXPECT_EQ(decoded->pset, "ocean");
     EXPECT_EQ(decoded->timeout_s, 30.5);
+    EXPECT_EQ(decoded->stdin_rank, Options::kStdinAll);
 }
 
 // The field layout is the protocol: the one pmixd has read since the head first sent it.
@@ -163,7 +203,8 @@ TEST(JobMessage, FieldLayout) {
                                                                   "/opt/bin",
                                                                   std::string("U\0", 2),
                                                                   "OMP_*",
-                                                                  ""}));
+                                                                  "",
+                                                                  "all"}));
 }
 
 TEST(JobMessage, MalformedIsRejected) {
@@ -188,8 +229,11 @@ TEST(JobMessage, MalformedIsRejected) {
     Message no_program{MessageKind::job, 'J', encode_job(without_program)};
     EXPECT_FALSE(decode_job(no_program).has_value());
     Message bad_directive = message;
-    bad_directive.fields[bad_directive.fields.size() - 6] = "X:";  // no such kind
+    bad_directive.fields[bad_directive.fields.size() - 7] = "X:";  // no such kind
     EXPECT_FALSE(decode_job(bad_directive).has_value());
+    Message bad_stdin = message;
+    bad_stdin.fields.back() = "-3";
+    EXPECT_FALSE(decode_job(bad_stdin).has_value());
     Message trailing = message;
     trailing.fields.push_back("extra");
     EXPECT_FALSE(decode_job(trailing).has_value());

@@ -360,5 +360,35 @@ TEST(Options, PrterunOutputList) {
     EXPECT_NE(error_of({"pmixrun", "--output-filename"}).find("needs a value"), std::string::npos);
 }
 
+// --stdin RANK|all|none (prterun's), default rank 0; --raw-output.
+TEST(Options, StdinTargets) {
+    Options defaults;
+    std::string error;
+    ASSERT_EQ(parse({"pmixrun", "-n", "3", "prog"}, defaults, error), ParseOutcome::run) << error;
+    EXPECT_EQ(defaults.stdin_rank, 0);
+    EXPECT_FALSE(defaults.output.raw);
+    const std::pair<const char*, long> cases[] = {
+        {"all", Options::kStdinAll}, {"none", Options::kStdinNone}, {"2", 2}};
+    for (const auto& [text, rank] : cases) {
+        Options options;
+        ASSERT_EQ(
+            parse({"pmixrun", "-n", "3", "--stdin", text, "--raw-output", "prog"}, options, error),
+            ParseOutcome::run)
+            << text << ": " << error;
+        EXPECT_EQ(options.stdin_rank, rank) << text;
+        EXPECT_TRUE(options.output.raw);
+        EXPECT_EQ(stdin_target_text(options.stdin_rank), text);
+    }
+    EXPECT_EQ(error_of({"pmixrun", "--stdin", "x", "prog"}),
+              "bad --stdin target 'x' (a rank, all or none)");
+    EXPECT_EQ(error_of({"pmixrun", "--stdin", "-1", "prog"}),
+              "bad --stdin target '-1' (a rank, all or none)");
+    EXPECT_EQ(error_of({"pmixrun", "-n", "2", "--stdin", "2", "prog"}),
+              "--stdin 2: the job has ranks 0..1");
+    Options later;  // across nodes without -n the size is known later (the head checks it)
+    EXPECT_EQ(parse({"pmixrun", "--host", "a:2", "--stdin", "3", "prog"}, later, error),
+              ParseOutcome::run);
+}
+
 }  // namespace
 }  // namespace pmix::launcher

@@ -27,7 +27,7 @@
 namespace {
 
 constexpr std::size_t kBoardBytes = 4096;  // gds/board.h: board_layout::kBoardBytes
-constexpr int kTimeoutSeconds = 2;
+constexpr int kTimeoutSeconds = 1;
 
 struct Counts {
     int fences_ok = 0, fences_failed = 0, gets_ok = 0, gets_failed = 0, wrong = 0;
@@ -59,6 +59,7 @@ void get_and_check(const char* ns, pmix_rank_t rank, const std::string& key, std
     PMIX_INFO_DESTRUCT(&info);
     if (rc != PMIX_SUCCESS) {
         ++c.gets_failed;
+        std::printf("get %s:%u %s: %s\n", ns, rank, key.c_str(), PMIx_Error_string(rc));
         return;
     }
     if (v != nullptr && v->type == PMIX_UINT32 && v->data.uint32 == want) {
@@ -70,23 +71,27 @@ void get_and_check(const char* ns, pmix_rank_t rank, const std::string& key, std
     if (v != nullptr) PMIX_VALUE_RELEASE(v);
 }
 
-void run_rounds(const pmix_proc_t& me, pmix_rank_t nprocs, int rounds, Counts& c) {
-    for (int round = 0; round < rounds; ++round) {
+// Rounds [first, first + rounds).
+void run_rounds(const pmix_proc_t& me, pmix_rank_t nprocs, int first, int rounds, Counts& c) {
+    for (int round = first; round < first + rounds; ++round) {
         const std::string key = "hostile.r" + std::to_string(round);
         pmix_value_t v;
         PMIX_VALUE_LOAD(&v, nullptr, PMIX_UINT32);
         v.data.uint32 = value_of(me.rank, round);
-        if (PMIx_Put(PMIX_GLOBAL, key.c_str(), &v) != PMIX_SUCCESS || PMIx_Commit() != PMIX_SUCCESS) {
+        if (PMIx_Put(PMIX_GLOBAL, key.c_str(), &v) != PMIX_SUCCESS ||
+            PMIx_Commit() != PMIX_SUCCESS) {
             ++c.wrong;  // our own data must always go in
             std::printf("PUT FAILED round %d\n", round);
             continue;
         }
-        if (fence_with_timeout() == PMIX_SUCCESS) {
+        if (const pmix_status_t rc = fence_with_timeout(); rc == PMIX_SUCCESS) {
             ++c.fences_ok;
         } else {
             ++c.fences_failed;
+            std::printf("fence of round %d: %s\n", round, PMIx_Error_string(rc));
         }
-        for (pmix_rank_t r = 0; r < nprocs; ++r) get_and_check(me.nspace, r, key, value_of(r, round), c);
+        for (pmix_rank_t r = 0; r < nprocs; ++r)
+            get_and_check(me.nspace, r, key, value_of(r, round), c);
     }
 }
 
@@ -106,7 +111,7 @@ void scribble(void* board, const std::atomic<bool>& stop, std::atomic<long>& wri
             std::memcpy(bytes + 4 * word, &x, sizeof x);
         }
         writes.fetch_add(1, std::memory_order_relaxed);
-        std::this_thread::sleep_for(std::chrono::microseconds(rng() % 200));
+        std::this_thread::sleep_for(std::chrono::microseconds(rng() % 100));
     }
 }
 
@@ -134,7 +139,7 @@ pmix_rank_t job_size(const pmix_proc_t& me) {
 
 int once(const pmix_proc_t& me) {
     Counts c;
-    run_rounds(me, job_size(me), 1, c);
+    run_rounds(me, job_size(me), 0, 1, c);
     std::printf("RESULT fences_ok=%d fences_failed=%d gets_ok=%d gets_failed=%d wrong=%d\n",
                 c.fences_ok, c.fences_failed, c.gets_ok, c.gets_failed, c.wrong);
     return c.fences_ok == 1 && c.gets_ok == static_cast<int>(job_size(me)) && c.wrong == 0 ? 0 : 4;
@@ -159,14 +164,22 @@ int main(int argc, char** argv) {
         std::thread scribbler;
         void* board = mode == "scribble" ? map_board() : nullptr;
         if (mode == "scribble" && board == nullptr) std::printf("NO BOARD\n");
-        if (board != nullptr) scribbler = std::thread(scribble, board, std::cref(stop), std::ref(writes));
+        if (board != nullptr)
+            scribbler = std::thread(scribble, board, std::cref(stop), std::ref(writes));
         Counts c;
-        run_rounds(me, job_size(me), rounds, c);
+        // Scribbled between fences too: before the first, and between rounds.
+        const auto pause = std::chrono::milliseconds(board != nullptr ? 10 : 0);
+        std::this_thread::sleep_for(2 * pause);
+        for (int round = 0; round < rounds; ++round) {
+            run_rounds(me, job_size(me), round, 1, c);
+            std::this_thread::sleep_for(pause);
+        }
         stop = true;
         if (scribbler.joinable()) scribbler.join();
-        std::printf("RESULT fences_ok=%d fences_failed=%d gets_ok=%d gets_failed=%d wrong=%d "
-                    "scribbles=%ld\n",
-                    c.fences_ok, c.fences_failed, c.gets_ok, c.gets_failed, c.wrong, writes.load());
+        std::printf(
+            "RESULT fences_ok=%d fences_failed=%d gets_ok=%d gets_failed=%d wrong=%d "
+            "scribbles=%ld\n",
+            c.fences_ok, c.fences_failed, c.gets_ok, c.gets_failed, c.wrong, writes.load());
         code = c.wrong == 0 ? 0 : 3;
         if (board != nullptr) munmap(board, kBoardBytes);
     }

@@ -1,7 +1,7 @@
 // tests/hostile/hostile_host.cpp - the server the hostile-peer tests attack: a PMIx server (public
 // API of libpmix) with tool support and a TCP listener for remote tools, no host fence (one node:
-// fences complete in the server or on the fence board); it admits every tool. It registers three namespaces of clients
-// of this user, all on this node:
+// fences complete in the server or on the fence board); it admits every tool. It registers three
+// namespaces of clients of this user, all on this node:
 //   hostile.fence  4 processes  (real libpmix clients meeting on the fence board; one scribbles)
 //   hostile.raw    1024         (raw wire clients, one rank per connection)
 //   hostile.after  1            (a real client started after the abuse)

@@ -105,13 +105,13 @@ void HostileServer::SetUp() {
     // fixture reads only at start and stop.
     setenv("PMIX_CPP_LOG", "warn", 1);
     setenv("PMIX_CPP_LOG_FILE", (dir_.path() + "/host.log").c_str(), 1);
-    host_ = std::make_unique<tooltest::HostProcess>(
-        std::vector<std::string>{"--tmpdir", dir_.path()});
+    host_ =
+        std::make_unique<tooltest::HostProcess>(std::vector<std::string>{"--tmpdir", dir_.path()});
     unsetenv("PMIX_CPP_LOG");
     unsetenv("PMIX_CPP_LOG_FILE");
     ASSERT_TRUE(host_->wait_ready());
-    socket_ = field(tooltest::read_file(dir_.path() + "/env.hostile.raw.0"),
-                    "PMIX_CPP_SERVER_SOCKET=");
+    socket_ =
+        field(tooltest::read_file(dir_.path() + "/env.hostile.raw.0"), "PMIX_CPP_SERVER_SOCKET=");
     socket_ = socket_.substr(0, socket_.find('\n'));
     const std::string rendezvous = tooltest::read_file(
         dir_.path() + "/pmix." + tooltest::host_name() + ".tool." + std::to_string(pid()));
@@ -136,8 +136,8 @@ exec::UniqueFd HostileServer::raw_client(pmix_rank_t rank) const {
 }
 
 bool HostileServer::serves(pmix_rank_t rank) {
-    auto d = wire::dial(*ex_, socket_,
-                        wire::Hello::for_this_process(kRawNs, rank, wire::Role::client));
+    auto d =
+        wire::dial(*ex_, socket_, wire::Hello::for_this_process(kRawNs, rank, wire::Role::client));
     if (d.status != PMIX_SUCCESS) return false;
     auto r = d.connection->call(static_cast<std::uint32_t>(Op::kGet),
                                 get_payload(kRawNs, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE), 10s);

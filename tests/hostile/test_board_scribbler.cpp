@@ -16,12 +16,12 @@ namespace exec = pmix::exec;
 class BoardScribbler : public HostileServer {};
 
 TEST_F(BoardScribbler, OthersGetCorrectDataOrAnErrorAndNobodyHangs) {
-    constexpr int kRounds = 8;
+    constexpr int kRounds = 6;
     std::vector<pid_t> kids;
     kids.push_back(spawn_client("hostile.fence", 0, {"scribble", std::to_string(kRounds)}));
     for (pmix_rank_t r = 1; r < 4; ++r)
         kids.push_back(spawn_client("hostile.fence", r, {"rounds", std::to_string(kRounds)}));
-    // Each round waits at most 2 s per fence and per Get (PMIX_TIMEOUT): a bound, not a pace.
+    // Each round waits at most 1 s per fence and per Get (PMIX_TIMEOUT): a bound, not a pace.
     for (pmix_rank_t r = 0; r < 4; ++r) {
         EXPECT_EQ(wait_client(kids[r], std::chrono::seconds(60)), 0)
             << "rank " << r << ": " << client_output("hostile.fence", r);

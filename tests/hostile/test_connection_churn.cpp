@@ -64,9 +64,10 @@ TEST_F(ConnectionChurn, TenThousandDroppedConnectionsLeaveNoDescriptorBehind) {
         std::this_thread::sleep_for(20ms);
         fds_after = hostile::fd_count(pid());
     }
-    std::printf("%d connections in %.2f s; server descriptors %d before, %d after; VmRSS %ld -> "
-                "%ld kB\n",
-                connected, secs, fds_before, fds_after, rss_before, hostile::rss_kib(pid()));
+    std::printf(
+        "%d connections in %.2f s; server descriptors %d before, %d after; VmRSS %ld -> "
+        "%ld kB\n",
+        connected, secs, fds_before, fds_after, rss_before, hostile::rss_kib(pid()));
     EXPECT_EQ(fds_after, fds_before);
     EXPECT_TRUE(serves(2));
 }

@@ -57,9 +57,10 @@ TEST_F(HugeLengths, TheServerDoesNotAllocateWhatHeadersClaim) {
     for (auto& [length, fd] : beyond)
         EXPECT_TRUE(wiretest::wait_for_eof(fd.get(), 5s)) << "length " << length;
     const long rss_after = hostile::rss_kib(pid());
-    std::printf("server VmRSS %ld kB before, %ld kB with %zu peers holding claims of 1 and 64 MiB "
-                "(%zu refused beyond the limit)\n",
-                rss_before, rss_after, held.size(), beyond.size());
+    std::printf(
+        "server VmRSS %ld kB before, %ld kB with %zu peers holding claims of 1 and 64 MiB "
+        "(%zu refused beyond the limit)\n",
+        rss_before, rss_after, held.size(), beyond.size());
     EXPECT_LT(rss_after - rss_before, hostile::kRssBoundKiB);
     EXPECT_TRUE(serves(3));
     EXPECT_TRUE(serves_tcp_tool());

@@ -94,9 +94,10 @@ TEST_F(UnreadReplies, ServerMemoryStaysBoundedAndNoReplyIsLost) {
     for (pmix_rank_t r = 2; r < 6; ++r) EXPECT_TRUE(serves(r)) << "rank " << r;
     EXPECT_TRUE(serves_tcp_tool());
     const long rss_held = hostile::rss_kib(pid());
-    std::printf("server VmRSS %ld kB before, %ld kB with %zu of %zu request bytes sent (%d Gets "
-                "of 1 MiB) and no reply read\n",
-                rss_before, rss_held, sent, gets.size(), kGets);
+    std::printf(
+        "server VmRSS %ld kB before, %ld kB with %zu of %zu request bytes sent (%d Gets "
+        "of 1 MiB) and no reply read\n",
+        rss_before, rss_held, sent, gets.size(), kGets);
     EXPECT_LT(rss_held - rss_before, hostile::kRssBoundKiB);
     const int got = read_replies(hog.get(), gets, &sent, kGets);
     std::printf("the client then read %d of %d replies\n", got, kGets);

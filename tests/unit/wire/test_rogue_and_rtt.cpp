@@ -23,7 +23,8 @@ using pmix::wire::Role;
 
 // A raw client that completed a genuine handshake as `rank` (or an invalid fd).
 pmix::exec::UniqueFd raw_accepted_client(const std::string& path, pmix_rank_t rank) {
-    return wiretest::raw_accepted_client(path, Hello::for_this_process("rogue", rank, Role::client));
+    return wiretest::raw_accepted_client(path,
+                                         Hello::for_this_process("rogue", rank, Role::client));
 }
 
 // Each rogue returns true when the server hung up on it (as it must).

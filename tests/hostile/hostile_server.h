@@ -7,7 +7,7 @@
 #pragma once
 
 #include "helpers.h"  // tests/unit/wire: raw_connect, raw_accepted_client, write_all, read_frame
-#include "host_process.h"  // tests/tools: HostProcess, ScratchDir
+#include "tools/host_process.h"  // tests/tools: HostProcess, ScratchDir
 
 #include "wire/proto/protocol.h"
 

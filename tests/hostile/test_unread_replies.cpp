@@ -1,8 +1,9 @@
 // tests/hostile/test_unread_replies.cpp - a client that sends many requests whose replies are
 // large (Gets of its own 1 MiB value) and never reads them. The server must not queue without
-// bound what it cannot deliver: its resident size stays within a bound far below the 200 MiB of
-// replies asked for, while other clients are served. When the client finally reads, every reply
-// arrives (the server paused reading that client rather than dropping its replies).
+// bound what it cannot deliver: its resident size stays within a bound far below the 140 MiB of
+// replies asked for (more than the 128 MiB outgoing queue limit, past which replies are lost),
+// while other clients are served. When the client finally reads, every reply arrives (the server
+// paused reading that client rather than dropping its replies).
 #include "hostile_server.h"
 
 #include "wire/proto/message.h"
@@ -25,7 +26,7 @@ using pmix::proto::Op;
 namespace wire = pmix::wire;
 
 constexpr pmix_rank_t kHog = 10;
-constexpr int kGets = 200;
+constexpr int kGets = 140;
 
 // Commits a 1 MiB byte object as "hostile.big" for the raw client on `fd`; its reply's status.
 pmix_status_t commit_big(int fd) {

@@ -435,9 +435,9 @@ void Connection::flush() {
         close_now(std::move(drain_reason_));
         return;
     }
-    // Down to half the mark: resume, from the loop rather than here, since flush() also runs
+    // Down to the resume mark: resume, from the loop rather than here, since flush() also runs
     // inside a message handler's reply and resuming dispatches frames.
-    if (reading_paused_ && !resume_posted_ && queued_bytes() <= opts_.pause_reading_above / 2) {
+    if (reading_paused_ && !resume_posted_ && below_resume_mark()) {
         resume_posted_ = true;
         ex_.post([weak = weak_from_this()] {
             if (auto self = weak.lock()) {
@@ -447,8 +447,17 @@ void Connection::flush() {
     }
 }
 
+// Bytes over the mark, or more than half the frames the queue takes (many small replies would
+// otherwise reach the frame limit first, and be refused past it).
 bool Connection::over_pause_mark() const noexcept {
-    return opts_.pause_reading_above != 0 && queued_bytes() > opts_.pause_reading_above;
+    return opts_.pause_reading_above != 0 &&
+           (queued_bytes() > opts_.pause_reading_above ||
+            queued_frames_.load(std::memory_order_relaxed) > opts_.max_queued_frames / 2);
+}
+
+bool Connection::below_resume_mark() const noexcept {
+    return queued_bytes() <= opts_.pause_reading_above / 2 &&
+           queued_frames_.load(std::memory_order_relaxed) <= opts_.max_queued_frames / 4;
 }
 
 void Connection::pause_reading() {
@@ -460,7 +469,7 @@ void Connection::pause_reading() {
 
 void Connection::resume_reading() {
     resume_posted_ = false;
-    if (closed() || !reading_paused_ || queued_bytes() > opts_.pause_reading_above / 2) {
+    if (closed() || !reading_paused_ || !below_resume_mark()) {
         return;  // closed, or refilled meanwhile: the next flush looks again
     }
     reading_paused_ = false;

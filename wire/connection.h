@@ -42,8 +42,9 @@ struct ConnectionOptions {
     std::uint32_t max_payload = kDefaultMaxPayload;  // largest frame accepted or sent
     std::size_t max_queued_bytes = 128u << 20;       // outgoing bytes not yet written
     std::size_t max_queued_frames = 4096;            // outgoing frames not yet written
-    // Backpressure (0: never). While more than this many outgoing bytes wait for the peer, its
-    // frames are neither read nor dispatched; both resume once the queue is down to half. A peer
+    // Backpressure (0: never). While more than this many outgoing bytes (or more than half of
+    // max_queued_frames) wait for the peer, its frames are neither read nor dispatched; both
+    // resume once the queue is down to half of that (a quarter of the frames). A peer
     // that sends requests and never reads the replies then costs about this much, not the queue
     // limits above (past which replies would be refused, so lost). The accepting side sets it
     // (ListenerOptions); a dialing side leaves it 0: were both sides to pause, each could wait
@@ -141,6 +142,7 @@ private:
     bool write_some();
     void update_interest();
     bool over_pause_mark() const noexcept;
+    bool below_resume_mark() const noexcept;
     void pause_reading();
     void resume_reading();
     void start_request(OutFrame frame, std::chrono::milliseconds timeout, ReplyHandler handler);

@@ -1,9 +1,9 @@
-// tests/hostile/test_unread_replies.cpp - a client that sends many requests whose replies are
-// large (Gets of its own 1 MiB value) and never reads them. The server must not queue without
-// bound what it cannot deliver: its resident size stays within a bound far below the 140 MiB of
-// replies asked for (more than the 128 MiB outgoing queue limit, past which replies are lost),
-// while other clients are served. When the client finally reads, every reply arrives (the server
-// paused reading that client rather than dropping its replies).
+// tests/hostile/test_unread_replies.cpp - clients that send many requests and never read the
+// replies: one sends 80 Gets of its own 1 MiB value, another 10,000 Gets of a small one. The server
+// must not queue without bound what it cannot deliver: its resident size stays within a bound
+// below the 80 MiB of large replies asked for, while other clients are served. When the clients
+// finally read, every reply arrives: the server paused reading them rather than refusing replies
+// past its outgoing queue limits (4096 frames, which the small Gets pass; 128 MiB).
 #include "hostile_server.h"
 
 #include "wire/proto/message.h"
@@ -25,8 +25,8 @@ using hostile::kMiB;
 using pmix::proto::Op;
 namespace wire = pmix::wire;
 
-constexpr pmix_rank_t kHog = 10;
-constexpr int kGets = 140;
+constexpr pmix_rank_t kBigHog = 10;
+constexpr int kBigGets = 80, kSmallGets = 10000;
 
 // Commits a 1 MiB byte object as "hostile.big" for the raw client on `fd`; its reply's status.
 pmix_status_t commit_big(int fd) {
@@ -55,6 +55,15 @@ void write_some(int fd, const wire::Bytes& out, std::size_t* at) {
     }
 }
 
+// Writes `out` (from `*at`) until all is written or the peer has taken nothing for 300 ms (it
+// stopped reading).
+void write_until_stuck(int fd, const wire::Bytes& out, std::size_t* at) {
+    for (write_some(fd, out, at); *at < out.size(); write_some(fd, out, at)) {
+        pollfd p{fd, POLLOUT, 0};
+        if (poll(&p, 1, 300) <= 0) return;
+    }
+}
+
 // Reads replies (writing the rest of `out` as the socket takes it) until `want` replies came
 // or nothing moved for 5 s; how many came.
 int read_replies(int fd, const wire::Bytes& out, std::size_t* at, int want) {
@@ -75,34 +84,47 @@ int read_replies(int fd, const wire::Bytes& out, std::size_t* at, int want) {
     return got;
 }
 
+// `n` Get requests for `payload`, one buffer.
+wire::Bytes gets_of(const wire::Bytes& payload, int n) {
+    wire::Bytes out;
+    for (int i = 0; i < n; ++i) {
+        const auto f = hostile::request_frame(Op::kGet, static_cast<std::uint32_t>(2 + i), payload);
+        out.insert(out.end(), f.begin(), f.end());
+    }
+    return out;
+}
+
 class UnreadReplies : public HostileServer {};
 
 TEST_F(UnreadReplies, ServerMemoryStaysBoundedAndNoReplyIsLost) {
-    auto hog = raw_client(kHog);
-    ASSERT_TRUE(hog);
-    ASSERT_EQ(commit_big(hog.get()), PMIX_SUCCESS);
+    auto big_hog = raw_client(kBigHog);        // asks for large replies
+    auto small_hog = raw_client(kBigHog + 1);  // asks for many small ones
+    ASSERT_TRUE(big_hog && small_hog);
+    ASSERT_EQ(commit_big(big_hog.get()), PMIX_SUCCESS);
     ASSERT_TRUE(serves(1));
     const long rss_before = hostile::rss_kib(pid());
-    wire::Bytes gets;
-    const auto get = hostile::get_payload(hostile::kRawNs, kHog, "hostile.big");
-    for (int i = 0; i < kGets; ++i) {
-        const auto f = hostile::request_frame(Op::kGet, static_cast<std::uint32_t>(2 + i), get);
-        gets.insert(gets.end(), f.begin(), f.end());
-    }
-    std::size_t sent = 0;
-    write_some(hog.get(), gets, &sent);  // as much as the kernel takes; no reply is read
+    const wire::Bytes big =
+        gets_of(hostile::get_payload(hostile::kRawNs, kBigHog, "hostile.big"), kBigGets);
+    const wire::Bytes small = gets_of(
+        hostile::get_payload(hostile::kRawNs, PMIX_RANK_WILDCARD, PMIX_JOB_SIZE), kSmallGets);
+    std::size_t big_sent = 0, small_sent = 0;
+    write_until_stuck(big_hog.get(), big, &big_sent);  // no reply is read
+    write_until_stuck(small_hog.get(), small, &small_sent);
     // Others are served meanwhile (and the round trip means the server has had its turn).
     for (pmix_rank_t r = 2; r < 6; ++r) EXPECT_TRUE(serves(r)) << "rank " << r;
     EXPECT_TRUE(serves_tcp_tool());
     const long rss_held = hostile::rss_kib(pid());
     std::printf(
-        "server VmRSS %ld kB before, %ld kB with %zu of %zu request bytes sent (%d Gets "
-        "of 1 MiB) and no reply read\n",
-        rss_before, rss_held, sent, gets.size(), kGets);
+        "server VmRSS %ld kB before, %ld kB with requests sent and no reply read: %zu of "
+        "%zu bytes for %d Gets of 1 MiB, %zu of %zu for %d small ones\n",
+        rss_before, rss_held, big_sent, big.size(), kBigGets, small_sent, small.size(), kSmallGets);
     EXPECT_LT(rss_held - rss_before, hostile::kRssBoundKiB);
-    const int got = read_replies(hog.get(), gets, &sent, kGets);
-    std::printf("the client then read %d of %d replies\n", got, kGets);
-    EXPECT_EQ(got, kGets);
+    const int got_big = read_replies(big_hog.get(), big, &big_sent, kBigGets);
+    const int got_small = read_replies(small_hog.get(), small, &small_sent, kSmallGets);
+    std::printf("the clients then read %d of %d and %d of %d replies\n", got_big, kBigGets,
+                got_small, kSmallGets);
+    EXPECT_EQ(got_big, kBigGets);
+    EXPECT_EQ(got_small, kSmallGets);
     EXPECT_TRUE(serves(7));
 }
 

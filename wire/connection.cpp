@@ -123,16 +123,15 @@ void Connection::begin() {
     if (closed()) {
         return;
     }
-    std::uint32_t events = EPOLLIN | (outq_.empty() ? 0u : static_cast<std::uint32_t>(EPOLLOUT));
+    interest_ = EPOLLIN | (outq_.empty() ? 0u : static_cast<std::uint32_t>(EPOLLOUT));
     // The handler holds a strong reference: an open connection keeps itself alive.
-    watch_ = ex_.watch_fd(fd_.get(), events,
+    watch_ = ex_.watch_fd(fd_.get(), interest_,
                           [self = shared_from_this()](std::uint32_t ev) { self->on_events(ev); });
     if (watch_ == exec::kInvalidWatch) {
         close_now(
             CloseReason{CloseKind::io_error, PMIX_ERR_LOST_CONNECTION, "cannot watch the socket"});
         return;
     }
-    want_write_ = !outq_.empty();
 }
 
 pmix_status_t Connection::check_outgoing(std::size_t payload_size) const {
@@ -304,6 +303,13 @@ Result<Frame> Connection::call(std::uint32_t op, Bytes payload, std::chrono::mil
 }
 
 void Connection::on_events(std::uint32_t events) {
+    if (reading_paused_ && (events & (EPOLLHUP | EPOLLERR)) != 0) {
+        // Reported whatever the interest: the peer is gone, and its replies with it.
+        close_now(CloseReason{
+            CloseKind::peer_hung_up, PMIX_ERR_LOST_CONNECTION,
+            "peer hung up with " + std::to_string(queued_bytes()) + " bytes of replies unread"});
+        return;
+    }
     if ((events & (EPOLLIN | EPOLLHUP | EPOLLERR)) != 0) {
         read_available();
     }
@@ -314,7 +320,7 @@ void Connection::on_events(std::uint32_t events) {
 
 void Connection::read_available() {
     std::uint8_t* buf = thread_read_buffer();
-    for (int i = 0; i < kReadsPerEvent && !closed(); ++i) {
+    for (int i = 0; i < kReadsPerEvent && !closed() && !reading_paused_; ++i) {
         ssize_t n = ::read(fd_.get(), buf, kReadChunk);
         if (n > 0) {
             consume(std::span<const std::uint8_t>(buf, static_cast<std::size_t>(n)));
@@ -360,7 +366,14 @@ void Connection::consume(std::span<const std::uint8_t> bytes) {
         if (closed()) {
             break;
         }
+        if (reading_paused_) {
+            held_.push_back(std::move(f));
+            continue;
+        }
         dispatch(std::move(f));
+        if (!closed() && over_pause_mark()) {
+            pause_reading();
+        }
     }
     frames.clear();
     scratch_frames_ = std::move(frames);
@@ -420,6 +433,56 @@ void Connection::flush() {
     update_interest();
     if (draining_ && outq_.empty()) {
         close_now(std::move(drain_reason_));
+        return;
+    }
+    // Down to the resume mark: resume, from the loop rather than here, since flush() also runs
+    // inside a message handler's reply and resuming dispatches frames.
+    if (reading_paused_ && !resume_posted_ && below_resume_mark()) {
+        resume_posted_ = true;
+        ex_.post([weak = weak_from_this()] {
+            if (auto self = weak.lock()) {
+                self->resume_reading();
+            }
+        });
+    }
+}
+
+// Bytes over the mark, or more than half the frames the queue takes (many small replies would
+// otherwise reach the frame limit first, and be refused past it).
+bool Connection::over_pause_mark() const noexcept {
+    return opts_.pause_reading_above != 0 &&
+           (queued_bytes() > opts_.pause_reading_above ||
+            queued_frames_.load(std::memory_order_relaxed) > opts_.max_queued_frames / 2);
+}
+
+bool Connection::below_resume_mark() const noexcept {
+    return queued_bytes() <= opts_.pause_reading_above / 2 &&
+           queued_frames_.load(std::memory_order_relaxed) <= opts_.max_queued_frames / 4;
+}
+
+void Connection::pause_reading() {
+    reading_paused_ = true;
+    exec::log_info("wire", "peer does not read its replies (" + std::to_string(queued_bytes()) +
+                               " bytes queued): not reading from it until it does");
+    update_interest();
+}
+
+void Connection::resume_reading() {
+    resume_posted_ = false;
+    if (closed() || !reading_paused_ || !below_resume_mark()) {
+        return;  // closed, or refilled meanwhile: the next flush looks again
+    }
+    reading_paused_ = false;
+    while (!held_.empty() && !reading_paused_ && !closed()) {
+        Frame f = std::move(held_.front());
+        held_.pop_front();
+        dispatch(std::move(f));
+        if (!closed() && over_pause_mark()) {
+            pause_reading();
+        }
+    }
+    if (!closed()) {
+        update_interest();
     }
 }
 
@@ -473,13 +536,13 @@ bool Connection::write_some() {
 }
 
 void Connection::update_interest() {
-    bool want = !outq_.empty();
-    if (want == want_write_ || watch_ == exec::kInvalidWatch) {
+    std::uint32_t events = (reading_paused_ ? 0u : static_cast<std::uint32_t>(EPOLLIN)) |
+                           (outq_.empty() ? 0u : static_cast<std::uint32_t>(EPOLLOUT));
+    if (events == interest_ || watch_ == exec::kInvalidWatch) {
         return;
     }
-    std::uint32_t events = EPOLLIN | (want ? static_cast<std::uint32_t>(EPOLLOUT) : 0u);
     if (ex_.set_events(watch_, events)) {
-        want_write_ = want;
+        interest_ = events;
     }
 }
 
@@ -535,6 +598,7 @@ void Connection::close_now(CloseReason reason) noexcept {
         exec::log_warn("wire", std::string("connection closed (") + to_string(reason.kind) +
                                    "): " + reason.detail);
     }
+    held_.clear();
     auto pending = std::move(pending_);
     pending_.clear();
     pending_count_.store(0, std::memory_order_relaxed);

@@ -10,6 +10,8 @@
 // - A request's handler is called exactly once (if request() returned PMIX_SUCCESS): with the
 //   reply, or PMIX_ERR_TIMEOUT after its timeout, or PMIX_ERR_LOST_CONNECTION when the
 //   connection closes first. A reply arriving after the timeout is dropped.
+// - With pause_reading_above set, a peer whose replies pile up is not read until it reads them
+//   (see ConnectionOptions); a peer that hangs up meanwhile is closed.
 // - on_closed is called exactly once, with why: peer hung up, bad frame (malformed, truncated,
 //   oversized), timeout, I/O error, refused handshake, or a local close. Abnormal reasons are
 //   also logged (warn level, exec/log.h). After it, no handler is called again and the handlers are
@@ -40,6 +42,14 @@ struct ConnectionOptions {
     std::uint32_t max_payload = kDefaultMaxPayload;  // largest frame accepted or sent
     std::size_t max_queued_bytes = 128u << 20;       // outgoing bytes not yet written
     std::size_t max_queued_frames = 4096;            // outgoing frames not yet written
+    // Backpressure (0: never). While more than this many outgoing bytes (or more than half of
+    // max_queued_frames) wait for the peer, its frames are neither read nor dispatched; both
+    // resume once the queue is down to half of that (a quarter of the frames). A peer
+    // that sends requests and never reads the replies then costs about this much, not the queue
+    // limits above (past which replies would be refused, so lost). The accepting side sets it
+    // (ListenerOptions); a dialing side leaves it 0: were both sides to pause, each could wait
+    // for the other to read.
+    std::size_t pause_reading_above = 0;
 };
 
 enum class CloseKind { local, peer_hung_up, bad_frame, timeout, io_error, refused };
@@ -131,6 +141,10 @@ private:
     void flush();
     bool write_some();
     void update_interest();
+    bool over_pause_mark() const noexcept;
+    bool below_resume_mark() const noexcept;
+    void pause_reading();
+    void resume_reading();
     void start_request(OutFrame frame, std::chrono::milliseconds timeout, ReplyHandler handler);
     void expire(std::uint32_t tag);
     std::uint32_t next_free_tag();
@@ -148,8 +162,11 @@ private:
 
     // Loop-thread state.
     exec::WatchId watch_ = exec::kInvalidWatch;
-    bool want_write_ = false;
+    std::uint32_t interest_ = 0;  // the epoll events asked for
     FrameDecoder decoder_;
+    bool reading_paused_ = false;  // backpressure: see ConnectionOptions::pause_reading_above
+    bool resume_posted_ = false;
+    std::deque<Frame> held_;  // read before the pause, dispatched when reading resumes
     std::vector<Frame> scratch_frames_;
     std::deque<OutFrame> outq_;
     std::unordered_map<std::uint32_t, Pending> pending_;

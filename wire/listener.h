@@ -27,11 +27,20 @@
 
 namespace pmix::wire {
 
+// What an accepted peer may make the server hold in replies it does not read, before the server
+// stops reading it (ConnectionOptions::pause_reading_above). Measured with tests/hostile's
+// never-reading client (200 Gets of a 1 MiB value, no reply read): without it the server's
+// resident size grew by 134 MB (the 128 MiB queue limit) and 73 of the 200 replies were refused
+// when the queue was full, so lost (10,000 small Gets lost 5,626 replies at the 4096-frame limit,
+// hence the frame mark as well). A client stopped by a debugger or SIGSTOP is paused the same
+// way and resumes where it was; dropping it would make it look dead to the host.
+inline constexpr std::size_t kAcceptedPauseReadingAbove = 4u << 20;
+
 struct ListenerOptions {
     int backlog = 128;
     std::chrono::milliseconds handshake_timeout{5000};
     std::size_t max_handshakes = 1024;  // connections allowed to be mid-handshake at once
-    ConnectionOptions connection;
+    ConnectionOptions connection{.pause_reading_above = kAcceptedPauseReadingAbove};
 };
 
 struct Peer {

@@ -131,6 +131,19 @@ wire::Bytes hello_frame(const wire::Hello& hello) {
     return wire::encode_frame(f);
 }
 
+exec::UniqueFd raw_accepted_client(const std::string& path, const wire::Hello& hello) {
+    auto fd = raw_connect(path);
+    if (!fd || !write_all(fd.get(), hello_frame(hello))) {
+        return {};
+    }
+    auto reply = read_frame(fd.get(), std::chrono::seconds(5));
+    if (!reply) {
+        return {};
+    }
+    auto decoded = wire::decode_hello_reply(reply->payload);
+    return decoded.ok() && decoded.value.status == PMIX_SUCCESS ? std::move(fd) : exec::UniqueFd{};
+}
+
 wire::Bytes make_payload(std::size_t n, std::uint32_t seed) {
     wire::Bytes b(n);
     std::uint32_t x = seed * 2654435761u + 1;

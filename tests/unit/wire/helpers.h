@@ -52,6 +52,9 @@ std::optional<wire::Frame> read_frame(int fd, std::chrono::milliseconds timeout)
 bool wait_for_eof(int fd, std::chrono::milliseconds timeout);
 // A Hello request frame (tag 1) for `hello`, ready to write on a raw socket.
 wire::Bytes hello_frame(const wire::Hello& hello);
+// Connects raw, completes a genuine handshake by hand (`hello`) and returns the socket, or an
+// invalid fd when the server refused or did not answer within 5 s.
+exec::UniqueFd raw_accepted_client(const std::string& path, const wire::Hello& hello);
 
 wire::Bytes make_payload(std::size_t n, std::uint32_t seed);
 wire::Bytes echo_reply_payload(pmix_rank_t rank, const wire::Bytes& request);

@@ -194,6 +194,61 @@ pid_t fork_dying_server(int raw_fd, int other_fd, std::size_t partial, bool wait
     return pid;
 }
 
+// Backpressure (ConnectionOptions::pause_reading_above, set on accepted connections): a peer
+// that sends requests and never reads the replies is not read either once the replies waiting
+// for it pass the mark; nothing is lost, everything is answered when it reads.
+TEST_F(ConnectionFailureTest, APeerThatDoesNotReadItsRepliesIsNotReadEither) {
+    int sv[2];
+    ASSERT_EQ(::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+    pmix::wire::ConnectionOptions opts;
+    opts.pause_reading_above = 64 * 1024;
+    auto a = Connection::create(ax, pmix::exec::UniqueFd(sv[0]), opts);
+    pmix::exec::UniqueFd raw(sv[1]);
+    auto handled = std::make_shared<std::atomic<int>>(0);
+    a->on_message([handled](Connection& c, Frame&& f) {
+        handled->fetch_add(1);
+        c.reply(f, Bytes(16 * 1024, 0x5A));
+    });
+    a->on_closed(a_closed.handler());
+    ASSERT_EQ(a->start(), PMIX_SUCCESS);
+    constexpr int kRequests = 400;  // 9.6 KB of requests: all fit in the socket buffer
+    Bytes requests;
+    for (int i = 0; i < kRequests; ++i) {
+        Frame f;
+        f.op = kOpEcho;
+        f.tag = static_cast<std::uint32_t>(i + 1);
+        Bytes one = pmix::wire::encode_frame(f);
+        requests.insert(requests.end(), one.begin(), one.end());
+    }
+    ASSERT_TRUE(write_all(raw.get(), requests));
+    const auto deadline = Clock::now() + kWait;
+    while (a->queued_bytes() <= opts.pause_reading_above && Clock::now() < deadline) {
+        std::this_thread::sleep_for(1ms);
+    }
+    ASSERT_GT(a->queued_bytes(), opts.pause_reading_above);
+    // Paused: the replies in the socket buffer and the queue, no more (400 would be 6.4 MB).
+    const int at_pause = handled->load();
+    EXPECT_LT(at_pause, kRequests);
+    std::this_thread::sleep_for(50ms);
+    EXPECT_EQ(handled->load(), at_pause) << "nothing changes until the peer reads";
+    EXPECT_LE(a->queued_bytes(), opts.pause_reading_above + 16 * 1024 + pmix::wire::kHeaderSize);
+    pmix::wire::FrameDecoder decoder;
+    std::vector<Frame> replies;
+    std::vector<std::uint8_t> buf(64 * 1024);
+    while (replies.size() < static_cast<std::size_t>(kRequests) && Clock::now() < deadline) {
+        pollfd p{raw.get(), POLLIN, 0};
+        if (::poll(&p, 1, 1000) <= 0) continue;
+        const ssize_t n = ::read(raw.get(), buf.data(), buf.size());
+        ASSERT_GT(n, 0);
+        ASSERT_TRUE(decoder.feed({buf.data(), static_cast<std::size_t>(n)}, replies));
+    }
+    ASSERT_EQ(replies.size(), static_cast<std::size_t>(kRequests));
+    for (int i = 0; i < kRequests; ++i)
+        EXPECT_EQ(replies[i].tag, static_cast<std::uint32_t>(i + 1));
+    EXPECT_EQ(handled->load(), kRequests);
+    a->close();
+}
+
 TEST_F(ConnectionFailureTest, PeerProcessExitsMidReply) {
     auto [a, raw] = make_raw();
     pid_t child = fork_dying_server(raw.get(), a->native_handle(), 24 + 300, false);

@@ -21,20 +21,10 @@ using pmix::wire::CloseKind;
 using pmix::wire::Hello;
 using pmix::wire::Role;
 
-// Connects raw, completes a genuine handshake by hand and returns the socket (or invalid).
+// A raw client that completed a genuine handshake as `rank` (or an invalid fd).
 pmix::exec::UniqueFd raw_accepted_client(const std::string& path, pmix_rank_t rank) {
-    auto fd = raw_connect(path);
-    if (!fd ||
-        !write_all(fd.get(), hello_frame(Hello::for_this_process("rogue", rank, Role::client)))) {
-        return {};
-    }
-    auto reply = read_frame(fd.get(), std::chrono::seconds(5));
-    if (!reply) {
-        return {};
-    }
-    auto decoded = pmix::wire::decode_hello_reply(reply->payload);
-    return decoded.ok() && decoded.value.status == PMIX_SUCCESS ? std::move(fd)
-                                                                : pmix::exec::UniqueFd{};
+    return wiretest::raw_accepted_client(path,
+                                         Hello::for_this_process("rogue", rank, Role::client));
 }
 
 // Each rogue returns true when the server hung up on it (as it must).

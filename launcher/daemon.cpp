@@ -153,8 +153,8 @@ private:
                 break;
             case MessageKind::stdin_data:
                 if (message.fields.size() == 2)
-                    stdin_append(launcher_, message.fields[0].data(), message.fields[0].size(),
-                                 message.fields[1] == "1");
+                    stdin_append(launcher_.stdin_fwd, message.fields[0].data(),
+                                 message.fields[0].size(), message.fields[1] == "1");
                 break;
             default:  // a kind only daemons send
                 report_unexpected(message);

@@ -296,6 +296,25 @@ bool spawn_envar_key(const pmix_info_t& info) {
     return false;
 }
 
+// PMIX_FWD_STDIN: the Standard types it pmix_rank_t (the rank, or PMIX_RANK_WILDCARD for all);
+// OpenPMIx reads it as a bool meaning rank 0. Either is taken; false: no rank.
+pmix_status_t fwd_stdin_rank(const pmix_info_t& info, size_t nprocs, long& rank) {
+    const pmix_value_t& v = info.value;
+    if (v.type == PMIX_BOOL || v.type == PMIX_UNDEF) {
+        rank = PMIX_INFO_TRUE(&info) ? 0 : Options::kStdinNone;
+        return PMIX_SUCCESS;
+    }
+    if (v.type != PMIX_PROC_RANK && v.type != PMIX_UINT32) return PMIX_ERR_BAD_PARAM;
+    const uint32_t given = v.type == PMIX_PROC_RANK ? v.data.rank : v.data.uint32;
+    if (given == PMIX_RANK_WILDCARD) {
+        rank = Options::kStdinAll;
+        return PMIX_SUCCESS;
+    }
+    if (given >= nprocs) return PMIX_ERR_BAD_PARAM;  // no such rank in the job
+    rank = static_cast<long>(given);
+    return PMIX_SUCCESS;
+}
+
 void add_directives(const pmix_info_t* info, size_t ninfo, SharedInfos& out) {
     for (size_t i = 0; info != nullptr && i < ninfo; ++i)
         if (spawn_envar_key(info[i])) out.push_back(std::make_shared<const OwnedInfo>(info[i]));
@@ -311,7 +330,8 @@ pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], si
                        void* cbdata) {
     for (size_t i = 0; i < ninfo; ++i) {
         if (PMIX_INFO_IS_REQUIRED(&job_info[i]) && !spawn_envar_key(job_info[i]) &&
-            !PMIX_CHECK_KEY(&job_info[i], PMIX_ENVARS_HARVESTED))
+            !PMIX_CHECK_KEY(&job_info[i], PMIX_ENVARS_HARVESTED) &&
+            !PMIX_CHECK_KEY(&job_info[i], PMIX_FWD_STDIN))
             return PMIX_ERR_NOT_SUPPORTED;
     }
     if (apps == nullptr || napps == 0 || proc == nullptr || cbfunc == nullptr)
@@ -331,6 +351,11 @@ pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], si
         app.env.emplace_back(*entry);
     app.nprocs = apps[0].maxprocs > 0 ? static_cast<size_t>(apps[0].maxprocs) : 1;
     add_directives(job_info, ninfo, app.directives);
+    for (size_t i = 0; job_info != nullptr && i < ninfo; ++i)
+        if (PMIX_CHECK_KEY(&job_info[i], PMIX_FWD_STDIN))
+            if (const pmix_status_t rc = fwd_stdin_rank(job_info[i], app.nprocs, app.stdin_rank);
+                rc != PMIX_SUCCESS)
+                return rc;
     add_directives(apps[0].info, apps[0].ninfo, app.directives);
     for (size_t i = 0; apps[0].info != nullptr && i < apps[0].ninfo; ++i) {
         const pmix_info_t& entry = apps[0].info[i];
@@ -483,39 +508,60 @@ pmix_status_t host_iof_pull(const pmix_proc_t procs[], size_t nprocs, const pmix
     return PMIX_OPERATION_SUCCEEDED;
 }
 
-// A tool's PMIx_IOF_push: the bytes join the job's stdin stream (stdin_forward.cpp; at the
-// multi-node head, what it sends to the daemons of the targets), PMIX_IOF_COMPLETE ends it. The
-// targets must be the ones --stdin names: its rank (or the job's wildcard rank), or with
-// `--stdin all` the wildcard; others have no stdin pipe: PMIX_ERR_NOT_SUPPORTED. While 1 MiB
-// waits the push is answered only once there is room again (the tool's push waits).
+namespace {
+// Where a push to `targets` goes: the main job's stdin when they are ranks --stdin names (or the
+// job's wildcard rank), a spawned job's when they are the ranks its PMIX_FWD_STDIN named (or its
+// wildcard rank); nullptr (PMIX_ERR_NOT_SUPPORTED) for anything else, or targets of two jobs.
+// On the launcher's loop (spawned_stdin changes there).
+StdinForward* push_forward(Launcher& launcher, const std::vector<pmix_proc_t>& targets) {
+    StdinForward* forward = nullptr;
+    for (const pmix_proc_t& target : targets) {
+        const bool main_job = launcher.nspace == target.nspace;
+        auto spawned = launcher.spawned_stdin.find(target.nspace);
+        if (!main_job && spawned == launcher.spawned_stdin.end()) return nullptr;
+        StdinForward* f = main_job ? &launcher.stdin_fwd : &spawned->second;
+        const long named = main_job ? launcher.options.stdin_rank : f->named;
+        const bool hit = target.rank == PMIX_RANK_WILDCARD ||
+                         (named >= 0 && target.rank == static_cast<pmix_rank_t>(named));
+        if (!hit || named == Options::kStdinNone || (forward != nullptr && forward != f))
+            return nullptr;
+        forward = f;
+    }
+    return forward;
+}
+}  // namespace
+
+// A tool's (or a client's) PMIx_IOF_push: the bytes join the stdin stream of the targets' job
+// (stdin_forward.cpp; at the multi-node head, what it sends to the daemons of the targets),
+// PMIX_IOF_COMPLETE ends it. The targets must be the ones --stdin names (its rank or the job's
+// wildcard rank; with `--stdin all` the wildcard), or those PMIx_Spawn's PMIX_FWD_STDIN named in
+// a spawned job; others have no stdin pipe: PMIX_ERR_NOT_SUPPORTED. While 1 MiB waits the push
+// is answered only once there is room again (the pusher waits).
 pmix_status_t host_push_stdin(const pmix_proc_t*, const pmix_proc_t targets[], size_t ntargets,
                               const pmix_info_t directives[], size_t ndirs,
                               const pmix_byte_object_t* bo, pmix_op_cbfunc_t cbfunc, void* cbdata) {
-    const long stdin_rank = g_launcher->options.stdin_rank;
-    for (size_t i = 0; i < ntargets; ++i) {
-        const bool main_job = g_launcher->nspace == targets[i].nspace;
-        const bool named =
-            targets[i].rank == PMIX_RANK_WILDCARD ||
-            (stdin_rank >= 0 && targets[i].rank == static_cast<pmix_rank_t>(stdin_rank));
-        if (!main_job || !named || stdin_rank == Options::kStdinNone) return PMIX_ERR_NOT_SUPPORTED;
-    }
+    if (ntargets == 0) return PMIX_ERR_BAD_PARAM;
     bool complete = false;
     for (size_t i = 0; i < ndirs; ++i)
         if (std::strcmp(directives[i].key, PMIX_IOF_COMPLETE) == 0)
             complete = PMIX_INFO_TRUE(&directives[i]);
     std::string bytes = bo != nullptr && bo->size > 0 ? std::string(bo->bytes, bo->size) : "";
-    g_launcher->queue.post([bytes = std::move(bytes), complete, cbfunc, cbdata] {
-        // The input already ended (pmixrun's own stdin at EOF, an earlier COMPLETE, every target
-        // gone). Before the targets start the bytes wait for their pipes.
-        StdinForward& f = g_launcher->stdin_fwd;
-        const pmix_status_t rc = f.eof ? PMIX_ERR_IOF_COMPLETE : PMIX_SUCCESS;
-        if (rc == PMIX_SUCCESS) stdin_append(*g_launcher, bytes.data(), bytes.size(), complete);
-        if (rc == PMIX_SUCCESS && cbfunc != nullptr && f.pending.size() >= kStdinHeld) {
-            f.pushes_waiting.emplace_back(cbfunc, cbdata);  // answered when there is room
-        } else if (cbfunc != nullptr) {
-            cbfunc(rc, cbdata);
-        }
-    });
+    std::vector<pmix_proc_t> to(targets, targets + ntargets);
+    g_launcher->queue.post(
+        [to = std::move(to), bytes = std::move(bytes), complete, cbfunc, cbdata] {
+            StdinForward* f = push_forward(*g_launcher, to);
+            // The input already ended (pmixrun's own stdin at EOF, an earlier COMPLETE, every
+            // target gone). Before the targets start the bytes wait for their pipes.
+            const pmix_status_t rc = f == nullptr ? PMIX_ERR_NOT_SUPPORTED
+                                     : f->eof     ? PMIX_ERR_IOF_COMPLETE
+                                                  : PMIX_SUCCESS;
+            if (rc == PMIX_SUCCESS) stdin_append(*f, bytes.data(), bytes.size(), complete);
+            if (rc == PMIX_SUCCESS && cbfunc != nullptr && f->pending.size() >= kStdinHeld) {
+                f->pushes_waiting.emplace_back(cbfunc, cbdata);  // answered when there is room
+            } else if (cbfunc != nullptr) {
+                cbfunc(rc, cbdata);
+            }
+        });
     return PMIX_SUCCESS;
 }
 

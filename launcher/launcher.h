@@ -176,6 +176,9 @@ struct AppSpec {
     // registered with the job in that order, for setup_fork to apply (job first, app trumps job).
     SharedInfos directives;
     std::string pset;  // PMIX_PSET_NAME of the app info ("": "<nspace>.app0"), as prte takes it
+    // PMIX_FWD_STDIN of the job info: the rank whose stdin is a pipe fed by tools' and the
+    // requester's PMIx_IOF_push (Options::kStdinAll: every rank; kStdinNone: /dev/null for all).
+    long stdin_rank = Options::kStdinNone;
 };
 
 // A process set this launcher defined (PMIx_server_define_process_set): one per app context.
@@ -201,6 +204,8 @@ struct StdinForward {
     // Tools' PMIx_IOF_push calls answered once less than kStdinHeld waits (back-pressure on the
     // tool: its push completes when there is room).
     std::vector<std::pair<pmix_op_cbfunc_t, void*>> pushes_waiting;
+    long named =
+        Options::kStdinNone;  // a spawned job's: its PMIX_FWD_STDIN (the main job's: --stdin)
 };
 // The stream is read (or, at the head, sent on) only while less than this waits.
 constexpr uint64_t kStdinHeld = 1u << 20;
@@ -237,6 +242,8 @@ struct Launcher {
     unsigned next_job = 1;
     WorkQueue queue;
     StdinForward stdin_fwd;
+    // The spawned jobs that asked for PMIX_FWD_STDIN, by namespace: fed only by pushes.
+    std::map<std::string, StdinForward> spawned_stdin;
     std::vector<Redirect> redirects;             // loop thread only
     std::map<std::string, Published> published;  // PMIx_Publish's keys
     std::vector<PendingLookup> pending_lookups;  // PMIX_WAIT lookups of keys not published yet
@@ -315,9 +322,12 @@ void kill_all(Launcher& launcher, int sig);
 // True while a tool took `channel` of `process` with PMIX_IOF_REDIRECT (host.cpp).
 bool redirected(const Launcher& launcher, const Proc& process, pmix_iof_channel_t channel);
 // stdin_forward.cpp: whether --stdin names `process`; the fd a process gets as its stdin (a pipe
-// fed from the job's stdin, or /dev/null); the pollfds the loop adds (our stdin, then one per
-// target) and their service; stdin_close at the end of the job.
+// fed from the job's stdin or, a spawned job's, from pushes; or /dev/null); the pollfds the loop
+// adds (our stdin, then one per target of every forward) and their service; stdin_close at the
+// end of the job.
 bool stdin_target(long stdin_rank, const Proc& process);
+// The forward feeding `process`'s stdin (nullptr: it reads /dev/null).
+StdinForward* stdin_forward_of(Launcher& launcher, const Proc& process);
 int child_stdin(Launcher& launcher, const Proc& process);
 void stdin_poll_fds(Launcher& launcher, std::vector<pollfd>& fds);
 void stdin_service(Launcher& launcher, const pollfd* fds);
@@ -325,7 +335,7 @@ void stdin_close(Launcher& launcher);
 // Bytes of the stream the slowest open target has not taken yet.
 uint64_t stdin_held(const StdinForward& f);
 // More of the stream (pmixd: from the head; a tool's PMIx_IOF_push); `end`: EOF after them.
-void stdin_append(Launcher& launcher, const char* bytes, size_t length, bool end);
+void stdin_append(StdinForward& f, const char* bytes, size_t length, bool end);
 // Answers the waiting pushes once less than kStdinHeld waits (every one with `all`).
 void stdin_release_pushes(StdinForward& f, bool all);
 // job.cpp: a chunk of `process`'s output (channel PMIX_FWD_STDOUT/STDERR_CHANNEL) as read from

@@ -76,34 +76,75 @@ bool stdin_target(long stdin_rank, const Proc& process) {
             (stdin_rank >= 0 && process.rank == static_cast<pmix_rank_t>(stdin_rank)));
 }
 
+StdinForward* stdin_forward_of(Launcher& launcher, const Proc& process) {
+    if (process.job == 0)
+        return stdin_target(launcher.options.stdin_rank, process) ? &launcher.stdin_fwd : nullptr;
+    auto found = launcher.spawned_stdin.find(process.nspace);
+    if (found == launcher.spawned_stdin.end()) return nullptr;
+    const long named = found->second.named;
+    return named == Options::kStdinAll ||
+                   (named >= 0 && process.rank == static_cast<pmix_rank_t>(named))
+               ? &found->second
+               : nullptr;
+}
+
 int child_stdin(Launcher& launcher, const Proc& process) {
-    StdinForward& f = launcher.stdin_fwd;
-    if (!stdin_target(launcher.options.stdin_rank, process) || (f.eof && f.pending.empty()))
+    StdinForward* f = stdin_forward_of(launcher, process);
+    if (f == nullptr || (f->eof && f->pending.empty()))
         return ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0) return ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     ::fcntl(fds[1], F_SETFL, ::fcntl(fds[1], F_GETFL) | O_NONBLOCK);
     ::signal(SIGPIPE, SIG_IGN);  // a target gone: the write fails with EPIPE instead
-    f.targets.push_back({fds[1], process.rank, f.base});
-    f.own_stdin = launcher.remote == nullptr;  // pmixd: the head sends the stream
+    f->targets.push_back({fds[1], process.rank, f->base});
+    // pmixd: the head sends the stream; a spawned job's comes from pushes only.
+    if (process.job == 0) f->own_stdin = launcher.remote == nullptr;
     return fds[0];
 }
 
 uint64_t stdin_held(const StdinForward& f) { return stream_end(f) - slowest(f); }
 
-void stdin_append(Launcher& launcher, const char* bytes, size_t length, bool end) {
-    StdinForward& f = launcher.stdin_fwd;
+void stdin_append(StdinForward& f, const char* bytes, size_t length, bool end) {
     if (f.eof) return;
     f.pending.append(bytes, length);
     f.eof = end;
 }
 
+namespace {
+void target_poll_fds(const StdinForward& f, std::vector<pollfd>& fds) {
+    for (const StdinForward::Target& t : f.targets)
+        fds.push_back({t.fd >= 0 && t.taken < stream_end(f) ? t.fd : -1, POLLOUT, 0});
+}
+
+// Feeds the targets whose pollfds (from target_poll_fds) say so, drops what every open target
+// took, answers the pushes waiting for room; the pipes close once the stream ended and is taken.
+void service_targets(StdinForward& f) {
+    for (StdinForward::Target& t : f.targets) feed(f, t);
+    if (!f.targets.empty() && !any_open(f)) f.eof = true;  // nobody left to read it
+    const uint64_t taken = slowest(f);
+    f.pending.erase(0, static_cast<size_t>(taken - f.base));
+    f.base = taken;
+    stdin_release_pushes(f, false);
+    if (f.eof && f.pending.empty())
+        for (StdinForward::Target& t : f.targets) close_target(t);
+}
+
+void close_forward(StdinForward& f) {
+    for (StdinForward::Target& t : f.targets) close_target(t);
+    f.pending.clear();
+    f.eof = true;
+    stdin_release_pushes(f, true);
+}
+}  // namespace
+
+// Our stdin, the main job's targets, then every spawned job's targets (stdin_service reads them
+// back in this order).
 void stdin_poll_fds(Launcher& launcher, std::vector<pollfd>& fds) {
     StdinForward& f = launcher.stdin_fwd;
     const bool read_more = f.own_stdin && !f.eof && stdin_held(f) < kStdinHeld;
     fds.push_back({read_more ? STDIN_FILENO : -1, POLLIN, 0});
-    for (const StdinForward::Target& t : f.targets)
-        fds.push_back({t.fd >= 0 && t.taken < stream_end(f) ? t.fd : -1, POLLOUT, 0});
+    target_poll_fds(f, fds);
+    for (const auto& [nspace, spawned] : launcher.spawned_stdin) target_poll_fds(spawned, fds);
 }
 
 void stdin_service(Launcher& launcher, const pollfd* fds) {
@@ -117,23 +158,14 @@ void stdin_service(Launcher& launcher, const pollfd* fds) {
             f.eof = true;
         }
     }
-    for (StdinForward::Target& t : f.targets) feed(f, t);
-    if (!f.targets.empty() && !any_open(f)) f.eof = true;  // nobody left to read it
-    const uint64_t taken = slowest(f);
-    f.pending.erase(0, static_cast<size_t>(taken - f.base));
-    f.base = taken;
+    service_targets(f);
     report_taken(launcher);
-    stdin_release_pushes(f, false);
-    if (f.eof && f.pending.empty())
-        for (StdinForward::Target& t : f.targets) close_target(t);
+    for (auto& [nspace, spawned] : launcher.spawned_stdin) service_targets(spawned);
 }
 
 void stdin_close(Launcher& launcher) {
-    StdinForward& f = launcher.stdin_fwd;
-    for (StdinForward::Target& t : f.targets) close_target(t);
-    f.pending.clear();
-    f.eof = true;
-    stdin_release_pushes(f, true);
+    close_forward(launcher.stdin_fwd);
+    for (auto& [nspace, spawned] : launcher.spawned_stdin) close_forward(spawned);
 }
 
 void stdin_release_pushes(StdinForward& f, bool all) {

@@ -569,8 +569,8 @@ void deliver_output(const Proc& process, FILE* destination, const char* bytes, s
 // Prints a chunk of a rank's stream through the printer (output.h), which formats it as the
 // output options say: whole lines now (every chunk with --raw-output), a partial last line when
 // the rest of it or the end of the stream comes.
-void print_output(const Proc& process, pmix_iof_channel_t channel, const char* bytes, size_t length,
-                  bool end) {
+void print_output(const Proc& process, pmix_iof_channel_t channel, const char* bytes,
+                  size_t length, bool end) {
     static const bool configured = [] {  // at the first output, once the options are final
         output_printer().configure(g_launcher->options.output,
                                    static_cast<std::size_t>(g_launcher->options.nprocs));
@@ -691,8 +691,8 @@ void take_output(Proc& process, pmix_iof_channel_t channel, const char* bytes, s
     // library's copy (measured with bench/iof, 500 lines: median 55 us delivering first, 28 us
     // printing first, 21 us without delivery).
     if (!redirected(*g_launcher, process, channel) || end)
-        print_output(process, channel, bytes,
-                     redirected(*g_launcher, process, channel) ? 0 : length, end);
+        print_output(process, channel, bytes, redirected(*g_launcher, process, channel) ? 0 : length,
+                     end);
     deliver_output(process, destination, bytes, length);
     if (end) deliver_output(process, destination, nullptr, 0, true);
 }

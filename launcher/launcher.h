@@ -204,8 +204,9 @@ struct StdinForward {
     // Tools' PMIx_IOF_push calls answered once less than kStdinHeld waits (back-pressure on the
     // tool: its push completes when there is room).
     std::vector<std::pair<pmix_op_cbfunc_t, void*>> pushes_waiting;
-    long named =
-        Options::kStdinNone;  // a spawned job's: its PMIX_FWD_STDIN (the main job's: --stdin)
+    // A spawned job's: the ranks its PMIX_FWD_STDIN named (AppSpec::stdin_rank). The main job's
+    // targets are those of --stdin (options.stdin_rank).
+    long named = Options::kStdinNone;
 };
 // The stream is read (or, at the head, sent on) only while less than this waits.
 constexpr uint64_t kStdinHeld = 1u << 20;

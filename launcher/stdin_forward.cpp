@@ -7,6 +7,8 @@
 // open target; the bytes are kept once and each target has its own position in them, so `all`
 // holds no more than one target would. At EOF (once every target took everything) the pipes are
 // closed; a target that closed its stdin or exited (EPIPE) is dropped.
+// A job PMIx_Spawn started with PMIX_FWD_STDIN has a stream of its own (Launcher::spawned_stdin),
+// to the ranks that names, fed only by PMIx_IOF_push (host_push_stdin), under the same bound.
 #include "launcher.h"
 
 #include <fcntl.h>
@@ -116,8 +118,8 @@ void target_poll_fds(const StdinForward& f, std::vector<pollfd>& fds) {
         fds.push_back({t.fd >= 0 && t.taken < stream_end(f) ? t.fd : -1, POLLOUT, 0});
 }
 
-// Feeds the targets whose pollfds (from target_poll_fds) say so, drops what every open target
-// took, answers the pushes waiting for room; the pipes close once the stream ended and is taken.
+// Feeds every target what it can take, drops what every open target took, answers the pushes
+// waiting for room; the pipes close once the stream ended and all of it was taken.
 void service_targets(StdinForward& f) {
     for (StdinForward::Target& t : f.targets) feed(f, t);
     if (!f.targets.empty() && !any_open(f)) f.eof = true;  // nobody left to read it
@@ -137,8 +139,8 @@ void close_forward(StdinForward& f) {
 }
 }  // namespace
 
-// Our stdin, the main job's targets, then every spawned job's targets (stdin_service reads them
-// back in this order).
+// Our stdin (read by stdin_service when ready), then the main job's and every spawned job's
+// targets (they only wake the loop: stdin_service feeds every target each turn).
 void stdin_poll_fds(Launcher& launcher, std::vector<pollfd>& fds) {
     StdinForward& f = launcher.stdin_fwd;
     const bool read_more = f.own_stdin && !f.eof && stdin_held(f) < kStdinHeld;

@@ -4,7 +4,8 @@
 //          some bytes go to rank 0 (the first push to the job's wildcard rank, then a 2 MiB one,
 //          more than pmixrun holds, so that it answers only once rank 0 took enough), then
 //          PMIX_IOF_COMPLETE; a push after that gets PMIX_ERR_IOF_COMPLETE.
-//   job 2: 2 ranks, no PMIX_FWD_STDIN: pushes to a rank and to the wildcard are refused.
+//   job 2: 2 ranks, no PMIX_FWD_STDIN: pushes to a rank and to the wildcard are refused; a spawn
+//          whose PMIX_FWD_STDIN names rank 2 of 2 is refused (PMIX_ERR_BAD_PARAM).
 //   job 3: 1 rank, PMIX_FWD_STDIN = true (OpenPMIx's bool, rank 0): bytes and COMPLETE in one.
 //   job 4: 2 ranks, PMIX_FWD_STDIN = PMIX_RANK_WILDCARD: both read the same bytes.
 // Prints "fwd_stdin: job J rank R bytes N fnv H" for what each rank must report (fwd_stdin.sh
@@ -119,6 +120,9 @@ void not_named(const char* prog) {
           PMIX_ERR_NOT_SUPPORTED);
     expect(2, 0, "");
     expect(2, 1, "");
+    const pmix_rank_t beyond = 2;  // the job has ranks 0 and 1: no job is started
+    check("spawn with PMIX_FWD_STDIN naming no rank of the job",
+          spawn(prog, 2, &beyond, PMIX_PROC_RANK, ns), PMIX_ERR_BAD_PARAM);
 }
 
 void bool_and_wildcard(const char* prog) {

@@ -25,7 +25,7 @@ t0=$(now)
   2> "$DIR/err" | sha > "$DIR/got" || fail "output run: $(cat "$DIR/err")"
 t1=$(now)
 [[ $(cat "$DIR/got") == "$want" ]] || fail "output: sha256 differs ($(cat "$DIR/err"))"
-echo "out: $MB MiB byte-exact through pmixrun in $(echo "$t1 - $t0" | bc) s;" \
+echo "out: $MB MiB byte-exact through pmixrun in $(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }") s;" \
   "pmixrun max RSS $(cat "$DIR/rss.out") KiB"
 # A reader that takes nothing for 2 s: pmixrun must wait (the rank blocks), not buffer it all.
 /usr/bin/time -f %M -o "$DIR/rss.slow" timeout 60 "$PMIXRUN" -n 1 --raw-output cat "$DIR/data" \
@@ -42,7 +42,7 @@ t0=$(now)
 t1=$(now)
 grep -qx "\[0\] rank 0 $want" "$DIR/out" || fail "stdin to rank 0: $(cat "$DIR/out")"
 grep -qx "\[1\] rank 1 $empty" "$DIR/out" || fail "rank 1 did not read EOF: $(cat "$DIR/out")"
-echo "in: $MB MiB byte-exact to rank 0 in $(echo "$t1 - $t0" | bc) s;" \
+echo "in: $MB MiB byte-exact to rank 0 in $(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }") s;" \
   "pmixrun max RSS $(cat "$DIR/rss.in") KiB"
 head -c $((8 * 1024 * 1024 + 3)) "$DIR/data" > "$DIR/small"
 small=$(sha < "$DIR/small")

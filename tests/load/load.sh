@@ -43,7 +43,7 @@ for _ in $(seq 1 1200); do
   sleep 0.2
 done
 [[ $up -ge $((N - 1)) ]] || fail "only $up of $((N - 1)) waiting ranks came up"
-echo "ranks up: $N in $(echo "$(date +%s.%N) - $start" | bc) s (pmix-ps polled every 0.2 s)"
+echo "ranks up: $N in $(awk "BEGIN { printf \"%.2f\", $(date +%s.%N) - $start }") s (pmix-ps polled every 0.2 s)"
 timeout 240 "$TOOL_LOAD" --pid "$JOB_PID" --tools "$K" --queries 20
 rc=$?
 grep -E "VmHWM|VmRSS" "/proc/$JOB_PID/status" | tr -s ' \t' ' ' | sed 's/^/pmixrun /'

@@ -86,7 +86,7 @@ t0=$(now)
 t1=$(now)
 watch_stop
 [ "$(cat "$work/got")" = "$want" ] || fail "output across nodes: sha256 differs: $(cat "$work/err")"
-echo "out: $mb MiB from rank 3 (node 1) byte-exact in $(echo "$t1 - $t0" | bc) s; max RSS $(rss)"
+echo "out: $mb MiB from rank 3 (node 1) byte-exact in $(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }") s; max RSS $(rss)"
 # A reader that takes nothing for 1 s: the head blocks in write, the channel fills, pmixd stops
 # reading the rank's pipe; nothing grows without bound.
 head -c $((in_mb * 1024 * 1024 - 5)) "$work/data" > "$work/part"
@@ -107,7 +107,7 @@ watch_stop
 want_in=$(sha < "$work/part")
 grep -qx "\[3\] rank 3 $want_in" "$work/out" || fail "stdin to rank 3: $(cat "$work/out")"
 grep -qx "\[0\] rank 0 $empty" "$work/out" || fail "rank 0 did not read EOF: $(cat "$work/out")"
-echo "in: $in_mb MiB to rank 3 (node 1) byte-exact in $(echo "$t1 - $t0" | bc) s; max RSS $(rss)"
+echo "in: $in_mb MiB to rank 3 (node 1) byte-exact in $(awk "BEGIN { printf \"%.2f\", $t1 - $t0 }") s; max RSS $(rss)"
 head -c $((8 * 1024 * 1024 + 3)) "$work/data" > "$work/small"
 small=$(sha < "$work/small")
 "${PMIXRUN[@]}" --stdin all sh -c "$SUM" < "$work/small" > "$work/out" 2>&1 || fail "--stdin all: pmixrun failed"

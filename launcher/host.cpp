@@ -550,11 +550,14 @@ pmix_status_t host_push_stdin(const pmix_proc_t*, const pmix_proc_t targets[], s
     g_launcher->queue.post(
         [to = std::move(to), bytes = std::move(bytes), complete, cbfunc, cbdata] {
             StdinForward* f = push_forward(*g_launcher, to);
-            // The input already ended (pmixrun's own stdin at EOF, an earlier COMPLETE, every
-            // target gone). Before the targets start the bytes wait for their pipes.
-            const pmix_status_t rc = f == nullptr ? PMIX_ERR_NOT_SUPPORTED
-                                     : f->eof     ? PMIX_ERR_IOF_COMPLETE
-                                                  : PMIX_SUCCESS;
+            // The input already ended (pmixrun's own stdin at EOF, an earlier COMPLETE:
+            // PMIX_ERR_IOF_COMPLETE) or every target left before it ended (closed its stdin or
+            // exited: PMIX_ERR_IOF_FAILURE). Before the targets start the bytes wait for their
+            // pipes.
+            const pmix_status_t rc = f == nullptr        ? PMIX_ERR_NOT_SUPPORTED
+                                     : f->targets_gone ? PMIX_ERR_IOF_FAILURE
+                                     : f->eof          ? PMIX_ERR_IOF_COMPLETE
+                                                       : PMIX_SUCCESS;
             if (rc == PMIX_SUCCESS) stdin_append(*f, bytes.data(), bytes.size(), complete);
             if (rc == PMIX_SUCCESS && cbfunc != nullptr && f->pending.size() >= kStdinHeld) {
                 f->pushes_waiting.emplace_back(cbfunc, cbdata);  // answered when there is room

@@ -122,7 +122,11 @@ void target_poll_fds(const StdinForward& f, std::vector<pollfd>& fds) {
 // waiting for room; the pipes close once the stream ended and all of it was taken.
 void service_targets(StdinForward& f) {
     for (StdinForward::Target& t : f.targets) feed(f, t);
-    if (!f.targets.empty() && !any_open(f)) f.eof = true;  // nobody left to read it
+    if (!f.targets.empty() && !any_open(f) && !f.eof) {  // nobody left to read it
+        f.eof = true;
+        f.targets_gone = true;
+        f.pending.clear();
+    }
     const uint64_t taken = slowest(f);
     f.pending.erase(0, static_cast<size_t>(taken - f.base));
     f.base = taken;
@@ -174,7 +178,9 @@ void stdin_release_pushes(StdinForward& f, bool all) {
     if (!all && f.pending.size() >= kStdinHeld) return;
     std::vector<std::pair<pmix_op_cbfunc_t, void*>> ready;
     ready.swap(f.pushes_waiting);
-    for (const auto& [cbfunc, cbdata] : ready) cbfunc(PMIX_SUCCESS, cbdata);
+    // Bytes still waiting when every target left were never delivered.
+    const pmix_status_t status = f.targets_gone ? PMIX_ERR_IOF_FAILURE : PMIX_SUCCESS;
+    for (const auto& [cbfunc, cbdata] : ready) cbfunc(status, cbdata);
 }
 
 }  // namespace pmix::launcher

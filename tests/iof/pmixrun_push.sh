@@ -53,4 +53,24 @@ for mode in file stdin; do
 done
 wait
 [[ $(cat "$TMPDIR/push.rc") == 0 ]] || fail "iof_pusher --stdin: $(cat "$TMPDIR/push.stdin")"
+# A target that closed its stdin: once the write to it fails (EPIPE) the input can no longer be
+# delivered, and the pushes still coming (or waiting for room) get PMIX_ERR_IOF_FAILURE.
+mkfifo "$TMPDIR/hold.gone"
+sleep 100 > "$TMPDIR/hold.gone" & HOLD_PID=$!
+"$BIN/pmixrun" -n 1 --timeout 60 sh -c 'exec 0<&-; sleep 4' < "$TMPDIR/hold.gone" \
+  > "$TMPDIR/job.gone" 2>&1 &
+JOB_PID=$!
+for _ in $(seq 1 100); do
+  "$BIN/pmix-servers" --json 2>/dev/null | grep -q "\"pid\":$JOB_PID" && break
+  sleep 0.2
+done
+timeout 60 "$PUSHER" --pid "$JOB_PID" --file "$TMPDIR/in" > "$TMPDIR/push.gone" 2>&1
+rc=$?
+wait "$JOB_PID" || fail "job (gone): $(cat "$TMPDIR/job.gone")"
+JOB_PID=
+kill "$HOLD_PID" 2>/dev/null; HOLD_PID=
+[[ $rc == 2 ]] || fail "iof_pusher to a closed stdin exited $rc: $(cat "$TMPDIR/push.gone")"
+grep -qx "push data IOF FAILURE" "$TMPDIR/push.gone" \
+  || fail "no PMIX_ERR_IOF_FAILURE for a target that closed its stdin: $(cat "$TMPDIR/push.gone")"
+echo "closed stdin:"; cat "$TMPDIR/push.gone"
 echo PASS

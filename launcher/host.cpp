@@ -554,7 +554,7 @@ pmix_status_t host_push_stdin(const pmix_proc_t*, const pmix_proc_t targets[], s
             // PMIX_ERR_IOF_COMPLETE) or every target left before it ended (closed its stdin or
             // exited: PMIX_ERR_IOF_FAILURE). Before the targets start the bytes wait for their
             // pipes.
-            const pmix_status_t rc = f == nullptr        ? PMIX_ERR_NOT_SUPPORTED
+            const pmix_status_t rc = f == nullptr      ? PMIX_ERR_NOT_SUPPORTED
                                      : f->targets_gone ? PMIX_ERR_IOF_FAILURE
                                      : f->eof          ? PMIX_ERR_IOF_COMPLETE
                                                        : PMIX_SUCCESS;

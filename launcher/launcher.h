@@ -198,10 +198,10 @@ struct StdinForward {
     std::vector<Target> targets;
     std::string pending;  // bytes [base, base + size) of the stream
     uint64_t base = 0;
-    bool eof = false;        // the stream ended (or every target left): nothing more is added
+    bool eof = false;           // the stream ended (or every target left): nothing more is added
     bool targets_gone = false;  // eof because every target left before the stream ended
-    bool own_stdin = false;  // pmixrun on one node: the stream is our stdin (pmixd: the head's)
-    uint64_t reported = 0;   // pmixd: the progress last sent to the head (stdin_taken)
+    bool own_stdin = false;     // pmixrun on one node: the stream is our stdin (pmixd: the head's)
+    uint64_t reported = 0;      // pmixd: the progress last sent to the head (stdin_taken)
     // Tools' PMIx_IOF_push calls answered once less than kStdinHeld waits (back-pressure on the
     // tool: its push completes when there is room).
     std::vector<std::pair<pmix_op_cbfunc_t, void*>> pushes_waiting;

@@ -7,6 +7,8 @@
 // deregisters and finalizes. Exit 0 after a successful pull; 4 when the pull failed (reported).
 #include <pmix_tool.h>
 
+#include "tool_common.h"
+
 #include <unistd.h>
 
 #include <chrono>
@@ -18,25 +20,6 @@
 #include <vector>
 
 namespace {
-
-std::string job_nspace() {
-    pmix_query_t q;
-    PMIX_QUERY_CONSTRUCT(&q);
-    char* keys[] = {const_cast<char*>(PMIX_QUERY_NAMESPACES), nullptr};
-    q.keys = keys;
-    pmix_info_t* res = nullptr;
-    size_t n = 0;
-    const pmix_status_t rc = PMIx_Query_info(&q, 1, &res, &n);
-    q.keys = nullptr;
-    PMIX_QUERY_DESTRUCT(&q);
-    std::string first;
-    if (rc == PMIX_SUCCESS && n > 0 && res[0].value.type == PMIX_STRING) {
-        first = res[0].value.data.string;
-        if (auto comma = first.find(','); comma != std::string::npos) first.resize(comma);
-    }
-    if (res != nullptr) PMIX_INFO_FREE(res, n);
-    return first;
-}
 
 // The directives of a --pull list; strings stay in `store` while the infos are used.
 std::vector<pmix_info_t> directives(const std::string& spec) {
@@ -104,11 +87,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "iof_files_tool: tool_init: %s\n", PMIx_Error_string(rc));
         return 2;
     }
-    std::string ns = job_nspace();
-    for (int i = 0; ns.empty() && i < 200; ++i) {  // pmixrun registers its job after it listens
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        ns = job_nspace();
-    }
+    std::string ns = iof_test::wait_job_nspace();
     std::fprintf(stderr, "iof_files_tool: nspace %s\n", ns.c_str());
     pmix_proc_t job;
     PMIX_LOAD_PROCID(&job, ns.c_str(), PMIX_RANK_WILDCARD);

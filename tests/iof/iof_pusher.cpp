@@ -4,6 +4,8 @@
 // waits for the file --until to exist (at most 60 s) before finalizing. Prints "push <status>".
 #include <pmix_tool.h>
 
+#include "tool_common.h"
+
 #include <unistd.h>
 
 #include <chrono>
@@ -14,29 +16,6 @@
 #include <iterator>
 #include <string>
 #include <thread>
-
-namespace {
-
-std::string job_nspace() {
-    pmix_query_t q;
-    PMIX_QUERY_CONSTRUCT(&q);
-    char* keys[] = {const_cast<char*>(PMIX_QUERY_NAMESPACES), nullptr};
-    q.keys = keys;
-    pmix_info_t* res = nullptr;
-    size_t n = 0;
-    const pmix_status_t rc = PMIx_Query_info(&q, 1, &res, &n);
-    q.keys = nullptr;
-    PMIX_QUERY_DESTRUCT(&q);
-    std::string first;
-    if (rc == PMIX_SUCCESS && n > 0 && res[0].value.type == PMIX_STRING) {
-        first = res[0].value.data.string;
-        if (auto comma = first.find(','); comma != std::string::npos) first.resize(comma);
-    }
-    if (res != nullptr) PMIX_INFO_FREE(res, n);
-    return first;
-}
-
-}  // namespace
 
 int main(int argc, char** argv) {
     pid_t pid = 0;
@@ -64,11 +43,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     // pmixrun answers tools before it registers its job: ask until the job is there (10 s).
-    std::string ns = job_nspace();
-    for (int i = 0; ns.empty() && i < 200; ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        ns = job_nspace();
-    }
+    std::string ns = iof_test::wait_job_nspace();
     pmix_proc_t target;
     PMIX_LOAD_PROCID(&target, ns.c_str(), rank);
     int failures = 0;

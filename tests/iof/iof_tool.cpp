@@ -6,6 +6,8 @@
 // Exit 0; 2 on a failed call; 3 when the lines did not come within 20 s.
 #include <pmix_tool.h>
 
+#include "tool_common.h"
+
 #include <unistd.h>
 
 #include <atomic>
@@ -29,27 +31,6 @@ void on_output(size_t, pmix_iof_channel_t, pmix_proc_t*, pmix_byte_object_t* bo,
     std::fflush(stdout);
     for (size_t i = 0; i < bo->size; ++i)
         if (bo->bytes[i] == '\n') ++lines;
-}
-
-// The job's namespace: the first of PMIX_QUERY_NAMESPACES that is not the launcher's own.
-std::string job_nspace(const pmix_proc_t& me) {
-    pmix_query_t q;
-    PMIX_QUERY_CONSTRUCT(&q);
-    char* keys[] = {const_cast<char*>(PMIX_QUERY_NAMESPACES), nullptr};
-    q.keys = keys;
-    pmix_info_t* res = nullptr;
-    size_t n = 0;
-    const pmix_status_t rc = PMIx_Query_info(&q, 1, &res, &n);
-    q.keys = nullptr;
-    PMIX_QUERY_DESTRUCT(&q);
-    std::string first;
-    if (rc == PMIX_SUCCESS && n > 0 && res[0].value.type == PMIX_STRING) {
-        first = res[0].value.data.string;
-        if (auto comma = first.find(','); comma != std::string::npos) first.resize(comma);
-    }
-    if (res != nullptr) PMIX_INFO_FREE(res, n);
-    (void)me;
-    return first;
 }
 
 }  // namespace
@@ -77,11 +58,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     // pmixrun answers tools before it registers its job: ask until the job is there (10 s).
-    std::string ns = job_nspace(me);
-    for (int i = 0; ns.empty() && i < 200; ++i) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(50));
-        ns = job_nspace(me);
-    }
+    std::string ns = iof_test::wait_job_nspace();
     pmix_proc_t job;
     PMIX_LOAD_PROCID(&job, ns.c_str(), PMIX_RANK_WILDCARD);
     pmix_info_t dirs[3];

@@ -4,6 +4,7 @@
  * fetch it from the owner's server (direct modex). Exit 0 when every value matched. */
 #include <pmix.h>
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +33,8 @@ static int check(const pmix_proc_t* me, pmix_rank_t r) {
 int main(void) {
     pmix_proc_t me, job;
     pmix_value_t v, *size = NULL;
+    pmix_info_t collect;
+    bool yes = true;
     char str[64];
     uint32_t n;
     int ok;
@@ -58,11 +61,14 @@ int main(void) {
     ok = check(&me, (me.rank + n / 2) % n) && check(&me, n - 1);
     printf("dmodex: rank %u read ranks %u and %u by direct modex: %s\n", me.rank,
            (me.rank + n / 2) % n, n - 1, ok ? "OK" : "FAILED");
-    /* Nobody leaves before everyone has read: a direct-modex request reaches the owner's node,
-     * and under Slurm a node's slurmstepd exits with its last task, so a peer still asking for
-     * the data of a rank whose node is done waits forever (seen on two simulated nodes under
-     * load: rank 3 alone on its node finished, the three ranks of the other node hung). */
-    PMIx_Fence(NULL, 0, NULL, 0);
+    /* Nobody leaves before everyone has read: a direct-modex request must reach the owner's
+     * server while it still runs. The barrier collects data because Slurm's plugin (22.05)
+     * completes a fence that collects nothing on each node without waiting for the others
+     * (slurmd debug log: the node alone on n1 finished its step while the three ranks of n0
+     * still asked it for rank 3's data; their requests met a closed connection and waited
+     * forever, on OpenPMIx as on ours). */
+    PMIX_INFO_LOAD(&collect, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+    PMIx_Fence(NULL, 0, &collect, 1);
     PMIx_Finalize(NULL, 0);
     return ok ? 0 : 1;
 }

@@ -8,6 +8,7 @@
 #include <pmix.h>
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -59,6 +60,16 @@ static int fail(const char* what, pmix_status_t rc) {
     return 1;
 }
 
+/* A fence that collects data: Slurm's plugin (22.05) completes a fence that collects nothing on
+ * each node without waiting for the other nodes (its slurmd debug log), so only a collecting
+ * fence makes sure every rank's handler is registered before rank 0 notifies. */
+static pmix_status_t barrier(void) {
+    pmix_info_t collect;
+    bool yes = true;
+    PMIX_INFO_LOAD(&collect, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+    return PMIx_Fence(NULL, 0, &collect, 1);
+}
+
 int main(void) {
     pmix_proc_t me;
     pmix_status_t rc = PMIx_Init(&me, NULL, 0);
@@ -71,7 +82,7 @@ int main(void) {
     if (rc < 0) return fail("PMIx_Register_event_handler", rc);
     rc = PMIx_Register_event_handler(NULL, 0, NULL, 0, default_handler, NULL, NULL);
     if (rc < 0) return fail("PMIx_Register_event_handler (default)", rc);
-    if ((rc = PMIx_Fence(NULL, 0, NULL, 0)) != PMIX_SUCCESS) return fail("PMIx_Fence", rc);
+    if ((rc = barrier()) != PMIX_SUCCESS) return fail("PMIx_Fence", rc);
 
     if (me.rank == 0) {
         pmix_info_t info;
@@ -92,7 +103,7 @@ int main(void) {
         printf("events: rank %u ok (got code %d from rank %u, payload %s)\n", me.rank, APP_EVENT,
                got_from, got_payload);
     }
-    if ((rc = PMIx_Fence(NULL, 0, NULL, 0)) != PMIX_SUCCESS) return fail("PMIx_Fence (final)", rc);
+    if ((rc = barrier()) != PMIX_SUCCESS) return fail("PMIx_Fence (final)", rc);
     if (me.rank == 0) printf("events: rank 0 ok (notified)\n");
     fflush(stdout);
     PMIx_Finalize(NULL, 0);

@@ -5,7 +5,8 @@
 # then on ours. Passes when both runs exit with the same status and print the same lines (sorted;
 # numbers of 3+ digits, job and step ids, dates and PMIx status names after "fence failed as
 # expected:" masked; srun's and slurmstepd's own messages are shown but not compared, except
-# srun's "task N: Exited with exit code" / "Killed" lines), and when our run leaves nothing behind
+# srun's "task N: Exited with exit code" / "Killed" lines; not the lines at all when both runs
+# timed out), and when our run leaves nothing behind
 # on any node: no process, no /dev/shm entry, nothing in TmpFS or in slurmd's spool directory.
 # Each srun runs under a timeout (STEP_TIMEOUT, 30 s): a job that hangs is cancelled, a
 # slurmstepd still there 10 s after its srun ended is killed and reported, and the node is made
@@ -120,7 +121,7 @@ normalize() {
 
 # compare: fails (counted) where our run differs from the reference run.
 compare() {
-    ((ref_timed_out)) && note "the OpenPMIx run timed out too (compared as is)"
+    ((ref_timed_out && !TIMED_OUT)) && note "the OpenPMIx run timed out, ours did not (compared as is)"
     ((TIMED_OUT && !ref_timed_out)) && fail "our run timed out (hung), the OpenPMIx run did not"
     if [ "$RC" -ne "$ref_rc" ] && [ -n "${CASE_RACE_RC:-}" ] && [ "$RC" -eq "$CASE_RACE_RC" ]; then
         note "our step ended by itself (exit $RC) before Slurm's kill landed (exit $ref_rc on OpenPMIx)"
@@ -129,7 +130,12 @@ compare() {
     elif [ "$RC" -ne "$ref_rc" ]; then
         fail "exit status $RC on our library, $ref_rc on OpenPMIx"
     fi
-    if [ -n "${CASE_EXPECT:-}" ]; then  # output not compared line by line (see CMakeLists.txt)
+    if ((TIMED_OUT && ref_timed_out)); then
+        # Both steps hung in Slurm (seen with fence_subset on two nodes under load: the plugin's
+        # ring collective logs "unexpected contrib from n1:1" and waits forever, on either
+        # library): which lines left the ranks' stdio buffers before the kill is timing.
+        note "both runs timed out (a hang in Slurm's plugin on either library): exit status compared, lines not"
+    elif [ -n "${CASE_EXPECT:-}" ]; then  # output not compared line by line (see CMakeLists.txt)
         grep -qE -- "$CASE_EXPECT" "$work/ours" || fail "our run did not print /$CASE_EXPECT/"
         grep -qE -- "$CASE_EXPECT" "$work/ref" || note "the OpenPMIx run did not print /$CASE_EXPECT/"
     elif ! diff <(normalize "$work/ref") <(normalize "$work/ours") >"$work/diff"; then

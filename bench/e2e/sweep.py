@@ -177,10 +177,12 @@ class Cell:
 
 
 def sweep(libs, ns, args):
-    """Runs every job; returns {(lib, n, kind): Cell} and the libpmix each library loaded."""
-    cells, failed_at, libpaths = {}, set(), {}
+    """Runs every job; returns {(lib, n, kind): Cell}, the libpmix each library loaded and the
+    load average (1 min) when each N began."""
+    cells, failed_at, libpaths, loads = {}, set(), {}, {}
     started = time.monotonic()
     for n in ns:
+        loads[n] = os.getloadavg()[0]
         for rep in range(args.reps):
             for lib in libs:
                 for kind, runner in (("launch", launch_job), ("scenario", scenario_job)):
@@ -198,7 +200,7 @@ def sweep(libs, ns, args):
                         failed_at.add((lib.name, kind))
                     print(f" {job.wall:.2f} s" if job.ok else f" FAILED ({job.detail})",
                           file=sys.stderr)
-    return cells, libpaths
+    return cells, libpaths, loads
 
 
 def values(cells, lib, n, field):
@@ -236,14 +238,14 @@ def ratio(num, den, digits):
     return f"{num / den:,.{digits}f}" if num is not None and den else "-"
 
 
-def table(cells, libs, n):
+def table(cells, libs, n, load):
     names = [lib.name for lib in libs]
     head = "| phase | unit |" + "".join(f" {LIB_TITLES[x]} median | {LIB_TITLES[x]} max |"
                                          for x in names)
     extra = (["OpenPMIx / ours"] if "openpmix" in names else []) + \
             (["ours / baseline"] if "baseline" in names else [])
     head += "".join(f" {e} |" for e in extra)
-    out = [f"### N = {n}", "", head, "|---|---|" + "---:|" * (2 * len(names) + len(extra))]
+    out = [f"### N = {n} (load average {load:.1f} when it began)", "", head, "|---|---|" + "---:|" * (2 * len(names) + len(extra))]
     status = "| jobs finished (launch, scenario) | |" + "".join(
         f" {status_cell(cells, x, n)} | |" for x in names) + " |" * len(extra)
     out.append(status)
@@ -310,7 +312,8 @@ def plot(path, cells, libs, ns):
     print(f"sweep.py: plot written to {path}", file=sys.stderr)
 
 
-def report(cells, libs, ns, args, limits, libpaths, load_before, took):
+def report(cells, libs, ns, args, limits, sweep_out, load_before, took):
+    _, libpaths, loads = sweep_out
     host = os.uname()
     load_after = os.getloadavg()
     head = [f"# One-node scale sweep: PMIx-C++ vs OpenPMIx 4.2.2 ({time.strftime('%Y-%m-%d %H:%M')})",
@@ -331,7 +334,7 @@ def report(cells, libs, ns, args, limits, libpaths, load_before, took):
         head.append(f"- {LIB_TITLES[lib.name]}: `{lib.launcher}`, libpmix "
                     f"`{libpaths.get(lib.name, '?')}`")
     body = [summary(cells, lib.name, ns) + "\n" for lib in libs]
-    body += [table(cells, libs, n) + "\n" for n in ns]
+    body += [table(cells, libs, n, loads[n]) + "\n" for n in ns]
     return "\n".join(head + [""] + body)
 
 
@@ -373,8 +376,9 @@ def main():
     jobs = len(ns) * args.reps * len(libs) * 2
     print(f"sweep.py: {jobs} jobs at most, each under {args.timeout} s", file=sys.stderr)
     started = time.monotonic()
-    cells, libpaths = sweep(libs, ns, args)
-    text = report(cells, libs, ns, args, limits, libpaths, load_before, time.monotonic() - started)
+    sweep_out = sweep(libs, ns, args)
+    cells = sweep_out[0]
+    text = report(cells, libs, ns, args, limits, sweep_out, load_before, time.monotonic() - started)
     print(text)
     if args.out:
         with open(args.out, "w") as f:

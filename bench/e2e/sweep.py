@@ -74,9 +74,9 @@ def raise_limits(max_n):
 class Job:
     """One pmixrun invocation and how it ended."""
 
-    def __init__(self, ok, wall, rows, reported, detail, libpath=None):
+    def __init__(self, ok, wall, rows, reported, detail, libpath=None, last_error=""):
         self.ok, self.wall, self.rows, self.reported = ok, wall, rows, reported
-        self.detail, self.libpath = detail, libpath
+        self.detail, self.libpath, self.last_error = detail, libpath, last_error
 
 
 def run_job(cmd, env, n, timeout, done_word, count_line):
@@ -108,11 +108,8 @@ def run_job(cmd, env, n, timeout, done_word, count_line):
     ok = rc == 0 and reported == n
     how = "killed" if rc is None else ("timed out (exit 124)" if rc == 124 else f"exit {rc}")
     detail = "" if ok else f"{reported}/{n} {done_word}, {how} after {wall:.0f} s"
-    if not ok and err.strip():
-        detail_err = err.strip().splitlines()[-1][:160]
-        print(f"\nsweep.py: {' '.join(cmd[:3])} ...: {detail}; last stderr line: {detail_err}",
-              file=sys.stderr)
-    return Job(ok, wall, rows, reported, detail, libpath)
+    last_error = err.strip().splitlines()[-1][:200] if not ok and err.strip() else ""
+    return Job(ok, wall, rows, reported, detail, libpath, last_error)
 
 
 class Library:
@@ -198,7 +195,7 @@ def sweep(libs, ns, args):
                         libpaths.setdefault(lib.name, job.libpath)
                     if not job.ok:
                         failed_at.add((lib.name, kind))
-                    print(f" {job.wall:.2f} s" if job.ok else f" FAILED ({job.detail})",
+                    print(f" {job.wall:.2f} s" if job.ok else f" FAILED ({job.detail}) {job.last_error}",
                           file=sys.stderr)
     return cells, libpaths, loads
 
@@ -335,6 +332,12 @@ def report(cells, libs, ns, args, limits, sweep_out, load_before, took):
                     f"`{libpaths.get(lib.name, '?')}`")
     body = [summary(cells, lib.name, ns) + "\n" for lib in libs]
     body += [table(cells, libs, n, loads[n]) + "\n" for n in ns]
+    failed = [(key, j) for key, c in cells.items() for j in c.failed()]
+    if failed:
+        body.append("### Failed jobs (the last line each wrote to stderr)\n")
+        for (lib, n, kind), j in failed:
+            said = (j.last_error or "-").replace("`", "'")
+            body.append(f"- {LIB_TITLES[lib]}, N = {n}, {kind}: {j.detail}; `{said}`")
     return "\n".join(head + [""] + body)
 
 

@@ -27,6 +27,8 @@ PHASES = [  # (field, label, unit)
     ("getptr", "Get peer key, PMIX_GET_POINTER_VALUES (per call)", "us"),
     ("barrier", "Barrier (fence, no data), between barriers", "us"),
     ("fenceloop", "Put+Commit+Fence(data)+Get, steady state", "us"),
+    ("getfirst", "First Get of a peer's key after that fence (median)", "us"),
+    ("getwarm", "The same Get again, warm (median)", "us"),
     ("finalize", "PMIx_Finalize", "us"),
     ("pss_kb", "Pss per process", "KiB"),
     ("rss_kb", "Rss per process", "KiB"),
@@ -71,8 +73,9 @@ def socket_floor(bindir, mode=None):
 
 
 def stats(rows, field):
-    """(median, max) of one phase over every rank of every repetition; (None, None) if no rows."""
-    values = [r[field] for r in rows] if rows else []
+    """(median, max) of one phase over every rank of every repetition; (None, None) if no rows
+    (or a --baseline scenario from before the phase existed)."""
+    values = [r[field] for r in rows if field in r] if rows else []
     return (statistics.median(values), max(values)) if values else (None, None)
 
 

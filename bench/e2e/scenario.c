@@ -10,10 +10,15 @@
  * PMIX_GET_POINTER_VALUES, the same number of rounds); Fence without data (barrier); then the
  * steady state of a collective with data: LOOPS times Put one 64-byte key, Commit, Fence with
  * PMIX_COLLECT_DATA, and read the next rank's new key ("fenceloop", per iteration); Finalize.
+ * Inside that loop, the first Get of the next rank's new key right after the fence ("getfirst": it
+ * pays for whatever reading fresh data costs) and the same Get again ("getwarm"), each the rank's
+ * median over the iterations; "fenceloop" leaves the warm Get out.
  * Every value read is checked (a wrong value is an error exit, never a number). One line per rank:
  *   BENCH rank=R nprocs=N init=us sync=us put=us commit=us fence=us getjob=us getpeer=us getptr=us
- *         barrier=us fenceloop=us finalize=us pss_kb=K rss_kb=K
- * Per-call averages for the Gets. Pss/Rss from /proc/self/smaps_rollup after the Gets.
+ *         barrier=us fenceloop=us getfirst=us getwarm=us finalize=us pss_kb=K rss_kb=K
+ * Per-call averages for the Gets. Pss/Rss from /proc/self/smaps_rollup after the Gets. Rank 0 also
+ * prints "BENCHLIB <path>", the libpmix it loaded (bench/e2e/sweep.py checks that a --baseline
+ * run used the baseline's library).
  * The timed fence with data and the timed barrier each come between two untimed barriers
  * ("align"), for the same reason as "sync": with 64 ranks on 2 vCPUs, what comes before them
  * (Commit through the server, thousands of Gets, reading smaps) ends at different times per rank,
@@ -22,7 +27,12 @@
  * the rank, in even steps (ranks released and then queued behind each other's Gets), 26 ms
  * median on our library and 14 ms on OpenPMIx, while the barrier followed by the steady-state
  * loop (blocking round trips, no CPU-bound work) took 0.9 ms.
- * Usage: bench-scenario [K]   (job-key Gets, default 2000)
+ * Usage: bench-scenario [K [LOOPS [PEERS]]]
+ *   K      job-key Gets (default 2000)
+ *   LOOPS  iterations of the steady-state loop (default 50, at most 1000)
+ *   PEERS  read the keys of at most this many peers, the ranks after this one (default: all).
+ *          bench/e2e/sweep.py caps it at 1,024 ranks, where reading every peer's keys costs
+ *          minutes of CPU on OpenPMIx and measures nothing the per-call average does not show.
  */
 #include <pmix.h>
 
@@ -33,7 +43,7 @@
 #include <time.h>
 
 #define NKEYS 4
-#define LOOPS 50
+#define MAX_LOOPS 1000
 
 static double now_us(void) {
     struct timespec t;
@@ -83,34 +93,37 @@ static void put_keys(const pmix_proc_t* me) {
     }
 }
 
-/* Gets every peer's keys `rounds` times; returns the per-call average in us. Key names and
- * expected values are formatted before the clock starts (snprintf costs more than a Get from
- * a shared store); every value is still compared in the timed loop. */
-static double get_peers(const pmix_proc_t* me, uint32_t nprocs, int rounds, bool pointer) {
+/* Gets the keys of `count` peers (the ranks after this one; this one alone in a 1-process job)
+ * `rounds` times; returns the per-call average in us. Key names and expected values are formatted
+ * before the clock starts (snprintf costs more than a Get from a shared store); every value is
+ * still compared in the timed loop. */
+static double get_peers(const pmix_proc_t* me, uint32_t nprocs, uint32_t count, int rounds,
+                        bool pointer) {
     pmix_info_t info;
     bool yes = true;
     PMIX_INFO_LOAD(&info, PMIX_GET_POINTER_VALUES, &yes, PMIX_BOOL);
     char keys[NKEYS][PMIX_MAX_KEYLEN + 1];
-    char(*want)[NKEYS][80] = malloc(sizeof *want * (nprocs > 0 ? nprocs : 1));
-    pmix_proc_t* peers = malloc(sizeof *peers * (nprocs > 0 ? nprocs : 1));
+    char(*want)[NKEYS][80] = malloc(sizeof *want * count);
+    pmix_proc_t* peers = malloc(sizeof *peers * count);
     if (want == NULL || peers == NULL) die("malloc", PMIX_ERR_NOMEM);
     for (int k = 0; k < NKEYS; ++k) key_name(keys[k], sizeof keys[k], k);
-    for (uint32_t p = 0; p < nprocs; ++p) {
-        PMIX_PROC_LOAD(&peers[p], me->nspace, p);
-        for (int k = 0; k < NKEYS; ++k) value_text(want[p][k], sizeof want[p][k], p, k);
+    for (uint32_t i = 0; i < count; ++i) {
+        pmix_rank_t p = nprocs > 1 ? (me->rank + 1 + i) % nprocs : me->rank;
+        PMIX_PROC_LOAD(&peers[i], me->nspace, p);
+        for (int k = 0; k < NKEYS; ++k) value_text(want[i][k], sizeof want[i][k], p, k);
     }
     long calls = 0;
     double t0 = now_us();
     for (int r = 0; r < rounds; ++r) {
-        for (uint32_t p = 0; p < nprocs; ++p) {
-            if (p == me->rank && nprocs > 1) continue;
+        for (uint32_t i = 0; i < count; ++i) {
             for (int k = 0; k < NKEYS; ++k) {
                 pmix_value_t* val = NULL;
                 pmix_status_t rc =
-                    PMIx_Get(&peers[p], keys[k], pointer ? &info : NULL, pointer ? 1 : 0, &val);
+                    PMIx_Get(&peers[i], keys[k], pointer ? &info : NULL, pointer ? 1 : 0, &val);
                 if (rc != PMIX_SUCCESS) die("PMIx_Get (peer key)", rc);
-                if (val->type != PMIX_STRING || strcmp(val->data.string, want[p][k]) != 0) {
-                    fprintf(stderr, "bench-scenario: wrong value for %s of rank %u\n", keys[k], p);
+                if (val->type != PMIX_STRING || strcmp(val->data.string, want[i][k]) != 0) {
+                    fprintf(stderr, "bench-scenario: wrong value for %s of rank %u\n", keys[k],
+                            peers[i].rank);
                     exit(1);
                 }
                 if (!pointer) PMIX_VALUE_RELEASE(val); /* pointer mode: owned by the library */
@@ -142,16 +155,47 @@ static double get_job_key(const pmix_proc_t* me, uint32_t nprocs, int times) {
     return (now_us() - t0) / (double)times;
 }
 
-/* LOOPS x (Put a new key, Commit, Fence with data, Get the next rank's new key); us per loop. */
-static double fence_loop(const pmix_proc_t* me, uint32_t nprocs) {
+/* Gets `key` of `peer` and checks it against the text that rank put in loop iteration i. */
+static void get_loop_key(const pmix_proc_t* peer, const char* key, int i) {
+    char want[80];
+    pmix_value_t* got = NULL;
+    pmix_status_t rc = PMIx_Get(peer, key, NULL, 0, &got);
+    if (rc != PMIX_SUCCESS) die("PMIx_Get (loop)", rc);
+    value_text(want, sizeof want, peer->rank, 100 + i);
+    if (got->type != PMIX_STRING || strcmp(got->data.string, want) != 0) {
+        fprintf(stderr, "bench-scenario: wrong value for %s of rank %u\n", key, peer->rank);
+        exit(1);
+    }
+    PMIX_VALUE_RELEASE(got);
+}
+
+static int compare_doubles(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double* v, int n) {
+    qsort(v, (size_t)n, sizeof *v, compare_doubles);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+struct loop_times {
+    double per_loop;            /* us per Put + Commit + Fence(data) + first Get */
+    double get_first, get_warm; /* medians over the iterations */
+};
+
+/* loops x (Put a new key, Commit, Fence with data, Get the next rank's new key), then that Get
+ * again (warm, not part of the loop's time). */
+static struct loop_times fence_loop(const pmix_proc_t* me, uint32_t nprocs, int loops) {
     pmix_info_t collect;
     bool yes = true;
     PMIX_INFO_LOAD(&collect, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
     pmix_proc_t next;
     PMIX_PROC_LOAD(&next, me->nspace, (me->rank + 1) % (nprocs > 0 ? nprocs : 1));
-    double t0 = now_us();
-    for (int i = 0; i < LOOPS; ++i) {
-        char key[PMIX_MAX_KEYLEN + 1], text[80], want[80];
+    static double first[MAX_LOOPS], warm[MAX_LOOPS];
+    double warm_total = 0, t0 = now_us();
+    for (int i = 0; i < loops; ++i) {
+        char key[PMIX_MAX_KEYLEN + 1], text[80];
         snprintf(key, sizeof key, "bench.loop.%d", i);
         value_text(text, sizeof text, me->rank, 100 + i);
         pmix_value_t v;
@@ -161,17 +205,46 @@ static double fence_loop(const pmix_proc_t* me, uint32_t nprocs) {
         if (rc != PMIX_SUCCESS) die("PMIx_Put (loop)", rc);
         if ((rc = PMIx_Commit()) != PMIX_SUCCESS) die("PMIx_Commit (loop)", rc);
         if ((rc = PMIx_Fence(NULL, 0, &collect, 1)) != PMIX_SUCCESS) die("PMIx_Fence (loop)", rc);
-        pmix_value_t* got = NULL;
-        if ((rc = PMIx_Get(&next, key, NULL, 0, &got)) != PMIX_SUCCESS) die("PMIx_Get (loop)", rc);
-        value_text(want, sizeof want, next.rank, 100 + i);
-        if (got->type != PMIX_STRING || strcmp(got->data.string, want) != 0) {
-            fprintf(stderr, "bench-scenario: wrong value for %s of rank %u\n", key, next.rank);
-            exit(1);
-        }
-        PMIX_VALUE_RELEASE(got);
+        double t = now_us();
+        get_loop_key(&next, key, i);
+        double t_mid = now_us();
+        get_loop_key(&next, key, i);
+        double t_end = now_us();
+        first[i] = t_mid - t;
+        warm[i] = t_end - t_mid;
+        warm_total += warm[i];
     }
     PMIX_INFO_DESTRUCT(&collect);
-    return (now_us() - t0) / LOOPS;
+    struct loop_times out = {(now_us() - t0 - warm_total) / loops, median(first, loops),
+                             median(warm, loops)};
+    return out;
+}
+
+/* The peers' keys, copied then by pointer, about 4000 Gets each (as many rounds as that takes;
+ * uncapped, the same rounds as before PEERS existed). */
+static void peer_gets(const pmix_proc_t* me, uint32_t nprocs, long cap, double* copy,
+                      double* pointer) {
+    uint32_t count = nprocs > 1 ? nprocs - 1 : 1;
+    if (cap > 0 && (uint32_t)cap < count) count = (uint32_t)cap;
+    uint32_t basis = count + (nprocs > 1 ? 1 : 0);
+    int rounds = (int)(4000 / (basis * NKEYS)) + 1;
+    *copy = get_peers(me, nprocs, count, rounds, false);
+    *pointer = get_peers(me, nprocs, count, rounds, true);
+}
+
+/* "BENCHLIB <path>": the libpmix this process mapped, from /proc/self/maps. */
+static void print_library_path(void) {
+    FILE* f = fopen("/proc/self/maps", "r");
+    char line[4096];
+    if (f == NULL) return;
+    while (fgets(line, sizeof line, f) != NULL) {
+        char* path = strchr(line, '/');
+        if (path != NULL && strstr(path, "/libpmix.so") != NULL) {
+            printf("BENCHLIB %s", path);
+            break;
+        }
+    }
+    fclose(f);
 }
 
 static uint32_t job_size(const pmix_proc_t* me) {
@@ -188,12 +261,16 @@ static uint32_t job_size(const pmix_proc_t* me) {
 int main(int argc, char** argv) {
     int times = argc > 1 ? atoi(argv[1]) : 2000;
     if (times <= 0) times = 2000;
+    int loops = argc > 2 ? atoi(argv[2]) : 50;
+    if (loops <= 0 || loops > MAX_LOOPS) loops = 50;
+    long peer_cap = argc > 3 ? atol(argv[3]) : -1;
     pmix_proc_t me;
     double t = now_us();
     pmix_status_t rc = PMIx_Init(&me, NULL, 0);
     double t_init = now_us() - t;
     if (rc != PMIX_SUCCESS) die("PMIx_Init", rc);
     uint32_t nprocs = job_size(&me);
+    if (me.rank == 0) print_library_path();
 
     t = now_us();
     if ((rc = PMIx_Fence(NULL, 0, NULL, 0)) != PMIX_SUCCESS) die("PMIx_Fence (sync)", rc);
@@ -217,9 +294,8 @@ int main(int argc, char** argv) {
     PMIX_INFO_DESTRUCT(&collect);
 
     double t_job = get_job_key(&me, nprocs, times);
-    int rounds = nprocs > 0 ? (int)(4000 / (nprocs * NKEYS)) + 1 : 1;
-    double t_peer = get_peers(&me, nprocs, rounds, false);
-    double t_ptr = get_peers(&me, nprocs, rounds, true);
+    double t_peer = 0, t_ptr = 0;
+    peer_gets(&me, nprocs, peer_cap, &t_peer, &t_ptr);
     long pss = smaps_kb("Pss"), rss = smaps_kb("Rss");
 
     if ((rc = PMIx_Fence(NULL, 0, NULL, 0)) != PMIX_SUCCESS) die("PMIx_Fence (align)", rc);
@@ -227,7 +303,7 @@ int main(int argc, char** argv) {
     if ((rc = PMIx_Fence(NULL, 0, NULL, 0)) != PMIX_SUCCESS) die("PMIx_Fence (barrier)", rc);
     double t_barrier = now_us() - t;
     if ((rc = PMIx_Fence(NULL, 0, NULL, 0)) != PMIX_SUCCESS) die("PMIx_Fence (align)", rc);
-    double t_loop = fence_loop(&me, nprocs);
+    struct loop_times loop = fence_loop(&me, nprocs, loops);
 
     t = now_us();
     if ((rc = PMIx_Finalize(NULL, 0)) != PMIX_SUCCESS) die("PMIx_Finalize", rc);
@@ -235,9 +311,9 @@ int main(int argc, char** argv) {
 
     printf(
         "BENCH rank=%u nprocs=%u init=%.1f sync=%.1f put=%.2f commit=%.1f fence=%.1f getjob=%.4f "
-        "getpeer=%.4f getptr=%.4f barrier=%.1f fenceloop=%.1f finalize=%.1f pss_kb=%ld "
-        "rss_kb=%ld\n",
+        "getpeer=%.4f getptr=%.4f barrier=%.1f fenceloop=%.1f getfirst=%.3f getwarm=%.3f "
+        "finalize=%.1f pss_kb=%ld rss_kb=%ld\n",
         (unsigned)me.rank, (unsigned)nprocs, t_init, t_sync, t_put, t_commit, t_fence, t_job,
-        t_peer, t_ptr, t_barrier, t_loop, t_fin, pss, rss);
+        t_peer, t_ptr, t_barrier, loop.per_loop, loop.get_first, loop.get_warm, t_fin, pss, rss);
     return 0;
 }

@@ -23,6 +23,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace pmix::launcher {
@@ -237,6 +238,7 @@ struct Launcher {
     // Every process: the first options.nprocs are the main job; spawned jobs follow. A deque, so
     // that references survive a spawn appending while the event loop holds them.
     std::deque<Proc> procs;
+    std::unordered_map<pid_t, Proc*> by_pid;   // the started ones: reaping is O(1) per process
     std::vector<std::string> child_env;        // environment every child starts from
     std::vector<std::string> spawned_nspaces;  // in spawn order
     std::vector<ProcessSetDef> psets;          // the main job's app contexts' sets (psets.cpp)

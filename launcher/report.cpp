@@ -2,6 +2,8 @@
 // the per-rank fork->connect latency. Phases the job never reached are shown as "-".
 #include "launcher.h"
 
+#include <sys/resource.h>
+
 #include <algorithm>
 #include <cstdio>
 
@@ -23,6 +25,22 @@ void row(const char* name, const Clock::time_point& start, const Clock::time_poi
     previous = at;
 }
 
+double cpu_seconds(const timeval& user, const timeval& system) {
+    return static_cast<double>(user.tv_sec + system.tv_sec) +
+           static_cast<double>(user.tv_usec + system.tv_usec) / 1e6;
+}
+
+// Where the CPU went: on a small node the processes' own startup (exec, dynamic loading,
+// PMIx_Init) competes with the launcher for the same cores.
+void print_cpu() {
+    rusage self{}, children{};
+    ::getrusage(RUSAGE_SELF, &self);
+    ::getrusage(RUSAGE_CHILDREN, &children);
+    std::fprintf(stderr, "  cpu (s): launcher %.3f, its ended processes %.3f\n",
+                 cpu_seconds(self.ru_utime, self.ru_stime),
+                 cpu_seconds(children.ru_utime, children.ru_stime));
+}
+
 }  // namespace
 
 void print_report(const Launcher& launcher) {
@@ -36,7 +54,7 @@ void print_report(const Launcher& launcher) {
     row("register job + clients", times.start, times.registered, previous,
         times.registered != never);
     row("fork/exec all", times.start, times.forked, previous, times.forked != never);
-    std::fprintf(stderr, "    of which PMIx_server_setup_fork %.3f ms, fork() %.3f ms (sums)\n",
+    std::fprintf(stderr, "    of which PMIx_server_setup_fork %.3f ms, spawn %.3f ms (sums)\n",
                  milliseconds(times.setup_fork), milliseconds(times.fork));
     row("all clients connected", times.start, times.all_connected, previous, times.have_connected);
     row("all clients finalized", times.start, times.all_finalized, previous, times.have_finalized);
@@ -54,6 +72,7 @@ void print_report(const Launcher& launcher) {
     }
     const size_t main_job =
         static_cast<size_t>(launcher.options.nprocs);  // spawned jobs are not counted
+    print_cpu();
     std::fprintf(stderr, "  connected %zu/%zu, finalized %zu/%zu\n", launcher.connected_count,
                  main_job, launcher.finalized_count, main_job);
 }

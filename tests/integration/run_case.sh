@@ -115,7 +115,11 @@ case $CASE in
     expect_err "cannot run launch agent"; expect_err "the daemon of node a did not start" ;;
   missing)
     pmixrun -n 2 "$WORK/no-such-program"; expect_rc 127; expect_err "cannot find program"
-    pmixrun -n 2 pmixrun-no-such-program-on-path; expect_rc 127 ;;
+    pmixrun -n 2 pmixrun-no-such-program-on-path; expect_rc 127
+    # found and executable, but its exec fails (no such interpreter): the job ends, named
+    printf '#!/pmixrun-it/no-interpreter\n' >"$WORK/bad-interpreter"; chmod +x "$WORK/bad-interpreter"
+    pmixrun -n 3 "$WORK/bad-interpreter"; expect_rc 127
+    expect_err "cannot execute '$WORK/bad-interpreter'" ;;
   timeout)
     pmixrun -n 2 --timeout 1 sleep 60; expect_rc 124; expect_err "timeout after 1 s" ;;
   env)
@@ -124,7 +128,10 @@ case $CASE in
       PMIXRUN_IT_FROM_HERE PMIXRUN_IT_GIVEN PMIX_RANK PMIX_NAMESPACE
     expect_rc 0
     expect_each_rank "PMIXRUN_IT_FROM_HERE=from here"; expect_each_rank "PMIXRUN_IT_GIVEN=given"
-    for ((r = 0; r < N; r++)); do expect_out "^\[$r\] PMIX_RANK=$r$"; done ;;
+    for ((r = 0; r < N; r++)); do expect_out "^\[$r\] PMIX_RANK=$r$"; done
+    # the ranks start in pmixrun's working directory
+    cd "$WORK" && pmixrun -n "$N" sh -c pwd && cd - >/dev/null
+    expect_rc 0; expect_each_rank "$WORK" ;;
   status)
     # rank r exits with r, before any PMIx: the worst status wins and the job is reported failed
     pmixrun -n 3 sh -c 'exit $PMIX_RANK'; expect_rc 2; expect_err "exited with status" ;;

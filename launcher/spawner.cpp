@@ -1,0 +1,208 @@
+// spawn_process (spawner.h): posix_spawnp, or vfork with a child that makes system calls only.
+#include "spawner.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+
+namespace pmix::launcher {
+namespace {
+
+// What the vfork child sends back through its close-on-exec pipe when a step fails (nothing
+// arrives when the exec succeeds: the pipe closes with it).
+struct ChildFailure {
+    SpawnResult::Failed step;
+    int error;
+};
+
+// Where execvp finds `program`: itself if it names a path, else the first executable file of that
+// name in our PATH ("" when there is none).
+std::string resolve(const std::string& program) {
+    if (program.find('/') != std::string::npos) return program;
+    const char* path = std::getenv("PATH");
+    const std::string dirs = path != nullptr ? path : "/bin:/usr/bin";
+    for (size_t start = 0; start <= dirs.size();) {
+        size_t end = dirs.find(':', start);
+        if (end == std::string::npos) end = dirs.size();
+        const std::string dir = dirs.substr(start, end - start);
+        const std::string full = (dir.empty() ? "." : dir) + "/" + program;
+        if (::access(full.c_str(), X_OK) == 0) return full;
+        start = end + 1;
+    }
+    return "";
+}
+
+SpawnResult spawn_posix(const SpawnSpec& spec, char* const* argv) {
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawnattr_init(&attributes);
+    // dup2 onto 0, 1 and 2 clears their close-on-exec flag (glibc also when the descriptor is
+    // already the target); the launcher's own descriptors are all close-on-exec.
+    const int targets[] = {spec.stdin_fd, spec.stdout_fd, spec.stderr_fd};
+    for (int target = 0; target < 3; ++target)
+        if (targets[target] >= 0)
+            posix_spawn_file_actions_adddup2(&actions, targets[target], target);
+    short flags = 0;
+    if (spec.own_process_group) {
+        flags |= POSIX_SPAWN_SETPGROUP;
+        posix_spawnattr_setpgroup(&attributes, 0);
+    }
+    if (!spec.default_signals.empty()) {
+        sigset_t defaults;
+        sigemptyset(&defaults);
+        for (int sig : spec.default_signals) sigaddset(&defaults, sig);
+        posix_spawnattr_setsigdefault(&attributes, &defaults);
+        flags |= POSIX_SPAWN_SETSIGDEF;
+    }
+    posix_spawnattr_setflags(&attributes, flags);
+    SpawnResult result;
+    const int rc = ::posix_spawnp(&result.pid, argv[0], &actions, &attributes, argv, spec.envp);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attributes);
+    if (rc != 0) {  // glibc reports the exec's errno too (and has reaped that child)
+        result.pid = -1;
+        result.failed = SpawnResult::Failed::exec;
+        result.error = rc;
+    }
+    return result;
+}
+
+[[noreturn]] void child_fails(int report_fd, SpawnResult::Failed step, int status) {
+    const ChildFailure failure{step, errno};
+    [[maybe_unused]] const ssize_t written = ::write(report_fd, &failure, sizeof failure);
+    ::_exit(status);
+}
+
+// The vfork child: it runs in the parent's memory on the parent's stack, so it only makes system
+// calls. Every signal is blocked on entry; handlers are reset before the parent's mask comes back
+// (a handler of the launcher must not run here), and so are the signals the spec lists. The ids
+// change with raw system calls: glibc's setuid/setgid/setgroups would make every thread of the
+// parent change too (they live in this memory), and Linux credentials are per thread.
+[[noreturn]] void vfork_child(const SpawnSpec& spec, pid_t parent, int report_fd,
+                              const sigset_t& mask) {
+    struct sigaction action;
+    for (int sig = 1; sig < NSIG; ++sig) {
+        if (sig == SIGKILL || sig == SIGSTOP) continue;
+        if (::sigaction(sig, nullptr, &action) != 0) continue;
+        if (action.sa_handler == SIG_DFL || action.sa_handler == SIG_IGN) continue;
+        action.sa_handler = SIG_DFL;
+        action.sa_flags = 0;
+        ::sigaction(sig, &action, nullptr);
+    }
+    action.sa_handler = SIG_DFL;
+    action.sa_flags = 0;
+    for (const int sig : spec.default_signals) ::sigaction(sig, &action, nullptr);
+    if (spec.own_process_group) ::setpgid(0, 0);
+    if (spec.die_with_parent && (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || ::getppid() != parent))
+        ::_exit(127);  // the parent is already gone
+    const int targets[] = {spec.stdin_fd, spec.stdout_fd, spec.stderr_fd};
+    for (int target = 0; target < 3; ++target) {
+        if (targets[target] < 0) continue;
+        const bool ok = targets[target] == target ? ::fcntl(target, F_SETFD, 0) == 0
+                                                  : ::dup2(targets[target], target) == target;
+        if (!ok) child_fails(report_fd, SpawnResult::Failed::start, 127);
+    }
+    if (spec.switch_user &&
+        (::syscall(SYS_setgroups, 0, nullptr) != 0 || ::syscall(SYS_setgid, spec.gid) != 0 ||
+         ::syscall(SYS_setuid, spec.uid) != 0))
+        child_fails(report_fd, SpawnResult::Failed::user, 126);
+    ::sigprocmask(SIG_SETMASK, &mask, nullptr);
+    ::execvpe(spec.argv[0], spec.argv, spec.envp);
+    child_fails(report_fd, SpawnResult::Failed::exec, 127);
+}
+
+// vfork returns twice: kept apart from everything the parent does afterwards.
+__attribute__((noinline)) pid_t vfork_and_exec(const SpawnSpec& spec, pid_t parent, int report_fd,
+                                               const sigset_t& mask) {
+    const pid_t pid = ::vfork();
+    if (pid == 0) vfork_child(spec, parent, report_fd, mask);
+    return pid;
+}
+
+SpawnResult spawn_vfork(const SpawnSpec& spec) {
+    SpawnResult result;
+    int report[2];
+    if (::pipe2(report, O_CLOEXEC) != 0) {
+        result.failed = SpawnResult::Failed::start;
+        result.error = errno;
+        return result;
+    }
+    sigset_t all, mask;
+    sigfillset(&all);
+    ::pthread_sigmask(SIG_SETMASK, &all, &mask);
+    const pid_t pid = vfork_and_exec(spec, ::getpid(), report[1], mask);
+    const int vfork_error = errno;
+    ::pthread_sigmask(SIG_SETMASK, &mask, nullptr);
+    ::close(report[1]);
+    ChildFailure failure{};
+    ssize_t got = 0;
+    if (pid > 0) {  // EOF once it exec'd (vfork: it has by now; a fork under TSan: we wait)
+        do got = ::read(report[0], &failure, sizeof failure);
+        while (got < 0 && errno == EINTR);
+    }
+    ::close(report[0]);
+    if (pid < 0) {
+        result.failed = SpawnResult::Failed::start;
+        result.error = vfork_error;
+    } else if (got == static_cast<ssize_t>(sizeof failure)) {
+        int status = 0;
+        while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+        }
+        result.failed = failure.step;
+        result.error = failure.error;
+    } else {
+        result.pid = pid;
+    }
+    return result;
+}
+
+}  // namespace
+
+std::string SpawnResult::message(const SpawnSpec& spec) const {
+    const std::string program = spec.argv != nullptr && spec.argv[0] != nullptr ? spec.argv[0] : "";
+    const std::string why = std::strerror(error);
+    switch (failed) {
+        case Failed::no:
+            return "";
+        case Failed::start:
+            return "cannot start '" + program + "': " + why;
+        case Failed::user:
+            return "cannot become uid " + std::to_string(spec.uid) + " gid " +
+                   std::to_string(spec.gid) + ": " + why;
+        case Failed::exec:
+            break;
+    }
+    return "cannot execute '" + program + "': " + why;
+}
+
+SpawnResult spawn_process(const SpawnSpec& spec) {
+    if (spec.argv == nullptr || spec.argv[0] == nullptr) {
+        SpawnResult result;
+        result.failed = SpawnResult::Failed::exec;
+        result.error = EINVAL;
+        return result;
+    }
+    if (spec.die_with_parent || spec.switch_user) return spawn_vfork(spec);
+    SpawnResult result = spawn_posix(spec, spec.argv);
+    if (result.failed != SpawnResult::Failed::exec || result.error != ENOEXEC) return result;
+    // An executable file without "#!": execvp runs it with /bin/sh, posix_spawnp (glibc >= 2.27)
+    // does not; the fork path ran such scripts, so they still run.
+    std::string script = resolve(spec.argv[0]);
+    if (script.empty()) return result;
+    std::vector<char*> with_shell{const_cast<char*>("/bin/sh"), script.data()};
+    for (char* const* arg = spec.argv + 1; *arg != nullptr; ++arg) with_shell.push_back(*arg);
+    with_shell.push_back(nullptr);
+    SpawnResult by_shell = spawn_posix(spec, with_shell.data());
+    return by_shell.failed == SpawnResult::Failed::no ? by_shell : result;
+}
+
+}  // namespace pmix::launcher

@@ -30,64 +30,49 @@ Collective::Collective(std::uint64_t id, Algorithm algorithm, std::vector<std::u
     }
 }
 
-std::uint32_t Collective::at(std::int64_t index) const noexcept {
-    const auto p = static_cast<std::int64_t>(members_.size());
+namespace {
+
+std::uint32_t wrap(std::int64_t index, std::uint32_t size) noexcept {
+    const auto p = static_cast<std::int64_t>(size);
     return static_cast<std::uint32_t>(((index % p) + p) % p);
 }
 
-// The binomial tree's peer of this member in `round` (see collective.h), for tree and bcast.
-std::optional<std::uint32_t> Collective::tree_peer(std::uint32_t round,
-                                                   bool sending) const noexcept {
-    const std::uint32_t p = static_cast<std::uint32_t>(members_.size());
-    const std::uint32_t levels = rounds_for(Algorithm::bcast, p);
-    const std::uint32_t i = index_;
-    if (algorithm_ == Algorithm::tree && round < levels) {  // gather towards member 0
+// The binomial tree's peer of member i in `round` (see collective.h), for tree and bcast.
+std::optional<std::uint32_t> tree_peer(Algorithm a, std::uint32_t p, std::uint32_t i,
+                                       std::uint32_t round, bool sending) noexcept {
+    const std::uint32_t levels = Collective::rounds_for(Algorithm::bcast, p);
+    if (a == Algorithm::tree && round < levels) {  // gather towards member 0
         const std::uint32_t d = 1u << round;
         if (sending && i % (2 * d) == d) return i - d;
         if (!sending && i % (2 * d) == 0 && i + d < p) return i + d;
         return std::nullopt;
     }
-    const std::uint32_t step = algorithm_ == Algorithm::tree ? round - levels : round;
+    const std::uint32_t step = a == Algorithm::tree ? round - levels : round;
     const std::uint32_t d = 1u << (levels - 1 - step);  // broadcast: farthest first
     if (sending && i % (2 * d) == 0 && i + d < p) return i + d;
     if (!sending && i % (2 * d) == d) return i - d;
     return std::nullopt;
 }
 
-std::optional<std::uint32_t> Collective::send_peer(std::uint32_t round) const noexcept {
-    const std::int64_t i = index_;
-    const std::int64_t d = std::int64_t{1} << round;
-    switch (algorithm_) {
-        case Algorithm::bruck:
-            return at(i - d);
-        case Algorithm::ring:
-            return at(i + 1);
-        case Algorithm::dissemination:
-            return at(i + d);
-        case Algorithm::recursive_doubling:
-            return static_cast<std::uint32_t>(i ^ d);
-        case Algorithm::tree:
-        case Algorithm::bcast:
-            return tree_peer(round, true);
-    }
-    return std::nullopt;
-}
+}  // namespace
 
-std::optional<std::uint32_t> Collective::recv_peer(std::uint32_t round) const noexcept {
-    const std::int64_t i = index_;
-    const std::int64_t d = std::int64_t{1} << round;
-    switch (algorithm_) {
+std::optional<std::uint32_t> Collective::peer(Algorithm a, std::uint32_t size, std::uint32_t index,
+                                              std::uint32_t round, bool sending) noexcept {
+    const std::int64_t i = index;
+    const std::int64_t d = std::int64_t{1} << std::min<std::uint32_t>(round, 62);
+    const std::int64_t sign = sending ? 1 : -1;
+    switch (a) {
         case Algorithm::bruck:
-            return at(i + d);
+            return wrap(i - sign * d, size);
         case Algorithm::ring:
-            return at(i - 1);
+            return wrap(i + sign, size);
         case Algorithm::dissemination:
-            return at(i - d);
+            return wrap(i + sign * d, size);
         case Algorithm::recursive_doubling:
             return static_cast<std::uint32_t>(i ^ d);
         case Algorithm::tree:
         case Algorithm::bcast:
-            return tree_peer(round, false);
+            return tree_peer(a, size, index, round, sending);
     }
     return std::nullopt;
 }
@@ -96,35 +81,44 @@ std::optional<std::uint32_t> Collective::recv_peer(std::uint32_t round) const no
 // sends the m = min(2^k, P - 2^k) blocks starting at its own (it holds exactly the blocks
 // s .. s+2^k-1 after round k-1); recursive doubling its aligned 2^k; the tree's gather its
 // subtree, its broadcast everything.
-std::vector<std::uint32_t> Collective::origins_of(std::uint32_t round, std::uint32_t sender) const {
-    const auto p = static_cast<std::int64_t>(members_.size());
+std::vector<std::uint32_t> Collective::origins(Algorithm a, std::uint32_t size,
+                                               std::uint32_t sender, std::uint32_t round) {
+    const auto p = static_cast<std::int64_t>(size);
     const std::int64_t s = sender;
     const std::int64_t d = std::int64_t{1} << std::min<std::uint32_t>(round, 62);
     std::vector<std::uint32_t> out;
-    switch (algorithm_) {
+    auto range = [&out](std::int64_t from, std::int64_t to) {
+        for (std::int64_t j = from; j < to; ++j) out.push_back(static_cast<std::uint32_t>(j));
+    };
+    switch (a) {
         case Algorithm::dissemination:
-            return out;
+            break;
         case Algorithm::ring:
-            return {at(s - round)};
+            out.push_back(wrap(s - round, size));
+            break;
         case Algorithm::bruck:
-            for (std::int64_t j = 0; j < std::min(d, p - d); ++j) out.push_back(at(s + j));
-            return out;
+            for (std::int64_t j = 0; j < std::min(d, p - d); ++j) out.push_back(wrap(s + j, size));
+            break;
         case Algorithm::recursive_doubling:
-            for (std::int64_t j = s & ~(d - 1); j < (s & ~(d - 1)) + d; ++j)
-                out.push_back(static_cast<std::uint32_t>(j));
-            return out;
+            range(s & ~(d - 1), (s & ~(d - 1)) + d);
+            break;
         case Algorithm::bcast:
-            return {0};
+            out.push_back(0);
+            break;
         case Algorithm::tree:
-            if (round >= rounds_for(Algorithm::bcast, static_cast<std::uint32_t>(p))) {
-                for (std::int64_t j = 0; j < p; ++j) out.push_back(static_cast<std::uint32_t>(j));
-                return out;
-            }
-            for (std::int64_t j = s; j < std::min(s + d, p); ++j)
-                out.push_back(static_cast<std::uint32_t>(j));
-            return out;
+            if (round >= rounds_for(Algorithm::bcast, size)) range(0, p);
+            else range(s, std::min(s + d, p));
+            break;
     }
     return out;
+}
+
+std::optional<std::uint32_t> Collective::send_peer(std::uint32_t round) const noexcept {
+    return peer(algorithm_, static_cast<std::uint32_t>(members_.size()), index_, round, true);
+}
+
+std::optional<std::uint32_t> Collective::recv_peer(std::uint32_t round) const noexcept {
+    return peer(algorithm_, static_cast<std::uint32_t>(members_.size()), index_, round, false);
 }
 
 void Collective::send_round(std::uint32_t round, std::vector<Outgoing>& out) {
@@ -133,7 +127,9 @@ void Collective::send_round(std::uint32_t round, std::vector<Outgoing>& out) {
     Bytes body;
     if (algorithm_ != Algorithm::dissemination) {
         std::vector<const Block*> blocks;
-        for (std::uint32_t origin : origins_of(round, index_)) blocks.push_back(&*blocks_[origin]);
+        for (std::uint32_t origin :
+             origins(algorithm_, static_cast<std::uint32_t>(members_.size()), index_, round))
+            blocks.push_back(&*blocks_[origin]);
         body = encode_blocks(blocks);
     }
     const PacketHeader h{algorithm_, id_, round, self_};
@@ -150,7 +146,8 @@ bool Collective::parse(std::uint32_t round, std::span<const std::byte> body,
         return false;
     }
     if (!decode_blocks(body, static_cast<std::uint32_t>(members_.size()), got, why)) return false;
-    const std::vector<std::uint32_t> expected = origins_of(round, *recv_peer(round));
+    const std::vector<std::uint32_t> expected =
+        origins(algorithm_, static_cast<std::uint32_t>(members_.size()), *recv_peer(round), round);
     if (got.size() != expected.size()) {
         why = "round " + std::to_string(round) + " carries " + std::to_string(got.size()) +
               " blocks, expected " + std::to_string(expected.size());

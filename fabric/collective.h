@@ -58,14 +58,18 @@ public:
     static std::uint32_t rounds_for(Algorithm a, std::uint32_t group_size) noexcept;
     // Whether `a` runs on a group of that size (recursive doubling: powers of two only).
     static bool supports(Algorithm a, std::uint32_t group_size) noexcept;
+    // The schedule without state (bench/scale's model replays it at sizes where a state machine
+    // per member does not fit in one process): the member index that member `index` of a group
+    // of `size` sends to (`sending`) or receives from in `round`, nullopt for none; and the
+    // member indices whose blocks `sender` sends in `round`.
+    static std::optional<std::uint32_t> peer(Algorithm a, std::uint32_t size, std::uint32_t index,
+                                             std::uint32_t round, bool sending) noexcept;
+    static std::vector<std::uint32_t> origins(Algorithm a, std::uint32_t size, std::uint32_t sender,
+                                              std::uint32_t round);
 
 private:
-    std::uint32_t at(std::int64_t index) const noexcept;  // member index mod P
-    // Member indices; nullopt when this member does not send (receive) in that round.
     std::optional<std::uint32_t> send_peer(std::uint32_t round) const noexcept;
     std::optional<std::uint32_t> recv_peer(std::uint32_t round) const noexcept;
-    std::optional<std::uint32_t> tree_peer(std::uint32_t round, bool sending) const noexcept;
-    std::vector<std::uint32_t> origins_of(std::uint32_t round, std::uint32_t sender) const;
     void send_round(std::uint32_t round, std::vector<Outgoing>& out);
     bool parse(std::uint32_t round, std::span<const std::byte> body, std::vector<Block>& got,
                std::string& why) const;

@@ -1,0 +1,326 @@
+// bench/scale/collective_sim.cpp - the node daemons' collectives at D = 64 .. 16,384 nodes, on a
+// virtual clock (bench/scale/sim_network.h), and the projected time to a fenced job.
+//
+// Two ways to run each collective, on the same Wire (latency L per message, G per byte):
+//   real   one fabric::Engine per node over SimNetwork: the daemons' code, every packet encoded,
+//          decoded and checked; every node's result is verified (every blob, in member order).
+//          Allgather blobs are 8-byte stamps charged as `bytes per node` on the wire. Up to
+//          --real-max nodes (ring: --real-max / 4): D engines of D blocks each must fit in memory.
+//   model  fabric::Collective::peer/origins replayed without data (any D; ring up to 1,024,
+//          D (D-1) messages beyond that).
+// Where both run they must agree; the table shows both.
+//
+//   bench-collective-sim [--quick] [--d 64,256,...] [--latency-us L] [--per-byte-us G]
+//                        [--overhead-us o] [--real-max D] [--local-ms T]
+#include "sim_network.h"
+
+#include "fabric/collective.h"
+#include "fabric/engine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace pmix;
+using fabric::Algorithm;
+using fabric::Bytes;
+
+namespace {
+
+struct Args {
+    std::vector<std::uint32_t> d{64, 256, 1024, 4096, 16384};
+    std::vector<std::uint64_t> sweep{64, 1024, 32768, 262144};  // allgather bytes per node
+    bench::WireCost cost;
+    std::uint32_t real_max = 1024;
+    double local_ms = 50.1;
+    bool quick = false;
+};
+
+// Fence with data: 64 ranks per node x 8 keys x 64 B of modex each.
+constexpr std::uint64_t kFenceBytes = 64 * 8 * 64;
+constexpr std::uint32_t kRingModelMax = 1024;
+
+// The setup_application blob: ofi-tcp's layout (7 + 4 D bytes: version, base port, count, an
+// IPv4 address per node) plus the node names of PMIX_NODE_MAP the host ships with it, 16 B each.
+std::uint64_t setup_blob_bytes(std::uint32_t d) { return 7 + 4ull * d + 16ull * d; }
+
+Bytes stamp(std::uint32_t origin, std::uint64_t size) {
+    Bytes b(size);
+    for (std::uint64_t i = 0; i < size; ++i)
+        b[i] = static_cast<std::byte>((origin * 131 + i * 7 + (origin >> 8)) & 0xff);
+    return b;
+}
+
+struct RealResult {
+    double us = 0;
+    std::uint64_t messages = 0;
+    bool correct = true;
+};
+
+bool is_allgather(Algorithm a) { return a != Algorithm::dissemination && a != Algorithm::bcast; }
+
+// Every member's result: all blobs in member order, the root's blob, or nothing.
+bool verify(Algorithm a, std::uint32_t d, std::uint64_t bytes, const std::vector<Bytes>& got) {
+    if (a == Algorithm::dissemination) return got.empty();
+    if (got.size() != d) return false;
+    for (std::uint32_t j = 0; j < d; ++j) {
+        const std::uint64_t size = a == Algorithm::bcast && j != 0 ? 0 : bytes;
+        if (got[j] != stamp(j, size)) return false;
+    }
+    return true;
+}
+
+// One collective over D real engines. Allgather blobs are 8-byte stamps, charged as `bytes`.
+RealResult run_real(Algorithm a, std::uint32_t d, std::uint64_t bytes, bench::WireCost cost) {
+    const std::uint64_t real_bytes = is_allgather(a) ? std::min<std::uint64_t>(bytes, 8) : bytes;
+    bench::SimNetwork net(d, cost, bytes - real_bytes);
+    std::vector<std::unique_ptr<fabric::Engine>> engines;
+    for (std::uint32_t r = 0; r < d; ++r) {
+        engines.push_back(std::make_unique<fabric::Engine>(net.transport(r)));
+        net.attach(r, engines.back().get());
+    }
+    std::vector<std::uint32_t> all(d);
+    for (std::uint32_t r = 0; r < d; ++r) all[r] = r;
+    RealResult out;
+    std::uint32_t finished = 0;
+    for (std::uint32_t r = 0; r < d; ++r) {
+        const bool silent = a == Algorithm::dissemination || (a == Algorithm::bcast && r != 0);
+        const pmix_status_t rc = engines[r]->start(
+            {1, a, all, fabric::Clock::time_point::max()}, silent ? Bytes{} : stamp(r, real_bytes),
+            [&, d, a, real_bytes](pmix_status_t s, std::vector<Bytes> blocks) {
+                out.correct = out.correct && s == PMIX_SUCCESS && verify(a, d, real_bytes, blocks);
+                out.us = std::max(out.us, net.now());
+                ++finished;
+            });
+        if (rc != PMIX_SUCCESS) out.correct = false;
+    }
+    out.messages = net.run();
+    out.correct = out.correct && finished == d;
+    return out;
+}
+
+struct Row {
+    std::string operation;
+    std::uint32_t d;
+    std::uint64_t bytes;
+    Algorithm alg;
+    std::optional<RealResult> real;
+    std::optional<double> model_us;
+    std::uint64_t messages = 0;
+};
+
+std::string us_text(std::optional<double> us) {
+    if (!us) return "-";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.1f", *us);
+    return buf;
+}
+
+bool real_fits(const Args& args, Algorithm a, std::uint32_t d) {
+    return d <= (a == Algorithm::ring ? args.real_max / 4 : args.real_max);
+}
+
+Row measure(const Args& args, const std::string& op, std::uint32_t d, std::uint64_t bytes,
+            Algorithm a) {
+    Row row{op, d, bytes, a, std::nullopt, std::nullopt, 0};
+    if (real_fits(args, a, d)) {
+        row.real = run_real(a, d, bytes, args.cost);
+        row.messages = row.real->messages;
+    }
+    if (a != Algorithm::ring || d <= kRingModelMax) {
+        std::uint64_t messages = 0;
+        row.model_us = bench::model_collective(a, d, bytes, args.cost, messages);
+        row.messages = messages;
+    }
+    return row;
+}
+
+// The model replays the code's schedule on the same wire: where both ran, the times must match.
+bool agrees(const Row& r) {
+    if (!r.real || !r.model_us) return true;
+    return std::abs(r.real->us - *r.model_us) <= 1e-6 * std::max(1.0, *r.model_us);
+}
+
+bool row_ok(const Row& r) { return !r.real || (r.real->correct && agrees(r)); }
+
+void print_row(const Row& r) {
+    std::printf("| %s | %u | %llu B | %s | %s | %s | %llu | %s |\n", r.operation.c_str(), r.d,
+                static_cast<unsigned long long>(r.bytes), fabric::algorithm_name(r.alg),
+                us_text(r.real ? std::optional<double>(r.real->us) : std::nullopt).c_str(),
+                us_text(r.model_us).c_str(), static_cast<unsigned long long>(r.messages),
+                !r.real            ? "-"
+                : !r.real->correct ? "WRONG"
+                : agrees(r)        ? "ok"
+                                   : "ok, MODEL DIFFERS");
+    std::fflush(stdout);
+}
+
+double best_us(const Row& r) { return r.model_us ? *r.model_us : r.real ? r.real->us : 1e300; }
+
+// The head sends the blob to every node itself (D - 1 messages through its one link).
+double flat_bcast_us(std::uint32_t d, std::uint64_t bytes, bench::WireCost cost) {
+    bench::Wire wire(d, cost);
+    double last = 0;
+    for (std::uint32_t r = 1; r < d; ++r)
+        last = wire.send(0, r, bench::packet_bytes(Algorithm::bcast, 1, bytes), 0);
+    return last;
+}
+
+[[noreturn]] void usage(const char* why) {
+    std::fprintf(stderr, "bench-collective-sim: %s\n", why);
+    std::exit(2);
+}
+
+template <class T>
+std::vector<T> list_of(const char* text) {
+    std::vector<T> out;
+    for (const char* p = text; *p != '\0';) {
+        char* end = nullptr;
+        out.push_back(static_cast<T>(std::strtoull(p, &end, 10)));
+        if (end == p) usage("bad list");
+        p = *end == ',' ? end + 1 : end;
+    }
+    return out;
+}
+
+Args parse(int argc, char** argv) {
+    Args a;
+    for (int i = 1; i < argc; ++i) {
+        const std::string k = argv[i];
+        if (k == "--quick") {
+            a.quick = true;
+            a.d = {2, 3, 8, 16};
+            a.sweep = {0, 64, 1000};
+            continue;
+        }
+        if (i + 1 >= argc) usage(("missing value for " + k).c_str());
+        const char* v = argv[++i];
+        if (k == "--d") a.d = list_of<std::uint32_t>(v);
+        else if (k == "--latency-us") a.cost.latency_us = std::strtod(v, nullptr);
+        else if (k == "--per-byte-us") a.cost.us_per_byte = std::strtod(v, nullptr);
+        else if (k == "--overhead-us") a.cost.overhead_us = std::strtod(v, nullptr);
+        else if (k == "--real-max")
+            a.real_max = static_cast<std::uint32_t>(std::strtoul(v, nullptr, 10));
+        else if (k == "--local-ms") a.local_ms = std::strtod(v, nullptr);
+        else usage(("unknown option " + k).c_str());
+    }
+    return a;
+}
+
+}  // namespace
+
+namespace {
+
+constexpr Algorithm kAllgathers[] = {Algorithm::bruck, Algorithm::recursive_doubling,
+                                     Algorithm::tree, Algorithm::ring};
+
+struct AtScale {
+    double fence_us = 0, barrier_us = 0, bcast_us = 0;
+    Algorithm fence_alg = Algorithm::bruck;
+};
+
+// Table 1: each operation with every algorithm, real code and model. Returns false on a wrong
+// result or a model that disagrees with the code.
+bool operations(const Args& args, std::map<std::uint32_t, AtScale>& best) {
+    std::printf(
+        "| operation | D | bytes per node | algorithm | real code (us) | model (us) | "
+        "messages | data |\n|---|---:|---:|---|---:|---:|---:|---|\n");
+    bool ok = true;
+    const std::uint64_t fence = args.quick ? 1000 : kFenceBytes;
+    for (const std::uint32_t d : args.d) {
+        AtScale& at = best[d];
+        at.fence_us = at.barrier_us = at.bcast_us = 1e300;
+        for (const Algorithm a : kAllgathers) {
+            if (!fabric::Collective::supports(a, d)) continue;
+            const Row r = measure(args, "fence with data", d, fence, a);
+            print_row(r);
+            ok = ok && row_ok(r);
+            if (best_us(r) < at.fence_us) at.fence_us = best_us(r), at.fence_alg = a;
+        }
+        for (const Algorithm a : {Algorithm::dissemination, Algorithm::tree}) {
+            const Row r = measure(args, "barrier", d, 0, a);
+            print_row(r);
+            ok = ok && row_ok(r);
+            at.barrier_us = std::min(at.barrier_us, best_us(r));
+        }
+        const std::uint64_t blob = setup_blob_bytes(d);
+        const Row r = measure(args, "setup blob", d, blob, Algorithm::bcast);
+        print_row(r);
+        ok = ok && row_ok(r);
+        at.bcast_us = best_us(r);
+        std::printf("| setup blob | %u | %llu B | flat (head to each) | - | %.1f | %u | - |\n", d,
+                    static_cast<unsigned long long>(blob), flat_bcast_us(d, blob, args.cost),
+                    d - 1);
+    }
+    return ok;
+}
+
+// Table 2: which allgather wins, by D and bytes per node (model).
+void winners(const Args& args) {
+    std::printf(
+        "\n| D | bytes per node | bruck (us) | recursive-doubling (us) | tree (us) | "
+        "ring (us) | fastest |\n|---:|---:|---:|---:|---:|---:|---|\n");
+    for (const std::uint32_t d : args.d) {
+        for (const std::uint64_t bytes : args.sweep) {
+            std::string cells, winner;
+            double best = 1e300;
+            for (const Algorithm a : kAllgathers) {
+                if (!fabric::Collective::supports(a, d) ||
+                    (a == Algorithm::ring && d > kRingModelMax)) {
+                    cells += " - |";
+                    continue;
+                }
+                std::uint64_t messages = 0;
+                const double us = bench::model_collective(a, d, bytes, args.cost, messages);
+                cells += " " + us_text(us) + " |";
+                if (us < best * (1 - 1e-9)) best = us, winner = fabric::algorithm_name(a);
+                else if (us <= best * (1 + 1e-9))
+                    winner += " = " + std::string(fabric::algorithm_name(a));
+            }
+            std::printf("| %u | %llu B |%s %s |\n", d, static_cast<unsigned long long>(bytes),
+                        cells.c_str(), winner.c_str());
+        }
+    }
+}
+
+// Table 3: the projected time to a fenced, wired-up job.
+void projection(const Args& args, const std::map<std::uint32_t, AtScale>& best) {
+    std::printf(
+        "\n| D | ranks (64/node) | setup blob bcast (ms) | local start (ms) | "
+        "fence with data (ms) | barrier (ms) | full modex job (ms) | instant-on job (ms) "
+        "|\n|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (const auto& [d, at] : best) {
+        const double bcast = at.bcast_us / 1000, fence = at.fence_us / 1000;
+        const double barrier = at.barrier_us / 1000;
+        std::printf("| %u | %u | %.2f | %.1f | %.2f (%s) | %.2f | %.1f | %.1f |\n", d, d * 64,
+                    bcast, args.local_ms, fence, fabric::algorithm_name(at.fence_alg), barrier,
+                    bcast + args.local_ms + fence, bcast + args.local_ms + barrier);
+    }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const Args args = parse(argc, argv);
+    std::printf(
+        "Wire: latency %.2f us per message (of which %.2f us sender/receiver overhead), %.5f us "
+        "per byte (%.0f MB/s); fence with data = %llu B per node.\n\n",
+        args.cost.latency_us, args.cost.overhead_us, args.cost.us_per_byte,
+        1 / args.cost.us_per_byte,
+        static_cast<unsigned long long>(args.quick ? 1000 : kFenceBytes));
+    std::map<std::uint32_t, AtScale> best;
+    const bool ok = operations(args, best);
+    winners(args);
+    projection(args, best);
+    if (!ok)
+        std::fprintf(stderr,
+                     "bench-collective-sim: a collective delivered wrong data or "
+                     "the model disagrees with the code\n");
+    return ok ? 0 : 1;
+}

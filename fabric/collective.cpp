@@ -13,6 +13,11 @@ std::uint32_t Collective::rounds_for(Algorithm a, std::uint32_t group_size) noex
     return a == Algorithm::tree ? 2 * rounds : rounds;
 }
 
+Algorithm Collective::allgather_for(std::uint32_t group_size) noexcept {
+    (void)group_size;  // the winner is the same at every size measured (collective.h)
+    return Algorithm::bruck;
+}
+
 bool Collective::supports(Algorithm a, std::uint32_t group_size) noexcept {
     if (a == Algorithm::recursive_doubling) return (group_size & (group_size - 1)) == 0;
     return group_size >= 1;

@@ -56,6 +56,17 @@ public:
     std::vector<Bytes> take_result();
 
     static std::uint32_t rounds_for(Algorithm a, std::uint32_t group_size) noexcept;
+    // The allgather a fence of `group_size` daemons should run. From bench/scale's simulation
+    // (bench/results/collective-sim-20261127-*.md; this machine's tcp;ofi_rxm: 17.6 us per
+    // message, 0.0027 us per byte), Bruck is the fastest at every D = 64 .. 16,384 and 64 B ..
+    // 256 KiB per member, tied with recursive doubling (same rounds, same bytes) where P is a
+    // power of two, which Bruck does not need. At 32 KiB per member: D = 1,024 Bruck 90.7 ms,
+    // ring 108.6 ms (P-1 latencies), tree 997 ms (its broadcast half carries everything at
+    // every level); D = 16,384 Bruck 1.45 s (the bytes: every daemon receives (D-1) x 32 KiB),
+    // tree 21.7 s. Ring comes within 3% of Bruck only at 256 KiB per member and would win only
+    // where Bruck's long-distance partners contend for links, which the model does not have.
+    // A barrier: dissemination (247 us at 16,384 against the tree's 5.8 ms).
+    static Algorithm allgather_for(std::uint32_t group_size) noexcept;
     // Whether `a` runs on a group of that size (recursive doubling: powers of two only).
     static bool supports(Algorithm a, std::uint32_t group_size) noexcept;
     // The schedule without state (bench/scale's model replays it at sizes where a state machine

@@ -35,8 +35,8 @@ double Wire::send(std::uint32_t from, std::uint32_t to, std::uint64_t bytes, dou
     const double on_wire = static_cast<double>(bytes) * cost_.us_per_byte;
     const double start = std::max(now, tx_free_[from]);
     tx_free_[from] = start + cost_.overhead_us + on_wire;
-    const double delivered = std::max(start + on_wire + cost_.latency_us,
-                                      rx_free_[to] + cost_.overhead_us + on_wire);
+    const double delivered =
+        std::max(start + on_wire + cost_.latency_us, rx_free_[to] + cost_.overhead_us + on_wire);
     rx_free_[to] = delivered;
     return delivered;
 }

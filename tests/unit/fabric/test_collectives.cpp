@@ -210,6 +210,16 @@ TEST(Collectives, TreeBroadcastAndRecursiveDoublingPacketCounts) {
         PMIX_ERR_BAD_PARAM);
 }
 
+// The allgather chosen for a fence runs on every group size.
+TEST(Collectives, TheChosenAllgatherRunsOnEveryGroupSize) {
+    for (std::uint32_t n = 1; n <= 20000; n += 1 + n / 3) {
+        const Algorithm a = Collective::allgather_for(n);
+        EXPECT_TRUE(Collective::supports(a, n)) << n;
+        EXPECT_NE(a, Algorithm::dissemination);
+        EXPECT_NE(a, Algorithm::bcast);
+    }
+}
+
 // Packets of a collective this member has not started yet wait for it.
 TEST(Collectives, PacketsBeforeTheLocalStartAreKept) {
     Cluster c(2);

@@ -109,7 +109,9 @@ def plot(out_text, png):
             if name != op:
                 continue
             pts.sort()
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=alg)
+            # Recursive doubling lies exactly on Bruck (same rounds, same bytes): dashed.
+            style = "--" if alg == "recursive-doubling" else "-"
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], style, marker="o", label=alg)
         ax.set_xscale("log", base=2)
         ax.set_yscale("log")
         ax.set_xlabel("nodes D")

@@ -25,4 +25,5 @@ for d in 2 3 8 16; do
 done
 [ "$(count '^| [0-9]* | [0-9]* B | [0-9.]* | ')" = $((4 * 3 + 4)) ] || fail "sweep rows"
 [ "$(count '^| [0-9]* | [0-9]* | [0-9.]* | 50.1 | ')" = 4 ] || fail "projection rows"
+grep -q "^Engines' host cost, .* data ok" "$out" || fail "host cost line"
 echo "PASS: every row, every node's data verified"

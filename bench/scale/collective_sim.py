@@ -32,6 +32,14 @@ Published figures of the reference launcher (PMIx / OpenPMIx / PRRTE community),
 - R. Castain, D. Solt, J. Hursey, A. Bouteiller, "PMIx: Process Management for Exascale
   Environments", EuroMPI '17 (doi 10.1145/3127024.3127027) and Parallel Computing 79 (2018): only
   the abstract was reachable here; no figure from it is quoted.
+- A. Polyakov, J. Ladd, B. Karasev (Mellanox), "Towards Exascale: Leveraging InfiniBand to
+  accelerate the performance and scalability of Slurm jobstart", SC17 slides (dokumen.tips copy):
+  Slurm's PMIx plugin with direct-connect and early wireup; the text we could read names the
+  results sections but carries no figure we can quote.
+- M. Titov et al., "RADICAL-Pilot and PMIx/PRRTE: Executing heterogeneous workloads at large
+  scale on partitioned HPC resources" (JSSPP 2022, LNCS 13592), abstract: 65,500 tasks on 2,048
+  Summit nodes across 32 PRRTE DVMs at >= 52% utilisation; a task-throughput figure, not a
+  time to a fenced job.
 - No per-D measurement (time to a fenced job at 64 .. 16,384 nodes with 64 ranks per node) was
   found; none is invented here.
 """

@@ -56,7 +56,7 @@ public:
     std::vector<Bytes> take_result();
 
     static std::uint32_t rounds_for(Algorithm a, std::uint32_t group_size) noexcept;
-    // The allgather a fence of `group_size` daemons should run. From bench/scale's simulation
+    // The allgather a fence of `group_size` daemons should run. From bench/fabric's simulation
     // (bench/results/collective-sim-20261127-*.md; this machine's tcp;ofi_rxm: 17.6 us per
     // message, 0.0027 us per byte), Bruck is the fastest at every D = 64 .. 16,384 and 64 B ..
     // 256 KiB per member, tied with recursive doubling (same rounds, same bytes) where P is a
@@ -69,7 +69,7 @@ public:
     static Algorithm allgather_for(std::uint32_t group_size) noexcept;
     // Whether `a` runs on a group of that size (recursive doubling: powers of two only).
     static bool supports(Algorithm a, std::uint32_t group_size) noexcept;
-    // The schedule without state (bench/scale's model replays it at sizes where a state machine
+    // The schedule without state (bench/fabric's model replays it at sizes where a state machine
     // per member does not fit in one process): the member index that member `index` of a group
     // of `size` sends to (`sending`) or receives from in `round`, nullopt for none; and the
     // member indices whose blocks `sender` sends in `round`.

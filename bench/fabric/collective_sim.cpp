@@ -1,5 +1,5 @@
-// bench/scale/collective_sim.cpp - the node daemons' collectives at D = 64 .. 16,384 nodes, on a
-// virtual clock (bench/scale/sim_network.h), and the projected time to a fenced job.
+// bench/fabric/collective_sim.cpp - the node daemons' collectives at D = 64 .. 16,384 nodes, on a
+// virtual clock (bench/fabric/sim_network.h), and the projected time to a fenced job.
 //
 // Two ways to run each collective, on the same Wire (latency L per message, G per byte):
 //   real   one fabric::Engine per node over SimNetwork: the daemons' code, every packet encoded,

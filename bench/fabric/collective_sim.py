@@ -2,7 +2,7 @@
 """The daemons' collectives at D = 64 .. 16,384 simulated nodes (bench-collective-sim), with the
 model checked against the cross-node measurements of bench/fabric at D = 2, 4, 8.
 
-  /usr/bin/python3 bench/scale/collective_sim.py [--bin build/release/bin] [--fabric FILE]
+  /usr/bin/python3 bench/fabric/collective_sim.py [--bin build/release/bin] [--fabric FILE]
                                                    [--quick] [--out-dir bench/results]
 
 Writes collective-sim-<stamp>.md and .png (time vs D per algorithm, fence with data, barrier
@@ -151,7 +151,7 @@ def main():
     md = os.path.join(a.out_dir, "collective-sim-%s.md" % stamp)
     png = md[:-3] + ".png"
     with open(md, "w") as f:
-        f.write("# Daemon collectives at scale, simulated (bench/scale/collective_sim.py, %s)\n\n"
+        f.write("# Daemon collectives at scale, simulated (bench/fabric/collective_sim.py, %s)\n\n"
                 % datetime.date.today())
         f.write("One process; every node's collective on a virtual clock (bench/scale/"
                 "sim_network.h). `real code`: one fabric::Engine per node, every result checked; "

@@ -1,4 +1,4 @@
-// bench/scale/sim_network.h - thousands of node daemons' collectives in one process, on a
+// bench/fabric/sim_network.h - thousands of node daemons' collectives in one process, on a
 // virtual clock (a discrete-event simulation over the fabric transport seam).
 //
 // Wire: the cost of one message of n bytes from s to r sent at virtual time t, LogGP-style: a

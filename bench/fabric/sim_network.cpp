@@ -1,4 +1,4 @@
-// bench/scale/sim_network.cpp - the virtual-clock network and the schedule model (see
+// bench/fabric/sim_network.cpp - the virtual-clock network and the schedule model (see
 // sim_network.h).
 #include "sim_network.h"
 

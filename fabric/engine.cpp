@@ -29,7 +29,9 @@ pmix_status_t Engine::start(CollectiveSpec spec, Bytes contribution, CollectiveD
     m.erase(std::unique(m.begin(), m.end()), m.end());
     const std::uint32_t self = transport_.rank();
     if (!std::binary_search(m.begin(), m.end(), self) || m.back() >= transport_.size() ||
-        (spec.algorithm == Algorithm::dissemination && !contribution.empty()) || !done) {
+        (spec.algorithm == Algorithm::dissemination && !contribution.empty()) || !done ||
+        !Collective::supports(spec.algorithm, static_cast<std::uint32_t>(m.size())) ||
+        (spec.algorithm == Algorithm::bcast && self != m.front() && !contribution.empty())) {
         return PMIX_ERR_BAD_PARAM;
     }
     std::vector<Completion> fired;

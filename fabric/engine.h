@@ -45,8 +45,9 @@ public:
     explicit Engine(Transport& transport);
 
     // PMIX_ERR_BAD_PARAM if this rank is not a member, a member is out of range, a barrier
-    // carries data or the id is in flight; PMIX_ERR_LOST_CONNECTION if a member is already lost.
-    // On error `done` is not called.
+    // carries data, a broadcast carries data from another member than its root (the first),
+    // recursive doubling runs on a group whose size is not a power of two or the id is in flight;
+    // PMIX_ERR_LOST_CONNECTION if a member is already lost. On error `done` is not called.
     pmix_status_t start(CollectiveSpec spec, Bytes contribution, CollectiveDone done);
 
     void on_packet(std::uint32_t from, std::span<const std::byte> bytes) override;

@@ -22,7 +22,7 @@ T get(std::span<const std::byte> in, std::size_t at) {
 
 bool known_algorithm(std::uint8_t a) {
     return a >= static_cast<std::uint8_t>(Algorithm::bruck) &&
-           a <= static_cast<std::uint8_t>(Algorithm::dissemination);
+           a <= static_cast<std::uint8_t>(Algorithm::bcast);
 }
 
 }  // namespace
@@ -35,6 +35,12 @@ const char* algorithm_name(Algorithm a) noexcept {
             return "ring";
         case Algorithm::dissemination:
             return "dissemination";
+        case Algorithm::recursive_doubling:
+            return "recursive-doubling";
+        case Algorithm::tree:
+            return "tree";
+        case Algorithm::bcast:
+            return "bcast";
     }
     return "unknown";
 }

@@ -21,6 +21,9 @@ enum class Algorithm : std::uint8_t {
     bruck = 1,          // allgather in ceil(log2 P) rounds, any P
     ring = 2,           // allgather in P-1 rounds to the next neighbour (bandwidth-bound links)
     dissemination = 3,  // barrier in ceil(log2 P) rounds
+    recursive_doubling = 4,  // allgather in log2 P rounds with partner i xor 2^k; P a power of two
+    tree = 5,   // allgather: binomial gather to the first member, then binomial broadcast
+    bcast = 6,  // the first member's contribution to everyone along a binomial tree
 };
 
 const char* algorithm_name(Algorithm a) noexcept;

@@ -1,11 +1,13 @@
-// tests/unit/fabric/test_collectives.cpp - allgather (Bruck, ring) and barrier through the
-// in-process hub: every group size 1..64, contributions of 0 bytes to 1 MiB and unequal sizes,
-// members starting at random moments, packets delivered in random order.
+// tests/unit/fabric/test_collectives.cpp - allgather (Bruck, ring, recursive doubling, tree),
+// barrier and broadcast through the in-process hub: every group size 1..64, contributions of 0
+// bytes to 1 MiB and unequal sizes, members starting at random moments, packets delivered in random
+// order.
 #include "harness.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <bit>
 #include <functional>
 #include <numeric>
 
@@ -25,7 +27,8 @@ void run_allgather(std::uint32_t n, Algorithm alg, const SizeOf& size_of, std::u
     std::vector<std::uint32_t> all(order);  // start() sorts the member list itself
     for (std::uint32_t r : order) {
         CollectiveSpec spec{42, alg, all, Clock::time_point::max()};
-        const Bytes mine = alg == Algorithm::dissemination ? Bytes{} : pattern(r, size_of(r));
+        const bool silent = alg == Algorithm::dissemination || (alg == Algorithm::bcast && r != 0);
+        const Bytes mine = silent ? Bytes{} : pattern(r, size_of(r));
         ASSERT_EQ(c.start(r, spec, mine, out[r]), PMIX_SUCCESS);
         c.shuffle_deliver(c.rng()() % 4);
     }
@@ -40,7 +43,8 @@ void run_allgather(std::uint32_t n, Algorithm alg, const SizeOf& size_of, std::u
         }
         ASSERT_EQ(out[r].blocks.size(), n);
         for (std::uint32_t o = 0; o < n; ++o) {
-            ASSERT_EQ(out[r].blocks[o], pattern(o, size_of(o))) << "member " << r << " block " << o;
+            const std::size_t size = alg == Algorithm::bcast && o != 0 ? 0 : size_of(o);
+            ASSERT_EQ(out[r].blocks[o], pattern(o, size)) << "member " << r << " block " << o;
         }
     }
     for (std::uint32_t r = 0; r < n; ++r) {
@@ -81,6 +85,34 @@ TEST_P(EveryGroupSize, BruckWithOneMebibyteContribution) {
         GetParam() + 400);
 }
 
+TEST_P(EveryGroupSize, TreeWithUnequalSizes) {
+    run_allgather(
+        GetParam(), Algorithm::tree, [](std::uint32_t r) { return (r * 41) % 1031; },
+        GetParam() + 500);
+}
+
+TEST_P(EveryGroupSize, BroadcastFromTheFirstMember) {
+    run_allgather(
+        GetParam(), Algorithm::bcast, [](std::uint32_t) { return 5000; }, GetParam() + 600);
+}
+
+TEST_P(EveryGroupSize, RecursiveDoublingOnPowersOfTwoOnly) {
+    const std::uint32_t n = GetParam();
+    if (Collective::supports(Algorithm::recursive_doubling, n)) {
+        run_allgather(
+            n, Algorithm::recursive_doubling, [](std::uint32_t r) { return (r * 29) % 777; },
+            n + 700);
+        return;
+    }
+    Cluster c(n);
+    Outcome o;
+    std::vector<std::uint32_t> all(n);
+    std::iota(all.begin(), all.end(), 0u);
+    EXPECT_EQ(c.start(0, {1, Algorithm::recursive_doubling, all, Clock::time_point::max()},
+                      pattern(0, 8), o),
+              PMIX_ERR_BAD_PARAM);
+}
+
 INSTANTIATE_TEST_SUITE_P(Sizes1To64, EveryGroupSize, ::testing::Range(1u, 65u));
 
 TEST(Collectives, RingWithOneMebibyteFromEveryMemberOfEight) {
@@ -92,6 +124,10 @@ TEST(Collectives, RingWithOneMebibyteFromEveryMemberOfEight) {
 // receives every other member's block exactly once in both.
 TEST(Collectives, PacketCountsMatchTheAlgorithms) {
     for (std::uint32_t n : {2u, 3u, 7u, 8u, 33u, 64u}) {
+        EXPECT_EQ(Collective::rounds_for(Algorithm::tree, n),
+                  2 * Collective::rounds_for(Algorithm::bruck, n));
+        EXPECT_EQ(Collective::rounds_for(Algorithm::bcast, n),
+                  Collective::rounds_for(Algorithm::bruck, n));
         EXPECT_EQ(Collective::rounds_for(Algorithm::bruck, n),
                   static_cast<std::uint32_t>(std::ceil(std::log2(n))));
         EXPECT_EQ(Collective::rounds_for(Algorithm::dissemination, n),
@@ -141,6 +177,46 @@ TEST(Collectives, SubsetsAndConcurrentCollectivesMatchById) {
     for (auto& [r, o] : out_b) {
         ASSERT_EQ(o.status, PMIX_SUCCESS);
         for (std::size_t k = 0; k < b.size(); ++k) EXPECT_EQ(o.blocks[k], pattern(b[k], 3 * b[k]));
+    }
+}
+
+// The tree sends one packet per member up (gather) and one down (broadcast), the broadcast one
+// down, recursive doubling log2 P per member; a broadcast's data from a non-root is refused.
+TEST(Collectives, TreeBroadcastAndRecursiveDoublingPacketCounts) {
+    for (std::uint32_t n : {2u, 3u, 8u, 13u, 32u}) {
+        for (Algorithm alg : {Algorithm::tree, Algorithm::bcast, Algorithm::recursive_doubling}) {
+            if (!Collective::supports(alg, n)) continue;
+            Cluster c(n);
+            std::vector<Outcome> out(n);
+            std::vector<std::uint32_t> all(n);
+            std::iota(all.begin(), all.end(), 0u);
+            for (std::uint32_t r = 0; r < n; ++r) {
+                const Bytes mine = alg == Algorithm::bcast && r != 0 ? Bytes{} : pattern(r, 100);
+                ASSERT_EQ(c.start(r, {1, alg, all, Clock::time_point::max()}, mine, out[r]),
+                          PMIX_SUCCESS);
+            }
+            const std::size_t packets = c.shuffle_deliver();
+            const std::size_t expected = alg == Algorithm::tree    ? 2 * (n - 1)
+                                         : alg == Algorithm::bcast ? n - 1
+                                                                   : n * std::bit_width(n - 1);
+            EXPECT_EQ(packets, expected) << algorithm_name(alg) << " on " << n;
+            for (const Outcome& o : out) EXPECT_EQ(o.status, PMIX_SUCCESS);
+        }
+    }
+    Cluster c(3);
+    Outcome o;
+    EXPECT_EQ(
+        c.start(1, {2, Algorithm::bcast, {0, 1, 2}, Clock::time_point::max()}, pattern(1, 4), o),
+        PMIX_ERR_BAD_PARAM);
+}
+
+// The allgather chosen for a fence runs on every group size.
+TEST(Collectives, TheChosenAllgatherRunsOnEveryGroupSize) {
+    for (std::uint32_t n = 1; n <= 20000; n += 1 + n / 3) {
+        const Algorithm a = Collective::allgather_for(n);
+        EXPECT_TRUE(Collective::supports(a, n)) << n;
+        EXPECT_NE(a, Algorithm::dissemination);
+        EXPECT_NE(a, Algorithm::bcast);
     }
 }
 

@@ -138,7 +138,11 @@ pmix_status_t NodeNet::fence(const pmix_proc_t procs[], size_t nprocs, const pmi
     }
     spec.id = fnv1a(signature);
     spec.members = members_of(procs, nprocs);
-    spec.algorithm = collect ? fabric::Algorithm::bruck : fabric::Algorithm::dissemination;
+    // The allgather the collective layer recommends for this many nodes (Bruck at every size
+    // bench-collective-sim covers, 64 to 16,384 nodes; fabric/collective.h).
+    spec.algorithm = collect ? fabric::Collective::allgather_for(
+                                   static_cast<std::uint32_t>(spec.members.size()))
+                             : fabric::Algorithm::dissemination;
     fabric::Bytes mine;
     if (collect && ndata > 0) {
         const auto* bytes = reinterpret_cast<const std::byte*>(data);

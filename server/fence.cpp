@@ -243,6 +243,9 @@ void State::fence_to_host(Fence& f) {
             std::memcpy(data, blob.data(), blob.size());
             ndata = blob.size();
         }
+        slog(exec::LogLevel::debug, "fence " + std::to_string(f.id) + ": modex blob of " +
+                                        std::to_string(f.expected.size()) + " process(es), " +
+                                        std::to_string(ndata) + " bytes");
     }
     f.host_called = true;
     const std::uint64_t id = f.id;

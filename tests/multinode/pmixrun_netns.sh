@@ -2,7 +2,7 @@
 # A PMIx job across D simulated nodes: pmixrun starts one pmixd per network namespace through
 # `ip netns exec` (the launch agent), exactly as it would through ssh on a cluster.
 #   pmixrun_netns.sh BINDIR CASE D SLOTS
-# CASE: putget | fence_nodata | fence_subset | dmodex | events | abort | killed | daemon_killed |
+# CASE: putget | fence_nodata | fence_subset | modexrounds | dmodex | events | abort | killed | daemon_killed |
 #       hostfile | jobctl_kill | envars | instanton | tools | qget | envdirectives | cred | querykeys | groups | groups_invite |
 #       groups_leave. Every rank's output and pmixrun's exit status are checked; namespaces get a
 #       unique prefix and are always removed; no pmixd, rank or shared-memory segment may be
@@ -61,6 +61,12 @@ fence_nodata)
 fence_subset)  # uneven: the last node gets one rank fewer
   run 0 --host "$hosts" -n $((n - 1)) "$bin/fence_subset"
   expect_lines "values OK" $((n - 1))
+  ;;
+modexrounds)  # 1,000 randomized rounds of puts and collecting fences (subsets and whole), checked
+  seed=$(( (RANDOM << 15) | RANDOM | 1 ))
+  echo "seed $seed"
+  run 0 --host "$hosts" "$bin/modex_rounds" 1000 "$seed"
+  expect_lines "checked [0-9]* values in 1000 rounds" "$n"
   ;;
 dmodex)
   run 0 --host "$hosts" "$bin/dmodex"

@@ -1,6 +1,7 @@
 // server/modex_delta.cpp - snapshots, deltas and held versions of the modex (modex_delta.h).
 #include "server/modex_delta.h"
 
+#include "base/env_names.h"
 #include "wire/proto/message.h"
 
 #include <cstdlib>
@@ -16,6 +17,11 @@ namespace {
 constexpr std::size_t kMaxSets = 64;
 constexpr std::size_t kMaxInFlight = 256;
 constexpr std::size_t kHeaderBytes = 24;
+// The shipments of every set (DeltaBase::any).
+const std::string& any_set() {
+    static const std::string name = "*";
+    return name;
+}
 
 void put_u64(unsigned char* p, std::uint64_t v) {
     for (int i = 0; i < 8; ++i) p[i] = static_cast<unsigned char>(v >> (8 * i));
@@ -94,8 +100,16 @@ bool ModexLog::changed_since(const ProcKey& proc, std::string_view key, std::uin
     return k == p->second.keys.end() || k->second.changed > base;
 }
 
+DeltaBase delta_base_from_env() {
+    const char* v = std::getenv(env::kModexDelta);
+    if (v == nullptr) return DeltaBase::set;
+    const std::string_view s(v);
+    return s == "off" ? DeltaBase::off : s == "any" ? DeltaBase::any : DeltaBase::set;
+}
+
 std::uint64_t ModexLog::base_for(const std::string& signature, const ProcKey& proc) const {
-    auto s = shipped_.find(signature);
+    if (policy_ == DeltaBase::off) return 0;
+    auto s = shipped_.find(policy_ == DeltaBase::any ? any_set() : signature);
     if (s == shipped_.end()) return 0;
     auto v = s->second.find(proc);
     return v == s->second.end() ? 0 : v->second;
@@ -113,9 +127,10 @@ void ModexLog::fence_done(std::uint64_t fence_id, bool success) {
     auto it = in_flight_.find(fence_id);
     if (it == in_flight_.end()) return;
     if (success) {
-        auto& set = shipped_[it->second.signature];
+        const std::string& sig = policy_ == DeltaBase::any ? any_set() : it->second.signature;
+        auto& set = shipped_[sig];
         for (const auto& [proc, version] : it->second.versions) set[proc] = version;
-        set_used_[it->second.signature] = ++use_clock_;
+        set_used_[sig] = ++use_clock_;
         while (shipped_.size() > kMaxSets) {
             auto oldest = set_used_.begin();
             for (auto u = set_used_.begin(); u != set_used_.end(); ++u) {

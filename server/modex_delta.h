@@ -57,10 +57,17 @@ void make_modex_header(const ModexHeader& h, pmix_info_t* out);
 // Reads a header info; false when `in` is not one (or is malformed).
 bool read_modex_header(const pmix_info_t& in, ModexHeader* out);
 
+// Which base a fence's deltas use (PMIX_CPP_MODEX_DELTA): `set` as rule 4 says; `any`, what the
+// last successful fence over any set shipped (receivers outside that set fetch: the fallback of
+// rule 3 at work, for tests); `off`, whole data always (as before deltas, for comparisons).
+enum class DeltaBase { set, any, off };
+DeltaBase delta_base_from_env();
+
 // Sender side: snapshots of the local processes' exported modex and what fences shipped.
 class ModexLog {
 public:
-    explicit ModexLog(std::uint64_t epoch) : epoch_(epoch) {}
+    explicit ModexLog(std::uint64_t epoch, DeltaBase policy = DeltaBase::set)
+        : epoch_(epoch), policy_(policy) {}
     std::uint64_t epoch() const noexcept { return epoch_; }
 
     // Records the process's current exported data; returns its snapshot number (unchanged data
@@ -92,6 +99,7 @@ private:
         std::map<ProcKey, std::uint64_t> versions;
     };
     std::uint64_t epoch_;
+    DeltaBase policy_;
     std::uint64_t next_ = 1;
     std::map<ProcKey, ProcLog> procs_;
     // Per participant set (bounded: the least recently shipped sets are forgotten first).

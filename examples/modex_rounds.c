@@ -35,7 +35,8 @@ static uint64_t draw(uint64_t seed, uint64_t round, uint64_t a, uint64_t b) {
 
 /* The value rank `r` holds for `key` as of `version` (the round it last put it). */
 static size_t make_value(uint64_t seed, uint32_t r, int key, uint64_t version, char* out) {
-    const size_t len = seed == 0 ? 64 : 1 + draw(seed, version, r, (uint64_t)key + 1000) % MAX_VALUE;
+    const size_t len =
+        seed == 0 ? 64 : 1 + draw(seed, version, r, (uint64_t)key + 1000) % MAX_VALUE;
     for (size_t i = 0; i < len; ++i) out[i] = (char)('a' + draw(seed, version, r, key + i) % 26);
     return len;
 }

@@ -244,10 +244,9 @@ public:
         bytes_incremental += blob.size();
         bytes_full += full_blob.size();
         const bool fail = pick(0, 19) == 0;
-        const int miss =
-            pick(0, 14) == 0
-                ? *std::next(servers.begin(), pick(0, static_cast<int>(servers.size()) - 1))
-                : -1;
+        const int miss = pick(0, 4) == 0 ? *std::next(servers.begin(),
+                                                      pick(0, static_cast<int>(servers.size()) - 1))
+                                         : -1;
         for (int s : servers) {
             SimServer& srv = servers_[s];
             if (!fail && s != miss) {
@@ -306,20 +305,27 @@ private:
     std::uint64_t fence_id_ = 0;
 };
 
+// 1,000 rounds take about 1 s in a dev build, 9 s under ASan: fewer under the sanitizers.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr int kRounds = 250;
+#else
+constexpr int kRounds = 1000;
+#endif
+
 TEST(ModexDelta, ThousandRandomRoundsMatchFullFences) {
     const unsigned seed = std::random_device{}();
     SCOPED_TRACE("seed " + std::to_string(seed));
     Rounds rounds(seed);
-    for (int i = 0; i < 1000 && !::testing::Test::HasFatalFailure(); ++i) {
+    for (int i = 0; i < kRounds && !::testing::Test::HasFatalFailure(); ++i) {
         rounds.random_puts();
         rounds.random_direct_modex();
         rounds.fence();
     }
-    EXPECT_GT(rounds.checked_fences, 800u);
+    EXPECT_GT(rounds.checked_fences, static_cast<std::size_t>(kRounds * 8 / 10));
     EXPECT_GT(rounds.fetches, 0u) << "a receiver that missed a fence fetched whole data";
     EXPECT_LT(rounds.bytes_incremental, rounds.bytes_full);
-    std::printf("blob bytes over 1000 rounds: incremental %zu, full %zu; %zu whole-data fetches\n",
-                rounds.bytes_incremental, rounds.bytes_full, rounds.fetches);
+    std::printf("blob bytes over %d rounds: incremental %zu, full %zu; %zu whole-data fetches\n",
+                kRounds, rounds.bytes_incremental, rounds.bytes_full, rounds.fetches);
 }
 
 }  // namespace

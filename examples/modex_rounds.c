@@ -54,85 +54,119 @@ static int member(uint64_t seed, uint64_t round, uint32_t r, int* whole) {
     return *whole || draw(seed, round, r, 9) % 2 == 0 || r == round % 2;
 }
 
+/* The job's plan: the round each rank last put each key. */
+struct plan {
+    uint64_t seed;
+    int nkeys;
+    uint32_t n;
+    uint64_t* version;
+    char value[MAX_VALUE + 1];
+};
+
+/* Every rank's puts of this round into the plan; this rank's own into PMIx. */
+static int put_round(struct plan* p, const pmix_proc_t* me, uint64_t round) {
+    char key[32];
+    for (uint32_t r = 0; r < p->n; ++r) {
+        for (int k = 0; k < p->nkeys; ++k) {
+            if (!puts_key(p->seed, round, r, k, p->nkeys)) continue;
+            p->version[r * MAX_KEYS + k] = round;
+            if (r != me->rank) continue;
+            pmix_byte_object_t bo = {p->value, make_value(p->seed, r, k, round, p->value)};
+            pmix_value_t val;
+            PMIX_VALUE_LOAD(&val, &bo, PMIX_BYTE_OBJECT);
+            snprintf(key, sizeof key, "mr.key%d", k);
+            const pmix_status_t rc = PMIx_Put(PMIX_GLOBAL, key, &val);
+            PMIX_VALUE_DESTRUCT(&val);
+            if (rc != PMIX_SUCCESS) return 0;
+        }
+    }
+    return PMIx_Commit() == PMIX_SUCCESS;
+}
+
+/* Gets every key of the other members and compares it with the plan; counts into *checked. */
+static int check_members(struct plan* p, const pmix_proc_t* me, const pmix_proc_t* procs, size_t np,
+                         uint64_t round, unsigned long* checked) {
+    char key[32];
+    pmix_value_t* v = NULL;
+    for (size_t i = 0; i < np; ++i) {
+        const uint32_t r = procs[i].rank;
+        if (r == me->rank) continue;
+        for (int k = 0; k < p->nkeys; ++k) {
+            const size_t len = make_value(p->seed, r, k, p->version[r * MAX_KEYS + k], p->value);
+            snprintf(key, sizeof key, "mr.key%d", k);
+            const int ok = PMIx_Get(&procs[i], key, NULL, 0, &v) == PMIX_SUCCESS &&
+                           v->type == PMIX_BYTE_OBJECT && v->data.bo.size == len &&
+                           memcmp(v->data.bo.bytes, p->value, len) == 0;
+            if (v != NULL) PMIX_VALUE_RELEASE(v);
+            v = NULL;
+            if (!ok) {
+                fprintf(stderr, "modex_rounds: rank %u round %lu: rank %u's %s is wrong\n",
+                        me->rank, (unsigned long)round, r, key);
+                return 0;
+            }
+            ++*checked;
+        }
+    }
+    return 1;
+}
+
+/* One round: puts, then (members only) the collecting fence, the checks and the fence that
+ * keeps everyone's values until all have checked. */
+static int run_round(struct plan* p, const pmix_proc_t* me, pmix_proc_t* procs, uint64_t round,
+                     unsigned long* checked) {
+    if (!put_round(p, me, round)) return 0;
+    int whole = 0;
+    size_t np = 0;
+    for (uint32_t r = 0; r < p->n; ++r) {
+        if (!member(p->seed, round, r, &whole)) continue;
+        PMIX_LOAD_PROCID(&procs[np], me->nspace, r); /* a macro: its arguments run twice */
+        ++np;
+    }
+    if (!member(p->seed, round, me->rank, &whole)) return 1;
+    bool collect = true;
+    pmix_info_t info;
+    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
+    const pmix_status_t rc = PMIx_Fence(whole ? NULL : procs, whole ? 0 : np, &info, 1);
+    PMIX_INFO_DESTRUCT(&info);
+    if (rc != PMIX_SUCCESS) {
+        fprintf(stderr, "modex_rounds: rank %u round %lu: fence %d\n", me->rank,
+                (unsigned long)round, rc);
+        return 0;
+    }
+    if (p->seed == 0) return 1;
+    if (!check_members(p, me, procs, np, round, checked)) return 0;
+    return PMIx_Fence(whole ? NULL : procs, whole ? 0 : np, NULL, 0) == PMIX_SUCCESS;
+}
+
 int main(int argc, char** argv) {
     if (argc < 3) {
         fprintf(stderr, "usage: modex_rounds ROUNDS SEED [KEYS]\n");
         return 2;
     }
-    const uint64_t rounds = strtoull(argv[1], NULL, 10), seed = strtoull(argv[2], NULL, 10);
-    const int nkeys = argc > 3 ? atoi(argv[3]) : 8;
-    if (nkeys < 1 || nkeys > MAX_KEYS) return 2;
+    static struct plan p;
+    const uint64_t rounds = strtoull(argv[1], NULL, 10);
+    p.seed = strtoull(argv[2], NULL, 10);
+    p.nkeys = argc > 3 ? atoi(argv[3]) : 8;
+    if (p.nkeys < 1 || p.nkeys > MAX_KEYS) return 2;
     pmix_proc_t me;
     if (PMIx_Init(&me, NULL, 0) != PMIX_SUCCESS) return 1;
     pmix_value_t* v = NULL;
     pmix_proc_t wild;
     PMIX_LOAD_PROCID(&wild, me.nspace, PMIX_RANK_WILDCARD);
     if (PMIx_Get(&wild, PMIX_JOB_SIZE, NULL, 0, &v) != PMIX_SUCCESS) return 1;
-    const uint32_t n = v->data.uint32;
+    p.n = v->data.uint32;
     PMIX_VALUE_RELEASE(v);
-    uint64_t* version = calloc((size_t)n * MAX_KEYS, sizeof *version); /* round of last put */
-    pmix_proc_t* procs = calloc(n, sizeof *procs);
-    char* want = malloc(MAX_VALUE + 1);
-    char key[32];
+    p.version = calloc((size_t)p.n * MAX_KEYS, sizeof *p.version);
+    pmix_proc_t* procs = calloc(p.n, sizeof *procs);
+    if (p.version == NULL || procs == NULL) return 1;
     unsigned long checked = 0;
-    bool collect = true;
-    pmix_info_t info;
-    PMIX_INFO_LOAD(&info, PMIX_COLLECT_DATA, &collect, PMIX_BOOL);
     for (uint64_t round = 0; round < rounds; ++round) {
-        for (uint32_t r = 0; r < n; ++r) {
-            for (int k = 0; k < nkeys; ++k) {
-                if (!puts_key(seed, round, r, k, nkeys)) continue;
-                version[r * MAX_KEYS + k] = round;
-                if (r != me.rank) continue;
-                const size_t len = make_value(seed, r, k, round, want);
-                pmix_byte_object_t bo = {want, len};
-                pmix_value_t val;
-                PMIX_VALUE_LOAD(&val, &bo, PMIX_BYTE_OBJECT);
-                snprintf(key, sizeof key, "mr.key%d", k);
-                if (PMIx_Put(PMIX_GLOBAL, key, &val) != PMIX_SUCCESS) return 1;
-                PMIX_VALUE_DESTRUCT(&val);
-            }
-        }
-        if (PMIx_Commit() != PMIX_SUCCESS) return 1;
-        int whole = 0;
-        size_t np = 0;
-        for (uint32_t r = 0; r < n; ++r) {
-            if (!member(seed, round, r, &whole)) continue;
-            PMIX_LOAD_PROCID(&procs[np], me.nspace, r); /* a macro: its arguments run twice */
-            ++np;
-        }
-        if (!member(seed, round, me.rank, &whole)) continue;
-        pmix_status_t rc = PMIx_Fence(whole ? NULL : procs, whole ? 0 : np, &info, 1);
-        if (rc != PMIX_SUCCESS) {
-            fprintf(stderr, "modex_rounds: rank %u round %lu: fence %d\n", me.rank,
-                    (unsigned long)round, rc);
-            return 1;
-        }
-        for (size_t i = 0; i < np && seed != 0; ++i) {
-            const uint32_t r = procs[i].rank;
-            if (r == me.rank) continue;
-            for (int k = 0; k < nkeys; ++k) {
-                const size_t len = make_value(seed, r, k, version[r * MAX_KEYS + k], want);
-                snprintf(key, sizeof key, "mr.key%d", k);
-                if (PMIx_Get(&procs[i], key, NULL, 0, &v) != PMIX_SUCCESS ||
-                    v->type != PMIX_BYTE_OBJECT || v->data.bo.size != len ||
-                    memcmp(v->data.bo.bytes, want, len) != 0) {
-                    fprintf(stderr, "modex_rounds: rank %u round %lu: rank %u's %s is wrong\n",
-                            me.rank, (unsigned long)round, r, key);
-                    return 1;
-                }
-                PMIX_VALUE_RELEASE(v);
-                ++checked;
-            }
-        }
-        if (seed != 0 && PMIx_Fence(whole ? NULL : procs, whole ? 0 : np, NULL, 0) != PMIX_SUCCESS)
-            return 1;
+        if (!run_round(&p, &me, procs, round, &checked)) return 1;
     }
     printf("modex_rounds: rank %u checked %lu values in %lu rounds\n", me.rank, checked,
            (unsigned long)rounds);
-    free(version);
+    free(p.version);
     free(procs);
-    free(want);
     PMIx_Finalize(NULL, 0);
     return 0;
 }

@@ -77,10 +77,10 @@ public:
     CredentialAuthority credentials;  // credential.h: the library's own credentials
     MonitorTable monitors;            // monitor.h: heartbeat and file monitors
     ProcessSets psets;                // psets.h: the host's process sets
+    IofTable iof;                     // iof.h: IO forwarding registrations and cache
     // modex_delta.h: what this server's blobs shipped, and what it holds of remote processes.
     ModexLog modex_log{new_modex_epoch(), delta_base_from_env()};
     ModexHeld modex_held;
-    IofTable iof;  // iof.h: IO forwarding registrations and cache
     // setup_local_support's info per namespace, kept for the fabric plugins (setup_app.cpp).
     std::map<std::string, std::vector<std::pair<std::string, Value>>> local_support;
     // The one store of values (publish.h): written here, read by clients and by the server's

@@ -3,7 +3,10 @@
 //
 // Blob: a sequence of codec batches [PROC, SIZE n, INFO[n]] (INFO omitted when n == 0), one group
 // per process. Self-delimiting and order-independent, so a host may concatenate the blobs of many
-// servers in any order and hand the result back. LOCAL-scope data is not in it.
+// servers in any order and hand the result back. LOCAL-scope data is not in it. Each INFO array
+// starts with a header (modex_delta.h): a fence ships per process only the keys changed since
+// what the last successful fence over the same participants shipped; a receiver that does not
+// hold that base fetches the process's whole data by direct modex before it releases the fence.
 //
 // Participants are the request's procs (none = the caller's namespace; WILDCARD = every
 // registered client of that namespace). When every local participant is in: with no fence_nb the
@@ -25,6 +28,7 @@
 #include "exec/log.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 
@@ -56,7 +60,10 @@ void fence_modex_done(pmix_status_t status, const char* data, size_t ndata, void
 
 }  // namespace
 
-std::vector<std::uint8_t> State::modex_blob(const std::vector<ProcKey>& procs) {
+std::vector<std::uint8_t> State::modex_blob(const std::vector<ProcKey>& procs,
+                                            const std::string& signature, std::uint64_t fence_id) {
+    // Deltas only where a receiver that lacks their base can fetch the whole data (rule 4).
+    const bool deltas = !signature.empty() && module.direct_modex != nullptr;
     proto::Writer w;
     for (const auto& key : procs) {
         pmix_proc_t p{};
@@ -64,12 +71,16 @@ std::vector<std::uint8_t> State::modex_blob(const std::vector<ProcKey>& procs) {
         p.rank = key.second;
         // Local-only data stays on this node; registration data has no scope and is not modex.
         const auto kv = read_all(*reader, key.first, key.second, modex_export_scopes());
-        w.proc(p).infos(kv.data(), kv.size());
+        const std::uint64_t base = deltas ? modex_log.base_for(signature, key) : 0;
+        const std::uint64_t version =
+            write_modex_group(w, modex_log, p, kv.data(), kv.size(), base);
+        if (!signature.empty()) modex_log.shipping(fence_id, signature, key, version);
     }
     return w.take();
 }
 
-pmix_status_t State::store_blob(const std::uint8_t* data, std::size_t ndata) {
+pmix_status_t State::store_blob(const std::uint8_t* data, std::size_t ndata,
+                                std::vector<ProcKey>* stale) {
     proto::Reader r(data, ndata);
     while (!r.at_end() && r.status_code() == PMIX_SUCCESS) {
         pmix_proc_t p{};
@@ -78,20 +89,31 @@ pmix_status_t State::store_blob(const std::uint8_t* data, std::size_t ndata) {
             break;
         }
         const std::string nspace = ns_of(p);
+        const ProcKey who{nspace, p.rank};
         namespaces.touch(nspace);
+        const ModexGroup group = split_modex_group(infos);
+        // Our own processes' data is in our store already; for others, a delta applies only
+        // on top of the snapshot it was made against (modex_delta.h, rule 3).
+        const bool remote = !is_local(p);
+        if (remote && group.has_header && !modex_held.applies(who, group.header)) {
+            if (stale != nullptr) stale->push_back(who);
+            continue;
+        }
         // Our own client's commit is in the store already, with its scope: keep it.
         const bool ours = committed_here(nspace, p.rank);
         std::vector<ModexItem> fresh;
-        for (std::size_t i = 0; i < infos.size(); ++i) {
-            const pmix_info_t& in = infos.data()[i];
+        for (const pmix_info_t* in : group.values) {
             if (ours &&
                 holds_proc_value(*reader, nspace, p.rank,
-                                 std::string_view(in.key, strnlen(in.key, PMIX_MAX_KEYLEN)))) {
+                                 std::string_view(in->key, strnlen(in->key, PMIX_MAX_KEYLEN)))) {
                 continue;
             }
-            fresh.push_back({PMIX_REMOTE, &in});
+            fresh.push_back({PMIX_REMOTE, in});
         }
-        if (!fresh.empty()) publish_modex(*store, nspace, p.rank, fresh);
+        if (!fresh.empty() && publish_modex(*store, nspace, p.rank, fresh) != PMIX_SUCCESS) {
+            continue;  // logged; what is held stays what it was
+        }
+        if (remote && group.has_header) modex_held.stored(who, group.header);
     }
     return r.status_code();
 }
@@ -201,8 +223,7 @@ void State::fence_to_host(Fence& f) {
         return;
     }
     if (f.local_status != PMIX_SUCCESS &&
-        f.info.append(PMIX_LOCAL_COLLECTIVE_STATUS, &f.local_status, PMIX_STATUS) !=
-            PMIX_SUCCESS) {
+        f.info.append(PMIX_LOCAL_COLLECTIVE_STATUS, &f.local_status, PMIX_STATUS) != PMIX_SUCCESS) {
         fence_complete(f.id, PMIX_ERR_NOMEM, nullptr, 0);
         return;
     }
@@ -211,7 +232,8 @@ void State::fence_to_host(Fence& f) {
     char* data = nullptr;
     std::size_t ndata = 0;
     if (f.collect) {
-        const std::vector<std::uint8_t> blob = modex_blob({f.expected.begin(), f.expected.end()});
+        const std::vector<std::uint8_t> blob =
+            modex_blob({f.expected.begin(), f.expected.end()}, f.signature, f.id);
         if (!blob.empty()) {
             data = static_cast<char*>(std::malloc(blob.size()));
             if (data == nullptr) {
@@ -221,12 +243,15 @@ void State::fence_to_host(Fence& f) {
             std::memcpy(data, blob.data(), blob.size());
             ndata = blob.size();
         }
+        slog(exec::LogLevel::debug, "fence " + std::to_string(f.id) + ": modex blob of " +
+                                        std::to_string(f.expected.size()) + " process(es), " +
+                                        std::to_string(ndata) + " bytes");
     }
     f.host_called = true;
     const std::uint64_t id = f.id;
-    const pmix_status_t rc = module.fence_nb(
-        f.procs.data(), f.procs.size(), f.info.data(), f.info.size(), data, ndata,
-        fence_modex_done, reinterpret_cast<void*>(static_cast<std::uintptr_t>(id)));
+    const pmix_status_t rc =
+        module.fence_nb(f.procs.data(), f.procs.size(), f.info.data(), f.info.size(), data, ndata,
+                        fence_modex_done, reinterpret_cast<void*>(static_cast<std::uintptr_t>(id)));
     if (rc != PMIX_SUCCESS && rc != PMIX_OPERATION_SUCCEEDED) {
         std::free(data);  // refused: the host did not take it
     }
@@ -238,21 +263,96 @@ void State::fence_to_host(Fence& f) {
 void State::fence_complete(std::uint64_t id, pmix_status_t status, const std::uint8_t* data,
                            std::size_t ndata) {
     Fence* found = fences.find(id);
-    if (found == nullptr || found->failed != PMIX_SUCCESS) {
+    if (found == nullptr || found->failed != PMIX_SUCCESS || found->fetching > 0) {
         return;  // timed out or failed already; a late host answer is dropped
     }
     Fence& f = *found;
     if (f.timer != exec::kInvalidTimer) {
         ex->cancel(f.timer);
+        f.timer = exec::kInvalidTimer;
     }
-    if (status == PMIX_SUCCESS && ndata > 0 && store_blob(data, ndata) != PMIX_SUCCESS) {
+    std::vector<ProcKey> stale;
+    if (status == PMIX_SUCCESS && ndata > 0 && store_blob(data, ndata, &stale) != PMIX_SUCCESS) {
         slog(exec::LogLevel::warn, "the host's fence data does not decode");
         status = PMIX_ERR_UNPACK_FAILURE;
     }
+    modex_log.fence_done(id, status == PMIX_SUCCESS);
+    if (status == PMIX_SUCCESS && !stale.empty()) {
+        fetch_whole_modex(f, stale);
+        return;
+    }
+    release_fence(f, status);
+}
+
+void State::release_fence(Fence& f, pmix_status_t status) {
+    if (f.timer != exec::kInvalidTimer) ex->cancel(f.timer);
     for (auto& [who, to] : f.arrived) {
         reply_status(to, status);
     }
-    fences.erase(id);
+    fences.erase(f.id);
+}
+
+namespace {
+
+// The host's answer to a whole-data fetch (any thread).
+void fence_fetch_answer(pmix_status_t status, const char* data, size_t ndata, void* cbdata,
+                        pmix_release_cbfunc_t release_fn, void* release_cbdata) {
+    forward_modex_answer(&State::fence_fetch_done, status, data, ndata, cbdata, release_fn,
+                         release_cbdata);
+}
+
+// How long a fence waits for the whole data of the processes whose delta it could not apply.
+constexpr std::chrono::seconds kFetchTimeout{60};
+
+}  // namespace
+
+// Runs from the host's fence answer (a loop task of its own), never inside a host's call.
+void State::fetch_whole_modex(Fence& f, const std::vector<ProcKey>& stale) {
+    slog(exec::LogLevel::debug, "fence " + std::to_string(f.id) + ": whole modex of " +
+                                    std::to_string(stale.size()) +
+                                    " process(es) by direct modex (delta base not held)");
+    const std::uint64_t id = f.id;
+    f.fetching = stale.size();
+    f.timer = ex->run_after(kFetchTimeout, [this, id] {
+        if (Fence* live = fences.find(id)) {
+            live->timer = exec::kInvalidTimer;
+            release_fence(*live, PMIX_ERR_TIMEOUT);
+        }
+    });
+    for (const auto& key : stale) {
+        pmix_proc_t p{};
+        std::strncpy(p.nspace, key.first.c_str(), PMIX_MAX_NSLEN);
+        p.rank = key.second;
+        // Deltas are only sent where the host has direct_modex (modex_blob), and every node
+        // runs the same host.
+        const pmix_status_t rc =
+            module.direct_modex == nullptr
+                ? PMIX_ERR_NOT_SUPPORTED
+                : module.direct_modex(&p, nullptr, 0, fence_fetch_answer,
+                                      reinterpret_cast<void*>(static_cast<std::uintptr_t>(id)));
+        if (rc != PMIX_SUCCESS) {
+            fence_fetch_done(id, rc == PMIX_OPERATION_SUCCEEDED ? PMIX_ERR_NOT_FOUND : rc, nullptr,
+                             0);
+            if (fences.find(id) == nullptr) return;
+        }
+    }
+}
+
+void State::fence_fetch_done(std::uint64_t id, pmix_status_t status, const std::uint8_t* data,
+                             std::size_t ndata) {
+    Fence* f = fences.find(id);
+    if (f == nullptr || f->fetching == 0) return;  // failed or timed out already
+    if (status == PMIX_SUCCESS && ndata > 0 && store_blob(data, ndata) != PMIX_SUCCESS) {
+        status = PMIX_ERR_UNPACK_FAILURE;
+    }
+    if (status != PMIX_SUCCESS) {
+        slog(exec::LogLevel::warn, "fence " + std::to_string(id) +
+                                       ": fetching a participant's whole modex failed (status " +
+                                       std::to_string(status) + ")");
+        release_fence(*f, status);
+        return;
+    }
+    if (--f->fetching == 0) release_fence(*f, PMIX_SUCCESS);
 }
 
 // True when every participant runs on this node (a whole namespace: every rank its
@@ -284,8 +384,8 @@ void State::leave_cross_node_fence(Fence& f, const ProcKey& who) {
     f.local_status = f.expected.empty() ? PMIX_ERR_LOST_CONNECTION : PMIX_ERR_PARTIAL_SUCCESS;
     if (f.arrived.size() < f.expected.size()) return;  // the last arrival sends it up
     ex->post([this, id = f.id] {
-        if (Fence* live = fences.find(id); live != nullptr && !live->host_called &&
-                                           live->failed == PMIX_SUCCESS) {
+        if (Fence* live = fences.find(id);
+            live != nullptr && !live->host_called && live->failed == PMIX_SUCCESS) {
             fence_to_host(*live);
         }
     });

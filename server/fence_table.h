@@ -36,6 +36,7 @@ struct Fence {
     // (passed to the host as PMIX_LOCAL_COLLECTIVE_STATUS).
     pmix_status_t local_status = PMIX_SUCCESS;
     exec::TimerId timer = exec::kInvalidTimer;
+    std::size_t fetching = 0;  // whole-data fetches still out after the host answered
 };
 
 using FenceTable = IdTable<Fence>;

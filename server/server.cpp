@@ -416,6 +416,8 @@ pmix_status_t deregister_nspace(const char* nspace, pmix_op_cbfunc_t cbfunc, voi
         s.local_support.erase(name);
         s.app_env.drop_namespace(name);
         s.iof.drop_namespace(name);
+        s.modex_log.forget_namespace(name);
+        s.modex_held.forget_namespace(name);
         s.reader->detach(name);  // else the server would keep the unlinked segments mapped
         s.store->delete_namespace(name);
         drop_board(s, name);

@@ -22,6 +22,7 @@
 #include "server/groups.h"
 #include "server/iof.h"
 #include "server/job_access.h"
+#include "server/modex_delta.h"
 #include "server/monitor.h"
 #include "server/namespaces.h"
 #include "server/pending.h"
@@ -77,6 +78,9 @@ public:
     MonitorTable monitors;            // monitor.h: heartbeat and file monitors
     ProcessSets psets;                // psets.h: the host's process sets
     IofTable iof;                     // iof.h: IO forwarding registrations and cache
+    // modex_delta.h: what this server's blobs shipped, and what it holds of remote processes.
+    ModexLog modex_log{new_modex_epoch(), delta_base_from_env()};
+    ModexHeld modex_held;
     // setup_local_support's info per namespace, kept for the fabric plugins (setup_app.cpp).
     std::map<std::string, std::vector<std::pair<std::string, Value>>> local_support;
     // The one store of values (publish.h): written here, read by clients and by the server's
@@ -144,9 +148,22 @@ public:
     void fence_to_host(Fence& f);
     bool all_local(const std::vector<pmix_proc_t>& procs) const;
     void leave_cross_node_fence(Fence& f, const ProcKey& who);
-    // Blob of the REMOTE/GLOBAL modex of these procs: [PROC, SIZE n, INFO[n]]...
-    std::vector<std::uint8_t> modex_blob(const std::vector<ProcKey>& procs);
-    pmix_status_t store_blob(const std::uint8_t* data, std::size_t ndata);
+    // A fence's data held deltas for processes whose base this server lacks: their whole data
+    // comes by direct modex before the fence's participants are released (modex_delta.h).
+    void fetch_whole_modex(Fence& f, const std::vector<ProcKey>& stale);
+    void fence_fetch_done(std::uint64_t id, pmix_status_t status, const std::uint8_t* data,
+                          std::size_t ndata);
+    void release_fence(Fence& f, pmix_status_t status);
+    // Blob of the REMOTE/GLOBAL modex of these procs: [PROC, SIZE n, INFO[n]]... (a header
+    // first in each INFO array, modex_delta.h). Whole data, or with a fence's `signature` and
+    // `fence_id`, deltas against what the last successful fence over the same set shipped.
+    std::vector<std::uint8_t> modex_blob(const std::vector<ProcKey>& procs,
+                                         const std::string& signature = {},
+                                         std::uint64_t fence_id = 0);
+    // Stores a blob; a delta whose base is not held here is skipped and its process added to
+    // `stale` (when given).
+    pmix_status_t store_blob(const std::uint8_t* data, std::size_t ndata,
+                             std::vector<ProcKey>* stale = nullptr);
 
     bool is_local(const pmix_proc_t& p) const;
     // A connected local client of ours that committed its data (it is in the store already).

@@ -40,5 +40,7 @@ inline constexpr char kSyslogSocket[] = "PMIX_CPP_SYSLOG_SOCKET";  // server: PM
 inline constexpr char kFenceSpinUs[] = "PMIX_CPP_FENCE_SPIN_US";   // client: board spin budget
 inline constexpr char kFabricProvider[] = "PMIX_CPP_FABRIC_PROVIDER";  // fabric: libfabric provider
 inline constexpr char kFabricNode[] = "PMIX_CPP_FABRIC_NODE";          // fabric: endpoint address
+// server: which base a fence's modex deltas use (server/modex_delta.h): set (default), any, off.
+inline constexpr char kModexDelta[] = "PMIX_CPP_MODEX_DELTA";
 
 }  // namespace pmix::env

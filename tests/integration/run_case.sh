@@ -58,6 +58,11 @@ case $CASE in
   putget)
     pmixrun -n "$N" "$(ex putget)"
     expect_rc 0; expect_each_rank "putget: rank [0-9]* checked 2 keys of $N/$N ranks" ;;
+  modex_rounds)  # 1,000 randomized rounds of puts and collecting fences on one node, checked
+    seed=$(( (RANDOM << 15) | RANDOM | 1 )); echo "seed $seed"
+    rounds=${PMIX_TEST_MODEX_ROUNDS:-1000}  # fewer under the sanitizers (CMakeLists.txt)
+    pmixrun -n "$N" "$(ex modex_rounds)" "$rounds" "$seed"
+    expect_rc 0; expect_each_rank "modex_rounds: rank [0-9]* checked [1-9][0-9]* values in $rounds rounds" ;;
   fence_subset)
     pmixrun -n "$N" "$(ex fence_subset)"
     expect_rc 0; expect_each_rank "fence_subset: rank [0-9]* fenced with" ;;

@@ -2,7 +2,7 @@
 # A PMIx job across D simulated nodes: pmixrun starts one pmixd per network namespace through
 # `ip netns exec` (the launch agent), exactly as it would through ssh on a cluster.
 #   pmixrun_netns.sh BINDIR CASE D SLOTS
-# CASE: putget | fence_nodata | fence_subset | dmodex | events | abort | killed | daemon_killed |
+# CASE: putget | fence_nodata | fence_subset | modexrounds | modexrounds_any | dmodex | events | abort | killed | daemon_killed |
 #       hostfile | jobctl_kill | envars | instanton | tools | qget | envdirectives | cred | querykeys | groups | groups_invite |
 #       groups_leave. Every rank's output and pmixrun's exit status are checked; namespaces get a
 #       unique prefix and are always removed; no pmixd, rank or shared-memory segment may be
@@ -61,6 +61,23 @@ fence_nodata)
 fence_subset)  # uneven: the last node gets one rank fewer
   run 0 --host "$hosts" -n $((n - 1)) "$bin/fence_subset"
   expect_lines "values OK" $((n - 1))
+  ;;
+modexrounds)  # 1,000 randomized rounds of puts and collecting fences (subsets and whole), checked
+  seed=$(( (RANDOM << 15) | RANDOM | 1 ))
+  echo "seed $seed"
+  rounds=${PMIX_TEST_MODEX_ROUNDS:-1000}  # fewer under the sanitizers (CMakeLists.txt)
+  run 0 --host "$hosts" "$bin/modex_rounds" "$rounds" "$seed"
+  expect_lines "checked [1-9][0-9]* values in $rounds rounds" "$n"
+  ;;
+modexrounds_any)  # the same, deltas against any set's last fence: receivers outside it fetch
+  seed=$(( (RANDOM << 15) | RANDOM | 1 ))
+  echo "seed $seed (PMIX_CPP_MODEX_DELTA=any)"
+  PMIX_CPP_MODEX_DELTA=any PMIX_CPP_LOG=debug PMIX_CPP_LOG_FILE="$work/log" \
+    run 0 --host "$hosts" "$bin/modex_rounds" 300 "$seed"
+  expect_lines "checked [1-9][0-9]* values in 300 rounds" "$n"
+  fetched=$(grep -c "by direct modex (delta base not held)" "$work/log" || true)
+  echo "fences that fetched whole data: $fetched"
+  [ "$fetched" -gt 0 ] || fail "no receiver fetched whole data: the fallback was not exercised"
   ;;
 dmodex)
   run 0 --host "$hosts" "$bin/dmodex"

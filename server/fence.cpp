@@ -286,10 +286,12 @@ void State::fence_complete(std::uint64_t id, pmix_status_t status, const std::ui
 
 void State::release_fence(Fence& f, pmix_status_t status) {
     if (f.timer != exec::kInvalidTimer) ex->cancel(f.timer);
-    for (auto& [who, to] : f.arrived) {
+    // The record goes before the replies: whatever a reply sets off may look for it.
+    auto arrived = std::move(f.arrived);
+    fences.erase(f.id);
+    for (auto& [who, to] : arrived) {
         reply_status(to, status);
     }
-    fences.erase(f.id);
 }
 
 namespace {

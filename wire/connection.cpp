@@ -418,21 +418,41 @@ void Connection::enqueue(OutFrame frame) {
         return;
     }
     outq_.push_back(std::move(frame));
+    in_enqueue_ = true;
     flush();
+    in_enqueue_ = false;
+}
+
+// A write that fails inside a reply would otherwise run the owner's close handler in the middle
+// of the owner's own loop that replied: the server's fence release replied to each participant
+// while the close handler of one that had died erased participants from the same map (pmixd
+// SIGSEGV in std::_Rb_tree_increment, multinode abort.2x2).
+void Connection::close_from_flush(CloseReason reason) {
+    if (!in_enqueue_) {
+        close_now(std::move(reason));
+        return;
+    }
+    if (close_posted_) return;
+    close_posted_ = true;
+    if (!ex_.post([self = shared_from_this(), r = reason]() mutable {
+            self->close_now(std::move(r));
+        })) {
+        close_now(std::move(reason));
+    }
 }
 
 void Connection::flush() {
-    while (!outq_.empty() && !closed()) {
+    while (!outq_.empty() && !closed() && !close_posted_) {
         if (!write_some()) {
             break;
         }
     }
-    if (closed()) {
+    if (closed() || close_posted_) {
         return;
     }
     update_interest();
     if (draining_ && outq_.empty()) {
-        close_now(std::move(drain_reason_));
+        close_from_flush(std::move(drain_reason_));
         return;
     }
     // Down to the resume mark: resume, from the loop rather than here, since flush() also runs
@@ -517,8 +537,8 @@ bool Connection::write_some() {
         }
         CloseKind kind =
             (errno == EPIPE || errno == ECONNRESET) ? CloseKind::peer_hung_up : CloseKind::io_error;
-        close_now(CloseReason{kind, PMIX_ERR_LOST_CONNECTION,
-                              std::string("write: ") + std::strerror(errno)});
+        close_from_flush(CloseReason{kind, PMIX_ERR_LOST_CONNECTION,
+                                     std::string("write: ") + std::strerror(errno)});
         return false;
     }
     auto left = static_cast<std::size_t>(written);

@@ -149,6 +149,9 @@ private:
     void expire(std::uint32_t tag);
     std::uint32_t next_free_tag();
     void close_now(CloseReason reason) noexcept;
+    // close_now, except inside enqueue (a send or reply from the owner's own code): posted then,
+    // so the owner's close handler never runs inside its own call that sent.
+    void close_from_flush(CloseReason reason);
 
     exec::Executor& ex_;
     exec::UniqueFd fd_;
@@ -175,6 +178,8 @@ private:
     std::uint64_t handler_generation_ = 0;  // bumped by on_message(); see dispatch()
     ClosedHandler on_closed_;
     bool draining_ = false;  // close_after_flush in progress
+    bool in_enqueue_ = false;
+    bool close_posted_ = false;
     CloseReason drain_reason_;
     exec::TimerId drain_timer_ = exec::kInvalidTimer;
 };

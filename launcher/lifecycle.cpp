@@ -15,7 +15,8 @@
 // attached to pmixrun) hear them, not the default handlers an MPI library treats as fatal. The
 // library caches the job events (server/events.h), so a handler registered after a short job
 // ended still gets its JOB_END. pmixd raises nothing for the main job: each daemon sees only its
-// node's processes (the multi-node head raises none yet).
+// node's processes; the multi-node head raises them (head.cpp) from its daemons' reports, for the
+// tools attached to it.
 #include "launcher.h"
 
 #include <sys/wait.h>

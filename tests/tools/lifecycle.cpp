@@ -5,7 +5,7 @@
 //                              rank 1 exits 7 after finalize, rank 2 waits for $LIFECYCLE_GO
 //                              (written once rank 1's end was reported) and exits 0 without
 //                              PMIx_Finalize, the others end well
-//   lifecycle tool PID         a tool attached to pmixrun PID: handlers for the lifecycle codes
+//   lifecycle tool PID STOP    a tool attached to pmixrun PID: handlers for the lifecycle codes
 //                              (JOB_START's chain with BEFORE / AFTER), spawns 2 "ok" children
 //                              with PMIX_NOTIFY_JOB_EVENTS + PMIX_NOTIFY_PROC_TERMINATION, checks
 //                              every event, then registers for JOB_END after the job ended (the
@@ -232,7 +232,32 @@ void check_late_registration(const char* nspace) {
     check(count(PMIX_EVENT_JOB_END) == early + 1, "the cached JOB_END reached an earlier handler");
 }
 
-int run_tool(const char* self, pid_t pid) {
+// The main job's JOB_START came from the cache at registration (PMIX_RANGE_SESSION); once its
+// rank is told to stop, its JOB_END reaches us before pmixrun tears its server down.
+void check_main_job_end(const std::string& spawned, const char* stop) {
+    std::string main_ns;
+    {
+        std::lock_guard lock(g_mu);
+        for (const Seen& s : g_seen)
+            if (s.code == PMIX_EVENT_JOB_START && s.nspace != spawned) main_ns = s.nspace;
+    }
+    check(!main_ns.empty(), "no cached JOB_START of the main job");
+    if (FILE* f = std::fopen(stop, "w")) std::fclose(f);
+    std::unique_lock lock(g_mu);
+    const bool ended = g_cv.wait_for(lock, std::chrono::seconds(10), [&] {
+        for (const Seen& s : g_seen)
+            if (s.code == PMIX_EVENT_JOB_END && s.nspace == main_ns) return true;
+        return false;
+    });
+    lock.unlock();
+    check(ended, "no JOB_END of the main job " + main_ns);
+    if (const std::optional<Seen> end = first(PMIX_EVENT_JOB_END, main_ns)) {
+        check(end->term == PMIX_SUCCESS && !end->has_procid,
+              std::string("main JOB_END: ") + PMIx_Error_string(end->term));
+    }
+}
+
+int run_tool(const char* self, pid_t pid, const char* stop) {
     pmix_info_t info[2];
     size_t ninfo = 0;
     PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_PIDINFO, &pid, PMIX_PID);
@@ -274,6 +299,7 @@ int run_tool(const char* self, pid_t pid) {
     rc = spawn(self, 1, "ok", {flag(PMIX_DEBUG_STOP_IN_INIT, true)}, refused);
     check(rc == PMIX_ERR_NOT_SUPPORTED,
           std::string("a required PMIX_DEBUG_STOP_IN_INIT: ") + PMIx_Error_string(rc));
+    check_main_job_end(nspace, stop);
     PMIx_tool_finalize();
     if (g_failures == 0) std::printf("lifecycle: tool ok\n");
     return g_failures == 0 ? 0 : 1;
@@ -324,9 +350,10 @@ int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
     if (mode == "child") return run_child();
     if (mode == "hold" && argc > 2) return run_hold(argv[2]);
-    if (mode == "tool" && argc > 2)
-        return run_tool(argv[0], static_cast<pid_t>(std::atoi(argv[2])));
+    if (mode == "tool" && argc > 3)
+        return run_tool(argv[0], static_cast<pid_t>(std::atoi(argv[2])), argv[3]);
     if (mode == "parent" && argc > 2) return run_parent(argv[0], argv[2]);
-    std::fprintf(stderr, "usage: lifecycle hold STOPFILE | child | tool PID | parent GOFILE\n");
+    std::fprintf(stderr,
+                 "usage: lifecycle hold STOPFILE | child | tool PID STOPFILE | parent GOFILE\n");
     return 2;
 }

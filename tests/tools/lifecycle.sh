@@ -4,7 +4,7 @@
 #          PMIX_NOTIFY_PROC_TERMINATION: JOB_START (its chain ordered by HDLR_BEFORE / AFTER),
 #          LAUNCH_COMPLETE, PROC_TERMINATED per process, JOB_END; a handler registered after the
 #          job ended gets the cached JOB_END; a required directive pmixrun does not act on is
-#          refused.
+#          refused; the main job's JOB_END once its rank is told to stop.
 #  parent: a rank spawns 3 children with PMIX_NOTIFY_COMPLETION + PMIX_NOTIFY_PROC_TERMINATION;
 #          one exits 7, one without PMIx_Finalize: PROC_TERMINATED x3, PROC_TERM_WO_SYNC, and
 #          JOB_END with PMIX_ERR_JOB_NON_ZERO_TERM, the first failed proc and its exit code.
@@ -31,7 +31,7 @@ tool)
     "$(dirname "$PMIXRUN")/pmix-servers" --json 2>/dev/null | grep -q "\"pid\":$JOB_PID" && break
     sleep 0.1
   done
-  timeout 40 "$PROG" tool "$JOB_PID" > "$TMPDIR/tool.out" 2> "$TMPDIR/tool.err"
+  timeout 40 "$PROG" tool "$JOB_PID" "$STOP" > "$TMPDIR/tool.out" 2> "$TMPDIR/tool.err"
   rc=$?
   touch "$STOP"
   timeout 30 bash -c "while kill -0 $JOB_PID 2>/dev/null; do sleep 0.1; done"

@@ -265,6 +265,7 @@ int run_tool(const char* self, pid_t pid, const char* stop) {
         PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_TMPDIR, t, PMIX_STRING);
     pmix_proc_t me;
     pmix_status_t rc = PMIx_tool_init(&me, info, ninfo);
+    for (size_t i = 0; i < ninfo; ++i) PMIX_INFO_DESTRUCT(&info[i]);
     if (rc != PMIX_SUCCESS) {
         std::printf("FAIL: tool_init: %s\n", PMIx_Error_string(rc));
         return 1;

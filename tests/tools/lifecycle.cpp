@@ -11,6 +11,8 @@
 //                              every event, then registers for JOB_END after the job ended (the
 //                              cached one arrives, filtered by PMIX_EVENT_AFFECTED_PROC), and a
 //                              required directive pmixrun does not act on is refused
+//   lifecycle watch PID STOP   a tool attached to pmixrun PID (one node or the multi-node head):
+//                              the job's cached JOB_START, then its JOB_END once STOP is written
 //   lifecycle parent GOFILE    a main-job rank spawns 3 "mixed" children with
 //                              PMIX_NOTIFY_COMPLETION + PMIX_NOTIFY_PROC_TERMINATION
 // Prints "lifecycle: <mode> ok" and exits 0 when every check held; "FAIL: ..." and 1 otherwise.
@@ -306,6 +308,30 @@ int run_tool(const char* self, pid_t pid, const char* stop) {
     return g_failures == 0 ? 0 : 1;
 }
 
+// A tool attached to a running job's launcher (on one node or the multi-node head): the job's
+// cached JOB_START, then its JOB_END once STOP is written.
+int run_watch(pid_t pid, const char* stop) {
+    pmix_info_t info[2];
+    size_t ninfo = 0;
+    PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_PIDINFO, &pid, PMIX_PID);
+    if (const char* t = std::getenv("TMPDIR"); t != nullptr)
+        PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_TMPDIR, t, PMIX_STRING);
+    pmix_proc_t me;
+    const pmix_status_t rc = PMIx_tool_init(&me, info, ninfo);
+    for (size_t i = 0; i < ninfo; ++i) PMIX_INFO_DESTRUCT(&info[i]);
+    if (rc != PMIX_SUCCESS) {
+        std::printf("FAIL: tool_init: %s\n", PMIx_Error_string(rc));
+        return 1;
+    }
+    reg(PMIX_EVENT_JOB_START, on_event);
+    reg(PMIX_EVENT_JOB_END, on_event);
+    check(wait_for(PMIX_EVENT_JOB_START, 1, 10000), "no JOB_START");
+    check_main_job_end("", stop);
+    PMIx_tool_finalize();
+    if (g_failures == 0) std::printf("lifecycle: watch ok\n");
+    return g_failures == 0 ? 0 : 1;
+}
+
 int run_parent(const char* self, const char* go) {
     g_go_file = go;
     pmix_proc_t me;
@@ -354,7 +380,10 @@ int main(int argc, char** argv) {
     if (mode == "tool" && argc > 3)
         return run_tool(argv[0], static_cast<pid_t>(std::atoi(argv[2])), argv[3]);
     if (mode == "parent" && argc > 2) return run_parent(argv[0], argv[2]);
+    if (mode == "watch" && argc > 3)
+        return run_watch(static_cast<pid_t>(std::atoi(argv[2])), argv[3]);
     std::fprintf(stderr,
-                 "usage: lifecycle hold STOPFILE | child | tool PID STOPFILE | parent GOFILE\n");
+                 "usage: lifecycle hold STOPFILE | child | tool PID STOPFILE | watch PID STOPFILE "
+                 "| parent GOFILE\n");
     return 2;
 }

@@ -9,7 +9,8 @@
 // registered with PMIX_EVENT_AFFECTED_PROC(S) only sees events whose affected processes overlap
 // its own. Order within each group: PMIX_EVENT_HDLR_FIRST, then the others (PMIX_EVENT_HDLR_PREPEND
 // ones before, newest first; the rest in registration order), then PMIX_EVENT_HDLR_LAST.
-// PMIX_EVENT_HDLR_BEFORE/AFTER are ignored (PMIX_ERR_NOT_SUPPORTED when marked required). A
+// PMIX_EVENT_HDLR_BEFORE/AFTER (a handler's PMIX_EVENT_HDLR_NAME) then move a handler to just
+// before/after the named one when both are in the event's chain (else it keeps its place). A
 // handler that never calls its completion callback stops only its own event's chain. The results
 // a handler completes with are the next handler's `results`; when the chain of a
 // PMIX_GROUP_LEADER_FAILED ends, they answer the server's vote for a new leader
@@ -42,6 +43,8 @@ struct Handler {
     Placement placement = Placement::normal;
     bool prepend = false;
     std::vector<pmix_proc_t> affected;  // empty: any event
+    std::string name;                   // PMIX_EVENT_HDLR_NAME
+    std::string before, after;          // PMIX_EVENT_HDLR_BEFORE / AFTER: another's name
 };
 
 struct Chain;
@@ -83,9 +86,15 @@ pmix_status_t parse_registration(const pmix_info_t* info, std::size_t ninfo, Han
             h->prepend = flag_true(in);
         } else if (key_is(in, PMIX_EVENT_AFFECTED_PROC) || key_is(in, PMIX_EVENT_AFFECTED_PROCS)) {
             add_procs(in.value, &h->affected);
-        } else if ((key_is(in, PMIX_EVENT_HDLR_BEFORE) || key_is(in, PMIX_EVENT_HDLR_AFTER)) &&
-                   PMIX_INFO_IS_REQUIRED(&in)) {
-            return PMIX_ERR_NOT_SUPPORTED;
+        } else if (key_is(in, PMIX_EVENT_HDLR_NAME) || key_is(in, PMIX_EVENT_HDLR_BEFORE) ||
+                   key_is(in, PMIX_EVENT_HDLR_AFTER)) {
+            if (in.value.type != PMIX_STRING || in.value.data.string == nullptr) {
+                return PMIX_ERR_BAD_PARAM;
+            }
+            std::string& field = key_is(in, PMIX_EVENT_HDLR_NAME)     ? h->name
+                                 : key_is(in, PMIX_EVENT_HDLR_BEFORE) ? h->before
+                                                                      : h->after;
+            field = in.value.data.string;
         }
     }
     return PMIX_SUCCESS;
@@ -113,6 +122,30 @@ bool affects(const Handler& h, const pmix_info_t* info, std::size_t ninfo) {
     return false;
 }
 
+// PMIX_EVENT_HDLR_BEFORE / AFTER: each such handler, in registration order, moves to just before
+// (after) the handler of that name in this chain; without one there it keeps its place.
+void place_relative(std::vector<Handler>& chain) {
+    std::vector<std::size_t> movers;
+    for (const Handler& h : chain)
+        if (!h.before.empty() || !h.after.empty()) movers.push_back(h.id);
+    std::sort(movers.begin(), movers.end());
+    for (std::size_t id : movers) {
+        auto self =
+            std::find_if(chain.begin(), chain.end(), [id](const Handler& h) { return h.id == id; });
+        const std::string target = self->before.empty() ? self->after : self->before;
+        const bool before = !self->before.empty();
+        auto named = std::find_if(chain.begin(), chain.end(), [&](const Handler& h) {
+            return h.id != id && !h.name.empty() && h.name == target;
+        });
+        if (named == chain.end()) continue;
+        Handler moving = std::move(*self);
+        chain.erase(self);
+        named = std::find_if(chain.begin(), chain.end(),
+                             [&](const Handler& h) { return h.name == target; });
+        chain.insert(before ? named : named + 1, std::move(moving));
+    }
+}
+
 // The chain for one event, in order.
 std::vector<Handler> select_handlers(pmix_status_t status, const pmix_info_t* info,
                                      std::size_t ninfo) {
@@ -137,6 +170,7 @@ std::vector<Handler> select_handlers(pmix_status_t status, const pmix_info_t* in
     };
     std::stable_sort(out.begin(), out.end(),
                      [&](const Handler& a, const Handler& b) { return key(a) < key(b); });
+    place_relative(out);
     return out;
 }
 
@@ -250,6 +284,26 @@ void deliver(pmix_status_t status, const pmix_proc_t& source, pmix_info_t* info,
     step(c);
 }
 
+// A cached event the server replays for the handler `id` that just registered: to that handler
+// alone (when it still selects it), so that the earlier ones do not hear it twice; without the
+// marker key.
+void deliver_replay(pmix_status_t status, const pmix_proc_t& source, const data::InfoArray& info,
+                    std::size_t id) {
+    std::vector<pmix_info_t> kept;
+    for (std::size_t i = 0; i < info.size(); ++i)
+        if (!key_is(info.data()[i], proto::kEventReplayFor)) kept.push_back(info.data()[i]);
+    std::vector<Handler> handlers = select_handlers(status, kept.data(), kept.size());
+    std::erase_if(handlers, [id](const Handler& h) { return h.id != id; });
+    if (handlers.empty()) return;
+    auto* c = new Chain(std::move(handlers), status, source, kept.data(), kept.size());
+    {
+        Registry& r = registry();
+        std::lock_guard lock(r.mu);
+        r.chains.insert(c);
+    }
+    step(c);
+}
+
 }  // namespace
 
 void deliver_event_frame(const wire::Frame& f) {
@@ -271,6 +325,11 @@ void deliver_event_frame(const wire::Frame& f) {
     r.infos(&info);
     if (r.finish() != PMIX_SUCCESS) {
         exec::log_error("pmix client", "undecodable event from the server dropped");
+        return;
+    }
+    if (const pmix_info_t* replay = info.find(proto::kEventReplayFor);
+        replay != nullptr && replay->value.type == PMIX_SIZE) {
+        deliver_replay(status, source, info, replay->value.data.size);
         return;
     }
     deliver(status, source, info.data(), info.size());
@@ -328,9 +387,6 @@ pmix_status_t register_event_handler(const pmix_status_t* codes, std::size_t nco
         return PMIX_ERR_BAD_PARAM;
     }
     if (cbfunc == nullptr && exec::on_progress_thread()) return PMIX_ERR_WOULD_BLOCK;
-    proto::Writer w;
-    w.statuses(codes, ncodes).infos(info, ninfo);
-    if (w.status_code() != PMIX_SUCCESS) return w.status_code();
     Handler handler;
     handler.codes.assign(codes, codes + ncodes);
     handler.fn = evhdlr;
@@ -341,6 +397,19 @@ pmix_status_t register_event_handler(const pmix_status_t* codes, std::size_t nco
         std::lock_guard lock(r.mu);
         id = r.next_id++;
         handler.id = id;
+    }
+    data::InfoArray sent;  // the directives, and the id cached events are replayed for
+    if (pmix_status_t rc = sent.assign_copy(info, ninfo); rc != PMIX_SUCCESS) return rc;
+    if (pmix_status_t rc = sent.append(proto::kEventHandlerId, &id, PMIX_SIZE);
+        rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    proto::Writer w;
+    w.statuses(codes, ncodes).infos(sent.data(), sent.size());
+    if (w.status_code() != PMIX_SUCCESS) return w.status_code();
+    {
+        Registry& r = registry();
+        std::lock_guard lock(r.mu);
         r.handlers.push_back(std::move(handler));
     }
     auto settle = [id](pmix_status_t st) {

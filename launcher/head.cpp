@@ -88,9 +88,23 @@ void init_tool_view(Head& head) {
         process.host =
             node < head.layout.nodes.size() ? head.layout.nodes[node].name : std::string();
     }
-    view.psets = app_psets(view);   // the daemons define them on their nodes
+    view.psets = app_psets(view);  // the daemons define them on their nodes
+    lifecycle_watch(view, head.nspace, view.procs.size(), nullptr, {});  // its events: here
     view.times.start = head.start;  // PMIX_TIME_REMAINING counts from here
     g_launcher = &view;
+}
+
+// A rank's end as its daemon reported it, for the lifecycle events (lifecycle.cpp): its exit code
+// as a wait status (128+sig: killed by sig, as the daemons encode it), and the head's failure
+// state (a rank that ends once the job is failing was killed by the launcher).
+void report_end(Head& head, const Proc& process) {
+    Launcher& view = head.tools;
+    view.failing = head.failing;
+    view.fail_code = head.fail_code;
+    view.kill_stage = head.failing ? 1 : 0;
+    const int code = process.exit_code;
+    const int wait_status = code > 128 && code < 128 + 65 ? code - 128 : (code & 0xff) << 8;
+    lifecycle_proc_ended(view, process, wait_status);
 }
 
 // A daemon's report about one rank (connected: rank pid; finalized: rank; exited: rank pid code).
@@ -233,7 +247,12 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
             break;
         case MessageKind::connected:
             if (Proc* process = reported_proc(head, message)) process->connected = true;
-            if (++head.connected_count == nprocs) head.all_connected = Clock::now();
+            if (++head.connected_count == nprocs) {
+                head.all_connected = Clock::now();
+                // The daemons report no fork/exec of their own: every rank having connected
+                // is when the head knows the whole job started.
+                lifecycle_started(head.tools, head.nspace);
+            }
             break;
         case MessageKind::finalized:
             if (Proc* process = reported_proc(head, message)) process->finalized = true;
@@ -243,6 +262,7 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
             if (Proc* process = reported_proc(head, message)) {
                 process->exited = true;
                 process->exit_code = number(2);
+                report_end(head, *process);
             }
             break;
         case MessageKind::failed:
@@ -615,6 +635,7 @@ int run_head(const Options& options) {
         head.sent = Clock::now();
         run_job(head);
         end_open_streams(head);
+        lifecycle_flush();  // the job's last events reach the library before it is torn down
         code = head.timed_out ? 124 : head.fail_code;
         for (const Daemon& daemon : head.daemons)
             if (!head.timed_out) code = std::max(code, daemon.code);

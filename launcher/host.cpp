@@ -2,6 +2,8 @@
 // and posts the real work to the launcher's loop, which calls the library's cbfunc from there.
 #include "launcher.h"
 
+#include <sys/wait.h>
+
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -50,12 +52,38 @@ pmix_status_t client_connected(const pmix_proc_t* proc, void*, pmix_op_cbfunc_t 
     return PMIX_SUCCESS;
 }
 
+// The library also calls client_finalized for a client whose connection closed without
+// PMIx_Finalize (as OpenPMIx does); by then that process is exiting (the kernel closes its
+// descriptors after it set PF_EXITING, 0x4 in /proc/<pid>/stat's flags) or has exited, while a
+// real PMIx_Finalize waits in the client for this upcall's answer. waitid(WNOWAIT) alone saw 5 of
+// 6 such processes as alive (tests/tools lifecycle.parent): the descriptors close before the
+// process becomes a zombie.
+bool already_exited(const Proc& process) {
+    if (process.exited) return true;
+    if (process.pid <= 0) return false;
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(process.pid));
+    FILE* file = std::fopen(path, "re");
+    if (file == nullptr) return true;  // gone
+    char line[1024] = {};
+    const bool read = std::fgets(line, sizeof line, file) != nullptr;
+    std::fclose(file);
+    const char* after_name = read ? std::strrchr(line, ')') : nullptr;
+    if (after_name == nullptr) return false;
+    char state = 0;
+    unsigned long flags = 0;  // fields 3 and 9: state, then ppid pgrp session tty tpgid flags
+    if (std::sscanf(after_name + 1, " %c %*d %*d %*d %*d %*d %lu", &state, &flags) != 2)
+        return false;
+    return state == 'Z' || state == 'X' || (flags & 0x4) != 0;
+}
+
 pmix_status_t client_finalized(const pmix_proc_t* proc, void*, pmix_op_cbfunc_t cbfunc,
                                void* cbdata) {
     pmix_proc_t client = *proc;
     g_launcher->queue.post([client, cbfunc, cbdata] {
         Launcher& launcher = *g_launcher;
-        if (Proc* process = find_proc(&client); process != nullptr && !process->finalized) {
+        if (Proc* process = find_proc(&client);
+            process != nullptr && !process->finalized && !already_exited(*process)) {
             process->finalized = true;
             if (launcher.remote != nullptr && process->job == 0)
                 launcher.remote->finalized(process->rank);
@@ -76,6 +104,7 @@ pmix_status_t abort_fn(const pmix_proc_t* proc, void*, int status, const char ms
     g_launcher->queue.post([client, status, message, cbfunc, cbdata] {
         // The caller stays blocked until this cbfunc runs; release it, then take the job down.
         if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, cbdata);
+        lifecycle_aborted(*g_launcher, client);
         int code = status & 0xff;
         if (code == 0) code = 1;  // an abort is a failure even with status 0
         g_launcher->fail(code, "rank " + std::to_string(client.rank) +
@@ -328,7 +357,9 @@ void add_directives(const pmix_info_t* info, size_t ninfo, SharedInfos& out) {
 pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], size_t ninfo,
                        const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,
                        void* cbdata) {
+    LifecycleRequest lifecycle;
     for (size_t i = 0; i < ninfo; ++i) {
+        if (lifecycle_directive(job_info[i], lifecycle)) continue;  // lifecycle.cpp
         if (PMIX_INFO_IS_REQUIRED(&job_info[i]) && !spawn_envar_key(job_info[i]) &&
             !PMIX_CHECK_KEY(&job_info[i], PMIX_ENVARS_HARVESTED) &&
             !PMIX_CHECK_KEY(&job_info[i], PMIX_FWD_STDIN))
@@ -350,6 +381,7 @@ pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], si
     for (char** entry = apps[0].env; entry != nullptr && *entry != nullptr; ++entry)
         app.env.emplace_back(*entry);
     app.nprocs = apps[0].maxprocs > 0 ? static_cast<size_t>(apps[0].maxprocs) : 1;
+    app.lifecycle = lifecycle;
     add_directives(job_info, ninfo, app.directives);
     for (size_t i = 0; job_info != nullptr && i < ninfo; ++i)
         if (PMIX_CHECK_KEY(&job_info[i], PMIX_FWD_STDIN))

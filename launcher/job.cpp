@@ -500,6 +500,8 @@ SharedInfos command_line_directives(const Options& options) {
 }  // namespace
 
 pmix_status_t register_job(Launcher& launcher) {
+    lifecycle_watch(launcher, launcher.nspace, static_cast<size_t>(launcher.options.nprocs),
+                    nullptr, {});
     return register_nspace(launcher, launcher.nspace, static_cast<size_t>(launcher.options.nprocs),
                            nullptr, command_line_directives(launcher.options));
 }
@@ -512,6 +514,7 @@ void give_up_unstarted(Launcher& launcher) {
         if (process.pid > 0 || process.exited) continue;
         process.exited = true;
         process.exit_code = 1;
+        lifecycle_proc_ended(launcher, process, 1 << 8);  // as waitpid reports exit(1)
         if (launcher.remote != nullptr && process.job == 0) launcher.remote->exited(process);
         ++launcher.exited_count;
     }
@@ -539,6 +542,7 @@ pmix_status_t spawn_job(Launcher& launcher, const pmix_proc_t& parent, const App
         return rc;
     }
     launcher.spawned_nspaces.push_back(job_nspace);
+    lifecycle_watch(launcher, job_nspace, app.nprocs, &parent, app.lifecycle);
     define_spawned_pset(launcher, job_nspace, app);
     if (app.stdin_rank != Options::kStdinNone)  // PMIX_FWD_STDIN: pipes fed by pushes
         launcher.spawned_stdin[job_nspace].named = app.stdin_rank;
@@ -561,6 +565,7 @@ pmix_status_t spawn_job(Launcher& launcher, const pmix_proc_t& parent, const App
             return PMIX_ERR_JOB_FAILED_TO_LAUNCH;
         }
     }
+    lifecycle_started(launcher, job_nspace);
     *nspace = job_nspace;
     return PMIX_SUCCESS;
 }
@@ -578,6 +583,7 @@ bool spawn_all(Launcher& launcher, char** base_env) {
             return false;
         }
     }
+    lifecycle_started(launcher, launcher.nspace);
     return true;
 }
 
@@ -693,6 +699,7 @@ void reap(Launcher& launcher) {
         if (launcher.remote != nullptr && process.job == 0) launcher.remote->exited(process);
         if (++launcher.exited_count == launcher.procs.size())
             launcher.times.all_exited = Clock::now();
+        lifecycle_proc_ended(launcher, process, status);
         if (launcher.failing) continue;
         std::string how = WIFSIGNALED(status)
                               ? "was killed by signal " + std::to_string(WTERMSIG(status)) + " (" +

@@ -168,6 +168,28 @@ struct OwnedInfo {
 };
 using SharedInfos = std::vector<std::shared_ptr<const OwnedInfo>>;
 
+// The lifecycle events a PMIx_Spawn requester asked for in its job info (lifecycle.cpp).
+struct LifecycleRequest {
+    bool job_events = false;   // PMIX_NOTIFY_JOB_EVENTS: JOB_START, LAUNCH_COMPLETE, JOB_END
+    bool completion = false;   // PMIX_NOTIFY_COMPLETION: JOB_END
+    bool proc_ended = false;   // PMIX_NOTIFY_PROC_TERMINATION: PROC_TERMINATED for every process
+    bool proc_failed = false;  // PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION: for those that fail
+    bool any() const { return job_events || completion || proc_ended || proc_failed; }
+};
+
+// One job's lifecycle as its events report it (lifecycle.cpp; the loop thread only).
+struct JobLifecycle {
+    size_t nprocs = 0, ended = 0;
+    bool has_requester = false;  // a spawned job: events go to its requester if it asked
+    pmix_proc_t requester{};
+    LifecycleRequest request;
+    bool failed = false;  // the first failed process, for JOB_END
+    pmix_rank_t failed_rank = 0;
+    int failed_exit_code = 0;
+    pmix_status_t reason = PMIX_SUCCESS;  // PMIX_ERR_JOB_* of that failure
+    std::vector<pmix_rank_t> aborted;     // ranks that called PMIx_Abort
+};
+
 // What PMIx_Spawn asked for (one application).
 struct AppSpec {
     std::vector<std::string> argv;  // argv[0] is the command
@@ -180,6 +202,7 @@ struct AppSpec {
     // PMIX_FWD_STDIN of the job info: the rank whose stdin is a pipe fed by tools' and the
     // requester's PMIx_IOF_push (Options::kStdinAll: every rank; kStdinNone: /dev/null for all).
     long stdin_rank = Options::kStdinNone;
+    LifecycleRequest lifecycle;  // PMIX_NOTIFY_* of the job info
 };
 
 // A process set this launcher defined (PMIx_server_define_process_set): one per app context.
@@ -248,9 +271,10 @@ struct Launcher {
     StdinForward stdin_fwd;
     // The spawned jobs that asked for PMIX_FWD_STDIN, by namespace: fed only by pushes.
     std::map<std::string, StdinForward> spawned_stdin;
-    std::vector<Redirect> redirects;             // loop thread only
-    std::map<std::string, Published> published;  // PMIx_Publish's keys
-    std::vector<PendingLookup> pending_lookups;  // PMIX_WAIT lookups of keys not published yet
+    std::map<std::string, JobLifecycle> lifecycles;  // by namespace (lifecycle.cpp)
+    std::vector<Redirect> redirects;                 // loop thread only
+    std::map<std::string, Published> published;      // PMIx_Publish's keys
+    std::vector<PendingLookup> pending_lookups;      // PMIX_WAIT lookups of keys not published yet
     // Failure handling: the first failure decides the exit code; survivors get a grace to exit,
     // then SIGTERM, then SIGKILL.
     bool failing = false, timed_out = false;
@@ -389,6 +413,22 @@ pmix_status_t setup_local_support(const std::string& nspace, const std::string& 
 // messages. unpack_infos allocates *info (PMIX_INFO_FREE it); empty bytes are an empty array.
 pmix_status_t pack_infos(const pmix_info_t* info, size_t ninfo, std::string& packed);
 pmix_status_t unpack_infos(const std::string& packed, pmix_info_t** info, size_t* ninfo);
+
+// lifecycle.cpp: the Standard's job-lifecycle events, raised with PMIx_Notify_event. A job whose
+// spawn requester asked (PMIX_NOTIFY_*): to that requester alone (PMIX_RANGE_CUSTOM); any other
+// job: PMIX_RANGE_SESSION with PMIX_EVENT_NON_DEFAULT (to handlers that name the code).
+// True when `info` is one of the PMIX_NOTIFY_* directives (recorded in `request`).
+bool lifecycle_directive(const pmix_info_t& info, LifecycleRequest& request);
+// A job registered: `requester` is its spawner (nullptr: the main job).
+void lifecycle_watch(Launcher& launcher, const std::string& nspace, size_t nprocs,
+                     const pmix_proc_t* requester, const LifecycleRequest& request);
+// Every process of the job started: PMIX_EVENT_JOB_START, then PMIX_LAUNCH_COMPLETE.
+void lifecycle_started(Launcher& launcher, const std::string& nspace);
+void lifecycle_aborted(Launcher& launcher, const pmix_proc_t& proc);  // PMIx_Abort called
+// A process was reaped (`wait_status` as waitpid gave it): its events, and JOB_END after the last.
+void lifecycle_proc_ended(Launcher& launcher, const Proc& process, int wait_status);
+// Waits (at most 2 s) until the library took every notification raised, before teardown.
+void lifecycle_flush();
 
 // report.cpp
 void print_report(const Launcher& launcher);

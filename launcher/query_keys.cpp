@@ -46,12 +46,14 @@ bool single_node(const Launcher& launcher) {
 }
 
 // What spawn_fn (host.cpp) acts on: the environment directives of the job and app info,
-// PMIX_ENVARS_HARVESTED accepted, and the app's PMIX_PSET_NAME. pmixd and the multi-node head do
-// not spawn: nothing.
+// PMIX_ENVARS_HARVESTED accepted, the app's PMIX_PSET_NAME, PMIX_FWD_STDIN and the lifecycle
+// requests (lifecycle.cpp). pmixd and the multi-node head do not spawn: nothing.
 std::string spawn_support(const Launcher& launcher) {
     if (!single_node(launcher)) return "";
     return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
-                 PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME});
+                 PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME,
+                 PMIX_FWD_STDIN, PMIX_NOTIFY_JOB_EVENTS, PMIX_NOTIFY_COMPLETION,
+                 PMIX_NOTIFY_PROC_TERMINATION, PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION});
 }
 
 void load_array(pmix_info_t& out, const char* key, std::vector<pmix_info_t>& items) {

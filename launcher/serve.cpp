@@ -195,6 +195,7 @@ int run_job(Launcher& launcher, const std::vector<std::string>& env) {
     launcher.times.forked = Clock::now();
     if (!all_started) launcher.fail(1, "could not start every process; killing the job");
     run_loop(launcher);
+    lifecycle_flush();  // the job's last events reach the library before it is torn down
     return launcher.final_exit_code();
 }
 

@@ -130,7 +130,71 @@ bool tell_host(State& s, const Event& ev) {
 
 }  // namespace
 
+bool EventCache::cached_code(pmix_status_t code) {
+    return code == PMIX_EVENT_JOB_START || code == PMIX_LAUNCH_COMPLETE ||
+           code == PMIX_EVENT_JOB_END;
+}
+
+namespace {
+// The namespace an event is about: PMIX_NSPACE, else its first affected proc's.
+std::string event_nspace(const Event& ev) {
+    for (std::size_t i = 0; i < ev.ninfo; ++i) {
+        const pmix_info_t& in = ev.info[i];
+        if (std::strncmp(in.key, PMIX_NSPACE, PMIX_MAX_KEYLEN) == 0 &&
+            in.value.type == PMIX_STRING && in.value.data.string != nullptr) {
+            return in.value.data.string;
+        }
+    }
+    for (std::size_t i = 0; i < ev.ninfo; ++i) {
+        const pmix_info_t& in = ev.info[i];
+        if (std::strncmp(in.key, PMIX_EVENT_AFFECTED_PROC, PMIX_MAX_KEYLEN) == 0 &&
+            in.value.type == PMIX_PROC && in.value.data.proc != nullptr) {
+            return ns_of(*in.value.data.proc);
+        }
+    }
+    return {};
+}
+}  // namespace
+
+void EventCache::keep(const Event& ev) {
+    if (!cached_code(ev.code)) return;
+    Entry entry;
+    entry.code = ev.code;
+    entry.source = ev.source;
+    entry.range = ev.range;
+    entry.nspace = event_nspace(ev);
+    if (entry.nspace.empty() || entry.info.assign_copy(ev.info, ev.ninfo) != PMIX_SUCCESS) return;
+    std::erase_if(entries,
+                  [&](const Entry& e) { return e.code == entry.code && e.nspace == entry.nspace; });
+    if (entries.size() >= kMax) entries.pop_front();
+    entries.push_back(std::move(entry));
+}
+
+void State::replay_cached_events(const Client& c, const std::vector<pmix_status_t>& codes,
+                                 std::size_t handler_id) {
+    for (const EventCache::Entry& entry : event_cache.entries) {
+        if (std::find(codes.begin(), codes.end(), entry.code) == codes.end()) continue;
+        Event ev;
+        ev.code = entry.code;
+        ev.source = entry.source;
+        ev.range = entry.range;
+        ev.info = entry.info.data();
+        ev.ninfo = entry.info.size();
+        if (!in_range(ev, c.proc) || !c.conn || c.conn->closed()) continue;
+        data::InfoArray info;
+        if (info.assign_copy(ev.info, ev.ninfo) != PMIX_SUCCESS ||
+            info.append(proto::kEventReplayFor, &handler_id, PMIX_SIZE) != PMIX_SUCCESS) {
+            continue;
+        }
+        proto::Writer w;
+        w.status(ev.code).proc(ev.source).infos(info.data(), info.size());
+        if (w.status_code() != PMIX_SUCCESS) continue;
+        (void)c.conn->send(static_cast<std::uint32_t>(proto::Op::kEvent), w.take());
+    }
+}
+
 std::size_t State::deliver_event(const Event& ev) {
+    event_cache.keep(ev);
     proto::Writer w;
     w.status(ev.code).proc(ev.source).infos(ev.info, ev.ninfo);
     if (w.status_code() != PMIX_SUCCESS) return 0;
@@ -148,8 +212,8 @@ std::size_t State::deliver_event(const Event& ev) {
     return sent;
 }
 
-void State::events_request(const ProcKey& who, Client& /*c*/, proto::Reader& r,
-                           wire::Connection& conn, const wire::Frame& frame) {
+void State::events_request(const ProcKey& who, Client& c, proto::Reader& r, wire::Connection& conn,
+                           const wire::Frame& frame) {
     const auto op = static_cast<proto::Op>(frame.op);
     if (op == proto::Op::kRegisterEvents || op == proto::Op::kDeregisterEvents) {
         std::vector<pmix_status_t> codes;
@@ -160,12 +224,17 @@ void State::events_request(const ProcKey& who, Client& /*c*/, proto::Reader& r,
             conn.close("undecodable event registration", wire::CloseKind::bad_frame);
             return;
         }
-        if (op == proto::Op::kRegisterEvents) {
-            events.add(who, std::move(codes));
-        } else {
+        if (op == proto::Op::kDeregisterEvents) {
             events.remove(who, codes);
+            reply_status(conn, frame, PMIX_SUCCESS);
+            return;
         }
+        const pmix_info_t* id = info.find(proto::kEventHandlerId);
+        events.add(who, codes);
         reply_status(conn, frame, PMIX_SUCCESS);
+        if (id != nullptr && id->value.type == PMIX_SIZE) {
+            replay_cached_events(c, codes, id->value.data.size);
+        }
         return;
     }
     Event ev;

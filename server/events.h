@@ -7,7 +7,10 @@
 
 #include <pmix_common.h>
 
+#include "data/info_array.h"
+
 #include <chrono>
+#include <deque>
 #include <map>
 #include <string>
 #include <utility>
@@ -36,6 +39,26 @@ struct Event {
     const pmix_info_t* info = nullptr;
     std::size_t ninfo = 0;
     bool named_only = false;  // only to clients that registered for `code` by name
+};
+
+// Job-lifecycle events kept for handlers registered after they were raised (the Standard keeps
+// an event until it is replaced): PMIX_EVENT_JOB_START, PMIX_LAUNCH_COMPLETE and
+// PMIX_EVENT_JOB_END, one per code and namespace (PMIX_NSPACE, else the first affected proc's;
+// a newer one replaces it), at most kMax (the oldest dropped: a few hundred bytes each, so
+// under ~100 KiB). A registration that names the code gets the cached ones its range reaches
+// (events.cpp), for that handler only.
+struct EventCache {
+    static constexpr std::size_t kMax = 256;
+    struct Entry {
+        pmix_status_t code = PMIX_SUCCESS;
+        pmix_proc_t source{};
+        pmix_data_range_t range = PMIX_RANGE_UNDEF;
+        std::string nspace;
+        data::InfoArray info;
+    };
+    std::deque<Entry> entries;
+    static bool cached_code(pmix_status_t code);
+    void keep(const Event& ev);
 };
 
 // How long a lost client's event waits before it reaches the host's own handlers: the value of

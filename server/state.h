@@ -69,6 +69,7 @@ public:
     GroupTable groups;          // groups.h: group operations and constructed groups
     PendingRequests pending;    // pending.h: commit waits, direct-modex waits
     EventRegistry events;       // events.h
+    EventCache event_cache;     // events.h: lifecycle events for late registrations
     ToolRegistry tools;         // tool_registry.h
     AppEnvironment app_env;     // app_env.h: shared with the host's thread (setup_fork)
     FenceBoards boards;         // board.h: shared with the host's thread
@@ -123,6 +124,9 @@ public:
     // Sends `ev` to every local client its range and their registrations select; returns how
     // many got it. Also the path of PMIx_Notify_event called in the server process.
     std::size_t deliver_event(const Event& ev);
+    // The cached events of `codes` that reach `c`, sent to it for its handler `handler_id`.
+    void replay_cached_events(const Client& c, const std::vector<pmix_status_t>& codes,
+                              std::size_t handler_id);
     // Job_control cleanup registrations (cleanup.cpp): true when `info` held only cleanup
     // directives and was recorded; run_cleanups removes the paths when the client ends.
     bool take_cleanup_request(Client& c, const pmix_info_t* info, std::size_t ninfo);

@@ -101,6 +101,12 @@ enum class Op : std::uint32_t {
 // leader). The server takes it as a vote and passes it to nobody.
 inline constexpr char kGroupLeaderVote[] = "pmix.cpp.grp.vote";
 
+// Cached events (server/events.cpp): a kRegisterEvents carries the client's handler id under
+// kEventHandlerId (SIZE); the server then sends it the cached events of those codes, each with
+// kEventReplayFor (SIZE, that id), which the client runs for that handler only.
+inline constexpr char kEventHandlerId[] = "pmix.cpp.ev.hdlr";
+inline constexpr char kEventReplayFor[] = "pmix.cpp.ev.replay";
+
 // Unknown ops get a reply with PMIX_ERR_NOT_SUPPORTED; the connection stays open.
 // A payload that does not decode (truncated, wrong types, trailing bytes) is a protocol
 // violation: the server logs the reason and closes that connection only.

@@ -114,6 +114,42 @@ TEST(StoreReads, ModexExportTakesCommittedRemoteAndGlobalOnly) {
     for (auto& i : in) PMIX_INFO_DESTRUCT(&i);
 }
 
+// The lifecycle-event cache: job events only, one per code and namespace (the newer replaces the
+// older), at most EventCache::kMax (the oldest dropped), nothing without a namespace.
+TEST(EventCacheBound, KeepsOnePerCodeAndNamespaceUpToTheBound) {
+    using pmix::server::Event;
+    using pmix::server::EventCache;
+    EventCache cache;
+    auto raise = [&](pmix_status_t code, const std::string& ns, int term) {
+        pmix_info_t info[2];
+        PMIX_INFO_LOAD(&info[0], PMIX_NSPACE, ns.c_str(), PMIX_STRING);
+        PMIX_INFO_LOAD(&info[1], PMIX_JOB_TERM_STATUS, &term, PMIX_STATUS);
+        Event ev;
+        ev.code = code;
+        ev.range = PMIX_RANGE_SESSION;
+        ev.info = info;
+        ev.ninfo = 2;
+        cache.keep(ev);
+        PMIX_INFO_DESTRUCT(&info[0]);
+        PMIX_INFO_DESTRUCT(&info[1]);
+    };
+    raise(PMIX_EVENT_JOB_END, "a", 0);
+    raise(PMIX_EVENT_JOB_END, "a", 5);  // replaces the first
+    raise(PMIX_EVENT_JOB_START, "a", 0);
+    raise(PMIX_ERR_LOST_CONNECTION, "a", 0);  // not a job event: not kept
+    Event nameless;
+    nameless.code = PMIX_EVENT_JOB_END;
+    cache.keep(nameless);
+    ASSERT_EQ(cache.entries.size(), 2u);
+    EXPECT_EQ(cache.entries[0].code, PMIX_EVENT_JOB_END);
+    EXPECT_EQ(cache.entries[0].info.find(PMIX_JOB_TERM_STATUS)->value.data.status, 5);
+    for (std::size_t i = 0; i < EventCache::kMax + 10; ++i)
+        raise(PMIX_EVENT_JOB_END, "job" + std::to_string(i), 0);
+    ASSERT_EQ(cache.entries.size(), EventCache::kMax);
+    EXPECT_EQ(cache.entries.front().nspace, "job10");
+    EXPECT_EQ(cache.entries.back().nspace, "job" + std::to_string(EventCache::kMax + 9));
+}
+
 // PMIX_MCA_pmix_event_caching_window: whole seconds as OpenPMIx reads it; anything else is a
 // warning (written where the log goes) and the default of 1 s, never a silent fallback.
 TEST(CachingWindow, WholeSecondsAreTakenAndAnythingElseIsWarnedAbout) {

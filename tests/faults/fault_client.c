@@ -6,6 +6,7 @@
  *                  a killed launcher takes the ranks' stdout pipes with it
  * Environment: FAULT_PAUSE_MS pause between rounds (spreads a kill over many points);
  * FAULT_STOP_RANK this rank raises SIGSTOP just before its first fence (a stopped member);
+ * FAULT_START_DELAY_MS each rank waits this long before PMIx_Init;
  * FAULT_HOLD_MS a rank whose round failed waits this long before it finalizes;
  * FAULT_TRUNCATE_BOARD this rank (hostile) truncates its namespace's fence board (the segment
  * PMIX_CPP_FENCE_BOARD names) to 0 bytes before its first fence, then waits FAULT_HOLD_MS and
@@ -158,6 +159,8 @@ int main(int argc, char** argv) {
         fprintf(stderr, "usage: fault_client ROUNDS BYTES FENCE_TIMEOUT OUTDIR\n");
         return 2;
     }
+    if (getenv("FAULT_START_DELAY_MS") != NULL)  /* connect after the launcher started all */
+        usleep((useconds_t)atoi(getenv("FAULT_START_DELAY_MS")) * 1000);
     rc = PMIx_Init(&me, NULL, 0);
     if (0 == strcmp(argv[4], "-")) {
         out = stdout;

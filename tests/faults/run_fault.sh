@@ -218,9 +218,12 @@ case_few_fds() {
   grep -q "cannot make the output pipes of rank [0-9]*: Too many open files" "$WORK/err" ||
     fail "no reason given"
   # 8 ranks: their pipes fit, their connections do not all fit; the server says why, the ranks
-  # that got in time out in their fence (PMIX_TIMEOUT 2 s), the job ends.
+  # that got in time out in their fence (PMIX_TIMEOUT 2 s), the job ends. The ranks connect 0.3 s
+  # after they start: connections accepted while pmixrun still made later ranks' pipes took the
+  # descriptors those pipes needed (seen once posix_spawn made starts fast).
   start=$(now_ms)
-  (ulimit -n 32 && exec timeout -s KILL 30 "$BIN/pmixrun" -n 8 "$BIN/fault_client" 2 64 2 -) \
+  (ulimit -n 32 && export FAULT_START_DELAY_MS=300 &&
+    exec timeout -s KILL 30 "$BIN/pmixrun" -n 8 "$BIN/fault_client" 2 64 2 -) \
     >"$WORK/out" 2>"$WORK/err"
   rc=$? took=$(($(now_ms) - start))
   echo "pmixrun -n 8 with ulimit -n 32: exit $rc after $took ms"; cat "$WORK/err"

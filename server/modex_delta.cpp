@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <random>
+#include <set>
 
 namespace pmix::server {
 
@@ -84,6 +85,15 @@ std::uint64_t ModexLog::observe(const ProcKey& proc, const pmix_info_t* infos, s
             it->second.changed = fresh;
             changed = true;
         }
+    }
+    // A key no longer exported (Put again with PMIX_LOCAL) is forgotten, so that its return
+    // counts as a change even with the bytes it had: kept, its old change number let a delta
+    // leave it out for a receiver that had never held it (randomized rounds, seed 2699492750).
+    if (log.keys.size() > n) {
+        std::set<std::string_view> present;
+        for (std::size_t i = 0; i < n; ++i)
+            present.emplace(infos[i].key, strnlen(infos[i].key, PMIX_MAX_KEYLEN));
+        std::erase_if(log.keys, [&](const auto& e) { return present.count(e.first) == 0; });
     }
     if (changed) {
         log.version = fresh;

@@ -10,6 +10,8 @@
 // 2. A key's change number is the first snapshot in which it has its current bytes. A delta with
 //    base B holds every key changed after B (base 0: all keys). Keys are never deleted, so a
 //    holder of any snapshot >= B of the same epoch gets exactly the newest values by applying it.
+//    A key that leaves the export (Put again as PMIX_LOCAL) is forgotten by the sender, so its
+//    return is a change whatever its bytes (receivers keep what they held, as with full fences).
 // 3. A receiver remembers per remote process the snapshot it holds (epoch, number) and applies a
 //    delta only when it holds the same epoch and a number >= base; else it does not apply it and
 //    fetches the full data by direct modex before it releases the fence (fence.cpp).

@@ -351,6 +351,7 @@ int run_parent(const char* self, const char* go) {
     check(rc == PMIX_SUCCESS, std::string("spawn: ") + PMIx_Error_string(rc));
     check(wait_for(PMIX_EVENT_JOB_END, 1, 10000), "no JOB_END");
     check(wait_for(PMIX_EVENT_PROC_TERMINATED, 3, 1000), "not 3 PROC_TERMINATED");
+    wait_for(PMIX_ERR_PROC_TERM_WO_SYNC, 1, 2000);  // checked below, with what it carries
     const std::optional<Seen> wo_sync = first(PMIX_ERR_PROC_TERM_WO_SYNC, nspace);
     check_common(wo_sync, "PROC_TERM_WO_SYNC", nspace);
     if (wo_sync) check(wo_sync->affected.rank == 2, "TERM_WO_SYNC not for rank 2");

@@ -192,6 +192,9 @@ int run_child() {
     const char* mode = std::getenv("LIFECYCLE_CHILD");
     const bool mixed = mode != nullptr && std::strcmp(mode, "mixed") == 0;
     if (mixed && me.rank == 2) {
+        // As the parent (run_parent): pmixrun's SIGTERM, 1 s after rank 1's exit 7, must not end
+        // this rank before it exits by itself (under TSan the parent's go took longer than that).
+        std::signal(SIGTERM, SIG_IGN);
         const char* go = std::getenv("LIFECYCLE_GO");
         for (int i = 0; i < 1000 && go != nullptr && access(go, F_OK) != 0; ++i) usleep(10000);
         _exit(0);  // without PMIx_Finalize

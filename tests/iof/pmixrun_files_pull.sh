@@ -53,11 +53,12 @@ done
 timeout 20 bash -c "until [[ \$(ls $TMPDIR/ready.* 2>/dev/null | wc -l) == ${#SPEC[@]} ]]; do sleep 0.05; done" \
   || fail "not every tool pulled: $(cat "$TMPDIR"/tool.*.err)"
 touch "$TMPDIR/go"
-# Everything is written once the last file has the first and last rank's last stderr line (the
-# tools flush partial lines when they deregister). Ten ranks: file names pad ranks to two digits.
+# Everything is written once every rank's files have its last stderr line (the tools flush
+# partial lines when they deregister). Ten ranks: file names pad ranks to two digits. Every rank,
+# not the first and last only: under TSan rank 7's output reached two tools after rank 9's.
 done_writing() {
   local r
-  for r in 0 9; do
+  for r in 0 1 2 3 4 5 6 7 8 9; do
     grep -qs "err $r 2" "$D"/e/t.*.0$r.err && grep -qs "err $r 2" "$D"/a/out.*.0$r.err \
       && grep -qs "err $r 2" "$D"/b/*/rank.0$r/stderr && grep -qs "err $r 2" "$D"/c/job-*-r$r.out \
       || return 1

@@ -6,6 +6,8 @@
 //   /tmp/pmix-cpp.<pid>.XXXXXX                                    short socket directory
 //   <tmpdir>/pmix.<host>.tool[.*], pmix.sys.<host>, ...           rendezvous files (the pid is
 //                                                                 inside, wire/rendezvous.h)
+//   <tmpdir>/pmix.<...>.tmp.<pid>                                 a rendezvous file not yet
+//                                                                 renamed into place
 // An entry is removed only when it belongs to this process's effective uid, its name has exactly
 // that form (with this server's prefix and host name) and no process with that pid exists
 // (kill(pid, 0); EPERM counts as alive). Never a live server's: at worst a dead server's pid
@@ -105,14 +107,36 @@ int remove_stale_dirs(const std::string& dir, PidIn pid_in) {
     return removed;
 }
 
-// Rendezvous files (wire/rendezvous.h) in `dir` naming a dead server of this host.
+// "pmix.<...>.tmp.<pid>": a rendezvous file its writer was killed before renaming into place
+// (wire::write_rendezvous writes there first); the pid, else 0.
+int rendezvous_temp_pid(std::string_view name) {
+    constexpr std::string_view lead = "pmix.", mark = ".tmp.";
+    const std::size_t at = name.rfind(mark);
+    if (name.substr(0, lead.size()) != lead || at == std::string_view::npos) return 0;
+    return pid_of(name.substr(at + mark.size()));
+}
+
+int remove_stale_rendezvous_temps(const std::string& dir) {
+    int removed = 0;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+        const int pid = rendezvous_temp_pid(e.path().filename().string());
+        if (pid != 0 && e.is_regular_file(ec) && owned_by_dead(e.path(), pid)) {
+            removed += ::unlink(e.path().c_str()) == 0 ? 1 : 0;
+        }
+    }
+    return removed;
+}
+
+// Rendezvous files (wire/rendezvous.h) in `dir` naming a dead server of this host, and the
+// temporary files dead writers left.
 int remove_stale_rendezvous(const std::string& dir, const std::string& host) {
     std::vector<std::string> files = wire::tool_files_in(dir, host);
     for (const std::string& f : {wire::system_file(dir, host), wire::scheduler_file(dir, host),
                                  wire::controller_file(dir, host)}) {
         files.push_back(f);
     }
-    int removed = 0;
+    int removed = remove_stale_rendezvous_temps(dir);
     for (const std::string& f : files) {
         const auto r = wire::read_rendezvous(f);
         if (r.ok() && owned_by_dead(f, r.value.pid)) removed += ::unlink(f.c_str()) == 0 ? 1 : 0;

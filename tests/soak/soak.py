@@ -175,8 +175,11 @@ def summarize(soak, jobs, wall_s, fds):
         f"{len(soak.tagged_pids())} |",
     ]
     if end[1] != 0 or end[2] != 0:
+        names = [os.path.relpath(os.path.join(d, n), soak.tmp)
+                 for d, dirs, files in os.walk(soak.tmp) for n in dirs + files]
+        names += [os.path.basename(p) for p in glob.glob(f"/dev/shm/{soak.shm_prefix}*")]
         soak.failures.append(f"left behind at the end: {end[1]} /dev/shm entries, "
-                             f"{end[2]} TMPDIR entries")
+                             f"{end[2]} TMPDIR entries: {' '.join(sorted(names)[:10])}")
     if shm_last > shm_first + 2 or tmp_last > tmp_first + 4:
         soak.failures.append("leftovers grew over the run (see the table)")
     if rss_last > rss_first * 1.10 + 1024:

@@ -14,6 +14,7 @@
 
 #include <cstring>
 #include <functional>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -204,8 +205,16 @@ TEST_F(ToolConnect, StaleFilesOfDeadServersAreSkippedAndReplacedLiveOnesAreNot) 
                               "\n";
     std::ofstream(dir.path() + "/pmix." + h + ".tool") << stale;       // a dead session server
     std::ofstream(dir.path() + "/pmix." + h + ".tool.0000") << stale;  // sorts first in the search
+    // Writers killed between writing and renaming: the dead one's is removed, a live one's kept.
+    const std::string dead_temp = "pmix.sys." + h + ".tmp." + std::to_string(dead);
+    const std::string live_temp = "pmix.sys." + h + ".tmp." + std::to_string(getpid());
+    std::ofstream(dir.path() + "/" + dead_temp) << "half";
+    std::ofstream(dir.path() + "/" + live_temp) << "half";
     HostProcess host({"--tmpdir", dir.path(), "--session"});
     ASSERT_TRUE(host.wait_ready()) << "a stale session file must not stop a new server";
+    EXPECT_FALSE(std::filesystem::exists(dir.path() + "/" + dead_temp));
+    EXPECT_TRUE(std::filesystem::exists(dir.path() + "/" + live_temp));
+    std::filesystem::remove(dir.path() + "/" + live_temp);
     EXPECT_EQ(read_file(dir.path() + "/pmix." + h + ".tool").rfind(host.nspace(), 0), 0u);
     HostProcess second({"--tmpdir", dir.path(), "--session"});
     EXPECT_FALSE(second.wait_ready()) << "two live session servers on one node";

@@ -52,6 +52,9 @@ pmix_status_t tool_init(pmix_proc_t* proc, const pmix_info_t* info, std::size_t 
             client::tool_finalize();
             return rc;
         }
+        // The events its tools raise reach the launcher's own handlers, as a host's do: an
+        // intermediate launcher it started raises PMIX_LAUNCHER_READY to it this way.
+        server::set_host_event_sink(&client::deliver_local_event);
     }
     return PMIX_SUCCESS;
 }

@@ -501,7 +501,8 @@ SharedInfos command_line_directives(const Options& options) {
 
 pmix_status_t register_job(Launcher& launcher) {
     lifecycle_watch(launcher, launcher.nspace, static_cast<size_t>(launcher.options.nprocs),
-                    nullptr, {});
+                    launcher.main_requester ? &*launcher.main_requester : nullptr,
+                    launcher.main_lifecycle);
     return register_nspace(launcher, launcher.nspace, static_cast<size_t>(launcher.options.nprocs),
                            nullptr, command_line_directives(launcher.options));
 }

@@ -22,6 +22,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -275,6 +276,13 @@ struct Launcher {
     std::vector<Redirect> redirects;                 // loop thread only
     std::map<std::string, Published> published;      // PMIx_Publish's keys
     std::vector<PendingLookup> pending_lookups;      // PMIX_WAIT lookups of keys not published yet
+    // An indirect launch (indirect.cpp): run once the server is up, before the job is
+    // registered; false: the job must not start (fail() has said why).
+    std::function<bool(Launcher&)> before_job;
+    // The main job's lifecycle events go to this requester when it asked (indirect.cpp: the
+    // initiator's PMIX_LAUNCH_DIRECTIVES); else as for any main job (lifecycle.cpp).
+    std::optional<pmix_proc_t> main_requester;
+    LifecycleRequest main_lifecycle;
     // Failure handling: the first failure decides the exit code; survivors get a grace to exit,
     // then SIGTERM, then SIGKILL.
     bool failing = false, timed_out = false;

@@ -1,6 +1,7 @@
 // pmixrun: start a PMIx server, register one job, fork its ranks, forward their output and turn
 // their fates into one exit status; across nodes, start a pmixd per node (head.cpp). The rules are
 // in this folder's README.md.
+#include "indirect.h"
 #include "launcher.h"
 #include "output.h"
 
@@ -51,7 +52,7 @@ int run(Launcher& launcher) {
         launcher.procs[rank].rank = static_cast<pmix_rank_t>(rank);
         launcher.procs[rank].nspace = launcher.nspace;
     }
-    return serve_job(launcher, child_env(launcher.options), {});
+    return serve_job(launcher, child_env(launcher.options), indirect_server_info());
 }
 
 }  // namespace
@@ -79,6 +80,10 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (!resolve_user(launcher)) return 2;
+    if (!indirect_from_env(launcher, error)) {  // before anything reads the environment
+        std::fprintf(stderr, "pmixrun: %s\n", error.c_str());
+        return 2;
+    }
     if (!options.hosts.empty() || !options.hostfile.empty()) return run_head(options);
     for (const AppContext& app : options.apps) {
         if (!program_exists(app.argv[0])) {
@@ -90,6 +95,7 @@ int main(int argc, char** argv) {
     }
     g_launcher = &launcher;
     const int code = run(launcher);
+    indirect_stop();
     if (options.report) print_report(launcher);
     return code;
 }

@@ -209,9 +209,11 @@ int serve_job(Launcher& launcher, const std::vector<std::string>& env,
     if (rc != PMIX_SUCCESS) {
         launcher.fail(1, std::string("PMIx_server_init failed: ") + PMIx_Error_string(rc));
     } else {
-        const bool prepared = prepare_job(launcher);
+        const bool go = !launcher.before_job || launcher.before_job(launcher);
+        const bool prepared = go && prepare_job(launcher);
         launcher.times.registered = Clock::now();
         if (prepared) code = run_job(launcher, env);
+        else if (!go) code = launcher.final_exit_code();
         deregister_job(launcher);
         clear_published();
         PMIx_server_finalize();

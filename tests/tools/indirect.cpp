@@ -1,0 +1,239 @@
+// tests/tools/indirect.cpp - an initiator of an indirect launch, on the public tool API only:
+//   indirect PMIXRUN uri|file|hangup|hold RNDZ_FILE -- PROGRAM [ARGS]
+// It starts as a PMIX_LAUNCHER tool that connects to nobody (its server side writes RNDZ_FILE),
+// fork/execs `PMIXRUN -n 2 PROGRAM ARGS` with PMIX_LAUNCHER_RNDZ_URI (the URI from that file;
+// "file": PMIX_LAUNCHER_RNDZ_FILE instead) and PMIX_KEEPALIVE_PIPE, waits for
+// PMIX_LAUNCHER_READY, makes pmixrun's server its own (PMIx_tool_set_server on the event's
+// source), and releases it with PMIX_DEBUGGER_RELEASE carrying PMIX_LAUNCH_DIRECTIVES
+// (PMIX_NOTIFY_JOB_EVENTS, PMIX_SET_ENVAR INDIRECT_VAR=from-initiator). Then:
+//   uri, file: waits for the job's JOB_END (status 0 expected) and pmixrun's exit (0);
+//   hangup:    after JOB_START closes the keepalive pipe; pmixrun must end the job and exit 129;
+//   hold:      after JOB_START prints "started <pmixrun pid>" and sleeps (the script kills us).
+// Prints "indirect: ok" when every step did what it should.
+#include <pmix_tool.h>
+
+#include <fcntl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+extern char** environ;
+
+namespace {
+
+struct Seen {
+    std::mutex mutex;
+    std::condition_variable changed;
+    bool ready = false, started = false, ended = false;
+    pmix_proc_t launcher{};
+    pmix_status_t term_status = PMIX_ERROR;
+    std::string ended_nspace;
+};
+Seen g_seen;
+
+void on_event(size_t, pmix_status_t status, const pmix_proc_t* source, pmix_info_t info[],
+              size_t ninfo, pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc,
+              void* cbdata) {
+    {
+        std::lock_guard lock(g_seen.mutex);
+        if (status == PMIX_LAUNCHER_READY && source != nullptr) {
+            g_seen.ready = true;
+            g_seen.launcher = *source;
+        } else if (status == PMIX_EVENT_JOB_START) {
+            g_seen.started = true;
+        } else if (status == PMIX_EVENT_JOB_END) {
+            g_seen.ended = true;
+            for (size_t i = 0; i < ninfo; ++i) {
+                if (PMIX_CHECK_KEY(&info[i], PMIX_JOB_TERM_STATUS))
+                    g_seen.term_status = info[i].value.data.status;
+                if (PMIX_CHECK_KEY(&info[i], PMIX_NSPACE) && info[i].value.type == PMIX_STRING)
+                    g_seen.ended_nspace = info[i].value.data.string;
+            }
+        }
+    }
+    std::printf("indirect: event %s\n", PMIx_Error_string(status));
+    std::fflush(stdout);
+    g_seen.changed.notify_all();
+    if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, nullptr, nullptr, cbdata);
+}
+
+template <typename Pred>
+bool wait_until(Pred pred, int seconds) {
+    std::unique_lock lock(g_seen.mutex);
+    return g_seen.changed.wait_for(lock, std::chrono::seconds(seconds), pred);
+}
+
+int fail(const std::string& why) {
+    std::printf("FAIL: %s\n", why.c_str());
+    std::fflush(stdout);
+    return 1;
+}
+
+pmix_status_t register_for(std::vector<pmix_status_t> codes) {
+    const pmix_status_t rc = PMIx_Register_event_handler(codes.data(), codes.size(), nullptr, 0,
+                                                         on_event, nullptr, nullptr);
+    return rc < 0 ? rc : PMIX_SUCCESS;
+}
+
+// The URI: the first line of the rendezvous file our server side wrote.
+std::string uri_of(const std::string& path) {
+    std::ifstream in(path);
+    std::string line;
+    std::getline(in, line);
+    return line;
+}
+
+pid_t start_pmixrun(const std::string& pmixrun, const std::vector<std::string>& program,
+                    const std::string& rndz_var, int keepalive_read) {
+    std::vector<std::string> env;
+    for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
+    env.push_back(rndz_var);
+    env.push_back(std::string(PMIX_KEEPALIVE_PIPE) + "=" + std::to_string(keepalive_read));
+    std::vector<std::string> args = {pmixrun, "-n", "2", "--timeout", "30"};
+    args.insert(args.end(), program.begin(), program.end());
+    std::vector<char*> argv, envp;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    for (auto& e : env) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::fcntl(keepalive_read, F_SETFD, 0);  // the one descriptor pmixrun inherits from us
+        ::execve(argv[0], argv.data(), envp.data());
+        ::_exit(127);
+    }
+    return pid;
+}
+
+// PMIX_DEBUGGER_RELEASE to the launcher, with the directives for the job it starts.
+pmix_status_t release(const pmix_proc_t& launcher) {
+    void* dirs = PMIx_Info_list_start();
+    const bool yes = true;
+    PMIx_Info_list_add(dirs, PMIX_NOTIFY_JOB_EVENTS, &yes, PMIX_BOOL);
+    pmix_envar_t envar{const_cast<char*>("INDIRECT_VAR"), const_cast<char*>("from-initiator"), ':'};
+    PMIx_Info_list_add(dirs, PMIX_SET_ENVAR, &envar, PMIX_ENVAR);
+    pmix_data_array_t directives;
+    PMIx_Info_list_convert(dirs, &directives);
+    PMIx_Info_list_release(dirs);
+    void* list = PMIx_Info_list_start();
+    PMIx_Info_list_add(list, PMIX_EVENT_CUSTOM_RANGE, &launcher, PMIX_PROC);
+    PMIx_Info_list_add(list, PMIX_EVENT_NON_DEFAULT, &yes, PMIX_BOOL);
+    PMIx_Info_list_add(list, PMIX_LAUNCH_DIRECTIVES, &directives, PMIX_DATA_ARRAY);
+    pmix_data_array_t info;
+    PMIx_Info_list_convert(list, &info);
+    PMIx_Info_list_release(list);
+    PMIX_DATA_ARRAY_DESTRUCT(&directives);
+    const pmix_status_t rc =
+        PMIx_Notify_event(PMIX_DEBUGGER_RELEASE, nullptr, PMIX_RANGE_CUSTOM,
+                          static_cast<pmix_info_t*>(info.array), info.size, nullptr, nullptr);
+    PMIX_DATA_ARRAY_DESTRUCT(&info);
+    return rc;
+}
+
+// pmixrun's exit status, or -1 if it did not exit within `seconds`.
+int reap(pid_t pid, int seconds) {
+    for (int i = 0; i < seconds * 10; ++i) {
+        int status = 0;
+        if (::waitpid(pid, &status, WNOHANG) == pid)
+            return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    return -1;
+}
+
+pmix_status_t attach_to(const pmix_proc_t& launcher) {
+    void* list = PMIx_Info_list_start();
+    const bool yes = true;
+    const int timeout = 10;
+    PMIx_Info_list_add(list, PMIX_WAIT_FOR_CONNECTION, &yes, PMIX_BOOL);
+    PMIx_Info_list_add(list, PMIX_TIMEOUT, &timeout, PMIX_INT);
+    pmix_data_array_t info;
+    PMIx_Info_list_convert(list, &info);
+    PMIx_Info_list_release(list);
+    const pmix_status_t rc =
+        PMIx_tool_set_server(&launcher, static_cast<pmix_info_t*>(info.array), info.size);
+    PMIX_DATA_ARRAY_DESTRUCT(&info);
+    return rc;
+}
+
+int run(const std::string& pmixrun, const std::string& mode, const std::string& rndz,
+        const std::vector<std::string>& program) {
+    void* list = PMIx_Info_list_start();
+    const bool yes = true;
+    PMIx_Info_list_add(list, PMIX_LAUNCHER, &yes, PMIX_BOOL);
+    PMIx_Info_list_add(list, PMIX_TOOL_DO_NOT_CONNECT, &yes, PMIX_BOOL);
+    PMIx_Info_list_add(list, PMIX_LAUNCHER_RENDEZVOUS_FILE, rndz.c_str(), PMIX_STRING);
+    pmix_data_array_t info;
+    PMIx_Info_list_convert(list, &info);
+    PMIx_Info_list_release(list);
+    pmix_proc_t me;
+    pmix_status_t rc = PMIx_tool_init(&me, static_cast<pmix_info_t*>(info.array), info.size);
+    PMIX_DATA_ARRAY_DESTRUCT(&info);
+    if (rc != PMIX_SUCCESS) return fail(std::string("tool_init: ") + PMIx_Error_string(rc));
+    if ((rc = register_for({PMIX_LAUNCHER_READY})) != PMIX_SUCCESS)
+        return fail(std::string("register READY: ") + PMIx_Error_string(rc));
+    const std::string var = mode == "file"
+                                ? std::string(PMIX_LAUNCHER_RNDZ_FILE) + "=" + rndz
+                                : std::string(PMIX_LAUNCHER_RNDZ_URI) + "=" + uri_of(rndz);
+    int keepalive[2];
+    if (::pipe2(keepalive, O_CLOEXEC) != 0) return fail("pipe");
+    const pid_t launcher_pid = start_pmixrun(pmixrun, program, var, keepalive[0]);
+    ::close(keepalive[0]);
+    if (!wait_until([] { return g_seen.ready; }, 15)) return fail("no PMIX_LAUNCHER_READY");
+    pmix_proc_t launcher;
+    {
+        std::lock_guard lock(g_seen.mutex);
+        launcher = g_seen.launcher;
+    }
+    std::printf("indirect: launcher %s:%u ready\n", launcher.nspace, launcher.rank);
+    if ((rc = attach_to(launcher)) != PMIX_SUCCESS)
+        return fail(std::string("set_server: ") + PMIx_Error_string(rc));
+    if ((rc = register_for({PMIX_EVENT_JOB_START, PMIX_EVENT_JOB_END})) != PMIX_SUCCESS)
+        return fail(std::string("register job events: ") + PMIx_Error_string(rc));
+    if ((rc = release(launcher)) != PMIX_SUCCESS)
+        return fail(std::string("release: ") + PMIx_Error_string(rc));
+    if (!wait_until([] { return g_seen.started; }, 15)) return fail("no JOB_START");
+    if (mode == "hold") {
+        std::printf("started %d\n", static_cast<int>(launcher_pid));
+        std::fflush(stdout);
+        std::this_thread::sleep_for(std::chrono::seconds(60));
+        return fail("not killed");
+    }
+    if (mode == "hangup") {
+        ::close(keepalive[1]);
+        const int code = reap(launcher_pid, 15);
+        if (code != 129) return fail("pmixrun exited " + std::to_string(code) + ", want 129");
+    } else {
+        if (!wait_until([] { return g_seen.ended; }, 20)) return fail("no JOB_END");
+        if (g_seen.term_status != PMIX_SUCCESS)
+            return fail(std::string("JOB_END status ") + PMIx_Error_string(g_seen.term_status));
+        std::printf("indirect: job %s ended\n", g_seen.ended_nspace.c_str());
+        ::close(keepalive[1]);
+        const int code = reap(launcher_pid, 15);
+        if (code != 0) return fail("pmixrun exited " + std::to_string(code));
+    }
+    PMIx_tool_finalize();
+    std::printf("indirect: ok\n");
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 6 || std::strcmp(argv[4], "--") != 0) {
+        std::fprintf(stderr, "usage: indirect PMIXRUN uri|file|hangup|hold RNDZ -- PROG...\n");
+        return 2;
+    }
+    std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    return run(argv[1], argv[2], argv[3], std::vector<std::string>(argv + 5, argv + argc));
+}

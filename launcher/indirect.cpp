@@ -274,7 +274,8 @@ void watch_keepalive(Launcher* launcher, int fd) {
         pollfd p{fd, POLLIN, 0};
         if (::poll(&p, 1, 200) <= 0 || !keepalive_closed(fd, p.revents)) continue;
         launcher->queue.post([launcher] {
-            if (launcher->failing) return;
+            // A job already over is not failed by its initiator leaving: it exits at JOB_END.
+            if (launcher->failing || launcher->exited_count == launcher->procs.size()) return;
             launcher->fail(129, "the initiator's keepalive pipe closed; killing the job");
             launcher->fail_at = Clock::now() - std::chrono::seconds(1);  // past the 1 s grace
         });

@@ -4,6 +4,7 @@
 // client/ so the C and C++ paths cannot drift apart. In a host (server library only) the same
 // calls are answered by its own server: client/host_mode.h decides, not these shims.
 #include "client/client.h"
+#include "self_spawn.h"
 #include "shim_support.h"
 
 #include <pmix.h>
@@ -129,12 +130,20 @@ pmix_status_t PMIx_Log_nb(const pmix_info_t data[], size_t ndata, const pmix_inf
 
 pmix_status_t PMIx_Spawn(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[],
                          size_t napps, pmix_nspace_t nspace) {
-    return guarded([&] { return cl::spawn(job_info, ninfo, apps, napps, nspace); });
+    return guarded([&] {
+        if (pmix::capi::self_spawn_applies())
+            return pmix::capi::self_spawn(job_info, ninfo, apps, napps, nspace);
+        return cl::spawn(job_info, ninfo, apps, napps, nspace);
+    });
 }
 
 pmix_status_t PMIx_Spawn_nb(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[],
                             size_t napps, pmix_spawn_cbfunc_t cbfunc, void* cbdata) {
-    return guarded([&] { return cl::spawn_nb(job_info, ninfo, apps, napps, cbfunc, cbdata); });
+    return guarded([&] {
+        if (cbfunc != nullptr && pmix::capi::self_spawn_applies())
+            return pmix::capi::self_spawn_nb(job_info, ninfo, apps, napps, cbfunc, cbdata);
+        return cl::spawn_nb(job_info, ninfo, apps, napps, cbfunc, cbdata);
+    });
 }
 
 pmix_status_t PMIx_Query_info(pmix_query_t queries[], size_t nqueries, pmix_info_t** results,

@@ -1,5 +1,6 @@
 // capi/compose.cpp - see compose.h.
 #include "compose.h"
+#include "self_spawn.h"
 
 #include "client/client.h"
 #include "client/host_mode.h"
@@ -61,7 +62,10 @@ pmix_status_t tool_init(pmix_proc_t* proc, const pmix_info_t* info, std::size_t 
 
 pmix_status_t tool_finalize() {
     const pmix_status_t rc = client::tool_finalize();
-    if (rc == PMIX_SUCCESS && !client::initialized()) server::stop_launcher_server();
+    if (rc == PMIX_SUCCESS && !client::initialized()) {
+        self_spawn_finalize();  // the launchers it started end their jobs
+        server::stop_launcher_server();
+    }
     return rc;
 }
 

@@ -374,16 +374,6 @@ void deliver_local_event(pmix_status_t status, const pmix_proc_t& source, const 
     deliver(status, source, const_cast<pmix_info_t*>(info), ninfo);
 }
 
-// A tool attached to no server (PMIX_TOOL_DO_NOT_CONNECT, or every server gone): its handlers
-// are kept here alone.
-namespace {
-bool unattached_tool() {
-    State& s = state();
-    std::lock_guard lock(s.mu);
-    return s.tool && (!s.conn || s.conn->closed());
-}
-}  // namespace
-
 pmix_status_t register_event_handler(const pmix_status_t* codes, std::size_t ncodes,
                                      const pmix_info_t* info, std::size_t ninfo,
                                      pmix_notification_fn_t evhdlr, pmix_hdlr_reg_cbfunc_t cbfunc,
@@ -422,7 +412,7 @@ pmix_status_t register_event_handler(const pmix_status_t* codes, std::size_t nco
         std::lock_guard lock(r.mu);
         r.handlers.push_back(std::move(handler));
     }
-    if (unattached_tool()) {  // its events come from its own server side (a launcher) alone
+    if (unattached_tool()) {  // kept here alone: its events come from its own server side
         if (cbfunc == nullptr) return static_cast<pmix_status_t>(id);
         return post([cbfunc, id, cbdata] { cbfunc(PMIX_SUCCESS, id, cbdata); });
     }

@@ -257,6 +257,12 @@ pmix_status_t tool_finalize() {
     return PMIX_SUCCESS;
 }
 
+bool unattached_tool() {
+    State& s = state();
+    std::lock_guard lock(s.mu);
+    return s.refs > 0 && s.tool && (!s.conn || s.conn->closed());
+}
+
 pmix_status_t tool_attach_to_server(pmix_proc_t* myproc, pmix_proc_t* server,
                                     const pmix_info_t* info, std::size_t ninfo) {
     if (info == nullptr && ninfo > 0) return PMIX_ERR_BAD_PARAM;

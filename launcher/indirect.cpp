@@ -22,12 +22,13 @@
 // pmixrun serves its tools (the work queue is drained) and gives up when the keepalive pipe
 // closes, the link to the initiator is lost, on SIGINT/SIGTERM and at --timeout.
 //
-// The release's PMIX_LAUNCH_DIRECTIVES (a data array of infos) apply to the job pmixrun then
-// starts: PMIX_NOTIFY_JOB_EVENTS / _COMPLETION / _PROC_TERMINATION / _ABNORMAL_TERMINATION send
-// that job's lifecycle events to the releaser alone (lifecycle.cpp); PMIX_SET_ENVAR,
-// PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR and PMIX_APPEND_ENVAR join the command line's environment
-// options, after them. Any other directive: refused when required (the job does not start,
-// exit 1), named on stderr as ignored otherwise. The link is closed once released; the
+// PMIX_LAUNCH_DIRECTIVES (a data array of infos: registered by the initiator with our namespace,
+// which pmixrun reads with PMIx_Get once attached, and then those of the release event) apply to
+// the job pmixrun then starts: PMIX_NOTIFY_JOB_EVENTS / _COMPLETION / _PROC_TERMINATION /
+// _ABNORMAL_TERMINATION send that job's lifecycle events to the releaser alone (lifecycle.cpp);
+// PMIX_SET_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR and PMIX_APPEND_ENVAR join the command
+// line's environment options, after them. Any other directive: refused when required (the job does
+// not start, exit 1), named on stderr as ignored otherwise. The link is closed once released; the
 // initiator's identity stays readable as PMIX_PARENT_ID of our server's process.
 #include "indirect.h"
 
@@ -151,6 +152,33 @@ pmix_status_t attach_to_initiator(pmix_proc_t& parent) {
     std::free(servers);
     if (rc != PMIX_SUCCESS) PMIx_tool_finalize();
     return rc;
+}
+
+// The directives the initiator registered with our namespace when it started us through its own
+// PMIx_Spawn (its library's self-spawn); those of the release come after them.
+void fetch_directives() {
+    pmix_proc_t job;
+    PMIX_LOAD_PROCID(&job, g_settings.server_nspace.c_str(), PMIX_RANK_WILDCARD);
+    InfoList qualifiers;
+    const bool yes = true;
+    const int timeout_s = 2;
+    qualifiers.add(PMIX_OPTIONAL, &yes, PMIX_BOOL);
+    qualifiers.add(PMIX_TIMEOUT, &timeout_s, PMIX_INT);
+    if (qualifiers.convert() != PMIX_SUCCESS) return;
+    pmix_value_t* value = nullptr;
+    if (PMIx_Get(&job, PMIX_LAUNCH_DIRECTIVES, qualifiers.info(), qualifiers.size(), &value) !=
+            PMIX_SUCCESS ||
+        value == nullptr)
+        return;
+    pmix_info_t found;
+    PMIX_INFO_CONSTRUCT(&found);
+    PMIX_LOAD_KEY(found.key, PMIX_LAUNCH_DIRECTIVES);
+    found.value = *value;  // borrowed: keep_directives copies what it keeps
+    {
+        std::lock_guard lock(g_release.mutex);
+        keep_directives(&found, 1, g_release.directives);
+    }
+    PMIX_VALUE_RELEASE(value);
 }
 
 bool link_alive() {
@@ -320,6 +348,7 @@ bool call_back(Launcher& launcher) {
     if (rc == PMIX_SUCCESS) rc = attach_to_initiator(parent);
     bool attached = rc == PMIX_SUCCESS;
     if (rc == PMIX_SUCCESS) rc = register_release_handler();
+    if (rc == PMIX_SUCCESS) fetch_directives();
     if (rc == PMIX_SUCCESS) rc = notify_ready(parent);
     std::string why = rc == PMIX_SUCCESS ? wait_for_release(launcher) : "call back";
     if (rc != PMIX_SUCCESS)

@@ -1,12 +1,15 @@
 // tests/tools/indirect.cpp - an initiator of an indirect launch, on the public tool API only:
-//   indirect PMIXRUN uri|file|hangup|hold RNDZ_FILE -- PROGRAM [ARGS]
+//   indirect PMIXRUN uri|file|self|hangup|hold RNDZ_FILE -- PROGRAM [ARGS]
 // It starts as a PMIX_LAUNCHER tool that connects to nobody (its server side writes RNDZ_FILE),
 // fork/execs `PMIXRUN -n 2 PROGRAM ARGS` with PMIX_LAUNCHER_RNDZ_URI (the URI from that file;
 // "file": PMIX_LAUNCHER_RNDZ_FILE instead) and PMIX_KEEPALIVE_PIPE, waits for
 // PMIX_LAUNCHER_READY, makes pmixrun's server its own (PMIx_tool_set_server on the event's
 // source), and releases it with PMIX_DEBUGGER_RELEASE carrying PMIX_LAUNCH_DIRECTIVES
-// (PMIX_NOTIFY_JOB_EVENTS, PMIX_SET_ENVAR INDIRECT_VAR=from-initiator). Then:
-//   uri, file: waits for the job's JOB_END (status 0 expected) and pmixrun's exit (0);
+// (PMIX_NOTIFY_JOB_EVENTS, PMIX_SET_ENVAR INDIRECT_VAR=from-initiator). "self": the library
+// starts pmixrun (PMIx_Spawn of a tool attached to no server), the directives go with the spawn,
+// READY must come from the namespace PMIx_Spawn returned. Then:
+//   uri, file, self: waits for the job's JOB_END (status 0 expected) and pmixrun's exit (0;
+//              self: the script checks that it is gone);
 //   hangup:    after JOB_START closes the keepalive pipe; pmixrun must end the job and exit 129;
 //   hold:      after JOB_START prints "started <pmixrun pid>" and sleeps (the script kills us).
 // Prints "indirect: ok" when every step did what it should.
@@ -93,14 +96,22 @@ std::string uri_of(const std::string& path) {
     return line;
 }
 
+std::string g_mark;  // "INDIRECT_MARK=<rendezvous path>": finds our pmixrun in `pgrep -f`
+
+std::vector<std::string> pmixrun_args(const std::string& pmixrun,
+                                      const std::vector<std::string>& program) {
+    std::vector<std::string> args = {pmixrun, "-n", "2", "--timeout", "30", "-x", g_mark};
+    args.insert(args.end(), program.begin(), program.end());
+    return args;
+}
+
 pid_t start_pmixrun(const std::string& pmixrun, const std::vector<std::string>& program,
                     const std::string& rndz_var, int keepalive_read) {
     std::vector<std::string> env;
     for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
     env.push_back(rndz_var);
     env.push_back(std::string(PMIX_KEEPALIVE_PIPE) + "=" + std::to_string(keepalive_read));
-    std::vector<std::string> args = {pmixrun, "-n", "2", "--timeout", "30"};
-    args.insert(args.end(), program.begin(), program.end());
+    std::vector<std::string> args = pmixrun_args(pmixrun, program);
     std::vector<char*> argv, envp;
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
@@ -115,8 +126,8 @@ pid_t start_pmixrun(const std::string& pmixrun, const std::vector<std::string>& 
     return pid;
 }
 
-// PMIX_DEBUGGER_RELEASE to the launcher, with the directives for the job it starts.
-pmix_status_t release(const pmix_proc_t& launcher) {
+// The directives for the job the launcher starts: its events to us, a variable for its ranks.
+pmix_data_array_t launch_directives() {
     void* dirs = PMIx_Info_list_start();
     const bool yes = true;
     PMIx_Info_list_add(dirs, PMIX_NOTIFY_JOB_EVENTS, &yes, PMIX_BOOL);
@@ -125,10 +136,18 @@ pmix_status_t release(const pmix_proc_t& launcher) {
     pmix_data_array_t directives;
     PMIx_Info_list_convert(dirs, &directives);
     PMIx_Info_list_release(dirs);
+    return directives;
+}
+
+// PMIX_DEBUGGER_RELEASE to the launcher, with the directives (unless `self`: they went with
+// PMIx_Spawn).
+pmix_status_t release(const pmix_proc_t& launcher, bool self) {
+    pmix_data_array_t directives = launch_directives();
+    const bool yes = true;
     void* list = PMIx_Info_list_start();
     PMIx_Info_list_add(list, PMIX_EVENT_CUSTOM_RANGE, &launcher, PMIX_PROC);
     PMIx_Info_list_add(list, PMIX_EVENT_NON_DEFAULT, &yes, PMIX_BOOL);
-    PMIx_Info_list_add(list, PMIX_LAUNCH_DIRECTIVES, &directives, PMIX_DATA_ARRAY);
+    if (!self) PMIx_Info_list_add(list, PMIX_LAUNCH_DIRECTIVES, &directives, PMIX_DATA_ARRAY);
     pmix_data_array_t info;
     PMIx_Info_list_convert(list, &info);
     PMIx_Info_list_release(list);
@@ -149,6 +168,40 @@ int reap(pid_t pid, int seconds) {
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
     return -1;
+}
+
+// Self-spawn: PMIx_Spawn of pmixrun by this tool, attached to no server, with the rendezvous URI
+// in its environment and the launch directives in the job info.
+pmix_status_t spawn_launcher(const std::string& pmixrun, const std::vector<std::string>& program,
+                             const std::string& uri_var, std::string& nspace) {
+    std::vector<std::string> args = pmixrun_args(pmixrun, program);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    std::string env_entry = uri_var;
+    char* envp[] = {env_entry.data(), nullptr};
+    pmix_app_t app;
+    PMIX_APP_CONSTRUCT(&app);
+    app.cmd = args[0].data();
+    app.argv = argv.data();
+    app.env = envp;
+    app.maxprocs = 1;
+    pmix_data_array_t directives = launch_directives();
+    void* list = PMIx_Info_list_start();
+    const bool yes = true;
+    PMIx_Info_list_add(list, PMIX_SPAWN_TOOL, &yes, PMIX_BOOL);
+    PMIx_Info_list_add(list, PMIX_DEBUG_STOP_IN_INIT, &yes, PMIX_BOOL);
+    PMIx_Info_list_add(list, PMIX_LAUNCH_DIRECTIVES, &directives, PMIX_DATA_ARRAY);
+    pmix_data_array_t info;
+    PMIx_Info_list_convert(list, &info);
+    PMIx_Info_list_release(list);
+    PMIX_DATA_ARRAY_DESTRUCT(&directives);
+    pmix_nspace_t ns = {};
+    const pmix_status_t rc =
+        PMIx_Spawn(static_cast<pmix_info_t*>(info.array), info.size, &app, 1, ns);
+    PMIX_DATA_ARRAY_DESTRUCT(&info);
+    nspace = ns;
+    return rc;
 }
 
 pmix_status_t attach_to(const pmix_proc_t& launcher) {
@@ -185,10 +238,19 @@ int run(const std::string& pmixrun, const std::string& mode, const std::string& 
     const std::string var = mode == "file"
                                 ? std::string(PMIX_LAUNCHER_RNDZ_FILE) + "=" + rndz
                                 : std::string(PMIX_LAUNCHER_RNDZ_URI) + "=" + uri_of(rndz);
-    int keepalive[2];
-    if (::pipe2(keepalive, O_CLOEXEC) != 0) return fail("pipe");
-    const pid_t launcher_pid = start_pmixrun(pmixrun, program, var, keepalive[0]);
-    ::close(keepalive[0]);
+    const bool self = mode == "self";
+    int keepalive[2] = {-1, -1};
+    pid_t launcher_pid = -1;
+    std::string spawned;
+    if (self) {
+        if ((rc = spawn_launcher(pmixrun, program, var, spawned)) != PMIX_SUCCESS)
+            return fail(std::string("PMIx_Spawn: ") + PMIx_Error_string(rc));
+        std::printf("indirect: spawned %s\n", spawned.c_str());
+    } else {
+        if (::pipe2(keepalive, O_CLOEXEC) != 0) return fail("pipe");
+        launcher_pid = start_pmixrun(pmixrun, program, var, keepalive[0]);
+        ::close(keepalive[0]);
+    }
     if (!wait_until([] { return g_seen.ready; }, 15)) return fail("no PMIX_LAUNCHER_READY");
     pmix_proc_t launcher;
     {
@@ -196,11 +258,12 @@ int run(const std::string& pmixrun, const std::string& mode, const std::string& 
         launcher = g_seen.launcher;
     }
     std::printf("indirect: launcher %s:%u ready\n", launcher.nspace, launcher.rank);
+    if (self && spawned != launcher.nspace) return fail("READY from another namespace");
     if ((rc = attach_to(launcher)) != PMIX_SUCCESS)
         return fail(std::string("set_server: ") + PMIx_Error_string(rc));
     if ((rc = register_for({PMIX_EVENT_JOB_START, PMIX_EVENT_JOB_END})) != PMIX_SUCCESS)
         return fail(std::string("register job events: ") + PMIx_Error_string(rc));
-    if ((rc = release(launcher)) != PMIX_SUCCESS)
+    if ((rc = release(launcher, self)) != PMIX_SUCCESS)
         return fail(std::string("release: ") + PMIx_Error_string(rc));
     if (!wait_until([] { return g_seen.started; }, 15)) return fail("no JOB_START");
     if (mode == "hold") {
@@ -218,9 +281,11 @@ int run(const std::string& pmixrun, const std::string& mode, const std::string& 
         if (g_seen.term_status != PMIX_SUCCESS)
             return fail(std::string("JOB_END status ") + PMIx_Error_string(g_seen.term_status));
         std::printf("indirect: job %s ended\n", g_seen.ended_nspace.c_str());
-        ::close(keepalive[1]);
-        const int code = reap(launcher_pid, 15);
-        if (code != 0) return fail("pmixrun exited " + std::to_string(code));
+        if (!self) {
+            ::close(keepalive[1]);
+            const int code = reap(launcher_pid, 15);
+            if (code != 0) return fail("pmixrun exited " + std::to_string(code));
+        }
     }
     PMIx_tool_finalize();
     std::printf("indirect: ok\n");
@@ -235,5 +300,6 @@ int main(int argc, char** argv) {
         return 2;
     }
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
+    g_mark = std::string("INDIRECT_MARK=") + argv[3];
     return run(argv[1], argv[2], argv[3], std::vector<std::string>(argv + 5, argv + argc));
 }

@@ -4,6 +4,8 @@
 #  uri:    PMIX_LAUNCHER_RNDZ_URI + PMIX_KEEPALIVE_PIPE; READY, release with launch directives
 #          (job events to the initiator, INDIRECT_VAR set for the ranks), JOB_END, exit 0;
 #  file:   the same through PMIX_LAUNCHER_RNDZ_FILE naming the initiator's rendezvous file;
+#  self:   the initiator's PMIx_Spawn starts pmixrun (self-spawn, capi/self_spawn.h), the
+#          directives go with the spawn; READY from the namespace it returned;
 #  hangup: the initiator closes the keepalive pipe while the job runs: pmixrun ends it, exits 129;
 #  kill9:  the initiator is killed (SIGKILL) while the job runs: the same.
 # Every case: no rank, no pmixrun left, nothing of pmixrun's in TMPDIR or /dev/shm.
@@ -37,13 +39,14 @@ gone() {  # gone PID...: true once none of them runs (10 s at most)
 }
 
 case $CASE in
-uri|file)
+uri|file|self)
   timeout 60 "$TOOL" "$PMIXRUN" "$CASE" "$RNDZ" -- "${ECHO[@]}" > "$WORK/out" 2> "$WORK/err"
   rc=$?
   sed 's/^/| /' "$WORK/out" "$WORK/err"
   [[ $rc == 0 ]] || fail "initiator exited $rc"
   grep -q '^indirect: ok' "$WORK/out" || fail "no summary"
   [[ $(grep -c 'var=from-initiator' "$WORK/out") == 2 ]] || fail "the launch directive's variable"
+  gone $(pgrep -f "INDIRECT_MARK=$RNDZ") || fail "pmixrun left running"
   ;;
 hangup)
   timeout 60 "$TOOL" "$PMIXRUN" hangup "$RNDZ" -- "${SLEEPER[@]}" > "$WORK/out" 2> "$WORK/err"

@@ -9,6 +9,8 @@
 #include "server/api.h"
 #include "server/tool_admission.h"
 
+#include <string>
+
 namespace pmix::capi {
 
 namespace {
@@ -27,6 +29,18 @@ constexpr client::HostServer kThisServer = {
     .get_credential = &server::get_own_credential,
     .validate_credential = &server::validate_own_credential,
 };
+
+// PMIx_Get(own proc, PMIX_MYSERVER_URI) of a launcher tool: its server's URI, what an initiator
+// hands the launcher it starts (PMIX_LAUNCHER_RNDZ_URI).
+void store_own_uri(const pmix_proc_t& me) {
+    const std::string uri = server::launcher_server_uri();
+    if (uri.empty()) return;
+    pmix_value_t value;
+    PMIX_VALUE_CONSTRUCT(&value);
+    value.type = PMIX_STRING;
+    value.data.string = const_cast<char*>(uri.c_str());
+    (void)client::store_internal(&me, PMIX_MYSERVER_URI, &value);
+}
 
 }  // namespace
 
@@ -56,6 +70,7 @@ pmix_status_t tool_init(pmix_proc_t* proc, const pmix_info_t* info, std::size_t 
         // The events its tools raise reach the launcher's own handlers, as a host's do: an
         // intermediate launcher it started raises PMIX_LAUNCHER_READY to it this way.
         server::set_host_event_sink(&client::deliver_local_event);
+        store_own_uri(me);
     }
     return PMIX_SUCCESS;
 }

@@ -24,8 +24,9 @@ pmix_status_t abort(int status, const char* msg, const pmix_proc_t* procs, std::
 // ---- tools (tool.cpp) ---------------------------------------------------------------------------
 pmix_status_t tool_init(pmix_proc_t* proc, const pmix_info_t* info, std::size_t ninfo);
 pmix_status_t tool_finalize();
-// A tool attached to no server (PMIX_TOOL_DO_NOT_CONNECT, or its primary is gone): its event
-// handlers are kept locally, and its PMIx_Spawn starts the program itself (capi/self_spawn.h).
+// A tool attached to no server (PMIX_TOOL_DO_NOT_CONNECT, or it disconnected from every one; a
+// server that was lost still counts): its event handlers are kept locally, and its PMIx_Spawn
+// starts the program itself (capi/self_spawn.h).
 bool unattached_tool();
 pmix_status_t tool_attach_to_server(pmix_proc_t* myproc, pmix_proc_t* server,
                                     const pmix_info_t* info, std::size_t ninfo);

@@ -260,7 +260,7 @@ pmix_status_t tool_finalize() {
 bool unattached_tool() {
     State& s = state();
     std::lock_guard lock(s.mu);
-    return s.refs > 0 && s.tool && (!s.conn || s.conn->closed());
+    return s.refs > 0 && s.tool && !s.conn && s.servers.empty();
 }
 
 pmix_status_t tool_attach_to_server(pmix_proc_t* myproc, pmix_proc_t* server,

@@ -3,6 +3,8 @@
 
 #include "data/value.h"
 #include "server/api.h"
+#include "server/state.h"
+#include "wire/rendezvous.h"
 
 #include <pmix_server.h>
 
@@ -86,6 +88,11 @@ pmix_status_t start_launcher_server(const pmix_proc_t& me, const pmix_info_t* in
     for (auto& i : sinfo) data::info_destruct(&i);
     g_started = rc == PMIX_SUCCESS;
     return rc;
+}
+
+std::string launcher_server_uri() {
+    const std::shared_ptr<State> st = current();
+    return st == nullptr ? std::string() : wire::make_uri(st->nspace, st->rank, st->socket_path);
 }
 
 void stop_launcher_server() {

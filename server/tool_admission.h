@@ -10,6 +10,7 @@
 #include <pmix_common.h>
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace pmix::server {
@@ -31,5 +32,8 @@ pmix_status_t start_launcher_server(const pmix_proc_t& me, const pmix_info_t* in
                                     std::size_t ninfo);
 // Finalizes the server start_launcher_server started; nothing when it started none.
 void stop_launcher_server();
+// The URI of this process's server ("<nspace>.<rank>;<socket>"), what PMIX_MYSERVER_URI answers
+// a launcher tool; empty when none runs.
+std::string launcher_server_uri();
 
 }  // namespace pmix::server

@@ -1,5 +1,5 @@
 // tests/tools/indirect.cpp - an initiator of an indirect launch, on the public tool API only:
-//   indirect PMIXRUN uri|file|self|hangup|hold RNDZ_FILE -- PROGRAM [ARGS]
+//   indirect PMIXRUN uri|file|self|refuse|hangup|hold RNDZ_FILE -- PROGRAM [ARGS]
 // It starts as a PMIX_LAUNCHER tool that connects to nobody (its server side writes RNDZ_FILE),
 // fork/execs `PMIXRUN -n 2 PROGRAM ARGS` with PMIX_LAUNCHER_RNDZ_URI (the URI from that file;
 // "file": PMIX_LAUNCHER_RNDZ_FILE instead) and PMIX_KEEPALIVE_PIPE, waits for
@@ -10,6 +10,8 @@
 // READY must come from the namespace PMIx_Spawn returned. Then:
 //   uri, file, self: waits for the job's JOB_END (status 0 expected) and pmixrun's exit (0;
 //              self: the script checks that it is gone);
+//   refuse:    the release adds a required directive pmixrun does not act on: pmixrun must exit
+//              1 without starting the job;
 //   hangup:    after JOB_START closes the keepalive pipe; pmixrun must end the job and exit 129;
 //   hold:      after JOB_START prints "started <pmixrun pid>" and sleeps (the script kills us).
 // Prints "indirect: ok" when every step did what it should.
@@ -127,10 +129,19 @@ pid_t start_pmixrun(const std::string& pmixrun, const std::vector<std::string>& 
 }
 
 // The directives for the job the launcher starts: its events to us, a variable for its ranks.
-pmix_data_array_t launch_directives() {
+// `refused`: also a required directive no launcher acts on.
+pmix_data_array_t launch_directives(bool refused) {
     void* dirs = PMIx_Info_list_start();
     const bool yes = true;
     PMIx_Info_list_add(dirs, PMIX_NOTIFY_JOB_EVENTS, &yes, PMIX_BOOL);
+    if (refused) {
+        PMIx_Info_list_add(dirs, "pmix.test.no.such.directive", &yes, PMIX_BOOL);
+        pmix_data_array_t directives;
+        PMIx_Info_list_convert(dirs, &directives);
+        PMIx_Info_list_release(dirs);
+        PMIX_INFO_REQUIRED(static_cast<pmix_info_t*>(directives.array) + directives.size - 1);
+        return directives;
+    }
     pmix_envar_t envar{const_cast<char*>("INDIRECT_VAR"), const_cast<char*>("from-initiator"), ':'};
     PMIx_Info_list_add(dirs, PMIX_SET_ENVAR, &envar, PMIX_ENVAR);
     pmix_data_array_t directives;
@@ -141,8 +152,8 @@ pmix_data_array_t launch_directives() {
 
 // PMIX_DEBUGGER_RELEASE to the launcher, with the directives (unless `self`: they went with
 // PMIx_Spawn).
-pmix_status_t release(const pmix_proc_t& launcher, bool self) {
-    pmix_data_array_t directives = launch_directives();
+pmix_status_t release(const pmix_proc_t& launcher, bool self, bool refused) {
+    pmix_data_array_t directives = launch_directives(refused);
     const bool yes = true;
     void* list = PMIx_Info_list_start();
     PMIx_Info_list_add(list, PMIX_EVENT_CUSTOM_RANGE, &launcher, PMIX_PROC);
@@ -186,7 +197,7 @@ pmix_status_t spawn_launcher(const std::string& pmixrun, const std::vector<std::
     app.argv = argv.data();
     app.env = envp;
     app.maxprocs = 1;
-    pmix_data_array_t directives = launch_directives();
+    pmix_data_array_t directives = launch_directives(false);
     void* list = PMIx_Info_list_start();
     const bool yes = true;
     PMIx_Info_list_add(list, PMIX_SPAWN_TOOL, &yes, PMIX_BOOL);
@@ -263,8 +274,17 @@ int run(const std::string& pmixrun, const std::string& mode, const std::string& 
         return fail(std::string("set_server: ") + PMIx_Error_string(rc));
     if ((rc = register_for({PMIX_EVENT_JOB_START, PMIX_EVENT_JOB_END})) != PMIX_SUCCESS)
         return fail(std::string("register job events: ") + PMIx_Error_string(rc));
-    if ((rc = release(launcher, self)) != PMIX_SUCCESS)
+    if ((rc = release(launcher, self, mode == "refuse")) != PMIX_SUCCESS)
         return fail(std::string("release: ") + PMIx_Error_string(rc));
+    if (mode == "refuse") {  // the job must not start: pmixrun says why and exits 1
+        const int code = reap(launcher_pid, 15);
+        if (code != 1) return fail("pmixrun exited " + std::to_string(code) + ", want 1");
+        if (g_seen.started) return fail("the job started");
+        ::close(keepalive[1]);
+        PMIx_tool_finalize();
+        std::printf("indirect: ok\n");
+        return 0;
+    }
     if (!wait_until([] { return g_seen.started; }, 15)) return fail("no JOB_START");
     if (mode == "hold") {
         std::printf("started %d\n", static_cast<int>(launcher_pid));

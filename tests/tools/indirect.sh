@@ -6,6 +6,7 @@
 #  file:   the same through PMIX_LAUNCHER_RNDZ_FILE naming the initiator's rendezvous file;
 #  self:   the initiator's PMIx_Spawn starts pmixrun (self-spawn, capi/self_spawn.h), the
 #          directives go with the spawn; READY from the namespace it returned;
+#  refuse: the release carries a required directive pmixrun does not act on: no job, exit 1;
 #  hangup: the initiator closes the keepalive pipe while the job runs: pmixrun ends it, exits 129;
 #  kill9:  the initiator is killed (SIGKILL) while the job runs: the same.
 # Every case: no rank, no pmixrun left, nothing of pmixrun's in TMPDIR or /dev/shm.
@@ -47,6 +48,14 @@ uri|file|self)
   grep -q '^indirect: ok' "$WORK/out" || fail "no summary"
   [[ $(grep -c 'var=from-initiator' "$WORK/out") == 2 ]] || fail "the launch directive's variable"
   gone $(pgrep -f "INDIRECT_MARK=$RNDZ") || fail "pmixrun left running"
+  ;;
+refuse)
+  timeout 60 "$TOOL" "$PMIXRUN" refuse "$RNDZ" -- "${SLEEPER[@]}" > "$WORK/out" 2> "$WORK/err"
+  rc=$?
+  sed 's/^/| /' "$WORK/out" "$WORK/err"
+  [[ $rc == 0 ]] || fail "initiator exited $rc"
+  grep -q 'pmix.test.no.such.directive is required' "$WORK/err" || fail "pmixrun did not say why"
+  ls "$WORK"/ranks/* > /dev/null 2>&1 && fail "a rank started"
   ;;
 hangup)
   timeout 60 "$TOOL" "$PMIXRUN" hangup "$RNDZ" -- "${SLEEPER[@]}" > "$WORK/out" 2> "$WORK/err"

@@ -230,8 +230,7 @@ pmix_status_t attach_to(const pmix_proc_t& launcher) {
     return rc;
 }
 
-int run(const std::string& pmixrun, const std::string& mode, const std::string& rndz,
-        const std::vector<std::string>& program) {
+pmix_status_t init_launcher_tool(const std::string& rndz) {
     void* list = PMIx_Info_list_start();
     const bool yes = true;
     PMIx_Info_list_add(list, PMIX_LAUNCHER, &yes, PMIX_BOOL);
@@ -241,72 +240,94 @@ int run(const std::string& pmixrun, const std::string& mode, const std::string& 
     PMIx_Info_list_convert(list, &info);
     PMIx_Info_list_release(list);
     pmix_proc_t me;
-    pmix_status_t rc = PMIx_tool_init(&me, static_cast<pmix_info_t*>(info.array), info.size);
+    const pmix_status_t rc = PMIx_tool_init(&me, static_cast<pmix_info_t*>(info.array), info.size);
     PMIX_DATA_ARRAY_DESTRUCT(&info);
-    if (rc != PMIX_SUCCESS) return fail(std::string("tool_init: ") + PMIx_Error_string(rc));
-    if ((rc = register_for({PMIX_LAUNCHER_READY})) != PMIX_SUCCESS)
-        return fail(std::string("register READY: ") + PMIx_Error_string(rc));
+    return rc;
+}
+
+// The launcher started by us or by the library, and how to hang up on it.
+struct Started {
+    pid_t pid = -1;      // -1: self-spawned (the library holds its keepalive pipe)
+    int keepalive = -1;  // our end of its keepalive pipe
+    pmix_proc_t proc{};  // the source of its PMIX_LAUNCHER_READY
+};
+
+// Starts pmixrun, waits for its READY and makes its server ours; "" or what failed.
+std::string start(const std::string& pmixrun, const std::string& mode, const std::string& rndz,
+                  const std::vector<std::string>& program, Started& out) {
     const std::string var = mode == "file"
                                 ? std::string(PMIX_LAUNCHER_RNDZ_FILE) + "=" + rndz
                                 : std::string(PMIX_LAUNCHER_RNDZ_URI) + "=" + uri_of(rndz);
-    const bool self = mode == "self";
-    int keepalive[2] = {-1, -1};
-    pid_t launcher_pid = -1;
     std::string spawned;
-    if (self) {
-        if ((rc = spawn_launcher(pmixrun, program, var, spawned)) != PMIX_SUCCESS)
-            return fail(std::string("PMIx_Spawn: ") + PMIx_Error_string(rc));
+    if (mode == "self") {
+        if (pmix_status_t rc = spawn_launcher(pmixrun, program, var, spawned); rc != PMIX_SUCCESS)
+            return std::string("PMIx_Spawn: ") + PMIx_Error_string(rc);
         std::printf("indirect: spawned %s\n", spawned.c_str());
     } else {
-        if (::pipe2(keepalive, O_CLOEXEC) != 0) return fail("pipe");
-        launcher_pid = start_pmixrun(pmixrun, program, var, keepalive[0]);
+        int keepalive[2];
+        if (::pipe2(keepalive, O_CLOEXEC) != 0) return "pipe";
+        out.pid = start_pmixrun(pmixrun, program, var, keepalive[0]);
         ::close(keepalive[0]);
+        out.keepalive = keepalive[1];
     }
-    if (!wait_until([] { return g_seen.ready; }, 15)) return fail("no PMIX_LAUNCHER_READY");
-    pmix_proc_t launcher;
+    if (!wait_until([] { return g_seen.ready; }, 15)) return "no PMIX_LAUNCHER_READY";
     {
         std::lock_guard lock(g_seen.mutex);
-        launcher = g_seen.launcher;
+        out.proc = g_seen.launcher;
     }
-    std::printf("indirect: launcher %s:%u ready\n", launcher.nspace, launcher.rank);
-    if (self && spawned != launcher.nspace) return fail("READY from another namespace");
-    if ((rc = attach_to(launcher)) != PMIX_SUCCESS)
-        return fail(std::string("set_server: ") + PMIx_Error_string(rc));
-    if ((rc = register_for({PMIX_EVENT_JOB_START, PMIX_EVENT_JOB_END})) != PMIX_SUCCESS)
-        return fail(std::string("register job events: ") + PMIx_Error_string(rc));
-    if ((rc = release(launcher, self, mode == "refuse")) != PMIX_SUCCESS)
-        return fail(std::string("release: ") + PMIx_Error_string(rc));
+    std::printf("indirect: launcher %s:%u ready\n", out.proc.nspace, out.proc.rank);
+    if (mode == "self" && spawned != out.proc.nspace) return "READY from another namespace";
+    if (pmix_status_t rc = attach_to(out.proc); rc != PMIX_SUCCESS)
+        return std::string("set_server: ") + PMIx_Error_string(rc);
+    if (pmix_status_t rc = register_for({PMIX_EVENT_JOB_START, PMIX_EVENT_JOB_END});
+        rc != PMIX_SUCCESS)
+        return std::string("register job events: ") + PMIx_Error_string(rc);
+    return {};
+}
+
+// After the release: how the job and pmixrun must end in `mode`; "" or what went wrong.
+std::string finish(const std::string& mode, const Started& launcher) {
     if (mode == "refuse") {  // the job must not start: pmixrun says why and exits 1
-        const int code = reap(launcher_pid, 15);
-        if (code != 1) return fail("pmixrun exited " + std::to_string(code) + ", want 1");
-        if (g_seen.started) return fail("the job started");
-        ::close(keepalive[1]);
-        PMIx_tool_finalize();
-        std::printf("indirect: ok\n");
-        return 0;
+        const int code = reap(launcher.pid, 15);
+        if (code != 1) return "pmixrun exited " + std::to_string(code) + ", want 1";
+        if (wait_until([] { return g_seen.started; }, 0)) return "the job started";
+        return {};
     }
-    if (!wait_until([] { return g_seen.started; }, 15)) return fail("no JOB_START");
+    if (!wait_until([] { return g_seen.started; }, 15)) return "no JOB_START";
     if (mode == "hold") {
-        std::printf("started %d\n", static_cast<int>(launcher_pid));
+        std::printf("started %d\n", static_cast<int>(launcher.pid));
         std::fflush(stdout);
         std::this_thread::sleep_for(std::chrono::seconds(60));
-        return fail("not killed");
+        return "not killed";
     }
     if (mode == "hangup") {
-        ::close(keepalive[1]);
-        const int code = reap(launcher_pid, 15);
-        if (code != 129) return fail("pmixrun exited " + std::to_string(code) + ", want 129");
-    } else {
-        if (!wait_until([] { return g_seen.ended; }, 20)) return fail("no JOB_END");
-        if (g_seen.term_status != PMIX_SUCCESS)
-            return fail(std::string("JOB_END status ") + PMIx_Error_string(g_seen.term_status));
-        std::printf("indirect: job %s ended\n", g_seen.ended_nspace.c_str());
-        if (!self) {
-            ::close(keepalive[1]);
-            const int code = reap(launcher_pid, 15);
-            if (code != 0) return fail("pmixrun exited " + std::to_string(code));
-        }
+        ::close(launcher.keepalive);
+        const int code = reap(launcher.pid, 15);
+        return code == 129 ? "" : "pmixrun exited " + std::to_string(code) + ", want 129";
     }
+    if (!wait_until([] { return g_seen.ended; }, 20)) return "no JOB_END";
+    std::lock_guard lock(g_seen.mutex);
+    if (g_seen.term_status != PMIX_SUCCESS)
+        return std::string("JOB_END status ") + PMIx_Error_string(g_seen.term_status);
+    std::printf("indirect: job %s ended\n", g_seen.ended_nspace.c_str());
+    if (launcher.pid < 0) return {};  // self-spawned: the script checks that it is gone
+    ::close(launcher.keepalive);
+    const int code = reap(launcher.pid, 15);
+    return code == 0 ? "" : "pmixrun exited " + std::to_string(code);
+}
+
+int run(const std::string& pmixrun, const std::string& mode, const std::string& rndz,
+        const std::vector<std::string>& program) {
+    pmix_status_t rc = init_launcher_tool(rndz);
+    if (rc != PMIX_SUCCESS) return fail(std::string("tool_init: ") + PMIx_Error_string(rc));
+    if ((rc = register_for({PMIX_LAUNCHER_READY})) != PMIX_SUCCESS)
+        return fail(std::string("register READY: ") + PMIx_Error_string(rc));
+    Started launcher;
+    if (std::string why = start(pmixrun, mode, rndz, program, launcher); !why.empty())
+        return fail(why);
+    if ((rc = release(launcher.proc, mode == "self", mode == "refuse")) != PMIX_SUCCESS)
+        return fail(std::string("release: ") + PMIx_Error_string(rc));
+    if (std::string why = finish(mode, launcher); !why.empty()) return fail(why);
     PMIx_tool_finalize();
     std::printf("indirect: ok\n");
     return 0;

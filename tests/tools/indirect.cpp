@@ -1,5 +1,5 @@
 // tests/tools/indirect.cpp - an initiator of an indirect launch, on the public tool API only:
-//   indirect PMIXRUN uri|file|self|refuse|hangup|hold RNDZ_FILE -- PROGRAM [ARGS]
+//   indirect PMIXRUN uri|file|self|selfnb|refuse|hangup|hold RNDZ_FILE -- PROGRAM [ARGS]
 // It starts as a PMIX_LAUNCHER tool that connects to nobody (its server side writes RNDZ_FILE),
 // fork/execs `PMIXRUN -n 2 PROGRAM ARGS` with PMIX_LAUNCHER_RNDZ_URI (the URI from that file;
 // "file": PMIX_LAUNCHER_RNDZ_FILE instead) and PMIX_KEEPALIVE_PIPE, waits for
@@ -7,7 +7,9 @@
 // source), and releases it with PMIX_DEBUGGER_RELEASE carrying PMIX_LAUNCH_DIRECTIVES
 // (PMIX_NOTIFY_JOB_EVENTS, PMIX_SET_ENVAR INDIRECT_VAR=from-initiator). "self": the library
 // starts pmixrun (PMIx_Spawn of a tool attached to no server), the directives go with the spawn,
-// READY must come from the namespace PMIx_Spawn returned. Then:
+// READY must come from the namespace PMIx_Spawn returned, and what a self-spawn refuses is refused
+// first (two apps, two processes, a required directive, a missing program); "selfnb" the same
+// with PMIx_Spawn_nb. Then:
 //   uri, file, self: waits for the job's JOB_END (status 0 expected) and pmixrun's exit (0;
 //              self: the script checks that it is gone);
 //   refuse:    the release adds a required directive pmixrun does not act on: pmixrun must exit
@@ -43,6 +45,9 @@ struct Seen {
     pmix_proc_t launcher{};
     pmix_status_t term_status = PMIX_ERROR;
     std::string ended_nspace;
+    bool spawned = false;  // PMIx_Spawn_nb answered
+    pmix_status_t spawn_status = PMIX_ERROR;
+    std::string spawn_nspace;
 };
 Seen g_seen;
 
@@ -183,8 +188,61 @@ int reap(pid_t pid, int seconds) {
 
 // Self-spawn: PMIx_Spawn of pmixrun by this tool, attached to no server, with the rendezvous URI
 // in its environment and the launch directives in the job info.
+void on_spawned(pmix_status_t status, char nspace[], void*) {
+    {
+        std::lock_guard lock(g_seen.mutex);
+        g_seen.spawned = true;
+        g_seen.spawn_status = status;
+        g_seen.spawn_nspace = nspace != nullptr ? nspace : "";
+    }
+    g_seen.changed.notify_all();
+}
+
+// What a self-spawn refuses before starting anything: "" or the first unexpected answer.
+std::string check_refusals(const pmix_app_t& good) {
+    pmix_nspace_t ns;
+    pmix_app_t two[2] = {good, good};
+    if (PMIx_Spawn(nullptr, 0, two, 2, ns) != PMIX_ERR_NOT_SUPPORTED) return "two apps";
+    pmix_app_t many = good;
+    many.maxprocs = 2;
+    if (PMIx_Spawn(nullptr, 0, &many, 1, ns) != PMIX_ERR_NOT_SUPPORTED) return "two processes";
+    pmix_info_t odd;
+    const bool yes = true;
+    PMIX_INFO_LOAD(&odd, "pmix.test.no.such.directive", &yes, PMIX_BOOL);
+    PMIX_INFO_REQUIRED(&odd);
+    const pmix_status_t rc = PMIx_Spawn(&odd, 1, &good, 1, ns);
+    PMIX_INFO_DESTRUCT(&odd);
+    if (rc != PMIX_ERR_NOT_SUPPORTED) return "a required directive it does not act on";
+    pmix_app_t missing = good;
+    missing.cmd = const_cast<char*>("/nonexistent/launcher");
+    if (PMIx_Spawn(nullptr, 0, &missing, 1, ns) != PMIX_ERR_NOT_FOUND) return "a missing program";
+    return {};
+}
+
+// PMIx_Spawn (`nb`: PMIx_Spawn_nb) of the launcher; the refusals are checked first.
+pmix_status_t spawn_app(const pmix_info_t* info, size_t ninfo, const pmix_app_t& app, bool nb,
+                        std::string& nspace) {
+    if (std::string why = check_refusals(app); !why.empty()) {
+        std::printf("FAIL: self-spawn accepted %s\n", why.c_str());
+        return PMIX_ERROR;
+    }
+    if (!nb) {
+        pmix_nspace_t ns = {};
+        const pmix_status_t rc = PMIx_Spawn(info, ninfo, &app, 1, ns);
+        nspace = ns;
+        return rc;
+    }
+    if (pmix_status_t rc = PMIx_Spawn_nb(info, ninfo, &app, 1, on_spawned, nullptr);
+        rc != PMIX_SUCCESS)
+        return rc;
+    if (!wait_until([] { return g_seen.spawned; }, 10)) return PMIX_ERR_TIMEOUT;
+    std::lock_guard lock(g_seen.mutex);
+    nspace = g_seen.spawn_nspace;
+    return g_seen.spawn_status;
+}
+
 pmix_status_t spawn_launcher(const std::string& pmixrun, const std::vector<std::string>& program,
-                             const std::string& uri_var, std::string& nspace) {
+                             const std::string& uri_var, bool nb, std::string& nspace) {
     std::vector<std::string> args = pmixrun_args(pmixrun, program);
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
@@ -207,11 +265,9 @@ pmix_status_t spawn_launcher(const std::string& pmixrun, const std::vector<std::
     PMIx_Info_list_convert(list, &info);
     PMIx_Info_list_release(list);
     PMIX_DATA_ARRAY_DESTRUCT(&directives);
-    pmix_nspace_t ns = {};
     const pmix_status_t rc =
-        PMIx_Spawn(static_cast<pmix_info_t*>(info.array), info.size, &app, 1, ns);
+        spawn_app(static_cast<pmix_info_t*>(info.array), info.size, app, nb, nspace);
     PMIX_DATA_ARRAY_DESTRUCT(&info);
-    nspace = ns;
     return rc;
 }
 
@@ -259,8 +315,10 @@ std::string start(const std::string& pmixrun, const std::string& mode, const std
                                 ? std::string(PMIX_LAUNCHER_RNDZ_FILE) + "=" + rndz
                                 : std::string(PMIX_LAUNCHER_RNDZ_URI) + "=" + uri_of(rndz);
     std::string spawned;
-    if (mode == "self") {
-        if (pmix_status_t rc = spawn_launcher(pmixrun, program, var, spawned); rc != PMIX_SUCCESS)
+    const bool self = mode == "self" || mode == "selfnb";
+    if (self) {
+        if (pmix_status_t rc = spawn_launcher(pmixrun, program, var, mode == "selfnb", spawned);
+            rc != PMIX_SUCCESS)
             return std::string("PMIx_Spawn: ") + PMIx_Error_string(rc);
         std::printf("indirect: spawned %s\n", spawned.c_str());
     } else {
@@ -276,7 +334,7 @@ std::string start(const std::string& pmixrun, const std::string& mode, const std
         out.proc = g_seen.launcher;
     }
     std::printf("indirect: launcher %s:%u ready\n", out.proc.nspace, out.proc.rank);
-    if (mode == "self" && spawned != out.proc.nspace) return "READY from another namespace";
+    if (self && spawned != out.proc.nspace) return "READY from another namespace";
     if (pmix_status_t rc = attach_to(out.proc); rc != PMIX_SUCCESS)
         return std::string("set_server: ") + PMIx_Error_string(rc);
     if (pmix_status_t rc = register_for({PMIX_EVENT_JOB_START, PMIX_EVENT_JOB_END});
@@ -325,7 +383,7 @@ int run(const std::string& pmixrun, const std::string& mode, const std::string& 
     Started launcher;
     if (std::string why = start(pmixrun, mode, rndz, program, launcher); !why.empty())
         return fail(why);
-    if ((rc = release(launcher.proc, mode == "self", mode == "refuse")) != PMIX_SUCCESS)
+    if ((rc = release(launcher.proc, launcher.pid < 0, mode == "refuse")) != PMIX_SUCCESS)
         return fail(std::string("release: ") + PMIx_Error_string(rc));
     if (std::string why = finish(mode, launcher); !why.empty()) return fail(why);
     PMIx_tool_finalize();

@@ -5,7 +5,8 @@
 #          (job events to the initiator, INDIRECT_VAR set for the ranks), JOB_END, exit 0;
 #  file:   the same through PMIX_LAUNCHER_RNDZ_FILE naming the initiator's rendezvous file;
 #  self:   the initiator's PMIx_Spawn starts pmixrun (self-spawn, capi/self_spawn.h), the
-#          directives go with the spawn; READY from the namespace it returned;
+#          directives go with the spawn; READY from the namespace it returned; what a self-spawn
+#          refuses is refused (selfnb: the same with PMIx_Spawn_nb);
 #  refuse: the release carries a required directive pmixrun does not act on: no job, exit 1;
 #  hangup: the initiator closes the keepalive pipe while the job runs: pmixrun ends it, exits 129;
 #  kill9:  the initiator is killed (SIGKILL) while the job runs: the same.
@@ -40,7 +41,7 @@ gone() {  # gone PID...: true once none of them runs (10 s at most)
 }
 
 case $CASE in
-uri|file|self)
+uri|file|self|selfnb)
   timeout 60 "$TOOL" "$PMIXRUN" "$CASE" "$RNDZ" -- "${ECHO[@]}" > "$WORK/out" 2> "$WORK/err"
   rc=$?
   sed 's/^/| /' "$WORK/out" "$WORK/err"

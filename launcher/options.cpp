@@ -330,8 +330,8 @@ bool apply_output_option(int option_value, const char* value, OutputOptions& out
 }
 
 // --dvm, --dvm-stop and their --report-uri, --uri, --pid; false with `error` set.
-bool apply_dvm_option(int option_value, const char* value, const std::string& spelled,
-                      Options& out, std::string& error) {
+bool apply_dvm_option(int option_value, const char* value, const std::string& spelled, Options& out,
+                      std::string& error) {
     if (option_value == kDvm || option_value == kDvmStop) {
         (option_value == kDvm ? out.dvm : out.dvm_stop) = true;
         return true;

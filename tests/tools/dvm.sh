@@ -7,8 +7,9 @@
 #                and the TMPDIR entries are the same count after the 20 as before
 #  nonzero:      a job whose process exits 3: JOB_END with PMIX_ERR_JOB_NON_ZERO_TERM and exit
 #                code 3; the DVM runs on and the next job ends well
-#  stop_by_tool: PMIx_Job_control(TERMINATE) without targets (pterm's form) while a job runs
-#  stop_by_cli:  pmix-dvm --stop while a job runs
+#  stop_by_tool: PMIx_Job_control(TERMINATE) without targets (pterm's form) while a job runs:
+#                the job's tool gets JOB_END (PMIX_ERR_JOB_KILLED_BY_CMD, exit 143) first
+#  stop_by_cli:  pmix-dvm --stop while a job runs, the same
 #  connect:      pmixrun -n 3 with every rank in PMIx_Connect / PMIx_Disconnect of its job
 # Every case ends with the DVM stopped: exit 0, its jobs' processes gone, nothing of it left in
 # TMPDIR or /dev/shm.
@@ -153,6 +154,10 @@ stop_by_tool | stop_by_cli)
   fi
   expect_stopped "$kids"
   timeout 10 bash -c "while kill -0 $SLEEPER 2>/dev/null; do sleep 0.05; done" || kill -9 "$SLEEPER"
+  # The stop ended the job: its tool got JOB_END (killed by command, SIGTERM's 143) first.
+  grep 'JOB_END' "$LOGS/sleeper.out" | sed 's/^/sleeper| /'
+  grep -q 'JOB_END KILLED BY COMMAND exit 143' "$LOGS/sleeper.out" ||
+    fail "the running job's tool got no JOB_END (killed by command, 143)"
   ;;
 connect)
   timeout 30 "$PMIXRUN" -n 3 --timeout 20 "$TOOL" connect > "$LOGS/job.out" 2>&1

@@ -148,6 +148,16 @@ std::string system_tmpdir() {
     return "/tmp";
 }
 
+// The pid in a live system server's rendezvous file (its third line), 0 when there is none: a
+// second DVM would replace that file and remove it when it stops, hiding the first one.
+long live_system_server(const std::string& path) {
+    std::ifstream in(path);
+    std::string uri, version, line;
+    if (!std::getline(in, uri) || !std::getline(in, version) || !std::getline(in, line)) return 0;
+    const long pid = std::atol(line.c_str());
+    return pid > 0 && (::kill(static_cast<pid_t>(pid), 0) == 0 || errno == EPERM) ? pid : 0;
+}
+
 pmix_status_t init_dvm_server(Launcher& launcher) {
     pmix_server_module_t module;
     fill_module(module);
@@ -313,6 +323,12 @@ int run_dvm(Launcher& launcher) {
     launcher.child_env = child_env(launcher.options);
     launcher.job_uid = ::geteuid();
     launcher.job_gid = ::getegid();
+    const std::string system_file = system_tmpdir() + "/pmix.sys." + launcher.hostname;
+    if (const long other = live_system_server(system_file); other != 0) {
+        std::fprintf(stderr, "pmix-dvm: a system server (pid %ld) already serves %s\n", other,
+                     system_file.c_str());
+        return 1;
+    }
     if (const pmix_status_t rc = init_dvm_server(launcher); rc != PMIX_SUCCESS) {
         std::fprintf(stderr, "pmix-dvm: PMIx_server_init failed: %s\n", PMIx_Error_string(rc));
         return 1;

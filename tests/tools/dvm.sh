@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tests/tools/dvm.sh PMIXRUN DVM_TOOL HELLO CASE - the persistent launcher (launcher/dvm.cpp):
 # pmixrun --dvm in a private TMPDIR, tools attached to it as the system server (dvm_tool.cpp).
-#  one:          a job of 4 hellos, JOB_END with status 0 (started by its pmix-dvm name)
+#  one:          a job of 4 hellos, JOB_END with status 0 (started by its pmix-dvm name); a
+#                second DVM refuses to start beside it
 #  two_at_once:  two jobs spawned before either is waited for, both end well
 #  many:         2 jobs, then 20 one after another: the DVM's descriptors, its /dev/shm segments
 #                and the TMPDIR entries are the same count after the 20 as before
@@ -106,6 +107,9 @@ stop_cli() {
 case $CASE in
 one)
   start_dvm pmix-dvm
+  timeout 10 "$PMIXRUN" --dvm > "$LOGS/second.out" 2>&1
+  [[ $? == 1 ]] && grep -q "already serves" "$LOGS/second.out" ||
+    fail "a second DVM did not refuse: $(cat "$LOGS/second.out")"
   tool run 1 1 0 4 "$HELLO" 4 || fail "job of 4"
   [[ $(grep -c '^\[1\.[0-3]\] hello from rank' "$LOGS/dvm.out") == 4 ]] || fail "not 4 hellos"
   stop_cli; expect_stopped ""

@@ -21,6 +21,7 @@
 // server is finalized (rendezvous files, session directory, segments removed); exit status 0
 // for a requested stop, 128+signal for a signal.
 #include "launcher.h"
+#include "output.h"
 
 #include <unistd.h>
 
@@ -236,6 +237,7 @@ void retire_job(Launcher& launcher, const std::string& nspace) {
         return true;
     });
     launcher.lifecycles.erase(nspace);
+    output_printer().close_files_of(nspace);  // --output-filename's files of the job
     g_failing.erase(nspace);
     std::erase(launcher.spawned_nspaces, nspace);
     const size_t removed = std::erase_if(

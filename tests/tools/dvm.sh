@@ -4,8 +4,9 @@
 #  one:          a job of 4 hellos, JOB_END with status 0 (started by its pmix-dvm name); a
 #                second DVM refuses to start beside it
 #  two_at_once:  two jobs spawned before either is waited for, both end well
-#  many:         2 jobs, then 20 one after another: the DVM's descriptors, its /dev/shm segments
-#                and the TMPDIR entries are the same count after the 20 as before
+#  many:         2 jobs, then 20 one after another (--output-filename: files per rank): the
+#                DVM's descriptors, its /dev/shm segments and the TMPDIR entries are the same
+#                count after the 20 as before
 #  nonzero:      a job whose process exits 3: JOB_END with PMIX_ERR_JOB_NON_ZERO_TERM and exit
 #                code 3; the DVM runs on and the next job ends well
 #  stop_by_tool: PMIx_Job_control(TERMINATE) without targets (pterm's form) while a job runs:
@@ -40,11 +41,13 @@ tool() {  # runs dvm_tool under a timeout, its output shown with a prefix
   return $rc
 }
 
-start_dvm() {  # $1: the command's name (pmixrun --dvm or pmix-dvm)
-  if [[ $1 == pmix-dvm ]]; then
-    "$BIN/pmix-dvm" --report-uri "$LOGS/uri" > "$LOGS/dvm.out" 2> "$LOGS/dvm.err" &
+start_dvm() {  # $1: the command's name (pmixrun --dvm or pmix-dvm), then more options
+  local name=$1
+  shift
+  if [[ $name == pmix-dvm ]]; then
+    "$BIN/pmix-dvm" --report-uri "$LOGS/uri" "$@" > "$LOGS/dvm.out" 2> "$LOGS/dvm.err" &
   else
-    "$PMIXRUN" --dvm --report-uri "$LOGS/uri" > "$LOGS/dvm.out" 2> "$LOGS/dvm.err" &
+    "$PMIXRUN" --dvm --report-uri "$LOGS/uri" "$@" > "$LOGS/dvm.out" 2> "$LOGS/dvm.err" &
   fi
   DVM_PID=$!
   timeout 10 bash -c "until [[ -s '$LOGS/uri' ]]; do sleep 0.05; done" || fail "no URI in 10 s"
@@ -121,7 +124,7 @@ two_at_once)
   stop_cli; expect_stopped ""
   ;;
 many)
-  start_dvm pmixrun
+  start_dvm pmixrun --output-filename "$LOGS/files"  # each job's files closed when it ends
   tool run 2 1 0 2 "$HELLO" 2 > /dev/null || fail "first 2 jobs"
   # The server closes a tool's connection when it sees it gone: the counts are taken once three
   # samples 0.1 s apart agree, and the later ones get up to 5 s to come back to the first.
@@ -135,6 +138,8 @@ many)
   done
   echo "after 2 jobs: $before; after 22: $after; $(grep VmRSS /proc/$DVM_PID/status)"
   [[ $before == "$after" ]] || fail "footprint grew: $before -> $after"
+  [[ $(cat "$LOGS"/files/*.22/rank.1/stdout) == "hello from rank 1 of 2"* ]] ||
+    fail "no output file of the last job"
   stop_cli; expect_stopped ""
   ;;
 nonzero)

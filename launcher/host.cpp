@@ -645,6 +645,8 @@ void fill_module(pmix_server_module_t& module) {
     module.lookup = lookup;
     module.unpublish = unpublish;
     module.spawn = spawn_fn;
+    module.connect = host_connect;  // connect.cpp
+    module.disconnect = host_disconnect;
 }
 
 }  // namespace pmix::launcher

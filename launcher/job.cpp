@@ -701,6 +701,10 @@ void reap(Launcher& launcher) {
         if (++launcher.exited_count == launcher.procs.size())
             launcher.times.all_exited = Clock::now();
         lifecycle_proc_ended(launcher, process, status);
+        if (launcher.options.dvm) {  // a job's failure ends that job, not the launcher
+            dvm_proc_ended(launcher, process, status);
+            continue;
+        }
         if (launcher.failing) continue;
         std::string how = WIFSIGNALED(status)
                               ? "was killed by signal " + std::to_string(WTERMSIG(status)) + " (" +
@@ -793,7 +797,10 @@ void run_loop(Launcher& launcher) {
         }
         const std::size_t stdin_at = fds.size();
         stdin_poll_fds(launcher, fds);
-        if (owners.empty() && launcher.exited_count == launcher.procs.size()) {
+        const bool all_ended = owners.empty() && launcher.exited_count == launcher.procs.size();
+        if (launcher.options.dvm) {
+            if (all_ended && dvm_finished(launcher)) break;
+        } else if (all_ended) {
             if (launcher.remote == nullptr) break;
             if (!reported) launcher.remote->job_done(launcher.final_exit_code());
             reported = true;
@@ -813,10 +820,13 @@ void run_loop(Launcher& launcher) {
         stdin_service(launcher, &fds[stdin_at]);
         handle_signals(launcher);
         advance_kill(launcher, Clock::now());
+        connect_tick(launcher);
+        if (launcher.options.dvm) dvm_tick(launcher);  // may drop ended jobs' Procs
     }
     stdin_close(launcher);
     launcher.queue.drain();
     fail_pending_lookups(PMIX_ERR_TIMEOUT);
+    connect_fail_all(PMIX_ERR_TIMEOUT);
 }
 
 namespace {

@@ -444,4 +444,29 @@ void print_report(const Launcher& launcher);
 // head.cpp: pmixrun across nodes (--host / --hostfile).
 int run_head(const Options& options);
 
+// dvm.cpp: pmixrun --dvm (pmix-dvm), the persistent launcher on one node: a server with no job
+// of its own, the system server tools find, running the jobs they PMIx_Spawn until stopped.
+int run_dvm(Launcher& launcher);
+// "pmix-dvm ARGS" as pmixrun's command line ("--dvm ARGS", "--stop" as "--dvm-stop"); argv
+// unchanged for any other name.
+std::vector<std::string> dvm_command_line(int argc, char** argv);
+// The loop's hooks (job.cpp), in DVM mode only: a process was reaped (the failure is its job's,
+// not the launcher's); every loop turn (retires finished jobs, ends failing ones); true once the
+// DVM was told to stop and every process has ended.
+void dvm_proc_ended(Launcher& launcher, Proc& process, int wait_status);
+void dvm_tick(Launcher& launcher);
+bool dvm_finished(const Launcher& launcher);
+// dvm_stop.cpp: pmixrun --dvm-stop: a tool that sends PMIx_Job_control(terminate) to a DVM and
+// waits until it is gone; the exit status.
+int run_dvm_stop(const Options& options);
+// connect.cpp: the host's connect / disconnect upcalls (one node).
+pmix_status_t host_connect(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                           size_t ninfo, pmix_op_cbfunc_t cbfunc, void* cbdata);
+pmix_status_t host_disconnect(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
+                              size_t ninfo, pmix_op_cbfunc_t cbfunc, void* cbdata);
+// Fails the connects waiting for a process of `nspace` that ended without joining (every
+// waiting one with an empty `nspace`: teardown), and those past their PMIX_TIMEOUT.
+void connect_tick(Launcher& launcher);
+void connect_fail_all(pmix_status_t status);
+
 }  // namespace pmix::launcher

@@ -63,7 +63,11 @@ int main(int argc, char** argv) {
     Launcher launcher;
     launcher.times.start = Clock::now();
     std::string error;
-    switch (parse_options(argc, argv, launcher.options, error)) {
+    std::vector<std::string> words = dvm_command_line(argc, argv);  // pmix-dvm: pmixrun --dvm
+    std::vector<char*> args;
+    for (std::string& word : words) args.push_back(word.data());
+    args.push_back(nullptr);
+    switch (parse_options(static_cast<int>(words.size()), args.data(), launcher.options, error)) {
         case ParseOutcome::help:
             print_usage(stdout);
             return 0;
@@ -80,9 +84,14 @@ int main(int argc, char** argv) {
         return 2;
     }
     if (!resolve_user(launcher)) return 2;
+    if (options.dvm_stop) return run_dvm_stop(options);
     if (!indirect_from_env(launcher, error)) {  // before anything reads the environment
         std::fprintf(stderr, "pmixrun: %s\n", error.c_str());
         return 2;
+    }
+    if (options.dvm) {
+        g_launcher = &launcher;
+        return run_dvm(launcher);
     }
     if (!options.hosts.empty() || !options.hostfile.empty()) return run_head(options);
     for (const AppContext& app : options.apps) {

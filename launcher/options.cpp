@@ -39,6 +39,11 @@ enum LongOnly : int {
     kOutputFilename,
     kOutput,
     kStdin,
+    kDvm,
+    kDvmStop,
+    kReportUri,
+    kDvmUri,
+    kDvmPid,
 };
 
 // "+": options end at the first argument that is not one (the program's own options follow it);
@@ -67,6 +72,11 @@ constexpr option kLongOptions[] = {
     {"output-filename", required_argument, nullptr, kOutputFilename},
     {"output", required_argument, nullptr, kOutput},
     {"stdin", required_argument, nullptr, kStdin},
+    {"dvm", no_argument, nullptr, kDvm},
+    {"dvm-stop", no_argument, nullptr, kDvmStop},
+    {"report-uri", required_argument, nullptr, kReportUri},
+    {"uri", required_argument, nullptr, kDvmUri},
+    {"pid", required_argument, nullptr, kDvmPid},
     {nullptr, 0, nullptr, 0},
 };
 
@@ -319,6 +329,45 @@ bool apply_output_option(int option_value, const char* value, OutputOptions& out
     }
 }
 
+// --dvm, --dvm-stop and their --report-uri, --uri, --pid; false with `error` set.
+bool apply_dvm_option(int option_value, const char* value, const std::string& spelled, Options& out,
+                      std::string& error) {
+    if (option_value == kDvm || option_value == kDvmStop) {
+        (option_value == kDvm ? out.dvm : out.dvm_stop) = true;
+        return true;
+    }
+    if (value[0] == '\0') {
+        error = spelled + " needs a value";
+        return false;
+    }
+    if (option_value == kDvmPid) {
+        char* end = nullptr;
+        out.dvm_pid = std::strtol(value, &end, 10);
+        if (*end != '\0' || out.dvm_pid <= 0 || out.dvm_pid > 0x7fffffff) {
+            error = "bad --pid '" + std::string(value) + "'";
+            return false;
+        }
+        return true;
+    }
+    (option_value == kReportUri ? out.report_uri : out.dvm_uri) = value;
+    return true;
+}
+
+// A persistent launcher takes no program, and its options only with --dvm / --dvm-stop.
+ParseOutcome check_dvm(int optind_now, int argc, const Options& out, std::string& error) {
+    if (out.dvm && out.dvm_stop) error = "--dvm and --dvm-stop exclude each other";
+    else if (!out.dvm_stop && (!out.dvm_uri.empty() || out.dvm_pid != 0))
+        error = "--uri and --pid go with --dvm-stop";
+    else if (!out.dvm && !out.report_uri.empty()) error = "--report-uri goes with --dvm";
+    else if ((out.dvm || out.dvm_stop) && optind_now < argc)
+        error = std::string(out.dvm ? "--dvm" : "--dvm-stop") +
+                " takes no program (tools start jobs with PMIx_Spawn)";
+    else if (out.dvm && (out.nprocs_given || !out.hosts.empty() || !out.hostfile.empty() ||
+                         !out.user.empty() || out.timeout_s > 0))
+        error = "--dvm runs on this node, without -n, --host, --user or --timeout";
+    return error.empty() ? ParseOutcome::run : ParseOutcome::usage_error;
+}
+
 // Applies one option and its value (`value` is null for flags); false with `error` set.
 bool apply_option(int option_value, const char* value, const std::string& spelled, Options& out,
                   std::string& error) {
@@ -386,6 +435,12 @@ bool apply_option(int option_value, const char* value, const std::string& spelle
         case kOutputFilename:
         case kOutput:
             return apply_output_option(option_value, value, out.output, error);
+        case kDvm:
+        case kDvmStop:
+        case kReportUri:
+        case kDvmUri:
+        case kDvmPid:
+            return apply_dvm_option(option_value, value, spelled, out, error);
         default:
             error = "unknown option '" + spelled + "'";
             return false;
@@ -408,6 +463,8 @@ void print_usage(std::FILE* stream) {
         "[--timeout SECONDS] [--report] [--remote-tools] [--user NAME] "
         "[--pset NAME] [--stdin RANK|all|none] [output options] [--] program [args...] "
         "[: [-n N] [--pset NAME] program [args...]]...\n"
+        "       pmixrun --dvm [--report-uri FILE] [--remote-tools] [output options]\n"
+        "       pmixrun --dvm-stop [--uri URI | --pid PID]\n"
         "  -n, --np N        number of processes (1..4096)\n"
         "  -x VAR[=value]    pass VAR to the processes (its value here, or the one given)\n"
         "  --set-env N=V     set N to V in the processes' environment\n"
@@ -441,6 +498,12 @@ void print_usage(std::FILE* stream) {
         "  --output LIST     prterun's form: tag, tag-fullname, timestamp, xml, raw,\n"
         "                    merge-stderr-to-stdout, dir=DIR[:nocopy], file=F[:nocopy]\n"
         "                    (F.<nspace>.<rank>.out|.err), comma-separated\n"
+        "persistent launcher (pmix-dvm is pmixrun --dvm):\n"
+        "  --dvm             serve tools' PMIx_Spawn with no job of its own, as the system\n"
+        "                    server, until stopped (PMIx_Job_control terminate, --dvm-stop)\n"
+        "  --report-uri F    write its URI to file F ('-' stdout, '+' stderr)\n"
+        "  --dvm-stop        stop a running one (--uri URI | --pid PID; default: the\n"
+        "                    system server); pmix-dvm --stop is the same\n"
         "  -h, --help        this text\n");
 }
 
@@ -479,6 +542,11 @@ ParseOutcome parse_options(int argc, char* const argv[], Options& out, std::stri
         }
         if (!apply_option(option_value, optarg, spelled, out, error))
             return ParseOutcome::usage_error;
+    }
+    if (out.dvm || out.dvm_stop || !out.report_uri.empty() || !out.dvm_uri.empty() ||
+        out.dvm_pid != 0) {
+        if (out.dvm) out.stdin_rank = Options::kStdinNone;  // no job of its own to feed
+        return check_dvm(optind, argc, out, error);
     }
     if (optind >= argc) {
         error = "no program given";

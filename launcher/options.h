@@ -78,6 +78,13 @@ struct Options {
     // mpirun); every other process reads /dev/null.
     static constexpr long kStdinAll = -1, kStdinNone = -2;
     long stdin_rank = 0;
+    // --dvm: a persistent launcher with no job of its own, serving tools' PMIx_Spawn until told
+    // to stop (dvm.cpp); --dvm-stop: a tool that tells one to stop (dvm_stop.cpp), found by
+    // --uri URI or --pid PID, else as the system server. --report-uri FILE|-|+: where the
+    // DVM writes its URI (prte's option: '-' stdout, '+' stderr).
+    bool dvm = false, dvm_stop = false;
+    std::string report_uri, dvm_uri;
+    long dvm_pid = 0;
 };
 
 // "all", "none" or the rank, as the job message and messages carry it; and back (false if bad).

@@ -162,7 +162,20 @@ int OutputPrinter::file_for(const OutputSource& source, OutputChannel channel) {
         std::fprintf(stderr, "pmixrun: cannot open %s: %s; that output goes to no file\n",
                      path.c_str(), std::strerror(err));
     files_.emplace(path, fd);
+    paths_of_[std::string(source.nspace)].push_back(path);
     return fd;
+}
+
+void OutputPrinter::close_files_of(std::string_view nspace) {
+    const auto it = paths_of_.find(nspace);
+    if (it == paths_of_.end()) return;
+    for (const std::string& path : it->second) {
+        const auto file = files_.find(path);
+        if (file == files_.end()) continue;
+        if (file->second >= 0) ::close(file->second);
+        files_.erase(file);
+    }
+    paths_of_.erase(it);
 }
 
 void OutputPrinter::emit_piece(const OutputSource& source, OutputChannel channel,

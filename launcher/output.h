@@ -31,6 +31,7 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <vector>
 
 namespace pmix::launcher {
 
@@ -63,6 +64,9 @@ public:
     void end(const OutputSource& source, OutputChannel channel);
     // Flushes the terminal and the files.
     void flush();
+    // Closes the files of a job that ended (pmixrun --dvm: a persistent launcher's jobs come and
+    // go, their descriptors must not stay).
+    void close_files_of(std::string_view nspace);
     // The clock of timestamps (tests); std::time by default.
     void set_clock(std::time_t (*clock)(std::time_t*)) { clock_ = clock; }
 
@@ -78,6 +82,7 @@ private:
     std::time_t (*clock_)(std::time_t*) = &std::time;
     std::map<Key, std::string> partial_;
     std::map<std::string, int> files_;  // by path; -1: could not be opened (reported once)
+    std::map<std::string, std::vector<std::string>, std::less<>> paths_of_;  // by namespace
 };
 
 // The decoration of one piece (a line with its newline, or a raw chunk) in the library's formats.

@@ -390,5 +390,35 @@ TEST(Options, StdinTargets) {
               ParseOutcome::run);
 }
 
+TEST(Options, PersistentLauncher) {
+    Options dvm;
+    std::string error;
+    ASSERT_EQ(parse({"pmixrun", "--dvm", "--report-uri", "-", "--remote-tools"}, dvm, error),
+              ParseOutcome::run)
+        << error;
+    EXPECT_TRUE(dvm.dvm);
+    EXPECT_FALSE(dvm.dvm_stop);
+    EXPECT_EQ(dvm.report_uri, "-");
+    EXPECT_EQ(dvm.stdin_rank, Options::kStdinNone);  // no job of its own to feed
+    Options stop;
+    ASSERT_EQ(parse({"pmixrun", "--dvm-stop", "--pid", "42"}, stop, error), ParseOutcome::run)
+        << error;
+    EXPECT_TRUE(stop.dvm_stop);
+    EXPECT_EQ(stop.dvm_pid, 42);
+    Options by_uri;
+    ASSERT_EQ(parse({"pmixrun", "--dvm-stop", "--uri", "ns.0;unix:/s"}, by_uri, error),
+              ParseOutcome::run);
+    EXPECT_EQ(by_uri.dvm_uri, "ns.0;unix:/s");
+    EXPECT_EQ(error_of({"pmixrun", "--dvm", "hello"}),
+              "--dvm takes no program (tools start jobs with PMIx_Spawn)");
+    EXPECT_EQ(error_of({"pmixrun", "--dvm", "-n", "2"}),
+              "--dvm runs on this node, without -n, --host, --user or --timeout");
+    EXPECT_EQ(error_of({"pmixrun", "--dvm", "--dvm-stop"}),
+              "--dvm and --dvm-stop exclude each other");
+    EXPECT_EQ(error_of({"pmixrun", "--pid", "3", "hello"}), "--uri and --pid go with --dvm-stop");
+    EXPECT_EQ(error_of({"pmixrun", "--report-uri", "f", "hello"}), "--report-uri goes with --dvm");
+    EXPECT_EQ(error_of({"pmixrun", "--dvm-stop", "--pid", "x"}), "bad --pid 'x'");
+}
+
 }  // namespace
 }  // namespace pmix::launcher

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -163,6 +164,36 @@ TEST(OutputPrinter, FilesAndNocopy) {
     bad.directory = base + "stdout/x";  // under a plain file
     EXPECT_FALSE(prepare_output(bad, error));
     EXPECT_NE(error.find("Not a directory"), std::string::npos) << error;
+    EXPECT_EQ(std::system(("rm -rf " + std::string(dir)).c_str()), 0);
+}
+
+size_t open_descriptors() {
+    size_t count = 0;
+    for (int fd = 0; fd < 1024; ++fd) count += ::fcntl(fd, F_GETFD) != -1 ? 1 : 0;
+    return count;
+}
+
+// A persistent launcher closes an ended job's files; the other jobs' stay open.
+TEST(OutputPrinter, CloseFilesOfOneJob) {
+    char dir[] = "/tmp/pmix-output-test.XXXXXX";
+    ASSERT_NE(::mkdtemp(dir), nullptr);
+    OutputOptions o;
+    o.directory = dir;
+    o.nocopy = true;
+    Captured c{o};
+    const size_t before = open_descriptors();
+    const OutputSource other{"pmixrun.43", 0, "1.0"};
+    c.printer.print(kRank0, OutputChannel::out, "a\n");
+    c.printer.print(kRank0, OutputChannel::err, "b\n");
+    c.printer.print(other, OutputChannel::out, "c\n");
+    EXPECT_EQ(open_descriptors(), before + 3);
+    c.printer.close_files_of("pmixrun.42");
+    EXPECT_EQ(open_descriptors(), before + 1);
+    c.printer.print(other, OutputChannel::out, "d\n");  // still open, not truncated
+    EXPECT_EQ(slurp(std::string(dir) + "/pmixrun.43/rank.0/stdout"), "c\nd\n");
+    EXPECT_EQ(slurp(std::string(dir) + "/pmixrun.42/rank.0/stderr"), "b\n");
+    c.printer.close_files_of("pmixrun.43");
+    EXPECT_EQ(open_descriptors(), before);
     EXPECT_EQ(std::system(("rm -rf " + std::string(dir)).c_str()), 0);
 }
 

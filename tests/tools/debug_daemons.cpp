@@ -14,7 +14,8 @@
 //                                      then co-spawns an application with a debugger app and a
 //                                      plain co-spawned app
 //   debug_daemons self                 a rank of a 2-rank job: rank 0 spawns one daemon per
-//                                      process of its own job; both then fence and check sizes
+//                                      process of its own job, started with PMIx_tool_init;
+//                                      both ranks then fence and check sizes
 // Prints "<mode> ok" and exits 0 when every check held; "FAIL: ..." and exits 3 otherwise.
 #include <pmix.h>
 #include <pmix_tool.h>
@@ -140,7 +141,12 @@ long env_number(const char* name) {
 // $DBG_EXPECT_NS: the target's namespace ("" in a co-spawn: any other than ours);
 // $DBG_EXPECT_RANK: its rank (-1: the wildcard); $DBG_ALIVE=1: every target must be running.
 int run_daemon() {
-    if (PMIx_Init(&g_me, nullptr, 0) != PMIX_SUCCESS) return 2;
+    // $DBG_TOOL_INIT=1: PMIx_tool_init, as prte's example daemon starts (the server's env names
+    // the process, so it connects as the client it was registered as).
+    const bool as_tool = env_number("DBG_TOOL_INIT") == 1;
+    if ((as_tool ? PMIx_tool_init(&g_me, nullptr, 0) : PMIx_Init(&g_me, nullptr, 0)) !=
+        PMIX_SUCCESS)
+        return 2;
     pmix_proc_t me_all;
     PMIX_LOAD_PROCID(&me_all, g_me.nspace, PMIX_RANK_WILDCARD);
     pmix_value_t* value = nullptr;
@@ -184,7 +190,8 @@ int run_daemon() {
                     g_me.nspace, g_me.rank, daemons, target.nspace, static_cast<int>(target.rank),
                     mine.size(), pick.proc.rank, static_cast<int>(pick.pid));
     }
-    PMIx_Finalize(nullptr, 0);
+    if (as_tool) PMIx_tool_finalize();
+    else PMIx_Finalize(nullptr, 0);
     return finish("daemon");
 }
 
@@ -262,7 +269,7 @@ const bool kYes = true;
 // Debugger daemons aimed at `target`: per proc / per node counts (0: not given); expects
 // `daemons` of them over `targets` processes; returns the spawn's status.
 pmix_status_t spawn_daemons(const char* self, const pmix_proc_t& target, uint16_t per_proc,
-                            uint16_t per_node, long daemons, long targets) {
+                            uint16_t per_node, long daemons, long targets, bool tool_init = false) {
     Spawn spawn;
     spawn.job.push_back(info_of(PMIX_DEBUGGER_DAEMONS, &kYes, PMIX_BOOL));
     spawn.job.push_back(info_of(PMIX_DEBUG_TARGET, &target, PMIX_PROC));
@@ -272,11 +279,12 @@ pmix_status_t spawn_daemons(const char* self, const pmix_proc_t& target, uint16_
     if (per_node > 0)
         spawn.job.push_back(info_of(PMIX_DEBUG_DAEMONS_PER_NODE, &per_node, PMIX_UINT16));
     const long rank = target.rank == PMIX_RANK_WILDCARD ? -1 : static_cast<long>(target.rank);
-    spawn.app(self, {"daemon"}, 0,
-              {"DBG_EXPECT_DAEMONS=" + std::to_string(daemons),
-               "DBG_EXPECT_TARGETS=" + std::to_string(targets),
-               std::string("DBG_EXPECT_NS=") + target.nspace,
-               "DBG_EXPECT_RANK=" + std::to_string(rank), "DBG_ALIVE=1"});
+    spawn.app(
+        self, {"daemon"}, 0,
+        {"DBG_EXPECT_DAEMONS=" + std::to_string(daemons),
+         "DBG_EXPECT_TARGETS=" + std::to_string(targets),
+         std::string("DBG_EXPECT_NS=") + target.nspace, "DBG_EXPECT_RANK=" + std::to_string(rank),
+         "DBG_ALIVE=1", std::string("DBG_TOOL_INIT=") + (tool_init ? "1" : "0")});
     std::string nspace;
     const pmix_status_t rc = spawn.run(nspace);
     if (rc != PMIX_SUCCESS) return rc;
@@ -436,7 +444,7 @@ int run_self(const char* self) {
         register_job_end();
         pmix_proc_t mine;
         PMIX_LOAD_PROCID(&mine, g_me.nspace, PMIX_RANK_WILDCARD);
-        const pmix_status_t rc = spawn_daemons(self, mine, 1, 0, 2, 2);
+        const pmix_status_t rc = spawn_daemons(self, mine, 1, 0, 2, 2, true);
         check(rc == PMIX_SUCCESS, std::string("daemons for my job: ") + PMIx_Error_string(rc));
     }
     check(PMIx_Fence(nullptr, 0, nullptr, 0) == PMIX_SUCCESS, "fence");

@@ -7,7 +7,9 @@
 #          with a debugger app (2 daemons) and a plain co-spawned app (1 rank). Every daemon checks
 #          its target and the target's proc table; every rank checks its job's size and local
 #          ranks, the main job's after all of that.
-#  self:   rank 0 of a 2-rank job spawns one daemon per process of its own job.
+#  self:   rank 0 of a 2-rank job spawns one daemon per process of its own job; the daemons
+#          start with PMIx_tool_init (as prte's example daemon), connected as their registered
+#          identity.
 set -u
 PMIXRUN=$1 PROG=$2 CASE=$3
 export TMPDIR=$(mktemp -d /tmp/pmix-dbgd.XXXXXX)

@@ -205,12 +205,16 @@ void on_job_end(size_t, pmix_status_t, const pmix_proc_t*, pmix_info_t info[], s
                 pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
     std::string nspace;
     pmix_status_t status = PMIX_ERR_UNKNOWN_DATA_TYPE;
+    bool returned = false;  // PMIX_EVENT_RETURN_OBJECT: the registration's object, handed back
     for (size_t i = 0; i < ninfo; ++i) {
+        if (PMIX_CHECK_KEY(&info[i], PMIX_EVENT_RETURN_OBJECT))
+            returned = info[i].value.type == PMIX_POINTER && info[i].value.data.ptr == &g_ended;
         if (PMIX_CHECK_KEY(&info[i], PMIX_NSPACE) && info[i].value.type == PMIX_STRING)
             nspace = info[i].value.data.string;
         if (PMIX_CHECK_KEY(&info[i], PMIX_JOB_TERM_STATUS) && info[i].value.type == PMIX_STATUS)
             status = info[i].value.data.status;
     }
+    check(returned, "JOB_END of " + nspace + " without the handler's PMIX_EVENT_RETURN_OBJECT");
     {
         std::lock_guard lock(g_mu);
         g_ended[nspace] = status;
@@ -296,8 +300,11 @@ pmix_status_t spawn_daemons(const char* self, const pmix_proc_t& target, uint16_
 
 void register_job_end() {
     pmix_status_t code = PMIX_EVENT_JOB_END;
+    pmix_info_t object;
+    PMIX_INFO_LOAD(&object, PMIX_EVENT_RETURN_OBJECT, &g_ended, PMIX_POINTER);
     const pmix_status_t rc =
-        PMIx_Register_event_handler(&code, 1, nullptr, 0, on_job_end, nullptr, nullptr);
+        PMIx_Register_event_handler(&code, 1, &object, 1, on_job_end, nullptr, nullptr);
+    PMIX_INFO_DESTRUCT(&object);
     check(rc >= 0, std::string("register JOB_END: ") + PMIx_Error_string(rc));
 }
 

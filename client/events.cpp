@@ -45,6 +45,8 @@ struct Handler {
     std::vector<pmix_proc_t> affected;  // empty: any event
     std::string name;                   // PMIX_EVENT_HDLR_NAME
     std::string before, after;          // PMIX_EVENT_HDLR_BEFORE / AFTER: another's name
+    bool returns_object = false;        // PMIX_EVENT_RETURN_OBJECT: handed back in every call
+    void* object = nullptr;
 };
 
 struct Chain;
@@ -84,6 +86,9 @@ pmix_status_t parse_registration(const pmix_info_t* info, std::size_t ninfo, Han
             h->placement = Placement::last;
         } else if (key_is(in, PMIX_EVENT_HDLR_PREPEND)) {
             h->prepend = flag_true(in);
+        } else if (key_is(in, PMIX_EVENT_RETURN_OBJECT) && in.value.type == PMIX_POINTER) {
+            h->returns_object = true;
+            h->object = in.value.data.ptr;
         } else if (key_is(in, PMIX_EVENT_AFFECTED_PROC) || key_is(in, PMIX_EVENT_AFFECTED_PROCS)) {
             add_procs(in.value, &h->affected);
         } else if (key_is(in, PMIX_EVENT_HDLR_NAME) || key_is(in, PMIX_EVENT_HDLR_BEFORE) ||
@@ -180,7 +185,10 @@ struct Chain {
     pmix_status_t status = PMIX_SUCCESS;
     pmix_proc_t source{};
     std::vector<pmix_info_t> info;  // owned copies
-    data::InfoArray results;        // the last handler's results, passed to the next one
+    // What the running handler got when it registered a PMIX_EVENT_RETURN_OBJECT: `info`'s
+    // entries (not owned here) and that object, as OpenPMIx appends it.
+    std::vector<pmix_info_t> with_object;
+    data::InfoArray results;  // the last handler's results, passed to the next one
     Chain(std::vector<Handler> h, pmix_status_t st, const pmix_proc_t& src, const pmix_info_t* in,
           std::size_t n)
         : handlers(std::move(h)), status(st), source(src), info(n) {
@@ -262,9 +270,21 @@ void step(Chain* c) {
         return;
     }
     const Handler h = c->handlers[c->next++];
+    pmix_info_t* info = c->info.data();
+    std::size_t ninfo = c->info.size();
+    if (h.returns_object) {
+        c->with_object.assign(c->info.begin(), c->info.end());
+        pmix_info_t& object = c->with_object.emplace_back();
+        std::memset(&object, 0, sizeof object);
+        std::strncpy(object.key, PMIX_EVENT_RETURN_OBJECT, PMIX_MAX_KEYLEN);
+        object.value.type = PMIX_POINTER;
+        object.value.data.ptr = h.object;
+        info = c->with_object.data();
+        ninfo = c->with_object.size();
+    }
     exec::invoke_guarded("pmix event handler", [&] {
-        h.fn(h.id, c->status, &c->source, c->info.data(), c->info.size(), c->results.data(),
-             c->results.size(), chain_next, c);
+        h.fn(h.id, c->status, &c->source, info, ninfo, c->results.data(), c->results.size(),
+             chain_next, c);
     });
 }
 

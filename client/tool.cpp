@@ -16,6 +16,8 @@
 #include "client/state.h"
 #include "client/tool_chain.h"
 
+#include "base/env_names.h"
+
 #include "data/directives.h"
 #include "data/value.h"
 
@@ -27,6 +29,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -183,8 +186,35 @@ pmix_status_t attach_by_plan(const Plan& plan, const pmix_info_t* info, std::siz
 
 }  // namespace
 
+namespace {
+
+// PMIx_tool_init's last call took the client's path (started_as_client): finalize as a client.
+std::atomic<bool> g_client_tool{false};
+
+// A tool its server started as one of its registered processes (setup_fork put PMIX_NAMESPACE and
+// PMIX_RANK in its environment: a debugger daemon, as prte's example daemon starts) connects as
+// that client, as OpenPMIx's tool_init does then: it gets the identity and job info it was
+// registered with (PMIX_DEBUG_TARGET...). Not when the caller names a server, asks for none, or
+// is a launcher.
+bool started_as_client(const pmix_info_t* info, std::size_t ninfo) {
+    if (std::getenv(env::kNamespace) == nullptr || std::getenv(env::kRank) == nullptr) return false;
+    for (const char* key : {PMIX_LAUNCHER, PMIX_TOOL_ATTACHMENT_FILE, PMIX_SERVER_URI, PMIX_TCP_URI,
+                            PMIX_SERVER_PIDINFO, PMIX_SERVER_NSPACE, PMIX_CONNECT_TO_SYSTEM,
+                            PMIX_CONNECT_SYSTEM_FIRST, PMIX_TOOL_DO_NOT_CONNECT, PMIX_TOOL_NSPACE})
+        for (std::size_t i = 0; i < ninfo; ++i)
+            if (PMIX_CHECK_KEY(&info[i], key)) return false;
+    return true;
+}
+
+}  // namespace
+
 pmix_status_t tool_init(pmix_proc_t* proc, const pmix_info_t* info, std::size_t ninfo) {
     if (info == nullptr && ninfo > 0) return PMIX_ERR_BAD_PARAM;
+    if (started_as_client(info, ninfo)) {
+        const pmix_status_t rc = init(proc, info, ninfo);
+        if (rc == PMIX_SUCCESS) g_client_tool = true;
+        return rc;
+    }
     if (exec::on_progress_thread()) return PMIX_ERR_WOULD_BLOCK;
     std::lock_guard life(lifecycle_mutex());
     State& s = state();
@@ -230,6 +260,11 @@ pmix_status_t tool_init(pmix_proc_t* proc, const pmix_info_t* info, std::size_t 
 
 pmix_status_t tool_finalize() {
     if (exec::on_progress_thread()) return PMIX_ERR_WOULD_BLOCK;
+    if (g_client_tool) {
+        const pmix_status_t rc = finalize(nullptr, 0);
+        if (!initialized()) g_client_tool = false;
+        return rc;
+    }
     std::lock_guard life(lifecycle_mutex());
     State& s = state();
     std::vector<ServerLink> links;

@@ -1,6 +1,7 @@
 // The host module: every upcall arrives on the PMIx server's thread. Each one copies what it needs
 // and posts the real work to the launcher's loop, which calls the library's cbfunc from there.
 #include "launcher.h"
+#include "debug_daemons.h"
 
 #include <sys/wait.h>
 
@@ -349,38 +350,22 @@ void add_directives(const pmix_info_t* info, size_t ninfo, SharedInfos& out) {
         if (spawn_envar_key(info[i])) out.push_back(std::make_shared<const OwnedInfo>(info[i]));
 }
 
-// The library delivers to local clients itself; a one-node host has nobody else to tell.
-// PMIx_Spawn: one application per call (several: PMIX_ERR_NOT_SUPPORTED); job-level directives
-// other than the environment ones are ignored unless marked required. The environment directives
-// are registered with the new job (the library validates them there and applies them in
-// setup_fork). The new job runs on this node like the first one.
-pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], size_t ninfo,
-                       const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,
-                       void* cbdata) {
-    LifecycleRequest lifecycle;
-    for (size_t i = 0; i < ninfo; ++i) {
-        if (lifecycle_directive(job_info[i], lifecycle)) continue;  // lifecycle.cpp
-        if (PMIX_INFO_IS_REQUIRED(&job_info[i]) && !spawn_envar_key(job_info[i]) &&
-            !PMIX_CHECK_KEY(&job_info[i], PMIX_ENVARS_HARVESTED) &&
-            !PMIX_CHECK_KEY(&job_info[i], PMIX_FWD_STDIN))
-            return PMIX_ERR_NOT_SUPPORTED;
-    }
-    if (apps == nullptr || napps == 0 || proc == nullptr || cbfunc == nullptr)
+// One app of a PMIx_Spawn: its command, environment, size, the environment directives and
+// PMIX_FWD_STDIN of the job info, its own environment directives, PMIX_PSET_NAME and lifecycle
+// requests (added to the job info's).
+pmix_status_t app_spec(const pmix_app_t& source, const pmix_info_t job_info[], size_t ninfo,
+                       const LifecycleRequest& lifecycle, AppSpec& app) {
+    if (source.cmd == nullptr && (source.argv == nullptr || source.argv[0] == nullptr))
         return PMIX_ERR_BAD_PARAM;
-    if (napps > 1) return PMIX_ERR_NOT_SUPPORTED;
-    if (apps[0].cmd == nullptr && (apps[0].argv == nullptr || apps[0].argv[0] == nullptr)) {
-        return PMIX_ERR_BAD_PARAM;
-    }
-    AppSpec app;
-    if (apps[0].cmd != nullptr) app.argv.emplace_back(apps[0].cmd);
-    for (char** arg = apps[0].argv; arg != nullptr && *arg != nullptr; ++arg) {
-        if (arg == apps[0].argv && apps[0].cmd != nullptr)
+    if (source.cmd != nullptr) app.argv.emplace_back(source.cmd);
+    for (char** arg = source.argv; arg != nullptr && *arg != nullptr; ++arg) {
+        if (arg == source.argv && source.cmd != nullptr)
             continue;  // argv[0] names the command again
         app.argv.emplace_back(*arg);
     }
-    for (char** entry = apps[0].env; entry != nullptr && *entry != nullptr; ++entry)
+    for (char** entry = source.env; entry != nullptr && *entry != nullptr; ++entry)
         app.env.emplace_back(*entry);
-    app.nprocs = apps[0].maxprocs > 0 ? static_cast<size_t>(apps[0].maxprocs) : 1;
+    app.nprocs = source.maxprocs > 0 ? static_cast<size_t>(source.maxprocs) : 1;
     app.lifecycle = lifecycle;
     add_directives(job_info, ninfo, app.directives);
     for (size_t i = 0; job_info != nullptr && i < ninfo; ++i)
@@ -388,19 +373,84 @@ pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], si
             if (const pmix_status_t rc = fwd_stdin_rank(job_info[i], app.nprocs, app.stdin_rank);
                 rc != PMIX_SUCCESS)
                 return rc;
-    add_directives(apps[0].info, apps[0].ninfo, app.directives);
-    for (size_t i = 0; apps[0].info != nullptr && i < apps[0].ninfo; ++i) {
-        const pmix_info_t& entry = apps[0].info[i];
+    add_directives(source.info, source.ninfo, app.directives);
+    for (size_t i = 0; source.info != nullptr && i < source.ninfo; ++i) {
+        const pmix_info_t& entry = source.info[i];
+        if (lifecycle_directive(entry, app.lifecycle)) continue;
         if (!PMIX_CHECK_KEY(&entry, PMIX_PSET_NAME)) continue;
         if (entry.value.type != PMIX_STRING || entry.value.data.string == nullptr ||
             *entry.value.data.string == '\0' || std::strlen(entry.value.data.string) > 255)
             return PMIX_ERR_BAD_PARAM;
         app.pset = entry.value.data.string;
     }
+    return PMIX_SUCCESS;
+}
+
+// The apps of a spawn: one application (`app`, with its own debugger keys in `debug`), and with
+// several apps the co-spawned ones (debug_daemons.h), each with the job info's debugger keys and
+// its own. Several applications: PMIX_ERR_NOT_SUPPORTED.
+pmix_status_t spawn_plan(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[],
+                         size_t napps, const LifecycleRequest& lifecycle, AppSpec& app,
+                         DebugRequest& debug, std::vector<CospawnApp>& cospawned) {
+    size_t application = napps;
+    for (size_t a = 0; a < napps; ++a) {
+        if (napps > 1 && cospawned_app(apps[a])) continue;
+        if (application != napps) return PMIX_ERR_NOT_SUPPORTED;
+        application = a;
+    }
+    if (application == napps) return PMIX_ERR_NOT_SUPPORTED;
+    for (size_t a = 0; a < napps; ++a) {
+        if (a == application) continue;
+        CospawnApp& other = cospawned.emplace_back();
+        other.debug = debug;
+        if (const pmix_status_t rc = app_spec(apps[a], job_info, ninfo, lifecycle, other.app);
+            rc != PMIX_SUCCESS)
+            return rc;
+        if (const pmix_status_t rc = app_debug_request(apps[a], other.debug); rc != PMIX_SUCCESS)
+            return rc;
+    }
+    if (napps == 1)
+        if (const pmix_status_t rc = app_debug_request(apps[0], debug); rc != PMIX_SUCCESS)
+            return rc;
+    return app_spec(apps[application], job_info, ninfo, lifecycle, app);
+}
+
+// The library delivers to local clients itself; a one-node host has nobody else to tell.
+// PMIx_Spawn: one application per call, plus co-spawned apps (debug_daemons.h); job-level
+// directives other than the environment, lifecycle and debugger-daemon ones are ignored unless
+// marked required. The environment directives are registered with the new job (the library
+// validates them there and applies them in setup_fork). The new job runs on this node like the
+// first one.
+pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], size_t ninfo,
+                       const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,
+                       void* cbdata) {
+    LifecycleRequest lifecycle;
+    DebugRequest debug;
+    for (size_t i = 0; i < ninfo; ++i) {
+        if (lifecycle_directive(job_info[i], lifecycle)) continue;  // lifecycle.cpp
+        if (const pmix_status_t rc = debug_directive(job_info[i], debug);
+            rc != PMIX_ERR_NOT_FOUND) {
+            if (rc != PMIX_SUCCESS) return rc;  // debug_daemons.cpp
+            continue;
+        }
+        if (PMIX_INFO_IS_REQUIRED(&job_info[i]) && !spawn_envar_key(job_info[i]) &&
+            !PMIX_CHECK_KEY(&job_info[i], PMIX_ENVARS_HARVESTED) &&
+            !PMIX_CHECK_KEY(&job_info[i], PMIX_FWD_STDIN))
+            return PMIX_ERR_NOT_SUPPORTED;
+    }
+    if (apps == nullptr || napps == 0 || proc == nullptr || cbfunc == nullptr)
+        return PMIX_ERR_BAD_PARAM;
+    AppSpec app;
+    std::vector<CospawnApp> cospawned;
+    if (const pmix_status_t rc =
+            spawn_plan(job_info, ninfo, apps, napps, lifecycle, app, debug, cospawned);
+        rc != PMIX_SUCCESS)
+        return rc;
     pmix_proc_t parent = *proc;
-    g_launcher->queue.post([parent, app, cbfunc, cbdata] {
+    g_launcher->queue.post([parent, app, debug, cospawned, cbfunc, cbdata] {
         std::string nspace;
-        pmix_status_t rc = spawn_job(*g_launcher, parent, app, &nspace);
+        pmix_status_t rc =
+            spawn_with_debuggers(*g_launcher, parent, app, debug, cospawned, &nspace);
         pmix_nspace_t spawned;  // the callback takes a (non-const) pmix_nspace_t
         PMIX_LOAD_NSPACE(spawned, rc == PMIX_SUCCESS ? nspace.c_str() : nullptr);
         cbfunc(rc, spawned, cbdata);

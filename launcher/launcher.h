@@ -197,7 +197,8 @@ struct AppSpec {
     std::vector<std::string> env;   // added to (and overriding) pmixrun's child environment
     size_t nprocs = 1;
     // The environment directives (PMIX_SET_ENVAR ...) of the job info, then of the app's info:
-    // registered with the job in that order, for setup_fork to apply (job first, app trumps job).
+    // registered with the job in that order, for setup_fork to apply (job first, app trumps job);
+    // a debugger-daemon job's PMIX_DEBUG_TARGET too (debug_daemons.cpp).
     SharedInfos directives;
     std::string pset;  // PMIX_PSET_NAME of the app info ("": "<nspace>.app0"), as prte takes it
     // PMIX_FWD_STDIN of the job info: the rank whose stdin is a pipe fed by tools' and the

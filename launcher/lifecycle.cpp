@@ -62,9 +62,13 @@ void raise(const JobLifecycle& job, const std::string& nspace, pmix_status_t cod
         list->add(PMIX_EVENT_NON_DEFAULT, &yes, PMIX_BOOL);
     }
     pmix_status_t rc = list->convert();
+    // The source is the job (its wildcard rank), as prte raises them: handlers such as prte's
+    // example debugger daemon tell their target's JOB_END by the source's namespace.
+    pmix_proc_t source;
+    PMIX_LOAD_PROCID(&source, nspace.c_str(), PMIX_RANK_WILDCARD);
     if (rc == PMIX_SUCCESS) {
         ++g_in_flight;
-        rc = PMIx_Notify_event(code, nullptr, custom ? PMIX_RANGE_CUSTOM : PMIX_RANGE_SESSION,
+        rc = PMIx_Notify_event(code, &source, custom ? PMIX_RANGE_CUSTOM : PMIX_RANGE_SESSION,
                                list->info(), list->size(), notified, list);
         if (rc == PMIX_SUCCESS) return;
         --g_in_flight;

@@ -47,13 +47,25 @@ bool single_node(const Launcher& launcher) {
 
 // What spawn_fn (host.cpp) acts on: the environment directives of the job and app info,
 // PMIX_ENVARS_HARVESTED accepted, the app's PMIX_PSET_NAME, PMIX_FWD_STDIN and the lifecycle
-// requests (lifecycle.cpp). pmixd and the multi-node head do not spawn: nothing.
+// requests (lifecycle.cpp), co-spawn and the debugger-daemon keys (debug_daemons.cpp). pmixd and
+// the multi-node head do not spawn: nothing.
 std::string spawn_support(const Launcher& launcher) {
     if (!single_node(launcher)) return "";
     return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
                  PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME,
                  PMIX_FWD_STDIN, PMIX_NOTIFY_JOB_EVENTS, PMIX_NOTIFY_COMPLETION,
-                 PMIX_NOTIFY_PROC_TERMINATION, PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION});
+                 PMIX_NOTIFY_PROC_TERMINATION, PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION,
+                 PMIX_COSPAWN_APP, PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET,
+                 PMIX_DEBUG_DAEMONS_PER_PROC, PMIX_DEBUG_DAEMONS_PER_NODE});
+}
+
+// The debugger attributes spawn_fn acts on (debug_daemons.cpp): debugger-daemon jobs, their
+// target and counts. Not the pause attributes (PMIX_DEBUG_STOP_*): a spawn requiring them is
+// refused.
+std::string debug_support(const Launcher& launcher) {
+    if (!single_node(launcher)) return "";
+    return join({PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET, PMIX_DEBUG_DAEMONS_PER_PROC,
+                 PMIX_DEBUG_DAEMONS_PER_NODE});
 }
 
 void load_array(pmix_info_t& out, const char* key, std::vector<pmix_info_t>& items) {
@@ -309,8 +321,8 @@ std::string supported_qualifiers(const pmix_query_t& query) {
 bool answer_more(const Launcher& launcher, const char* key, const pmix_query_t& query,
                  pmix_info_t& out) {
     if (is(key, PMIX_QUERY_SPAWN_SUPPORT) || is(key, PMIX_QUERY_DEBUG_SUPPORT)) {
-        // Debugger attributes (PMIX_DEBUG_STOP_IN_INIT ...): none is acted on yet.
-        const std::string list = is(key, PMIX_QUERY_SPAWN_SUPPORT) ? spawn_support(launcher) : "";
+        const std::string list =
+            is(key, PMIX_QUERY_SPAWN_SUPPORT) ? spawn_support(launcher) : debug_support(launcher);
         PMIx_Info_load(&out, key, list.c_str(), PMIX_STRING);
     } else if (is(key, PMIX_QUERY_NAMESPACE_INFO)) {
         return namespace_info(launcher, query, out);

@@ -30,6 +30,8 @@ constexpr KindName kKinds[] = {
     {MessageKind::node_lost, "node lost"}, {MessageKind::quit, "quit"},
     {MessageKind::event, "event"},         {MessageKind::signal, "signal"},
     {MessageKind::stdin_data, "stdin"},    {MessageKind::stdin_taken, "stdin taken"},
+    {MessageKind::publish, "publish"},     {MessageKind::lookup, "lookup"},
+    {MessageKind::unpublish, "unpublish"}, {MessageKind::directory_reply, "directory reply"},
 };
 
 // What one receive() reads at most, so that the messages it returns stay small (output: 64 KiB

@@ -40,6 +40,13 @@ enum class MessageKind : char {
     // both ways: a daemon sends it, the head relays it to every other daemon
     event = 'N',   // status, source nspace, source rank, range, packed info
     signal = 'S',  // signal, then (nspace, rank) pairs of the targets
+    // The job's one publish/lookup directory, kept by the head (directory.h). Daemon -> head,
+    // each with a request id the daemon chose, then the caller (nspace, rank):
+    publish = 'p',    // id, nspace, rank, range, persistence, then (key, packed info) pairs
+    lookup = 'l',     // id, nspace, rank, range, wait ("1"), timeout s ("0": none), keys...
+    unpublish = 'u',  // id, nspace, rank, range, keys... (none: everything the caller published)
+    // head -> daemon: id, status, then (key, owner nspace, owner rank, packed info) per value
+    directory_reply = 'y',
 };
 
 // The one place kinds meet bytes.

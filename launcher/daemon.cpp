@@ -12,6 +12,7 @@
 //    event, signal and quit (channel.h lists every kind and its fields).
 // If the head goes away (EOF on stdin) the daemon kills its ranks and exits.
 #include "channel.h"
+#include "directory.h"
 #include "launcher.h"
 #include "node_net.h"
 
@@ -93,6 +94,7 @@ public:
                        std::to_string(process.exit_code)});
     }
     int control_fd() const override { return head_gone_ ? -1 : channel_.in_fd(); }
+    Channel* head_channel() override { return head_gone_ ? nullptr : &channel_; }
     void tick() override { net_.tick(); }
     void job_done(int code) override { channel_.send(MessageKind::done, {std::to_string(code)}); }
     void signal_others(const std::vector<pmix_proc_t>& targets, int sig) override {
@@ -110,6 +112,7 @@ public:
         for (const Message& message : messages) handle(message);
         if (!alive) {  // the head is gone: nobody is left to report to
             head_gone_ = true;
+            fail_directory_requests(PMIX_ERR_LOST_CONNECTION);
             kill_now(1);
             launcher_.quit = true;
         }
@@ -150,6 +153,9 @@ private:
                 break;
             case MessageKind::signal:
                 apply_signal(message);
+                break;
+            case MessageKind::directory_reply:  // our clients' publish, lookup, unpublish
+                take_directory_reply(message);
                 break;
             case MessageKind::stdin_data:
                 if (message.fields.size() == 2)

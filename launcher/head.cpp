@@ -3,6 +3,7 @@
 // failure to every daemon (which kill their ranks as single-node pmixrun would), events between
 // nodes, and a daemon's death to the others (their fences fail at once, never hang).
 #include "channel.h"
+#include "directory.h"
 #include "launcher.h"
 
 #include <fcntl.h>
@@ -67,6 +68,7 @@ struct Head {
     // What tools are told (query.cpp reads it through g_launcher, on this loop): every rank of the
     // job with its node, and the pid, state and exit code its daemon reported.
     Launcher tools;
+    std::unique_ptr<Directory> directory;  // the job's publish/lookup directory (directory.h)
 };
 
 // Fills the head's view of the job for tools: ranks block-mapped over the nodes, none started.
@@ -198,6 +200,7 @@ void daemon_gone(Head& head, Daemon& daemon) {
     daemon.pid = -1;
     send_all(head, MessageKind::node_lost,
              {std::to_string(daemon.index)});  // its fences fail everywhere, now
+    head.directory->node_lost(daemon.index);
     const std::string died = "the daemon of node " + std::to_string(daemon.index) + " (" +
                              daemon.name + ") died (status " + std::to_string(daemon.code) + ")";
     // Already failing (the other nodes' ranks may report their failed fence first): still named,
@@ -263,6 +266,7 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
                 process->exited = true;
                 process->exit_code = number(2);
                 report_end(head, *process);
+                head.directory->proc_ended(process->nspace, process->rank);
             }
             break;
         case MessageKind::failed:
@@ -272,6 +276,11 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
         case MessageKind::event:  // an event, or a job-control signal: every other node applies it
         case MessageKind::signal:
             send_all(head, *message.kind, message.fields, daemon.index);
+            break;
+        case MessageKind::publish:  // the job's one directory: answered to that daemon
+        case MessageKind::lookup:
+        case MessageKind::unpublish:
+            head.directory->take(daemon.index, message);
             break;
         case MessageKind::done:
             daemon.done = true;
@@ -474,6 +483,7 @@ void run_job(Head& head) {
     while (!all_done(head)) {
         pump(head, 100);
         const auto now = Clock::now();
+        head.directory->tick(now);  // lookups past their PMIX_TIMEOUT
         if (head.options.timeout_s > 0 && !head.timed_out && now - head.start >= limit) {
             head.timed_out = true;
             std::fprintf(stderr, "pmixrun: timeout after %g s; killing the job\n",
@@ -594,6 +604,10 @@ int run_head(const Options& options) {
     Head head;
     head.start = Clock::now();
     head.options = options;
+    head.directory = std::make_unique<Directory>([&head](size_t node, const auto& fields) {
+        if (node < head.daemons.size() && !head.daemons[node].gone)
+            head.daemons[node].channel->send(MessageKind::directory_reply, fields);
+    });
     if (!plan_nodes(head)) return 2;
     const char* env_pmixd = std::getenv("PMIXD");
     const std::string pmixd =

@@ -1,5 +1,6 @@
 // The host module: every upcall arrives on the PMIx server's thread. Each one copies what it needs
 // and posts the real work to the launcher's loop, which calls the library's cbfunc from there.
+#include "directory.h"
 #include "launcher.h"
 
 #include <sys/wait.h>
@@ -637,9 +638,13 @@ void fill_module(pmix_server_module_t& module) {
     module.group = host_group;
     module.iof_pull = host_iof_pull;
     module.push_stdin = host_push_stdin;
-    // pmixd: no cross-node publish/lookup/spawn yet, and no allocations (each daemon would
-    // hand out its own, not the job's, host list and ids).
-    if (g_launcher->remote != nullptr) return;
+    // pmixd: publish/lookup go to the head's one directory (directory.h); no cross-node spawn
+    // yet, and no allocations (each daemon would hand out its own, not the job's, host list
+    // and ids).
+    if (g_launcher->remote != nullptr) {
+        fill_remote_directory(module);
+        return;
+    }
     module.allocate = allocate_fn;
     module.publish = publish;
     module.lookup = lookup;

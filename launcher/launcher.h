@@ -31,6 +31,7 @@ namespace pmix::launcher {
 using Clock = std::chrono::steady_clock;
 
 struct Proc;
+class Channel;
 
 // What a node daemon adds to the single-node host (daemon.cpp; nullptr in pmixrun itself).
 // fence/direct_modex are called on the PMIx server's thread, the rest on the launcher's loop.
@@ -74,6 +75,8 @@ public:
                                 const std::vector<pmix_proc_t>& members, bool wants_id,
                                 int timeout_seconds, const std::string& endpoints,
                                 GroupDone done) = 0;
+    // The channel to the head, for requests the head answers (directory.h); loop thread only.
+    virtual Channel* head_channel() { return nullptr; }
 };
 
 // Work handed from the server's thread to the launcher's own loop (an eventfd wakes the loop).

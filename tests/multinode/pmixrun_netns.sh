@@ -3,7 +3,7 @@
 # `ip netns exec` (the launch agent), exactly as it would through ssh on a cluster.
 #   pmixrun_netns.sh BINDIR CASE D SLOTS
 # CASE: putget | fence_nodata | fence_subset | modexrounds | modexrounds_any | dmodex | events | abort | killed | daemon_killed |
-#       hostfile | jobctl_kill | envars | instanton | tools | qget | envdirectives | cred | querykeys | groups | groups_invite |
+#       hostfile | jobctl_kill | envars | instanton | tools | publish | publish_lookup | qget | envdirectives | cred | querykeys | groups | groups_invite |
 #       groups_leave. Every rank's output and pmixrun's exit status are checked; namespaces get a
 #       unique prefix and are always removed; no pmixd, rank or shared-memory segment may be
 #       left. Exit 77 (skipped) where network namespaces cannot be created.
@@ -189,6 +189,17 @@ groups_leave)  # the last rank, alone on its node with 1 slot, leaves; the other
   run 0 --host "$hosts" "$bin/group_client" leave
   expect_lines "done leave failures=0" "$n"
   expect_lines ": FAIL " 0
+  ;;
+publish)  # the head's directory (xnode_publish.c): wait, ranges, first-read, unpublish, timeout
+  run 0 --host "$hosts" "$bin/xnode_publish"
+  expect_lines "done failures=0" "$n"
+  expect_lines ": FAIL " 0
+  expect_lines ": ok " 13
+  ;;
+publish_lookup)  # examples/publish_lookup: rank 0 publishes, every rank of every node looks up
+  run 0 --host "$hosts" "$bin/publish_lookup"
+  expect_lines "looked up publish_lookup.service: tcp://example:4242" "$n"
+  expect_lines "after unpublish: NOT-FOUND" "$n"
   ;;
 qget)  # qualified Gets of this node and of every other node, answered from the node arrays
   run 0 --host "$hosts" "$bin/qualified_get"

@@ -26,6 +26,8 @@ TEST(MessageKind, WireBytes) {
         {MessageKind::node_lost, 'L'},  {MessageKind::quit, 'Q'},
         {MessageKind::event, 'N'},      {MessageKind::signal, 'S'},
         {MessageKind::stdin_data, 'I'}, {MessageKind::stdin_taken, 'W'},
+        {MessageKind::publish, 'p'},    {MessageKind::lookup, 'l'},
+        {MessageKind::unpublish, 'u'},  {MessageKind::directory_reply, 'y'},
     };
     for (const auto& [kind, byte] : expected) {
         EXPECT_EQ(wire_byte(kind), byte) << message_kind_name(kind);

@@ -15,6 +15,7 @@
 #include "directory.h"
 #include "launcher.h"
 #include "node_net.h"
+#include "remote_spawn.h"
 
 #include <unistd.h>
 
@@ -91,7 +92,12 @@ public:
     void exited(const Proc& process) override {
         channel_.send(MessageKind::exited,
                       {std::to_string(process.rank), std::to_string(process.pid),
-                       std::to_string(process.exit_code)});
+                       std::to_string(process.exit_code), process.nspace});
+    }
+    void add_upcalls(pmix_server_module_t& module) override { fill_remote_directory(module); }
+    void spawn(const pmix_proc_t& parent, const AppSpec& app, pmix_spawn_cbfunc_t cbfunc,
+               void* cbdata) override {
+        request_spawn(head_channel(), parent, app, cbfunc, cbdata);
     }
     int control_fd() const override { return head_gone_ ? -1 : channel_.in_fd(); }
     Channel* head_channel() override { return head_gone_ ? nullptr : &channel_; }
@@ -113,6 +119,7 @@ public:
         if (!alive) {  // the head is gone: nobody is left to report to
             head_gone_ = true;
             fail_directory_requests(PMIX_ERR_LOST_CONNECTION);
+            fail_spawn_requests(PMIX_ERR_LOST_CONNECTION);
             kill_now(1);
             launcher_.quit = true;
         }
@@ -156,6 +163,15 @@ private:
                 break;
             case MessageKind::directory_reply:  // our clients' publish, lookup, unpublish
                 take_directory_reply(message);
+                break;
+            case MessageKind::spawn_reply:  // our client's PMIx_Spawn
+                take_spawn_reply(message);
+                break;
+            case MessageKind::spawn_part:  // a spawned job's ranks on this node
+                take_spawn_part(launcher_, channel_, message,
+                                [this](const std::string& nspace, const Layout& layout) {
+                                    net_.add_job(nspace, layout);
+                                });
                 break;
             case MessageKind::stdin_data:
                 if (message.fields.size() == 2)

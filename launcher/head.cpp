@@ -5,6 +5,7 @@
 #include "channel.h"
 #include "directory.h"
 #include "launcher.h"
+#include "remote_spawn.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -69,6 +70,7 @@ struct Head {
     // job with its node, and the pid, state and exit code its daemon reported.
     Launcher tools;
     std::unique_ptr<Directory> directory;  // the job's publish/lookup directory (directory.h)
+    std::unique_ptr<HeadSpawner> spawner;  // PMIx_Spawn from the ranks (remote_spawn.h)
 };
 
 // Fills the head's view of the job for tools: ranks block-mapped over the nodes, none started.
@@ -201,6 +203,7 @@ void daemon_gone(Head& head, Daemon& daemon) {
     send_all(head, MessageKind::node_lost,
              {std::to_string(daemon.index)});  // its fences fail everywhere, now
     head.directory->node_lost(daemon.index);
+    head.spawner->node_lost(daemon.index);
     const std::string died = "the daemon of node " + std::to_string(daemon.index) + " (" +
                              daemon.name + ") died (status " + std::to_string(daemon.code) + ")";
     // Already failing (the other nodes' ranks may report their failed fence first): still named,
@@ -219,16 +222,23 @@ void report_unexpected(const Daemon& daemon, const Message& message) {
 void take_remote_output(Head& head, const Daemon& daemon, const Message& message) {
     const std::vector<std::string>& fields = message.fields;
     const long rank = fields.size() == 5 ? std::atol(fields[1].c_str()) : -1;
-    if (rank < 0 || static_cast<size_t>(rank) >= head.tools.procs.size() ||
-        fields[0] != head.nspace || (fields[2] != "1" && fields[2] != "2")) {
+    Proc* process = nullptr;
+    if (rank >= 0 && fields[0] == head.nspace &&
+        static_cast<size_t>(rank) < static_cast<size_t>(head.options.nprocs)) {
+        process = &head.tools.procs[static_cast<size_t>(rank)];
+    } else if (rank >= 0) {  // a spawned job's (head_spawn.cpp appends them)
+        for (Proc& p : head.tools.procs)
+            if (p.job != 0 && p.rank == static_cast<pmix_rank_t>(rank) && p.nspace == fields[0])
+                process = &p;
+    }
+    if (process == nullptr || (fields[2] != "1" && fields[2] != "2")) {
         report_unexpected(daemon, message);
         return;
     }
-    Proc& process = head.tools.procs[static_cast<size_t>(rank)];
     const bool end = fields[4] == "1";
-    take_output(process, fields[2] == "1" ? PMIX_FWD_STDOUT_CHANNEL : PMIX_FWD_STDERR_CHANNEL,
+    take_output(*process, fields[2] == "1" ? PMIX_FWD_STDOUT_CHANNEL : PMIX_FWD_STDERR_CHANNEL,
                 fields[3].data(), fields[3].size(), end);
-    if (end) (fields[2] == "1" ? process.out : process.err).fd = kStreamEnded;
+    if (end) (fields[2] == "1" ? process->out : process->err).fd = kStreamEnded;
 }
 
 void handle(Head& head, Daemon& daemon, const Message& message) {
@@ -262,6 +272,7 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
             if (++head.finalized_count == nprocs) head.all_finalized = Clock::now();
             break;
         case MessageKind::exited:
+            if (head.spawner->exited(message)) break;  // a spawned job's process
             if (Proc* process = reported_proc(head, message)) {
                 process->exited = true;
                 process->exit_code = number(2);
@@ -281,6 +292,10 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
         case MessageKind::lookup:
         case MessageKind::unpublish:
             head.directory->take(daemon.index, message);
+            break;
+        case MessageKind::spawn:  // a rank's PMIx_Spawn, and the daemons' parts of it
+        case MessageKind::spawn_started:
+            head.spawner->take(daemon.index, message);
             break;
         case MessageKind::done:
             daemon.done = true;
@@ -608,6 +623,11 @@ int run_head(const Options& options) {
         if (node < head.daemons.size() && !head.daemons[node].gone)
             head.daemons[node].channel->send(MessageKind::directory_reply, fields);
     });
+    head.spawner = std::make_unique<HeadSpawner>(
+        head.tools, [&head](size_t node, MessageKind kind, const auto& fields) {
+            if (node < head.daemons.size() && !head.daemons[node].gone)
+                head.daemons[node].channel->send(kind, fields);
+        });
     if (!plan_nodes(head)) return 2;
     const char* env_pmixd = std::getenv("PMIXD");
     const std::string pmixd =

@@ -1,6 +1,5 @@
 // The host module: every upcall arrives on the PMIx server's thread. Each one copies what it needs
 // and posts the real work to the launcher's loop, which calls the library's cbfunc from there.
-#include "directory.h"
 #include "launcher.h"
 
 #include <sys/wait.h>
@@ -400,6 +399,10 @@ pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], si
     }
     pmix_proc_t parent = *proc;
     g_launcher->queue.post([parent, app, cbfunc, cbdata] {
+        if (g_launcher->remote != nullptr) {  // pmixd: placed across the nodes by the head
+            g_launcher->remote->spawn(parent, app, cbfunc, cbdata);
+            return;
+        }
         std::string nspace;
         pmix_status_t rc = spawn_job(*g_launcher, parent, app, &nspace);
         pmix_nspace_t spawned;  // the callback takes a (non-const) pmix_nspace_t
@@ -638,18 +641,17 @@ void fill_module(pmix_server_module_t& module) {
     module.group = host_group;
     module.iof_pull = host_iof_pull;
     module.push_stdin = host_push_stdin;
-    // pmixd: publish/lookup go to the head's one directory (directory.h); no cross-node spawn
-    // yet, and no allocations (each daemon would hand out its own, not the job's, host list
-    // and ids).
+    module.spawn = spawn_fn;  // pmixd: through the head (Remote::spawn, remote_spawn.h)
+    // pmixd: publish/lookup go to the head's directory (directory.h); no allocations (each
+    // daemon would hand out its own, not the job's, host list and ids).
     if (g_launcher->remote != nullptr) {
-        fill_remote_directory(module);
+        g_launcher->remote->add_upcalls(module);
         return;
     }
     module.allocate = allocate_fn;
     module.publish = publish;
     module.lookup = lookup;
     module.unpublish = unpublish;
-    module.spawn = spawn_fn;
 }
 
 }  // namespace pmix::launcher

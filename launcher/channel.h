@@ -54,6 +54,10 @@ enum class MessageKind : char {
                           // counts (node order), app fields: start this node's ranks
     spawn_started = 'k',  // daemon -> head: nspace, status of its part
     spawn_reply = 'r',    // head -> daemon: id, status, nspace: the requester's answer
+    // PMIx_Connect / PMIx_Disconnect across nodes (remote_connect.h): daemon -> head: id,
+    // "1" connect or "0" disconnect, timeout s ("0": none), then (nspace, rank) pairs
+    connect = 'c',
+    connect_reply = 'v',  // head -> daemon: id, status
 };
 
 // The one place kinds meet bytes.

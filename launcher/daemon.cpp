@@ -15,6 +15,7 @@
 #include "directory.h"
 #include "launcher.h"
 #include "node_net.h"
+#include "remote_connect.h"
 #include "remote_spawn.h"
 
 #include <unistd.h>
@@ -94,7 +95,10 @@ public:
                       {std::to_string(process.rank), std::to_string(process.pid),
                        std::to_string(process.exit_code), process.nspace});
     }
-    void add_upcalls(pmix_server_module_t& module) override { fill_remote_directory(module); }
+    void add_upcalls(pmix_server_module_t& module) override {
+        fill_remote_directory(module);
+        fill_remote_connect(module);
+    }
     void spawn(const pmix_proc_t& parent, const AppSpec& app, pmix_spawn_cbfunc_t cbfunc,
                void* cbdata) override {
         request_spawn(head_channel(), parent, app, cbfunc, cbdata);
@@ -120,6 +124,7 @@ public:
             head_gone_ = true;
             fail_directory_requests(PMIX_ERR_LOST_CONNECTION);
             fail_spawn_requests(PMIX_ERR_LOST_CONNECTION);
+            fail_connect_requests(PMIX_ERR_LOST_CONNECTION);
             kill_now(1);
             launcher_.quit = true;
         }
@@ -163,6 +168,9 @@ private:
                 break;
             case MessageKind::directory_reply:  // our clients' publish, lookup, unpublish
                 take_directory_reply(message);
+                break;
+            case MessageKind::connect_reply:  // our clients' PMIx_Connect / PMIx_Disconnect
+                take_connect_reply(message);
                 break;
             case MessageKind::spawn_reply:  // our client's PMIx_Spawn
                 take_spawn_reply(message);

@@ -5,6 +5,7 @@
 #include "channel.h"
 #include "directory.h"
 #include "launcher.h"
+#include "remote_connect.h"
 #include "remote_spawn.h"
 
 #include <fcntl.h>
@@ -69,8 +70,9 @@ struct Head {
     // What tools are told (query.cpp reads it through g_launcher, on this loop): every rank of the
     // job with its node, and the pid, state and exit code its daemon reported.
     Launcher tools;
-    std::unique_ptr<Directory> directory;  // the job's publish/lookup directory (directory.h)
-    std::unique_ptr<HeadSpawner> spawner;  // PMIx_Spawn from the ranks (remote_spawn.h)
+    std::unique_ptr<Directory> directory;      // the job's publish/lookup directory (directory.h)
+    std::unique_ptr<HeadSpawner> spawner;      // PMIx_Spawn from the ranks (remote_spawn.h)
+    std::unique_ptr<HeadConnector> connector;  // PMIx_Connect / _Disconnect (remote_connect.h)
 };
 
 // Fills the head's view of the job for tools: ranks block-mapped over the nodes, none started.
@@ -204,6 +206,7 @@ void daemon_gone(Head& head, Daemon& daemon) {
              {std::to_string(daemon.index)});  // its fences fail everywhere, now
     head.directory->node_lost(daemon.index);
     head.spawner->node_lost(daemon.index);
+    head.connector->node_lost(daemon.index);
     const std::string died = "the daemon of node " + std::to_string(daemon.index) + " (" +
                              daemon.name + ") died (status " + std::to_string(daemon.code) + ")";
     // Already failing (the other nodes' ranks may report their failed fence first): still named,
@@ -296,6 +299,9 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
         case MessageKind::spawn:  // a rank's PMIx_Spawn, and the daemons' parts of it
         case MessageKind::spawn_started:
             head.spawner->take(daemon.index, message);
+            break;
+        case MessageKind::connect:
+            head.connector->take(daemon.index, message);
             break;
         case MessageKind::done:
             daemon.done = true;
@@ -498,7 +504,8 @@ void run_job(Head& head) {
     while (!all_done(head)) {
         pump(head, 100);
         const auto now = Clock::now();
-        head.directory->tick(now);  // lookups past their PMIX_TIMEOUT
+        head.directory->tick(now);  // lookups and connects past their PMIX_TIMEOUT
+        head.connector->tick(now);
         if (head.options.timeout_s > 0 && !head.timed_out && now - head.start >= limit) {
             head.timed_out = true;
             std::fprintf(stderr, "pmixrun: timeout after %g s; killing the job\n",
@@ -627,6 +634,11 @@ int run_head(const Options& options) {
         head.tools, [&head](size_t node, MessageKind kind, const auto& fields) {
             if (node < head.daemons.size() && !head.daemons[node].gone)
                 head.daemons[node].channel->send(kind, fields);
+        });
+    head.connector = std::make_unique<HeadConnector>(
+        head.tools, [&head](size_t node, const std::vector<std::string>& fields) {
+            if (node < head.daemons.size() && !head.daemons[node].gone)
+                head.daemons[node].channel->send(MessageKind::connect_reply, fields);
         });
     if (!plan_nodes(head)) return 2;
     const char* env_pmixd = std::getenv("PMIXD");

@@ -3,7 +3,7 @@
 # `ip netns exec` (the launch agent), exactly as it would through ssh on a cluster.
 #   pmixrun_netns.sh BINDIR CASE D SLOTS
 # CASE: putget | fence_nodata | fence_subset | modexrounds | modexrounds_any | dmodex | events | abort | killed | daemon_killed |
-#       hostfile | jobctl_kill | envars | instanton | tools | publish | publish_lookup | spawn | spawn_fence | qget | envdirectives | cred | querykeys | groups | groups_invite |
+#       hostfile | jobctl_kill | envars | instanton | tools | publish | publish_lookup | spawn | spawn_fence | connect | qget | envdirectives | cred | querykeys | groups | groups_invite |
 #       groups_leave. Every rank's output and pmixrun's exit status are checked; namespaces get a
 #       unique prefix and are always removed; no pmixd, rank or shared-memory segment may be
 #       left. Exit 77 (skipped) where network namespaces cannot be created.
@@ -209,6 +209,14 @@ spawn)  # PMIx_Spawn from rank 1 (node 1): a child on each node (xnode_spawn.c)
   expect_lines "child [01]: ok" 16
   expect_lines "child 0: on ${prefix}n0, the other on ${prefix}n1" 1
   expect_lines "child 1: on ${prefix}n1, the other on ${prefix}n0" 1
+  ;;
+connect)  # spawn as above, then PMIx_Connect / PMIx_Disconnect of both jobs, 2 nodes each
+  run 0 --host "$hosts" "$bin/xnode_spawn" connect
+  expect_lines "done failures=0" 4
+  expect_lines ": FAIL " 0
+  expect_lines ": ok PMIx_Connect of both jobs across the nodes" 4
+  expect_lines ": ok a key of the other job's rank 0" 4
+  expect_lines ": ok PMIx_Disconnect" 4
   ;;
 spawn_fence)  # examples/spawn_fence: rank 0 spawns 2; parents and children fence across nodes
   run 0 --host "$hosts" "$bin/spawn_fence" 2

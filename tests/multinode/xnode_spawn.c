@@ -51,7 +51,27 @@ static uint32_t job_size(const char* nspace, pmix_status_t* rc) {
     return size;
 }
 
-static void child(void) {
+/* PMIx_Connect over both jobs, a key of the other job's rank 0 ("xs.key"), PMIx_Disconnect. */
+static void connect_jobs(const char* parents, const char* children, const char* other) {
+    pmix_proc_t set[2];
+    char text[256];
+    PMIX_LOAD_PROCID(&set[0], parents, PMIX_RANK_WILDCARD);
+    PMIX_LOAD_PROCID(&set[1], children, PMIX_RANK_WILDCARD);
+    pmix_info_t limit;
+    int seconds = 10;
+    PMIX_INFO_LOAD(&limit, PMIX_TIMEOUT, &seconds, PMIX_INT);
+    pmix_status_t rc = PMIx_Connect(set, 2, &limit, 1);
+    check(PMIX_SUCCESS == rc, "PMIx_Connect of both jobs across the nodes", rc);
+    pmix_proc_t zero;
+    PMIX_LOAD_PROCID(&zero, other, 0);
+    rc = get_string(&zero, "xs.key", text, sizeof text);
+    check(PMIX_SUCCESS == rc, "a key of the other job's rank 0", rc);
+    rc = PMIx_Disconnect(set, 2, &limit, 1);
+    check(PMIX_SUCCESS == rc, "PMIx_Disconnect", rc);
+    PMIX_INFO_DESTRUCT(&limit);
+}
+
+static void child(int connect) {
     char text[256], host[256] = "", other_host[256], want[300];
     pmix_value_t* val = NULL;
     pmix_status_t rc = PMIx_Get(NULL, PMIX_PARENT_ID, NULL, 0, &val);
@@ -85,17 +105,28 @@ static void child(void) {
           "a key committed before a barrier without data (direct modex)", rc);
     rc = PMIx_Fence(NULL, 0, NULL, 0); /* neither leaves while the other may still ask */
     check(PMIX_SUCCESS == rc, "closing fence", rc);
+    if (!connect) return;
+    char parents[PMIX_MAX_NSLEN + 1];
+    val = NULL;
+    rc = PMIx_Get(NULL, PMIX_PARENT_ID, NULL, 0, &val);
+    if (PMIX_SUCCESS != rc || PMIX_PROC != val->type) {
+        check(0, "PMIX_PARENT_ID", rc);
+        return;
+    }
+    snprintf(parents, sizeof parents, "%s", val->data.proc->nspace);
+    PMIX_VALUE_RELEASE(val);
+    connect_jobs(parents, me.nspace, parents);
 }
 
-static void parent(char* self) {
-    if (1 != me.rank) return;
+/* Rank 1 spawns 2 children; *spawned gets their namespace. */
+static void spawn_children(char* self, int connect, char* spawned) {
     pmix_app_t app;
-    pmix_nspace_t spawned;
     PMIX_APP_CONSTRUCT(&app);
     app.cmd = strdup(self);
-    app.argv = calloc(3, sizeof(char*));
+    app.argv = calloc(4, sizeof(char*));
     app.argv[0] = strdup(self);
     app.argv[1] = strdup("child");
+    app.argv[2] = connect ? strdup("connect") : NULL;
     app.maxprocs = 2;
     pmix_status_t rc = PMIx_Spawn(NULL, 0, &app, 1, spawned);
     PMIX_APP_DESTRUCT(&app);
@@ -106,14 +137,36 @@ static void parent(char* self) {
     check(2 == job_size(spawned, &rc), "the new job's PMIX_JOB_SIZE is 2", rc);
 }
 
+static void parent(char* self, int connect) {
+    pmix_nspace_t spawned = "";
+    pmix_status_t rc = put("xs.key", "parent");
+    check(PMIX_SUCCESS == rc, "put", rc);
+    if (1 == me.rank) spawn_children(self, connect, spawned);
+    if (!connect) return;
+    /* Rank 0 learns the children's namespace from rank 1. */
+    rc = 1 == me.rank ? put("xs.children", spawned) : PMIX_SUCCESS;
+    pmix_info_t collect;
+    bool yes = true;
+    PMIX_INFO_LOAD(&collect, PMIX_COLLECT_DATA, &yes, PMIX_BOOL);
+    rc = PMIX_SUCCESS == rc ? PMIx_Fence(NULL, 0, &collect, 1) : rc;
+    PMIX_INFO_DESTRUCT(&collect);
+    pmix_proc_t one;
+    PMIX_LOAD_PROCID(&one, me.nspace, 1);
+    rc = PMIX_SUCCESS == rc ? get_string(&one, "xs.children", spawned, sizeof spawned) : rc;
+    check(PMIX_SUCCESS == rc, "the children's namespace from rank 1", rc);
+    connect_jobs(me.nspace, spawned, spawned);
+}
+
 int main(int argc, char** argv) {
     if (argc > 1 && 0 == strcmp(argv[1], "child")) role = "child";
     if (PMIX_SUCCESS != PMIx_Init(&me, NULL, 0)) {
         fprintf(stderr, "xnode_spawn: init failed\n");
         return 1;
     }
-    if (0 == strcmp(role, "child")) child();
-    else parent(argv[0]);
+    const int connect =
+        argc > 2 ? 0 == strcmp(argv[2], "connect") : argc > 1 && 0 == strcmp(argv[1], "connect");
+    if (0 == strcmp(role, "child")) child(connect);
+    else parent(argv[0], connect);
     printf("%s %u: done failures=%d\n", role, me.rank, failures);
     PMIx_Finalize(NULL, 0);
     return failures == 0 ? 0 : 1;

@@ -17,6 +17,7 @@ namespace {
 
 // The bytes are the protocol between a head and daemons of other builds: they never change.
 TEST(MessageKind, WireBytes) {
+    // clang-format off: two kinds a line, as they were written
     const std::vector<std::pair<MessageKind, char>> expected = {
         {MessageKind::address, 'A'},       {MessageKind::connected, 'C'},
         {MessageKind::finalized, 'F'},     {MessageKind::exited, 'X'},
@@ -30,7 +31,9 @@ TEST(MessageKind, WireBytes) {
         {MessageKind::unpublish, 'u'},     {MessageKind::directory_reply, 'y'},
         {MessageKind::spawn, 's'},         {MessageKind::spawn_part, 'z'},
         {MessageKind::spawn_started, 'k'}, {MessageKind::spawn_reply, 'r'},
+        {MessageKind::connect, 'c'},       {MessageKind::connect_reply, 'v'},
     };
+    // clang-format on
     for (const auto& [kind, byte] : expected) {
         EXPECT_EQ(wire_byte(kind), byte) << message_kind_name(kind);
         EXPECT_EQ(message_kind(byte), kind) << byte;

@@ -205,7 +205,7 @@ spawn)  # PMIx_Spawn from rank 1 (node 1): a child on each node (xnode_spawn.c)
   run 0 --host "$hosts" "$bin/xnode_spawn"
   expect_lines "done failures=0" 4
   expect_lines ": FAIL " 0
-  expect_lines "parent 1: ok" 2
+  expect_lines "parent 1: ok" 3
   expect_lines "child [01]: ok" 16
   expect_lines "child 0: on ${prefix}n0, the other on ${prefix}n1" 1
   expect_lines "child 1: on ${prefix}n1, the other on ${prefix}n0" 1

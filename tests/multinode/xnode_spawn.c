@@ -72,7 +72,7 @@ static void connect_jobs(const char* parents, const char* children, const char* 
 }
 
 static void child(int connect) {
-    char text[256], host[256] = "", other_host[256], want[300];
+    char text[320], host[256] = "", other_host[256], want[320];
     pmix_value_t* val = NULL;
     pmix_status_t rc = PMIx_Get(NULL, PMIX_PARENT_ID, NULL, 0, &val);
     check(PMIX_SUCCESS == rc && PMIX_PROC == val->type && 1 == val->data.proc->rank,

@@ -304,6 +304,7 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
             head.connector->take(daemon.index, message);
             break;
         case MessageKind::done:
+            if (head.spawner->awaiting(daemon.index)) break;  // new processes are coming
             daemon.done = true;
             daemon.code = number(0);
             break;
@@ -630,11 +631,15 @@ int run_head(const Options& options) {
         if (node < head.daemons.size() && !head.daemons[node].gone)
             head.daemons[node].channel->send(MessageKind::directory_reply, fields);
     });
-    head.spawner = std::make_unique<HeadSpawner>(
-        head.tools, [&head](size_t node, MessageKind kind, const auto& fields) {
-            if (node < head.daemons.size() && !head.daemons[node].gone)
-                head.daemons[node].channel->send(kind, fields);
-        });
+    head.spawner = std::make_unique<HeadSpawner>(head.tools, [&head](size_t node, MessageKind kind,
+                                                                     const auto& fields) {
+        if (node >= head.daemons.size() || head.daemons[node].gone) return;
+        // A daemon that reported all its processes ended gets new ones (its count in the
+        // part, fields[5 + node], is not 0): it reports again once they ended.
+        if (kind == MessageKind::spawn_part && 5 + node < fields.size() && fields[5 + node] != "0")
+            head.daemons[node].done = false;
+        head.daemons[node].channel->send(kind, fields);
+    });
     head.connector = std::make_unique<HeadConnector>(
         head.tools, [&head](size_t node, const std::vector<std::string>& fields) {
             if (node < head.daemons.size() && !head.daemons[node].gone)

@@ -52,6 +52,7 @@ void HeadSpawner::request(size_t node, const Message& message) {
     pending.id = f[0];
     pending.waiting = nodes;
     pending.reported.assign(nodes, false);
+    pending.counts = counts;
     // The head's view for tools: every rank with its node; the job's events are raised here.
     pmix_proc_t parent;
     PMIX_LOAD_PROCID(&parent, f[1].c_str(),
@@ -103,6 +104,13 @@ void HeadSpawner::node_lost(size_t node) {
             if (--pending.waiting == 0) finish(nspace, pending);
         }
     }
+}
+
+bool HeadSpawner::awaiting(size_t node) const {
+    for (const auto& [nspace, pending] : pending_)
+        if (node < pending.reported.size() && !pending.reported[node] && pending.counts[node] > 0)
+            return true;
+    return false;
 }
 
 bool HeadSpawner::exited(const Message& message) {

@@ -782,7 +782,9 @@ void take_output(Proc& process, pmix_iof_channel_t channel, const char* bytes, s
 }
 
 void run_loop(Launcher& launcher) {
-    bool reported = false;
+    // pmixd: how many processes there were when it last told the head all had ended (a job the
+    // head spawns later adds some: their end is reported again).
+    size_t reported = SIZE_MAX;
     for (;;) {
         std::vector<pollfd> fds;  // signal pipe, work queue, head's channel (in, out), pipes
         std::vector<std::pair<Stream*, Proc*>> owners;
@@ -810,8 +812,9 @@ void run_loop(Launcher& launcher) {
         stdin_poll_fds(launcher, fds);
         if (owners.empty() && launcher.exited_count == launcher.procs.size()) {
             if (launcher.remote == nullptr) break;
-            if (!reported) launcher.remote->job_done(launcher.final_exit_code());
-            reported = true;
+            if (reported != launcher.procs.size())
+                launcher.remote->job_done(launcher.final_exit_code());
+            reported = launcher.procs.size();
             if (launcher.quit) break;  // pmixd stays until the head says the whole job is over
         }
         const int tick_ms = 100;  // coarse tick for the timeout and kill stages

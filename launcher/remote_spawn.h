@@ -41,6 +41,10 @@ public:
     // the main job's.
     bool exited(const Message& message);
     void node_lost(size_t node);  // spawns waiting for that node fail
+    // True while node `node` has not reported its part of a spawn with ranks there: a `done` it
+    // sent meanwhile was sent before the part arrived (the channel keeps order) and does not
+    // count; it reports again once the new ranks ended (job.cpp run_loop).
+    bool awaiting(size_t node) const;
 
 private:
     struct Pending {
@@ -49,6 +53,7 @@ private:
         size_t waiting = 0;  // daemons yet to report their part
         pmix_status_t status = PMIX_SUCCESS;
         std::vector<bool> reported;
+        std::vector<uint32_t> counts;  // ranks per node
     };
     void request(size_t node, const Message& message);
     void started(size_t node, const Message& message);

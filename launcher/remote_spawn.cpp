@@ -71,6 +71,14 @@ void request_spawn(Channel* head, const pmix_proc_t& parent, const AppSpec& app,
         answer({cbfunc, cbdata}, PMIX_ERR_NOT_SUPPORTED, "");
         return;
     }
+    // Every node defines the same sets (the main job's apps, every spawned job): a name in use
+    // here is in use everywhere, and sets are never redefined.
+    for (const ProcessSetDef& set : g_launcher->psets) {
+        if (!app.pset.empty() && set.name == app.pset) {
+            answer({cbfunc, cbdata}, PMIX_ERR_EXISTS, "");
+            return;
+        }
+    }
     const uint64_t id = g_next_spawn++;
     std::vector<std::string> fields{std::to_string(id), parent.nspace, std::to_string(parent.rank)};
     const std::vector<std::string> app_fields = encode_app(app);

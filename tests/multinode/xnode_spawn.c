@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static pmix_proc_t me;
 static int failures = 0;
@@ -137,11 +138,17 @@ static void spawn_children(char* self, int connect, char* spawned) {
     check(2 == job_size(spawned, &rc), "the new job's PMIX_JOB_SIZE is 2", rc);
 }
 
+static void hold(void) {
+    const char* path = getenv("XNODE_HOLD");
+    for (int i = 0; path != NULL && i < 600 && access(path, F_OK) != 0; ++i) usleep(50000);
+}
+
 static void parent(char* self, int connect) {
     pmix_nspace_t spawned = "";
     pmix_status_t rc = put("xs.key", "parent");
     check(PMIX_SUCCESS == rc, "put", rc);
     if (1 == me.rank) spawn_children(self, connect, spawned);
+    if (0 == me.rank) hold();
     if (!connect) return;
     /* Rank 0 learns the children's namespace from rank 1. */
     rc = 1 == me.rank ? put("xs.children", spawned) : PMIX_SUCCESS;

@@ -275,12 +275,15 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
             if (++head.finalized_count == nprocs) head.all_finalized = Clock::now();
             break;
         case MessageKind::exited:
+            if (message.fields.size() > 3)  // its PMIX_PERSIST_PROC values, its waiting lookups
+                head.directory->proc_ended(
+                    message.fields[3],
+                    static_cast<pmix_rank_t>(std::strtoul(message.fields[0].c_str(), nullptr, 10)));
             if (head.spawner->exited(message)) break;  // a spawned job's process
             if (Proc* process = reported_proc(head, message)) {
                 process->exited = true;
                 process->exit_code = number(2);
                 report_end(head, *process);
-                head.directory->proc_ended(process->nspace, process->rank);
             }
             break;
         case MessageKind::failed:

@@ -194,7 +194,7 @@ publish)  # the head's directory (xnode_publish.c): wait, ranges, first-read, un
   run 0 --host "$hosts" "$bin/xnode_publish"
   expect_lines "done failures=0" "$n"
   expect_lines ": FAIL " 0
-  expect_lines ": ok " 13
+  expect_lines ": ok " 15
   ;;
 publish_lookup)  # examples/publish_lookup: rank 0 publishes, every rank of every node looks up
   run 0 --host "$hosts" "$bin/publish_lookup"

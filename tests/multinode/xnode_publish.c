@@ -80,6 +80,16 @@ static void rank0(void) {
     fence(); /* 3 */
     rc = lookup("xn.a", 0, "from-node-1", 1, &found);
     check(PMIX_ERR_NOT_FOUND == rc, "lookup after unpublish on the other node is NOT_FOUND", rc);
+    rc = lookup("xn.proc", 0, "proc", 1, &found);
+    check(found, "PMIX_PERSIST_PROC value found while its publisher lives", rc);
+    /* Rank 1 ends now: the head drops its PMIX_PERSIST_PROC value once its daemon reports the
+     * exit (polled for at most 10 s). */
+    for (int i = 0; i < 200; ++i) {
+        rc = lookup("xn.proc", 0, "proc", 1, &found);
+        if (PMIX_ERR_NOT_FOUND == rc) break;
+        usleep(50000);
+    }
+    check(PMIX_ERR_NOT_FOUND == rc, "PMIX_PERSIST_PROC value gone once its publisher exited", rc);
 }
 
 static void rank1(void) {
@@ -93,7 +103,8 @@ static void rank1(void) {
     check(PMIX_ERR_DUPLICATE_KEY == rc, "second publish of a key is PMIX_ERR_DUPLICATE_KEY", rc);
     rc = publish("xn.local", "local", PMIX_RANGE_LOCAL, PMIX_PERSIST_SESSION);
     rc |= publish("xn.once", "once", PMIX_RANGE_SESSION, PMIX_PERSIST_FIRST_READ);
-    check(PMIX_SUCCESS == rc, "publish with range local and persistence first-read", rc);
+    rc |= publish("xn.proc", "proc", PMIX_RANGE_SESSION, PMIX_PERSIST_PROC);
+    check(PMIX_SUCCESS == rc, "publish with range local, persistence first-read and proc", rc);
     rc = lookup("xn.local", 0, "local", 1, &found);
     check(found, "PMIX_RANGE_LOCAL value found on its own node", rc);
     fence(); /* 1 */

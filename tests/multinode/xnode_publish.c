@@ -71,6 +71,8 @@ static void rank0(void) {
     check(PMIX_ERR_NOT_FOUND == rc, "PMIX_RANGE_LOCAL value of another node is not found", rc);
     rc = lookup("xn.once", 0, "once", 1, &found);
     check(found, "first-read value found once", rc);
+    rc = lookup("xn.proc", 0, "proc", 1, &found);
+    check(found, "PMIX_PERSIST_PROC value found while its publisher lives", rc);
     rc = lookup("xn.never", 1, "", 1, &found);
     check(PMIX_SUCCESS != rc && !found,
           "PMIX_WAIT with PMIX_TIMEOUT 1 for a key never published ends", rc);
@@ -80,8 +82,6 @@ static void rank0(void) {
     fence(); /* 3 */
     rc = lookup("xn.a", 0, "from-node-1", 1, &found);
     check(PMIX_ERR_NOT_FOUND == rc, "lookup after unpublish on the other node is NOT_FOUND", rc);
-    rc = lookup("xn.proc", 0, "proc", 1, &found);
-    check(found, "PMIX_PERSIST_PROC value found while its publisher lives", rc);
     /* Rank 1 ends now: the head drops its PMIX_PERSIST_PROC value once its daemon reports the
      * exit (polled for at most 10 s). */
     for (int i = 0; i < 200; ++i) {

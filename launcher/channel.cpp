@@ -21,6 +21,8 @@ struct KindName {
     MessageKind kind;
     const char* name;
 };
+// clang-format off
+// (two kinds a line, as they were written)
 constexpr KindName kKinds[] = {
     {MessageKind::address, "address"},     {MessageKind::connected, "connected"},
     {MessageKind::finalized, "finalized"}, {MessageKind::exited, "exited"},
@@ -30,7 +32,13 @@ constexpr KindName kKinds[] = {
     {MessageKind::node_lost, "node lost"}, {MessageKind::quit, "quit"},
     {MessageKind::event, "event"},         {MessageKind::signal, "signal"},
     {MessageKind::stdin_data, "stdin"},    {MessageKind::stdin_taken, "stdin taken"},
+    {MessageKind::publish, "publish"},     {MessageKind::lookup, "lookup"},
+    {MessageKind::unpublish, "unpublish"}, {MessageKind::directory_reply, "directory reply"},
+    {MessageKind::spawn, "spawn"},         {MessageKind::spawn_part, "spawn part"},
+    {MessageKind::spawn_started, "spawn started"}, {MessageKind::spawn_reply, "spawn reply"},
+    {MessageKind::connect, "connect"},     {MessageKind::connect_reply, "connect reply"},
 };
+// clang-format on
 
 // What one receive() reads at most, so that the messages it returns stay small (output: 64 KiB
 // each) however fast the peer writes; poll reports the rest at once.

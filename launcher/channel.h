@@ -23,7 +23,7 @@ enum class MessageKind : char {
     address = 'A',    // fabric address, provider, node IPv4 address
     connected = 'C',  // rank, pid: a main-job rank called PMIx_Init
     finalized = 'F',  // rank
-    exited = 'X',     // rank, pid, exit code
+    exited = 'X',     // rank, pid, exit code, nspace (a spawned job's, or the main job's)
     // nspace, rank, stream (1 stdout, 2 stderr), the bytes as read from the rank's pipe (any
     // bytes, no line splitting), end ("1": the stream's EOF, no bytes follow)
     output = 'O',
@@ -40,6 +40,24 @@ enum class MessageKind : char {
     // both ways: a daemon sends it, the head relays it to every other daemon
     event = 'N',   // status, source nspace, source rank, range, packed info
     signal = 'S',  // signal, then (nspace, rank) pairs of the targets
+    // The job's one publish/lookup directory, kept by the head (directory.h). Daemon -> head,
+    // each with a request id the daemon chose, then the caller (nspace, rank):
+    publish = 'p',    // id, nspace, rank, range, persistence, then (key, packed info) pairs
+    lookup = 'l',     // id, nspace, rank, range, wait ("1"), timeout s ("0": none), keys...
+    unpublish = 'u',  // id, nspace, rank, range, keys... (none: everything the caller published)
+    // head -> daemon: id, status, then (key, owner nspace, owner rank, packed info) per value
+    directory_reply = 'y',
+    // PMIx_Spawn across nodes (remote_spawn.h). The app fields: nprocs, pset, packed
+    // directives, argc, argv..., env...
+    spawn = 's',          // daemon -> head: id, parent nspace, parent rank, app fields
+    spawn_part = 'z',     // head -> daemon: nspace, job, parent nspace, parent rank, K, K rank
+                          // counts (node order), app fields: start this node's ranks
+    spawn_started = 'k',  // daemon -> head: nspace, status of its part
+    spawn_reply = 'r',    // head -> daemon: id, status, nspace: the requester's answer
+    // PMIx_Connect / PMIx_Disconnect across nodes (remote_connect.h): daemon -> head: id,
+    // "1" connect or "0" disconnect, timeout s ("0": none), then (nspace, rank) pairs
+    connect = 'c',
+    connect_reply = 'v',  // head -> daemon: id, status
 };
 
 // The one place kinds meet bytes.

@@ -12,8 +12,11 @@
 //    event, signal and quit (channel.h lists every kind and its fields).
 // If the head goes away (EOF on stdin) the daemon kills its ranks and exits.
 #include "channel.h"
+#include "directory.h"
 #include "launcher.h"
 #include "node_net.h"
+#include "remote_connect.h"
+#include "remote_spawn.h"
 
 #include <unistd.h>
 
@@ -90,9 +93,18 @@ public:
     void exited(const Proc& process) override {
         channel_.send(MessageKind::exited,
                       {std::to_string(process.rank), std::to_string(process.pid),
-                       std::to_string(process.exit_code)});
+                       std::to_string(process.exit_code), process.nspace});
+    }
+    void add_upcalls(pmix_server_module_t& module) override {
+        fill_remote_directory(module);
+        fill_remote_connect(module);
+    }
+    void spawn(const pmix_proc_t& parent, const AppSpec& app, pmix_spawn_cbfunc_t cbfunc,
+               void* cbdata) override {
+        request_spawn(head_channel(), parent, app, cbfunc, cbdata);
     }
     int control_fd() const override { return head_gone_ ? -1 : channel_.in_fd(); }
+    Channel* head_channel() override { return head_gone_ ? nullptr : &channel_; }
     void tick() override { net_.tick(); }
     void job_done(int code) override { channel_.send(MessageKind::done, {std::to_string(code)}); }
     void signal_others(const std::vector<pmix_proc_t>& targets, int sig) override {
@@ -110,6 +122,9 @@ public:
         for (const Message& message : messages) handle(message);
         if (!alive) {  // the head is gone: nobody is left to report to
             head_gone_ = true;
+            fail_directory_requests(PMIX_ERR_LOST_CONNECTION);
+            fail_spawn_requests(PMIX_ERR_LOST_CONNECTION);
+            fail_connect_requests(PMIX_ERR_LOST_CONNECTION);
             kill_now(1);
             launcher_.quit = true;
         }
@@ -150,6 +165,21 @@ private:
                 break;
             case MessageKind::signal:
                 apply_signal(message);
+                break;
+            case MessageKind::directory_reply:  // our clients' publish, lookup, unpublish
+                take_directory_reply(message);
+                break;
+            case MessageKind::connect_reply:  // our clients' PMIx_Connect / PMIx_Disconnect
+                take_connect_reply(message);
+                break;
+            case MessageKind::spawn_reply:  // our client's PMIx_Spawn
+                take_spawn_reply(message);
+                break;
+            case MessageKind::spawn_part:  // a spawned job's ranks on this node
+                take_spawn_part(launcher_, channel_, message,
+                                [this](const std::string& nspace, const Layout& layout) {
+                                    net_.add_job(nspace, layout);
+                                });
                 break;
             case MessageKind::stdin_data:
                 if (message.fields.size() == 2)

@@ -3,7 +3,10 @@
 // failure to every daemon (which kill their ranks as single-node pmixrun would), events between
 // nodes, and a daemon's death to the others (their fences fail at once, never hang).
 #include "channel.h"
+#include "directory.h"
 #include "launcher.h"
+#include "remote_connect.h"
+#include "remote_spawn.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -67,6 +70,9 @@ struct Head {
     // What tools are told (query.cpp reads it through g_launcher, on this loop): every rank of the
     // job with its node, and the pid, state and exit code its daemon reported.
     Launcher tools;
+    std::unique_ptr<Directory> directory;      // the job's publish/lookup directory (directory.h)
+    std::unique_ptr<HeadSpawner> spawner;      // PMIx_Spawn from the ranks (remote_spawn.h)
+    std::unique_ptr<HeadConnector> connector;  // PMIx_Connect / _Disconnect (remote_connect.h)
 };
 
 // Fills the head's view of the job for tools: ranks block-mapped over the nodes, none started.
@@ -198,6 +204,9 @@ void daemon_gone(Head& head, Daemon& daemon) {
     daemon.pid = -1;
     send_all(head, MessageKind::node_lost,
              {std::to_string(daemon.index)});  // its fences fail everywhere, now
+    head.directory->node_lost(daemon.index);
+    head.spawner->node_lost(daemon.index);
+    head.connector->node_lost(daemon.index);
     const std::string died = "the daemon of node " + std::to_string(daemon.index) + " (" +
                              daemon.name + ") died (status " + std::to_string(daemon.code) + ")";
     // Already failing (the other nodes' ranks may report their failed fence first): still named,
@@ -216,16 +225,23 @@ void report_unexpected(const Daemon& daemon, const Message& message) {
 void take_remote_output(Head& head, const Daemon& daemon, const Message& message) {
     const std::vector<std::string>& fields = message.fields;
     const long rank = fields.size() == 5 ? std::atol(fields[1].c_str()) : -1;
-    if (rank < 0 || static_cast<size_t>(rank) >= head.tools.procs.size() ||
-        fields[0] != head.nspace || (fields[2] != "1" && fields[2] != "2")) {
+    Proc* process = nullptr;
+    if (rank >= 0 && fields[0] == head.nspace &&
+        static_cast<size_t>(rank) < static_cast<size_t>(head.options.nprocs)) {
+        process = &head.tools.procs[static_cast<size_t>(rank)];
+    } else if (rank >= 0) {  // a spawned job's (head_spawn.cpp appends them)
+        for (Proc& p : head.tools.procs)
+            if (p.job != 0 && p.rank == static_cast<pmix_rank_t>(rank) && p.nspace == fields[0])
+                process = &p;
+    }
+    if (process == nullptr || (fields[2] != "1" && fields[2] != "2")) {
         report_unexpected(daemon, message);
         return;
     }
-    Proc& process = head.tools.procs[static_cast<size_t>(rank)];
     const bool end = fields[4] == "1";
-    take_output(process, fields[2] == "1" ? PMIX_FWD_STDOUT_CHANNEL : PMIX_FWD_STDERR_CHANNEL,
+    take_output(*process, fields[2] == "1" ? PMIX_FWD_STDOUT_CHANNEL : PMIX_FWD_STDERR_CHANNEL,
                 fields[3].data(), fields[3].size(), end);
-    if (end) (fields[2] == "1" ? process.out : process.err).fd = kStreamEnded;
+    if (end) (fields[2] == "1" ? process->out : process->err).fd = kStreamEnded;
 }
 
 void handle(Head& head, Daemon& daemon, const Message& message) {
@@ -259,6 +275,11 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
             if (++head.finalized_count == nprocs) head.all_finalized = Clock::now();
             break;
         case MessageKind::exited:
+            if (message.fields.size() > 3)  // its PMIX_PERSIST_PROC values, its waiting lookups
+                head.directory->proc_ended(
+                    message.fields[3],
+                    static_cast<pmix_rank_t>(std::strtoul(message.fields[0].c_str(), nullptr, 10)));
+            if (head.spawner->exited(message)) break;  // a spawned job's process
             if (Proc* process = reported_proc(head, message)) {
                 process->exited = true;
                 process->exit_code = number(2);
@@ -273,7 +294,20 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
         case MessageKind::signal:
             send_all(head, *message.kind, message.fields, daemon.index);
             break;
+        case MessageKind::publish:  // the job's one directory: answered to that daemon
+        case MessageKind::lookup:
+        case MessageKind::unpublish:
+            head.directory->take(daemon.index, message);
+            break;
+        case MessageKind::spawn:  // a rank's PMIx_Spawn, and the daemons' parts of it
+        case MessageKind::spawn_started:
+            head.spawner->take(daemon.index, message);
+            break;
+        case MessageKind::connect:
+            head.connector->take(daemon.index, message);
+            break;
         case MessageKind::done:
+            if (head.spawner->awaiting(daemon.index)) break;  // new processes are coming
             daemon.done = true;
             daemon.code = number(0);
             break;
@@ -474,6 +508,8 @@ void run_job(Head& head) {
     while (!all_done(head)) {
         pump(head, 100);
         const auto now = Clock::now();
+        head.directory->tick(now);  // lookups and connects past their PMIX_TIMEOUT
+        head.connector->tick(now);
         if (head.options.timeout_s > 0 && !head.timed_out && now - head.start >= limit) {
             head.timed_out = true;
             std::fprintf(stderr, "pmixrun: timeout after %g s; killing the job\n",
@@ -594,6 +630,24 @@ int run_head(const Options& options) {
     Head head;
     head.start = Clock::now();
     head.options = options;
+    head.directory = std::make_unique<Directory>([&head](size_t node, const auto& fields) {
+        if (node < head.daemons.size() && !head.daemons[node].gone)
+            head.daemons[node].channel->send(MessageKind::directory_reply, fields);
+    });
+    head.spawner = std::make_unique<HeadSpawner>(head.tools, [&head](size_t node, MessageKind kind,
+                                                                     const auto& fields) {
+        if (node >= head.daemons.size() || head.daemons[node].gone) return;
+        // A daemon that reported all its processes ended gets new ones (its count in the
+        // part, fields[5 + node], is not 0): it reports again once they ended.
+        if (kind == MessageKind::spawn_part && 5 + node < fields.size() && fields[5 + node] != "0")
+            head.daemons[node].done = false;
+        head.daemons[node].channel->send(kind, fields);
+    });
+    head.connector = std::make_unique<HeadConnector>(
+        head.tools, [&head](size_t node, const std::vector<std::string>& fields) {
+            if (node < head.daemons.size() && !head.daemons[node].gone)
+                head.daemons[node].channel->send(MessageKind::connect_reply, fields);
+        });
     if (!plan_nodes(head)) return 2;
     const char* env_pmixd = std::getenv("PMIXD");
     const std::string pmixd =

@@ -448,6 +448,14 @@ pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], si
         return rc;
     pmix_proc_t parent = *proc;
     g_launcher->queue.post([parent, app, debug, cospawned, cbfunc, cbdata] {
+        if (g_launcher->remote != nullptr) {  // pmixd: placed across the nodes by the head
+            if (debug.placed() || !cospawned.empty()) {  // debug_daemons.cpp: one node only
+                cbfunc(PMIX_ERR_NOT_SUPPORTED, nullptr, cbdata);
+                return;
+            }
+            g_launcher->remote->spawn(parent, app, cbfunc, cbdata);
+            return;
+        }
         std::string nspace;
         pmix_status_t rc =
             spawn_with_debuggers(*g_launcher, parent, app, debug, cospawned, &nspace);
@@ -687,15 +695,18 @@ void fill_module(pmix_server_module_t& module) {
     module.group = host_group;
     module.iof_pull = host_iof_pull;
     module.push_stdin = host_push_stdin;
-    // pmixd: no cross-node publish/lookup/spawn yet, and no allocations (each daemon would
-    // hand out its own, not the job's, host list and ids).
-    if (g_launcher->remote != nullptr) return;
+    module.spawn = spawn_fn;  // pmixd: through the head (Remote::spawn, remote_spawn.h)
+    // pmixd: publish/lookup go to the head's directory (directory.h); no allocations (each
+    // daemon would hand out its own, not the job's, host list and ids).
+    if (g_launcher->remote != nullptr) {
+        g_launcher->remote->add_upcalls(module);
+        return;
+    }
     module.allocate = allocate_fn;
     module.publish = publish;
     module.lookup = lookup;
     module.unpublish = unpublish;
-    module.spawn = spawn_fn;
-    module.connect = host_connect;  // connect.cpp
+    module.connect = host_connect;  // connect.cpp; pmixd: remote_connect.h
     module.disconnect = host_disconnect;
 }
 

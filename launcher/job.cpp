@@ -302,10 +302,14 @@ pmix_status_t register_clients(const Launcher& launcher, const std::string& nspa
 // does; the library must accept either order). `parent`: the process that spawned it, if any.
 pmix_status_t register_nspace(Launcher& launcher, const std::string& nspace, size_t nprocs,
                               const pmix_proc_t* parent, const SharedInfos& directives) {
-    // The main job spans the layout's nodes; a spawned job runs on this node only.
+    // The main job spans the layout's nodes; a spawned job runs on this node only, unless the
+    // head placed it across the nodes (remote_spawn.cpp).
     Layout layout;
     if (nspace == launcher.nspace) {
         layout = launcher.layout;
+    } else if (auto placed = launcher.job_layouts.find(nspace);
+               placed != launcher.job_layouts.end()) {
+        layout = placed->second;
     } else {
         layout.nodes = {{launcher.hostname, static_cast<int>(nprocs)}};
         layout.map(static_cast<uint32_t>(nprocs));
@@ -357,7 +361,7 @@ void start_failed(Launcher& launcher, Proc& process, const SpawnSpec& spec,
     process.exited = true;
     process.exit_code = code;
     process.counted = true;
-    if (launcher.remote != nullptr && process.job == 0) launcher.remote->exited(process);
+    if (launcher.remote != nullptr) launcher.remote->exited(process);
     ++launcher.exited_count;
     launcher.fail(code, "rank " + proc_tag(process) + ": " + why + "; killing the job");
 }
@@ -516,7 +520,7 @@ void give_up_unstarted(Launcher& launcher) {
         process.exited = true;
         process.exit_code = 1;
         lifecycle_proc_ended(launcher, process, 1 << 8);  // as waitpid reports exit(1)
-        if (launcher.remote != nullptr && process.job == 0) launcher.remote->exited(process);
+        if (launcher.remote != nullptr) launcher.remote->exited(process);
         ++launcher.exited_count;
     }
 }
@@ -529,8 +533,19 @@ pmix_status_t spawn_job(Launcher& launcher, const pmix_proc_t& parent, const App
         if (set.name == app.pset) return PMIX_ERR_EXISTS;  // sets are never redefined
     const unsigned job = launcher.next_job++;
     const std::string job_nspace = launcher.nspace + "." + std::to_string(job);
+    const pmix_status_t rc = start_job_part(launcher, parent, app, job_nspace, job, nullptr);
+    if (rc == PMIX_SUCCESS) *nspace = job_nspace;
+    return rc;
+}
+
+pmix_status_t start_job_part(Launcher& launcher, const pmix_proc_t& parent, const AppSpec& app,
+                             const std::string& job_nspace, unsigned job, const Layout* placed) {
+    if (launcher.failing) return PMIX_ERR_JOB_TERMINATED;
     const size_t first = launcher.procs.size();
-    for (size_t rank = 0; rank < app.nprocs; ++rank) {
+    const pmix_rank_t first_rank = placed != nullptr ? placed->first_rank[placed->here] : 0;
+    const size_t count = placed != nullptr ? placed->rank_count[placed->here] : app.nprocs;
+    if (placed != nullptr) launcher.job_layouts[job_nspace] = *placed;
+    for (size_t rank = first_rank; rank < first_rank + count; ++rank) {
         Proc& process = launcher.procs.emplace_back();
         process.rank = static_cast<pmix_rank_t>(rank);
         process.nspace = job_nspace;
@@ -543,7 +558,9 @@ pmix_status_t spawn_job(Launcher& launcher, const pmix_proc_t& parent, const App
         return rc;
     }
     launcher.spawned_nspaces.push_back(job_nspace);
-    lifecycle_watch(launcher, job_nspace, app.nprocs, &parent, app.lifecycle);
+    // Across nodes the head follows the job's lifecycle (every node's part).
+    if (placed == nullptr)
+        lifecycle_watch(launcher, job_nspace, app.nprocs, &parent, app.lifecycle);
     define_spawned_pset(launcher, job_nspace, app);
     if (app.stdin_rank != Options::kStdinNone)  // PMIX_FWD_STDIN: pipes fed by pushes
         launcher.spawned_stdin[job_nspace].named = app.stdin_rank;
@@ -567,7 +584,6 @@ pmix_status_t spawn_job(Launcher& launcher, const pmix_proc_t& parent, const App
         }
     }
     lifecycle_started(launcher, job_nspace);
-    *nspace = job_nspace;
     return PMIX_SUCCESS;
 }
 
@@ -697,7 +713,7 @@ void reap(Launcher& launcher) {
         process.exited = true;
         process.exit_code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
         process.counted = launcher.kill_stage == 0;
-        if (launcher.remote != nullptr && process.job == 0) launcher.remote->exited(process);
+        if (launcher.remote != nullptr) launcher.remote->exited(process);
         if (++launcher.exited_count == launcher.procs.size())
             launcher.times.all_exited = Clock::now();
         lifecycle_proc_ended(launcher, process, status);
@@ -771,7 +787,9 @@ void take_output(Proc& process, pmix_iof_channel_t channel, const char* bytes, s
 }
 
 void run_loop(Launcher& launcher) {
-    bool reported = false;
+    // pmixd: how many processes there were when it last told the head all had ended (a job the
+    // head spawns later adds some: their end is reported again).
+    size_t reported = SIZE_MAX;
     for (;;) {
         std::vector<pollfd> fds;  // signal pipe, work queue, head's channel (in, out), pipes
         std::vector<std::pair<Stream*, Proc*>> owners;
@@ -802,8 +820,9 @@ void run_loop(Launcher& launcher) {
             if (all_ended && dvm_finished(launcher)) break;
         } else if (all_ended) {
             if (launcher.remote == nullptr) break;
-            if (!reported) launcher.remote->job_done(launcher.final_exit_code());
-            reported = true;
+            if (reported != launcher.procs.size())
+                launcher.remote->job_done(launcher.final_exit_code());
+            reported = launcher.procs.size();
             if (launcher.quit) break;  // pmixd stays until the head says the whole job is over
         }
         const int tick_ms = 100;  // coarse tick for the timeout and kill stages

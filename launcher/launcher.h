@@ -32,6 +32,8 @@ namespace pmix::launcher {
 using Clock = std::chrono::steady_clock;
 
 struct Proc;
+struct AppSpec;
+class Channel;
 
 // What a node daemon adds to the single-node host (daemon.cpp; nullptr in pmixrun itself).
 // fence/direct_modex are called on the PMIx server's thread, the rest on the launcher's loop.
@@ -75,6 +77,14 @@ public:
                                 const std::vector<pmix_proc_t>& members, bool wants_id,
                                 int timeout_seconds, const std::string& endpoints,
                                 GroupDone done) = 0;
+    // The channel to the head, for requests the head answers (directory.h); loop thread only.
+    virtual Channel* head_channel() { return nullptr; }
+    // The upcalls a daemon serves through the head (publish/lookup), set in the module.
+    virtual void add_upcalls(pmix_server_module_t&) {}
+    // PMIx_Spawn of a local client, on the loop: the head places the job across the nodes and
+    // `cbfunc` gets its namespace (remote_spawn.h).
+    virtual void spawn(const pmix_proc_t& parent, const AppSpec& app, pmix_spawn_cbfunc_t cbfunc,
+                       void* cbdata) = 0;
 };
 
 // Work handed from the server's thread to the launcher's own loop (an eventfd wakes the loop).
@@ -266,7 +276,9 @@ struct Launcher {
     std::unordered_map<pid_t, Proc*> by_pid;   // the started ones: reaping is O(1) per process
     std::vector<std::string> child_env;        // environment every child starts from
     std::vector<std::string> spawned_nspaces;  // in spawn order
-    std::vector<ProcessSetDef> psets;          // the main job's app contexts' sets (psets.cpp)
+    // pmixd: the jobs the head spawned across the nodes, by namespace (every node's rank range).
+    std::map<std::string, Layout> job_layouts;
+    std::vector<ProcessSetDef> psets;  // the main job's app contexts' sets (psets.cpp)
     double time_limit_s = 0;  // pmixd: the head's --timeout (the head enforces it), for queries
     unsigned next_job = 1;
     WorkQueue queue;
@@ -350,6 +362,10 @@ pmix_status_t register_job(Launcher& launcher);
 // Registers and starts a job for PMIx_Spawn; *nspace receives its namespace.
 pmix_status_t spawn_job(Launcher& launcher, const pmix_proc_t& parent, const AppSpec& app,
                         std::string* nspace);
+// pmixd: this node's part of job `job_nspace` (the `job`-th spawned here) that the head placed
+// across the nodes as `placed` (its `here` is this node); null: the whole job on this node.
+pmix_status_t start_job_part(Launcher& launcher, const pmix_proc_t& parent, const AppSpec& app,
+                             const std::string& job_nspace, unsigned job, const Layout* placed);
 // "[rank]" for the main job, "[job.rank]" for spawned ones (output tags and messages).
 std::string proc_tag(const Proc& process);
 bool spawn_all(Launcher& launcher, char** base_env);

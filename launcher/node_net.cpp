@@ -93,18 +93,31 @@ bool NodeNet::connect(const Layout& layout, const std::string& nspace,
     return transport_->connect(static_cast<uint32_t>(layout.here), peer_addresses, this, error);
 }
 
+const Layout* NodeNet::layout_of(const char* nspace) const {
+    if (nspace_ == nspace) return &layout_;
+    std::lock_guard lock(jobs_mu_);
+    auto found = jobs_.find(nspace);
+    return found == jobs_.end() ? nullptr : found->second.get();
+}
+
+void NodeNet::add_job(const std::string& nspace, const Layout& layout) {
+    std::lock_guard lock(jobs_mu_);
+    jobs_.emplace(nspace, std::make_unique<Layout>(layout));
+}
+
 // The nodes that run at least one participant: every node with ranks for a whole-namespace
-// fence of the main job, the owners of the named ranks otherwise. Other namespaces (spawned on
-// this node) stay here.
+// fence (of the main job or of a job spawned across the nodes), the owners of the named ranks
+// otherwise. Namespaces no layout names (tools) stay here.
 std::vector<uint32_t> NodeNet::members_of(const pmix_proc_t procs[], size_t nprocs) const {
     std::vector<uint32_t> members;
     for (size_t i = 0; i < nprocs; ++i) {
-        if (nspace_ != procs[i].nspace) {
+        const Layout* layout = layout_of(procs[i].nspace);
+        if (layout == nullptr) {
             members.push_back(static_cast<uint32_t>(layout_.here));
         } else if (procs[i].rank == PMIX_RANK_WILDCARD) {
-            for (size_t node = 0; node < layout_.nodes.size(); ++node)
-                if (layout_.rank_count[node] > 0) members.push_back(static_cast<uint32_t>(node));
-        } else if (size_t node = layout_.node_of(procs[i].rank); node < layout_.nodes.size()) {
+            for (size_t node = 0; node < layout->nodes.size(); ++node)
+                if (layout->rank_count[node] > 0) members.push_back(static_cast<uint32_t>(node));
+        } else if (size_t node = layout->node_of(procs[i].rank); node < layout->nodes.size()) {
             members.push_back(static_cast<uint32_t>(node));
         }
     }
@@ -140,9 +153,9 @@ pmix_status_t NodeNet::fence(const pmix_proc_t procs[], size_t nprocs, const pmi
     spec.members = members_of(procs, nprocs);
     // The allgather the collective layer recommends for this many nodes (Bruck at every size
     // bench-collective-sim covers, 64 to 16,384 nodes; fabric/collective.h).
-    spec.algorithm = collect ? fabric::Collective::allgather_for(
-                                   static_cast<std::uint32_t>(spec.members.size()))
-                             : fabric::Algorithm::dissemination;
+    spec.algorithm =
+        collect ? fabric::Collective::allgather_for(static_cast<std::uint32_t>(spec.members.size()))
+                : fabric::Algorithm::dissemination;
     fabric::Bytes mine;
     if (collect && ndata > 0) {
         const auto* bytes = reinterpret_cast<const std::byte*>(data);
@@ -217,7 +230,8 @@ void NodeNet::send_dmodex(uint32_t to, uint8_t kind, uint64_t id, int32_t status
 
 pmix_status_t NodeNet::direct_modex(const pmix_proc_t* proc, pmix_modex_cbfunc_t cbfunc,
                                     void* cbdata) {
-    const size_t owner = nspace_ == proc->nspace ? layout_.node_of(proc->rank) : layout_.here;
+    const Layout* layout = layout_of(proc->nspace);
+    const size_t owner = layout != nullptr ? layout->node_of(proc->rank) : layout_.here;
     if (owner >= layout_.nodes.size() || owner == layout_.here) return PMIX_ERR_NOT_FOUND;
     uint64_t id;
     {

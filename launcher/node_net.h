@@ -49,6 +49,9 @@ public:
     pmix_status_t group(pmix_group_operation_t op, const std::string& grp,
                         const std::vector<pmix_proc_t>& members, bool wants_id, int timeout_seconds,
                         const std::string& endpoints, Remote::GroupDone done);
+    // A job spawned across the nodes after connect (remote_spawn.cpp): its fences and direct
+    // modex reach the nodes `layout` gives its ranks, as the main job's do. Any thread.
+    void add_job(const std::string& nspace, const Layout& layout);
     void lost(uint32_t node);  // the head saw that node's daemon die
     void tick();               // fences past their PMIX_TIMEOUT fail
 
@@ -63,6 +66,8 @@ private:
     };
     NodeNet() = default;
     std::vector<uint32_t> members_of(const pmix_proc_t procs[], size_t nprocs) const;
+    // The layout of `nspace`'s ranks: the main job's, a job of add_job, or null (this node only).
+    const Layout* layout_of(const char* nspace) const;
     void on_dmodex_packet(uint32_t from, std::span<const std::byte> bytes);
     void send_dmodex(uint32_t to, uint8_t kind, uint64_t id, int32_t status,
                      const pmix_proc_t& proc, const char* blob, size_t nblob);
@@ -77,6 +82,9 @@ private:
     std::map<uint64_t, DmodexWait> dmodex_;
     uint64_t next_dmodex_ = 1;
     uint64_t context_ids_ = 0;  // drawn when this node is a group's lowest member node
+    mutable std::mutex jobs_mu_;
+    // Spawned jobs' layouts; never erased, so a pointer from layout_of stays valid.
+    std::map<std::string, std::unique_ptr<Layout>> jobs_;
 };
 
 }  // namespace pmix::launcher

@@ -47,9 +47,14 @@ bool single_node(const Launcher& launcher) {
 
 // What spawn_fn (host.cpp) acts on: the environment directives of the job and app info,
 // PMIX_ENVARS_HARVESTED accepted, the app's PMIX_PSET_NAME, PMIX_FWD_STDIN and the lifecycle
-// requests (lifecycle.cpp), co-spawn and the debugger-daemon keys (debug_daemons.cpp). pmixd and
-// the multi-node head do not spawn: nothing.
+// requests (lifecycle.cpp), co-spawn and the debugger-daemon keys (debug_daemons.cpp). pmixd hands
+// spawns to the head (remote_spawn.h), which places the job across the nodes: not PMIX_FWD_STDIN,
+// the requester's lifecycle events, co-spawn nor debugger daemons. The multi-node head serves no
+// spawn of its own: nothing.
 std::string spawn_support(const Launcher& launcher) {
+    if (launcher.remote != nullptr)
+        return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
+                     PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME});
     if (!single_node(launcher)) return "";
     return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
                  PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME,
@@ -181,9 +186,13 @@ uint32_t time_remaining(const Launcher& launcher) {
 void authorizations(const Launcher& launcher, pmix_info_t& out) {
     std::vector<std::string> ops = {"PMIx_Query_info", "PMIx_Job_control", "PMIx_Log",
                                     "PMIx_Notify_event", "PMIx_Abort"};
-    if (single_node(launcher)) {
+    if (single_node(launcher) || launcher.remote != nullptr) {
         for (const char* op : {"PMIx_Spawn", "PMIx_Publish", "PMIx_Lookup", "PMIx_Unpublish"})
             ops.emplace_back(op);
+    }
+    if (launcher.remote != nullptr) {  // pmixd, through the head (remote_connect.h)
+        ops.emplace_back("PMIx_Connect");
+        ops.emplace_back("PMIx_Disconnect");
     }
     std::vector<char*> names;
     for (std::string& op : ops) names.push_back(op.data());

@@ -83,8 +83,9 @@ static void check_strings(int nodes) {
     if (nodes == 1)
         check(s != NULL && strstr(s, PMIX_SET_ENVAR) != NULL, "spawn support lists PMIX_SET_ENVAR",
               s);
-    else /* pmixd does not spawn yet: an empty list */
-        check(s != NULL && *s == '\0', "spawn support empty under pmixd", s);
+    else /* pmixd spawns through the head: no PMIX_FWD_STDIN across the nodes */
+        check(s != NULL && strstr(s, PMIX_SET_ENVAR) != NULL && strstr(s, PMIX_FWD_STDIN) == NULL,
+              "spawn support under pmixd lists PMIX_SET_ENVAR, not PMIX_FWD_STDIN", s);
     PMIX_INFO_FREE(r, n);
     s = string_answer(PMIX_QUERY_DEBUG_SUPPORT, &r, &n);
     check(s != NULL, "debug support answered (a list, empty when none is acted on)", NULL);

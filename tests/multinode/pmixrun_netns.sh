@@ -3,7 +3,7 @@
 # `ip netns exec` (the launch agent), exactly as it would through ssh on a cluster.
 #   pmixrun_netns.sh BINDIR CASE D SLOTS
 # CASE: putget | fence_nodata | fence_subset | modexrounds | modexrounds_any | dmodex | events | abort | killed | daemon_killed |
-#       hostfile | jobctl_kill | envars | instanton | tools | qget | envdirectives | cred | querykeys | groups | groups_invite |
+#       hostfile | jobctl_kill | envars | instanton | tools | publish | publish_lookup | spawn | spawn_fence | spawn_jobend | connect | qget | envdirectives | cred | querykeys | groups | groups_invite |
 #       groups_leave. Every rank's output and pmixrun's exit status are checked; namespaces get a
 #       unique prefix and are always removed; no pmixd, rank or shared-memory segment may be
 #       left. Exit 77 (skipped) where network namespaces cannot be created.
@@ -189,6 +189,62 @@ groups_leave)  # the last rank, alone on its node with 1 slot, leaves; the other
   run 0 --host "$hosts" "$bin/group_client" leave
   expect_lines "done leave failures=0" "$n"
   expect_lines ": FAIL " 0
+  ;;
+publish)  # the head's directory (xnode_publish.c): wait, ranges, first-read, unpublish, timeout
+  run 0 --host "$hosts" "$bin/xnode_publish"
+  expect_lines "done failures=0" "$n"
+  expect_lines ": FAIL " 0
+  expect_lines ": ok " 15
+  ;;
+publish_lookup)  # examples/publish_lookup: rank 0 publishes, every rank of every node looks up
+  run 0 --host "$hosts" "$bin/publish_lookup"
+  expect_lines "looked up publish_lookup.service: tcp://example:4242" "$n"
+  expect_lines "after unpublish: NOT-FOUND" "$n"
+  ;;
+spawn)  # PMIx_Spawn from rank 1 (node 1): a child on each node (xnode_spawn.c)
+  run 0 --host "$hosts" "$bin/xnode_spawn"
+  expect_lines "done failures=0" 4
+  expect_lines ": FAIL " 0
+  expect_lines "parent 1: ok" 3
+  expect_lines "child [01]: ok" 16
+  expect_lines "child 0: on ${prefix}n0, the other on ${prefix}n1" 1
+  expect_lines "child 1: on ${prefix}n1, the other on ${prefix}n0" 1
+  ;;
+connect)  # spawn as above, then PMIx_Connect / PMIx_Disconnect of both jobs, 2 nodes each
+  run 0 --host "$hosts" "$bin/xnode_spawn" connect
+  expect_lines "done failures=0" 4
+  expect_lines ": FAIL " 0
+  expect_lines ": ok PMIx_Connect of both jobs across the nodes" 4
+  expect_lines ": ok a key of the other job's rank 0" 4
+  expect_lines ": ok PMIx_Disconnect" 4
+  ;;
+spawn_jobend)  # the spawned job's JOB_END at the head, for a tool (xnode_jobend.c)
+  echo "+ pmixrun --host $hosts xnode_spawn (rank 0 holds until the tool saw JOB_END)"
+  XNODE_HOLD="$work/go" timeout -s KILL 90 "$bin/pmixrun" --launch-agent "ip netns exec" \
+    --host "$hosts" --timeout 80 -x XNODE_HOLD "$bin/xnode_spawn" >"$work/out" 2>"$work/err" &
+  job=$!
+  head=
+  for _ in $(seq 1 50); do head=$(pgrep -P "$job" -x pmixrun) && break; sleep 0.1; done
+  spawned=
+  for _ in $(seq 1 100); do
+    spawned=$(sed -n 's/^\[1\] parent 1: spawned //p' "$work/out") && [ -n "$spawned" ] && break
+    sleep 0.1
+  done
+  # Both children report done before the tool asks: the JOB_END it gets is the cached one.
+  for _ in $(seq 1 100); do [ "$(count "child [01]: done")" -eq 2 ] && break; sleep 0.1; done
+  timeout -s KILL 30 "$bin/xnode_jobend" "$head" "$spawned" >"$work/tool" 2>&1 ||
+    fail "the tool saw no JOB_END of $spawned: $(cat "$work/tool")"
+  cat "$work/tool"
+  touch "$work/go"
+  wait "$job" || fail "the job failed"
+  cat "$work/out" "$work/err"
+  grep -q "^jobend $spawned status SUCCESS\$" "$work/tool" || fail "no successful JOB_END of $spawned"
+  expect_lines "done failures=0" 4
+  ;;
+spawn_fence)  # examples/spawn_fence: rank 0 spawns 2; parents and children fence across nodes
+  run 0 --host "$hosts" "$bin/spawn_fence" 2
+  expect_lines "spawn_fence: parent rank [0-9]* ok" "$n"
+  expect_lines "spawn_fence: child rank [01] ok" 2
   ;;
 qget)  # qualified Gets of this node and of every other node, answered from the node arrays
   run 0 --host "$hosts" "$bin/qualified_get"

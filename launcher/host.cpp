@@ -358,8 +358,10 @@ pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], si
                        const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,
                        void* cbdata) {
     LifecycleRequest lifecycle;
+    DebugRequest debug;
     for (size_t i = 0; i < ninfo; ++i) {
         if (lifecycle_directive(job_info[i], lifecycle)) continue;  // lifecycle.cpp
+        if (debug_directive(job_info[i], debug)) continue;          // debug.cpp
         if (PMIX_INFO_IS_REQUIRED(&job_info[i]) && !spawn_envar_key(job_info[i]) &&
             !PMIX_CHECK_KEY(&job_info[i], PMIX_ENVARS_HARVESTED) &&
             !PMIX_CHECK_KEY(&job_info[i], PMIX_FWD_STDIN))
@@ -382,7 +384,9 @@ pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], si
         app.env.emplace_back(*entry);
     app.nprocs = apps[0].maxprocs > 0 ? static_cast<size_t>(apps[0].maxprocs) : 1;
     app.lifecycle = lifecycle;
+    app.debug = debug;
     add_directives(job_info, ninfo, app.directives);
+    debug_add_job_info(debug, app.directives);
     for (size_t i = 0; job_info != nullptr && i < ninfo; ++i)
         if (PMIX_CHECK_KEY(&job_info[i], PMIX_FWD_STDIN))
             if (const pmix_status_t rc = fwd_stdin_rank(job_info[i], app.nprocs, app.stdin_rank);
@@ -470,6 +474,12 @@ pmix_status_t job_control(const pmix_proc_t*, const pmix_proc_t targets[], size_
         else if (std::strcmp(directives[i].key, PMIX_JOB_CTRL_SIGNAL) == 0 &&
                  directives[i].value.type == PMIX_INT)
             sig = directives[i].value.data.integer;
+        else if (std::strcmp(directives[i].key, PMIX_JOB_CTRL_PAUSE) == 0 &&
+                 PMIX_INFO_TRUE(&directives[i]))
+            sig = SIGSTOP;
+        else if (std::strcmp(directives[i].key, PMIX_JOB_CTRL_RESUME) == 0 &&
+                 PMIX_INFO_TRUE(&directives[i]))
+            sig = SIGCONT;
     }
     if (sig == 0) return PMIX_ERR_NOT_SUPPORTED;
     std::vector<pmix_proc_t> target_list(targets, targets + ntargets);
@@ -477,7 +487,10 @@ pmix_status_t job_control(const pmix_proc_t*, const pmix_proc_t targets[], size_
         signal_local(*g_launcher, target_list, sig);
         // pmixd: the targets may run anywhere; every other node's daemon applies it to its own.
         if (g_launcher->remote != nullptr) g_launcher->remote->signal_others(target_list, sig);
-        if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, cbdata, nullptr, nullptr);
+        // A pause is answered once this node's targets are stopped (debug.cpp).
+        const pmix_status_t rc =
+            sig == SIGSTOP ? debug_wait_stopped(*g_launcher, target_list) : PMIX_SUCCESS;
+        if (cbfunc != nullptr) cbfunc(rc, nullptr, 0, cbdata, nullptr, nullptr);
     });
     return PMIX_SUCCESS;
 }

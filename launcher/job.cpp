@@ -411,7 +411,8 @@ bool start_proc(Launcher& launcher, Proc& process, std::vector<char*>& argv, cha
         return false;
     }
     const int in = child_stdin(launcher, process);  // -1: inherited
-    const SpawnSpec spec = spawn_spec(launcher, argv.data(), env, in, out[1], err[1]);
+    SpawnSpec spec = spawn_spec(launcher, argv.data(), env, in, out[1], err[1]);
+    spec.stop_on_exec = debug_stops_on_exec(process);  // PMIX_DEBUG_STOP_ON_EXEC (debug.cpp)
     process.forked = Clock::now();
     const SpawnResult started = spawn_process(spec);
     if (process.job == 0) launcher.times.fork += Clock::now() - process.forked;
@@ -543,6 +544,7 @@ pmix_status_t spawn_job(Launcher& launcher, const pmix_proc_t& parent, const App
     }
     launcher.spawned_nspaces.push_back(job_nspace);
     lifecycle_watch(launcher, job_nspace, app.nprocs, &parent, app.lifecycle);
+    debug_watch_job(launcher, job_nspace, &parent, app.debug);
     define_spawned_pset(launcher, job_nspace, app);
     if (app.stdin_rank != Options::kStdinNone)  // PMIX_FWD_STDIN: pipes fed by pushes
         launcher.spawned_stdin[job_nspace].named = app.stdin_rank;
@@ -566,6 +568,7 @@ pmix_status_t spawn_job(Launcher& launcher, const pmix_proc_t& parent, const App
         }
     }
     lifecycle_started(launcher, job_nspace);
+    debug_started(launcher, job_nspace);
     *nspace = job_nspace;
     return PMIX_SUCCESS;
 }

@@ -53,7 +53,16 @@ std::string spawn_support(const Launcher& launcher) {
     return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
                  PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME,
                  PMIX_FWD_STDIN, PMIX_NOTIFY_JOB_EVENTS, PMIX_NOTIFY_COMPLETION,
-                 PMIX_NOTIFY_PROC_TERMINATION, PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION});
+                 PMIX_NOTIFY_PROC_TERMINATION, PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION,
+                 PMIX_DEBUG_STOP_IN_INIT, PMIX_DEBUG_STOP_ON_EXEC, PMIX_DEBUG_STOP_IN_APP});
+}
+
+// The debugger attributes acted on (launcher/debug.cpp): the stops of a spawned job, the events
+// that report and release them, and the job-control pause / resume.
+std::string debug_support(const Launcher& launcher) {
+    if (!single_node(launcher)) return "";
+    return join({PMIX_DEBUG_STOP_IN_INIT, PMIX_DEBUG_STOP_ON_EXEC, PMIX_DEBUG_STOP_IN_APP,
+                 PMIX_BREAKPOINT, PMIX_JOB_CTRL_PAUSE, PMIX_JOB_CTRL_RESUME});
 }
 
 void load_array(pmix_info_t& out, const char* key, std::vector<pmix_info_t>& items) {
@@ -309,8 +318,8 @@ std::string supported_qualifiers(const pmix_query_t& query) {
 bool answer_more(const Launcher& launcher, const char* key, const pmix_query_t& query,
                  pmix_info_t& out) {
     if (is(key, PMIX_QUERY_SPAWN_SUPPORT) || is(key, PMIX_QUERY_DEBUG_SUPPORT)) {
-        // Debugger attributes (PMIX_DEBUG_STOP_IN_INIT ...): none is acted on yet.
-        const std::string list = is(key, PMIX_QUERY_SPAWN_SUPPORT) ? spawn_support(launcher) : "";
+        const std::string list =
+            is(key, PMIX_QUERY_SPAWN_SUPPORT) ? spawn_support(launcher) : debug_support(launcher);
         PMIx_Info_load(&out, key, list.c_str(), PMIX_STRING);
     } else if (is(key, PMIX_QUERY_NAMESPACE_INFO)) {
         return namespace_info(launcher, query, out);

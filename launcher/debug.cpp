@@ -213,6 +213,21 @@ bool debug_directive(const pmix_info_t& info, DebugRequest& request) {
     return true;
 }
 
+DebugRequest debug_main_request(const Options& options) {
+    DebugRequest request;
+    const bool wanted[] = {options.stop_in_init, options.stop_on_exec, options.stop_in_app};
+    const char* keys[] = {PMIX_DEBUG_STOP_IN_INIT, PMIX_DEBUG_STOP_ON_EXEC, PMIX_DEBUG_STOP_IN_APP};
+    for (int i = 0; i < 3; ++i) {
+        if (!wanted[i]) continue;
+        pmix_info_t info;
+        const bool yes = true;
+        PMIX_INFO_LOAD(&info, keys[i], &yes, PMIX_BOOL);
+        debug_directive(info, request);
+        PMIX_INFO_DESTRUCT(&info);
+    }
+    return request;
+}
+
 void debug_add_job_info(const DebugRequest& request, SharedInfos& job_info) {
     for (const auto& entry : {request.in_init, request.on_exec, request.in_app})
         if (entry) job_info.push_back(entry);
@@ -251,6 +266,17 @@ void debug_started(Launcher&, const std::string& nspace) {
 }
 
 void debug_watch_events() {
+    // The host level of PMIX_QUERY_ATTRIBUTE_SUPPORT: what the job_control upcall acts on
+    // (host.cpp; pause / resume answered once done).
+    char* controls[] = {
+        const_cast<char*>("PMIX_JOB_CTRL_KILL"),   const_cast<char*>("PMIX_JOB_CTRL_TERMINATE"),
+        const_cast<char*>("PMIX_JOB_CTRL_SIGNAL"), const_cast<char*>("PMIX_JOB_CTRL_PAUSE"),
+        const_cast<char*>("PMIX_JOB_CTRL_RESUME"), nullptr};
+    if (const pmix_status_t rc =
+            PMIx_Register_attributes(const_cast<char*>("job_control"), controls);
+        rc != PMIX_SUCCESS)
+        std::fprintf(stderr, "pmixrun: job_control's attributes not registered: %s\n",
+                     PMIx_Error_string(rc));
     pmix_status_t codes[] = {PMIX_READY_FOR_DEBUG, PMIX_DEBUGGER_RELEASE};
     const pmix_status_t rc =
         PMIx_Register_event_handler(codes, 2, nullptr, 0, on_event, nullptr, nullptr);

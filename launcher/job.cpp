@@ -503,8 +503,12 @@ SharedInfos command_line_directives(const Options& options) {
 pmix_status_t register_job(Launcher& launcher) {
     lifecycle_watch(launcher, launcher.nspace, static_cast<size_t>(launcher.options.nprocs),
                     nullptr, {});
+    const DebugRequest debug = debug_main_request(launcher.options);  // --stop-* (debug.cpp)
+    debug_watch_job(launcher, launcher.nspace, nullptr, debug);
+    SharedInfos directives = command_line_directives(launcher.options);
+    debug_add_job_info(debug, directives);
     return register_nspace(launcher, launcher.nspace, static_cast<size_t>(launcher.options.nprocs),
-                           nullptr, command_line_directives(launcher.options));
+                           nullptr, directives);
 }
 
 // The processes a failed start left unstarted count as ended (status 1, the failure's), so
@@ -587,6 +591,7 @@ bool spawn_all(Launcher& launcher, char** base_env) {
         }
     }
     lifecycle_started(launcher, launcher.nspace);
+    debug_started(launcher, launcher.nspace);
     return true;
 }
 

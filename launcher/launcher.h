@@ -446,6 +446,8 @@ void lifecycle_flush();
 // the processes stopped on exec. Loop thread only, but for debug_watch_events.
 // True when `info` is one of the PMIX_DEBUG_STOP_* directives (kept in `request`).
 bool debug_directive(const pmix_info_t& info, DebugRequest& request);
+// pmixrun's own job: --stop-in-init / --stop-on-exec / --stop-in-app, for every rank.
+DebugRequest debug_main_request(const Options& options);
 // The directives that go into the job's info, appended to `job_info`.
 void debug_add_job_info(const DebugRequest& request, SharedInfos& job_info);
 // A job about to start: `requester` its spawner (nullptr: pmixrun's own job).

@@ -39,6 +39,9 @@ enum LongOnly : int {
     kOutputFilename,
     kOutput,
     kStdin,
+    kStopInInit,
+    kStopOnExec,
+    kStopInApp,
 };
 
 // "+": options end at the first argument that is not one (the program's own options follow it);
@@ -67,6 +70,9 @@ constexpr option kLongOptions[] = {
     {"output-filename", required_argument, nullptr, kOutputFilename},
     {"output", required_argument, nullptr, kOutput},
     {"stdin", required_argument, nullptr, kStdin},
+    {"stop-in-init", no_argument, nullptr, kStopInInit},
+    {"stop-on-exec", no_argument, nullptr, kStopOnExec},
+    {"stop-in-app", no_argument, nullptr, kStopInApp},
     {nullptr, 0, nullptr, 0},
 };
 
@@ -359,6 +365,13 @@ bool apply_option(int option_value, const char* value, const std::string& spelle
         case kRemoteTools:
             out.remote_tools = true;
             return true;
+        case kStopInInit:
+        case kStopOnExec:
+        case kStopInApp:
+            (option_value == kStopInInit   ? out.stop_in_init
+             : option_value == kStopOnExec ? out.stop_on_exec
+                                           : out.stop_in_app) = true;
+            return true;
         case kStdin:
             if (!parse_stdin_target(value, out.stdin_rank)) {
                 error = "bad --stdin target '" + std::string(value) + "' (a rank, all or none)";
@@ -406,7 +419,8 @@ void print_usage(std::FILE* stream) {
         "usage: pmixrun [-n N] [--host LIST | --hostfile FILE] [--launch-agent CMD] "
         "[-x VAR[=value]]... [--set-env|--unset-env|--prepend-env|--append-env ...]... "
         "[--timeout SECONDS] [--report] [--remote-tools] [--user NAME] "
-        "[--pset NAME] [--stdin RANK|all|none] [output options] [--] program [args...] "
+        "[--pset NAME] [--stdin RANK|all|none] [--stop-in-init|--stop-on-exec|--stop-in-app] "
+        "[output options] [--] program [args...] "
         "[: [-n N] [--pset NAME] program [args...]]...\n"
         "  -n, --np N        number of processes (1..4096)\n"
         "  -x VAR[=value]    pass VAR to the processes (its value here, or the one given)\n"
@@ -425,6 +439,12 @@ void print_usage(std::FILE* stream) {
         "  --stdin T         pmixrun's stdin goes to rank T (default 0), to every rank of\n"
         "                    the job (all) or to none; the others read /dev/null\n"
         "  --raw-output      print the ranks' output bytes as they come (no [rank] tag)\n"
+        "  --stop-in-init    every rank waits in PMIx_Init for a debugger's\n"
+        "                    PMIX_DEBUGGER_RELEASE (one node)\n"
+        "  --stop-on-exec    every rank starts stopped at its first instruction (SIGSTOP)\n"
+        "                    until PMIX_DEBUGGER_RELEASE or SIGCONT (one node)\n"
+        "  --stop-in-app     PMIX_DEBUG_STOP_IN_APP in the job's info: the application\n"
+        "                    stops itself where it chooses (one node)\n"
         "  --host a:2,b:2    run across these nodes (name:slots; -n defaults to all slots)\n"
         "  --hostfile FILE   the same from a file (\"name slots=N\" or \"name:N\" per line)\n"
         "  --launch-agent C  how to start a node daemon: C NODE pmixd ... (default: ssh)\n"

@@ -132,18 +132,31 @@ __attribute__((noinline)) pid_t vfork_and_exec(const SpawnSpec& spec, pid_t pare
 }
 
 // A traced child stops with SIGTRAP once its exec succeeded: detached there with SIGSTOP, it stays
-// stopped at its first instruction until someone sends SIGCONT. Nothing else waits for this
-// child meanwhile (the launcher reaps on the thread that spawns).
+// stopped at its first instruction until someone sends SIGCONT. Its stop is awaited too: until
+// the child is scheduled again it is runnable ('R'), and on a busy host that lasted long enough for
+// a tool told "launch complete" to see it so (1 run in 3 under a parallel build, 3 processes).
+// Nothing else waits for this child meanwhile (the launcher reaps on the thread that spawns, and
+// never asks for stops).
 void hold_after_exec(SpawnResult& result) {
     int status = 0;
-    pid_t got;
-    while ((got = ::waitpid(result.pid, &status, __WALL)) < 0 && errno == EINTR) {
-    }
-    if (got == result.pid && WIFSTOPPED(status)) {
-        ::ptrace(PTRACE_DETACH, result.pid, nullptr, reinterpret_cast<void*>(SIGSTOP));
+    bool reaped = false;
+    auto stopped = [&](int flags) {
+        pid_t got;
+        while ((got = ::waitpid(result.pid, &status, flags)) < 0 && errno == EINTR) {
+        }
+        reaped = got != result.pid || !WIFSTOPPED(status);
+        return !reaped;
+    };
+    if (stopped(__WALL) &&
+        ::ptrace(PTRACE_DETACH, result.pid, nullptr, reinterpret_cast<void*>(SIGSTOP)) == 0 &&
+        stopped(WUNTRACED))
         return;
+    // It ended before its first instruction (killed meanwhile), or could not be held: no process.
+    if (!reaped) {
+        ::kill(result.pid, SIGKILL);
+        while (::waitpid(result.pid, &status, __WALL) < 0 && errno == EINTR) {
+        }
     }
-    // It ended before its first instruction (killed meanwhile): no process to report.
     result.pid = -1;
     result.failed = SpawnResult::Failed::exec;
     result.error = ECHILD;

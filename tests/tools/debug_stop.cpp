@@ -14,6 +14,11 @@
 //             then they finish: JOB_END with PMIX_SUCCESS
 //     orphan: spawns 1 hello stopped in init; once it is ready prints "pid <pid>" and leaves
 //             (the script then kills pmixrun: the hello's PMIx_Init must fail)
+//     app:    spawns 2 hellos with PMIX_DEBUG_STOP_IN_APP: each stops itself after PMIx_Init
+//             (READY_FOR_DEBUG with its own PMIX_BREAKPOINT "app-main"); released, JOB_END
+//     main-init / main-exec: pmixrun's own job of 2 hellos, started with --stop-in-init /
+//             --stop-on-exec: none passes PMIx_Init (each 'T' on exec) until the tool releases
+//             the job's namespace (the script checks that the job then ends well)
 //     support: PMIX_QUERY_DEBUG_SUPPORT names the three stops
 // Prints "debug_stop: <case> ok" and exits 0 when every check held; "FAIL: ..." otherwise.
 #include <pmix.h>
@@ -225,7 +230,9 @@ void case_exec(const char* self) {
     check(wait_for(PMIX_READY_FOR_DEBUG, nspace, 1, 10000), "no READY_FOR_DEBUG");
     const std::vector<pid_t> pids = pids_of(nspace);
     check(pids.size() == 3, "proc table of " + std::to_string(pids.size()) + " processes");
-    check(count_state(pids, 'T') == 3, "not every process stopped on exec");
+    std::string states;
+    for (pid_t p : pids) states += state_of(p);
+    check(count_state(pids, 'T') == 3, "not every process stopped on exec: states " + states);
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     check(count_state(pids, 'T') == 3, "a process went on before its release");
     check(markers("init.", 3) == 0, "a process stopped on exec ran");
@@ -268,6 +275,52 @@ void case_pause(const char* self) {
     if (FILE* f = std::fopen((g_dir + "/go").c_str(), "w")) std::fclose(f);
     check_job_end(nspace);
     check(markers("init.", 2) == 2, "not every paused process finished");
+}
+
+void case_app(const char* self) {
+    char nspace[PMIX_MAX_NSLEN + 1] = {};
+    const pmix_status_t rc = spawn(self, 2, {flag(PMIX_DEBUG_STOP_IN_APP)}, false, nspace);
+    check(rc == PMIX_SUCCESS, std::string("spawn: ") + PMIx_Error_string(rc));
+    if (rc != PMIX_SUCCESS) return;
+    check(wait_for(PMIX_READY_FOR_DEBUG, nspace, 2, 15000), "not 2 READY_FOR_DEBUG");
+    for (const Seen& s : seen(PMIX_READY_FOR_DEBUG, nspace))
+        check(s.breakpoint == "app-main", "breakpoint '" + s.breakpoint + "'");
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    check(markers("init.", 2) == 0, "a process went past its own stop before its release");
+    release(nspace);
+    check_job_end(nspace);
+    check(markers("init.", 2) == 2, "not every process went on after its release");
+}
+
+// pmixrun's own job (2 ranks, started with --stop-in-init or --stop-on-exec).
+void case_main(bool on_exec) {
+    std::string nspace;
+    {
+        pmix_query_t query;
+        PMIX_QUERY_CONSTRUCT(&query);
+        [[maybe_unused]] pmix_status_t appended;
+        PMIX_ARGV_APPEND(appended, query.keys, PMIX_QUERY_NAMESPACES);
+        pmix_info_t* results = nullptr;
+        size_t nresults = 0;
+        if (PMIx_Query_info(&query, 1, &results, &nresults) == PMIX_SUCCESS && nresults > 0 &&
+            results[0].value.type == PMIX_STRING)
+            nspace = std::string(results[0].value.data.string)
+                         .substr(0, std::string(results[0].value.data.string).find(','));
+        if (results != nullptr) PMIX_INFO_FREE(results, nresults);
+        PMIX_QUERY_DESTRUCT(&query);
+    }
+    check(!nspace.empty(), "no namespace of pmixrun's job");
+    std::vector<pid_t> pids;
+    for (int i = 0; i < 500; ++i) {
+        pids = pids_of(nspace.c_str());
+        if (pids.size() == 2 && pids[0] > 0 && pids[1] > 0) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    check(pids.size() == 2, "proc table of " + std::to_string(pids.size()) + " processes");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    if (on_exec) check(count_state(pids, 'T') == 2, "not every process stopped on exec");
+    check(markers("init.", 2) == 0, "a process passed PMIx_Init before its release");
+    release(nspace.c_str());
 }
 
 void case_orphan(const char* self) {
@@ -323,6 +376,8 @@ int run_tool(const char* self, pid_t pid, const std::string& which) {
     else if (which == "exec") case_exec(self);
     else if (which == "pause") case_pause(self);
     else if (which == "orphan") case_orphan(self);
+    else if (which == "app") case_app(self);
+    else if (which == "main-init" || which == "main-exec") case_main(which == "main-exec");
     else if (which == "support") case_support();
     else check(false, "unknown case " + which);
     PMIx_tool_finalize();
@@ -337,6 +392,27 @@ void touch(const std::string& path, const std::string& text = "") {
     }
 }
 
+bool g_app_released = false;
+
+void on_app_release(size_t, pmix_status_t, const pmix_proc_t*, pmix_info_t[], size_t, pmix_info_t*,
+                    size_t, pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
+    {
+        std::lock_guard lock(g_mu);
+        g_app_released = true;
+        g_cv.notify_all();
+    }
+    if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, nullptr, nullptr, cbdata);
+}
+
+bool app_stop_asked(const pmix_proc_t& me, pmix_value_t** v) {
+    pmix_proc_t job = me;
+    job.rank = PMIX_RANK_WILDCARD;
+    pmix_info_t optional = flag(PMIX_OPTIONAL);
+    const pmix_status_t rc = PMIx_Get(&job, PMIX_DEBUG_STOP_IN_APP, &optional, 1, v);
+    PMIX_INFO_DESTRUCT(&optional);
+    return rc == PMIX_SUCCESS && *v != nullptr;
+}
+
 int run_hello(const char* dir) {
     const std::string d = dir;
     pmix_proc_t me;
@@ -345,6 +421,22 @@ int run_hello(const char* dir) {
         const char* rank = std::getenv("PMIX_RANK");
         touch(d + "/initfail." + (rank != nullptr ? rank : "x"), PMIx_Error_string(rc));
         return 3;
+    }
+    if (pmix_value_t* v = nullptr; app_stop_asked(me, &v)) {  // PMIX_DEBUG_STOP_IN_APP
+        PMIX_VALUE_RELEASE(v);
+        pmix_status_t code = PMIX_DEBUGGER_RELEASE;
+        const pmix_status_t ref =
+            PMIx_Register_event_handler(&code, 1, nullptr, 0, on_app_release, nullptr, nullptr);
+        pmix_info_t info[2];
+        info[0] = flag(PMIX_EVENT_NON_DEFAULT);
+        PMIX_INFO_LOAD(&info[1], PMIX_BREAKPOINT, "app-main", PMIX_STRING);
+        PMIx_Notify_event(PMIX_READY_FOR_DEBUG, &me, PMIX_RANGE_RM, info, 2, nullptr, nullptr);
+        PMIX_INFO_DESTRUCT(&info[0]);
+        PMIX_INFO_DESTRUCT(&info[1]);
+        std::unique_lock lock(g_mu);
+        if (!g_cv.wait_for(lock, std::chrono::seconds(20), [] { return g_app_released; })) return 4;
+        lock.unlock();
+        if (ref >= 0) PMIx_Deregister_event_handler(static_cast<size_t>(ref), nullptr, nullptr);
     }
     if (std::getenv("DEBUG_STOP_SPIN") != nullptr) {
         touch(d + "/up." + std::to_string(me.rank));

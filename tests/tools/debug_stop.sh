@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # tests/tools/debug_stop.sh PMIXRUN DEBUG_STOP CASE - the debugger stops under pmixrun
 # (launcher/debug.cpp, client/debug_stop.cpp); CASE is one of debug_stop.cpp's tool cases:
-#  init, exec, pause, support: the tool's checks against a running pmixrun;
+#  init, exec, pause, app, support: the tool's checks against a running pmixrun;
+#  main-init, main-exec: pmixrun --stop-in-init / --stop-on-exec: held until the tool's release,
+#          then the job ends well;
 #  orphan: a process stopped in PMIx_Init whose pmixrun is killed returns from PMIx_Init with an
 #          error (MARKDIR/initfail.0) instead of waiting for a release that cannot come.
 set -u
@@ -21,7 +23,12 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-"$PMIXRUN" -n 1 --timeout 40 "$PROG" hold "$STOP" > "$TMPDIR/job.out" 2> "$TMPDIR/job.err" &
+case $CASE in
+main-init) JOB=(-n 2 --stop-in-init "$PROG" hello "$MARKS") ;;
+main-exec) JOB=(-n 2 --stop-on-exec "$PROG" hello "$MARKS") ;;
+*) JOB=(-n 1 "$PROG" hold "$STOP") ;;
+esac
+"$PMIXRUN" --timeout 40 "${JOB[@]}" > "$TMPDIR/job.out" 2> "$TMPDIR/job.err" &
 JOB_PID=$!
 for _ in $(seq 1 100); do
   "$(dirname "$PMIXRUN")/pmix-servers" --json 2>/dev/null | grep -q "\"pid\":$JOB_PID" && break
@@ -52,5 +59,8 @@ else
   JOB_PID=
   sed 's/^/job| /' "$TMPDIR/job.out" "$TMPDIR/job.err"
   [[ $jrc == 0 ]] || fail "pmixrun exited $jrc"
+  if [[ $CASE == main-* ]]; then
+    [[ -e $MARKS/init.0 && -e $MARKS/init.1 ]] || fail "the released job did not run through"
+  fi
 fi
 echo "PASS: debug_stop $CASE"

@@ -8,6 +8,10 @@
 //     init:   spawns 3 hellos with PMIX_DEBUG_STOP_IN_INIT: PMIX_READY_FOR_DEBUG from each, with
 //             PMIX_BREAKPOINT "pmix-init"; none has passed PMIx_Init; PMIX_DEBUGGER_RELEASE to
 //             the namespace; JOB_END with PMIX_SUCCESS and every rank's marker
+//     early:  spawns 3 hellos stopped in init and releases them at once, before they report:
+//             none stays stopped (pmixrun releases a late reporter again); JOB_END
+//     rank:   spawns 2 hellos with PMIX_DEBUG_STOP_IN_INIT = rank 1: rank 0 runs through, rank 1
+//             waits until released
 //     exec:   spawns 3 hellos with PMIX_DEBUG_STOP_ON_EXEC: LAUNCH_COMPLETE and READY_FOR_DEBUG;
 //             every process is 'T' in /proc and stays so; released, JOB_END with PMIX_SUCCESS
 //     pause:  spawns 2 spinning hellos; PMIx_Job_control PAUSE: each 'T'; RESUME: none 'T';
@@ -221,6 +225,37 @@ void case_init(const char* self) {
     check(markers("init.", 3) == 3, "not every process passed PMIx_Init after its release");
 }
 
+void case_early(const char* self) {
+    char nspace[PMIX_MAX_NSLEN + 1] = {};
+    const pmix_status_t rc = spawn(self, 3, {flag(PMIX_DEBUG_STOP_IN_INIT)}, false, nspace);
+    check(rc == PMIX_SUCCESS, std::string("spawn: ") + PMIx_Error_string(rc));
+    if (rc != PMIX_SUCCESS) return;
+    release(nspace);
+    check_job_end(nspace);
+    check(markers("init.", 3) == 3, "not every process passed PMIx_Init");
+}
+
+void case_rank(const char* self) {
+    char nspace[PMIX_MAX_NSLEN + 1] = {};
+    pmix_info_t only;
+    const pmix_rank_t one = 1;
+    PMIX_INFO_LOAD(&only, PMIX_DEBUG_STOP_IN_INIT, &one, PMIX_PROC_RANK);
+    const pmix_status_t rc = spawn(self, 2, {only}, false, nspace);
+    check(rc == PMIX_SUCCESS, std::string("spawn: ") + PMIx_Error_string(rc));
+    if (rc != PMIX_SUCCESS) return;
+    check(wait_for(PMIX_READY_FOR_DEBUG, nspace, 1, 15000), "no READY_FOR_DEBUG");
+    for (int i = 0; i < 1000 && markers("init.", 1) < 1; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    check(markers("init.", 1) == 1, "rank 0, not asked to stop, did not pass PMIx_Init");
+    const auto ready = seen(PMIX_READY_FOR_DEBUG, nspace);
+    check(ready.size() == 1 && ready[0].source.rank == 1, "READY_FOR_DEBUG not from rank 1 alone");
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    check(!exists(g_dir + "/init.1"), "rank 1 passed PMIx_Init before its release");
+    release(nspace);
+    check_job_end(nspace);
+    check(markers("init.", 2) == 2, "rank 1 did not pass PMIx_Init after its release");
+}
+
 void case_exec(const char* self) {
     char nspace[PMIX_MAX_NSLEN + 1] = {};
     const pmix_status_t rc = spawn(self, 3, {flag(PMIX_DEBUG_STOP_ON_EXEC)}, false, nspace);
@@ -377,6 +412,8 @@ int run_tool(const char* self, pid_t pid, const std::string& which) {
     else if (which == "pause") case_pause(self);
     else if (which == "orphan") case_orphan(self);
     else if (which == "app") case_app(self);
+    else if (which == "early") case_early(self);
+    else if (which == "rank") case_rank(self);
     else if (which == "main-init" || which == "main-exec") case_main(which == "main-exec");
     else if (which == "support") case_support();
     else check(false, "unknown case " + which);

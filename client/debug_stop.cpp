@@ -27,25 +27,12 @@ struct Waiting {
     std::condition_variable cv;
     bool done = false;
     pmix_status_t outcome = PMIX_SUCCESS;
+    pmix_proc_t me{};
 };
 
 Waiting& waiting() {
     static Waiting* w = new Waiting();  // reachable from the progress thread until exit
     return *w;
-}
-
-void on_release(size_t, pmix_status_t status, const pmix_proc_t*, pmix_info_t[], size_t,
-                pmix_info_t[], size_t, pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
-    {
-        Waiting& w = waiting();
-        std::lock_guard lock(w.mu);
-        if (!w.done) {
-            w.done = true;
-            w.outcome = status == PMIX_DEBUGGER_RELEASE ? PMIX_SUCCESS : status;
-        }
-        w.cv.notify_all();
-    }
-    if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, nullptr, nullptr, cbdata);
 }
 
 bool rank_names(pmix_rank_t rank, const pmix_proc_t& me) {
@@ -54,6 +41,35 @@ bool rank_names(pmix_rank_t rank, const pmix_proc_t& me) {
 
 bool proc_names(const pmix_proc_t& p, const pmix_proc_t& me) {
     return std::strncmp(p.nspace, me.nspace, PMIX_MAX_NSLEN) == 0 && rank_names(p.rank, me);
+}
+
+// A release that names processes (PMIX_EVENT_AFFECTED_PROC(S)) is for those alone: a tool that
+// releases one job with a wider range does not release another job's processes.
+bool release_names_me(const pmix_info_t info[], size_t ninfo, const pmix_proc_t& me) {
+    bool named = false, any = false;
+    for (size_t i = 0; i < ninfo; ++i) {
+        if (!data::key_is(info[i], PMIX_EVENT_AFFECTED_PROC) &&
+            !data::key_is(info[i], PMIX_EVENT_AFFECTED_PROCS))
+            continue;
+        any = true;
+        named = named || debug_value_names(info[i].value, me);
+    }
+    return !any || named;
+}
+
+void on_release(size_t, pmix_status_t status, const pmix_proc_t*, pmix_info_t info[], size_t ninfo,
+                pmix_info_t[], size_t, pmix_event_notification_cbfunc_fn_t cbfunc, void* cbdata) {
+    {
+        Waiting& w = waiting();
+        std::lock_guard lock(w.mu);
+        const bool for_me = status != PMIX_DEBUGGER_RELEASE || release_names_me(info, ninfo, w.me);
+        if (!w.done && for_me) {
+            w.done = true;
+            w.outcome = status == PMIX_DEBUGGER_RELEASE ? PMIX_SUCCESS : status;
+        }
+        w.cv.notify_all();
+    }
+    if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, nullptr, nullptr, cbdata);
 }
 
 void release_value(pmix_value_t* value) {
@@ -146,6 +162,7 @@ pmix_status_t stop_in_init_if_asked(const pmix_proc_t& me, std::chrono::millisec
         std::lock_guard lock(w.mu);
         w.done = false;
         w.outcome = PMIX_SUCCESS;
+        w.me = me;
     }
     pmix_status_t codes[] = {PMIX_DEBUGGER_RELEASE, PMIX_ERR_LOST_CONNECTION};
     const pmix_status_t ref =

@@ -12,6 +12,8 @@
 //             none stays stopped (pmixrun releases a late reporter again); JOB_END
 //     rank:   spawns 2 hellos with PMIX_DEBUG_STOP_IN_INIT = rank 1: rank 0 runs through, rank 1
 //             waits until released
+//     affected: two jobs of 1 hello stopped in init; a release with range SESSION naming the
+//             first (PMIX_EVENT_AFFECTED_PROC) releases it alone; then the second's
 //     exec:   spawns 3 hellos with PMIX_DEBUG_STOP_ON_EXEC: LAUNCH_COMPLETE and READY_FOR_DEBUG;
 //             every process is 'T' in /proc and stays so; released, JOB_END with PMIX_SUCCESS
 //     pause:  spawns 2 spinning hellos; PMIx_Job_control PAUSE: each 'T'; RESUME: none 'T';
@@ -28,6 +30,7 @@
 #include <pmix.h>
 #include <pmix_tool.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -256,6 +259,37 @@ void case_rank(const char* self) {
     check(markers("init.", 2) == 2, "rank 1 did not pass PMIx_Init after its release");
 }
 
+void case_affected(const char* self) {
+    char first[PMIX_MAX_NSLEN + 1] = {}, second[PMIX_MAX_NSLEN + 1] = {};
+    pmix_status_t rc = spawn(self, 1, {flag(PMIX_DEBUG_STOP_IN_INIT)}, false, first);
+    check(rc == PMIX_SUCCESS, std::string("spawn: ") + PMIx_Error_string(rc));
+    const std::string top = g_dir;
+    g_dir = top + "/second";
+    ::mkdir(g_dir.c_str(), 0700);
+    rc = spawn(self, 1, {flag(PMIX_DEBUG_STOP_IN_INIT)}, false, second);
+    check(rc == PMIX_SUCCESS, std::string("spawn: ") + PMIx_Error_string(rc));
+    check(wait_for(PMIX_READY_FOR_DEBUG, first, 1, 15000) &&
+              wait_for(PMIX_READY_FOR_DEBUG, second, 1, 15000),
+          "no READY_FOR_DEBUG from both jobs");
+    pmix_proc_t all;
+    PMIX_LOAD_PROCID(&all, first, PMIX_RANK_WILDCARD);
+    pmix_info_t info[2];
+    PMIX_INFO_LOAD(&info[0], PMIX_EVENT_AFFECTED_PROC, &all, PMIX_PROC);
+    info[1] = flag(PMIX_EVENT_NON_DEFAULT);
+    rc = PMIx_Notify_event(PMIX_DEBUGGER_RELEASE, nullptr, PMIX_RANGE_SESSION, info, 2, nullptr,
+                           nullptr);
+    check(rc == PMIX_SUCCESS, std::string("release: ") + PMIx_Error_string(rc));
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+    check_job_end(first);
+    check(exists(top + "/init.0"), "the released job did not pass PMIx_Init");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    check(!exists(g_dir + "/init.0"), "a release naming another job released this one");
+    release(second);
+    check_job_end(second);
+    check(exists(g_dir + "/init.0"), "the second job did not pass PMIx_Init after its release");
+}
+
 void case_exec(const char* self) {
     char nspace[PMIX_MAX_NSLEN + 1] = {};
     const pmix_status_t rc = spawn(self, 3, {flag(PMIX_DEBUG_STOP_ON_EXEC)}, false, nspace);
@@ -414,6 +448,7 @@ int run_tool(const char* self, pid_t pid, const std::string& which) {
     else if (which == "app") case_app(self);
     else if (which == "early") case_early(self);
     else if (which == "rank") case_rank(self);
+    else if (which == "affected") case_affected(self);
     else if (which == "main-init" || which == "main-exec") case_main(which == "main-exec");
     else if (which == "support") case_support();
     else check(false, "unknown case " + which);

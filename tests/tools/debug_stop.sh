@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/tools/debug_stop.sh PMIXRUN DEBUG_STOP CASE - the debugger stops under pmixrun
 # (launcher/debug.cpp, client/debug_stop.cpp); CASE is one of debug_stop.cpp's tool cases:
-#  init, early, rank, exec, pause, app, support: the tool's checks against a running pmixrun;
+#  init, early, rank, affected, exec, pause, app, support: the tool's checks against a running pmixrun;
 #  main-init, main-exec: pmixrun --stop-in-init / --stop-on-exec: held until the tool's release,
 #          then the job ends well;
 #  orphan: a process stopped in PMIx_Init whose pmixrun is killed returns from PMIx_Init with an

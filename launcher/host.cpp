@@ -485,6 +485,8 @@ pmix_status_t job_control(const pmix_proc_t*, const pmix_proc_t targets[], size_
     std::vector<pmix_proc_t> target_list(targets, targets + ntargets);
     g_launcher->queue.post([target_list, sig, cbfunc, cbdata] {
         signal_local(*g_launcher, target_list, sig);
+        // A paused (or stopped on exec) target holds SIGTERM until it runs again.
+        if (sig == SIGTERM) signal_local(*g_launcher, target_list, SIGCONT);
         // pmixd: the targets may run anywhere; every other node's daemon applies it to its own.
         if (g_launcher->remote != nullptr) g_launcher->remote->signal_others(target_list, sig);
         // A pause is answered once this node's targets are stopped (debug.cpp).

@@ -86,6 +86,10 @@ void cont(Launcher& launcher, const std::string& nspace, pmix_rank_t rank) {
         ::kill(p->pid, SIGCONT);
 }
 
+// Marks the events pmixrun raises itself, so that its own handler leaves them alone should the
+// library hand them to it too (prte marks its own the same way, "prte.notify.donotloop").
+constexpr char kOwnEvent[] = "pmixrun.dbg.own";
+
 void notified(pmix_status_t, void* cbdata) { delete static_cast<InfoList*>(cbdata); }
 
 // Raises `code` from `source` (nullptr: pmixrun) with `list` (taken), reaching `to` (nullptr:
@@ -94,6 +98,7 @@ void raise(pmix_status_t code, const pmix_proc_t* source, const pmix_proc_t* to,
     const bool yes = true;
     if (to != nullptr) list->add(PMIX_EVENT_CUSTOM_RANGE, to, PMIX_PROC);
     list->add(PMIX_EVENT_NON_DEFAULT, &yes, PMIX_BOOL);
+    list->add(kOwnEvent, &yes, PMIX_BOOL);
     const time_t now = std::time(nullptr);
     list->add(PMIX_EVENT_TIMESTAMP, &now, PMIX_TIME);
     pmix_status_t rc = list->convert();
@@ -166,6 +171,10 @@ void on_event(size_t, pmix_status_t code, const pmix_proc_t* source, pmix_info_t
     std::string breakpoint;
     std::vector<pmix_proc_t> targets;
     for (size_t i = 0; i < ninfo; ++i) {
+        if (PMIX_CHECK_KEY(&info[i], kOwnEvent)) {
+            if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, nullptr, nullptr, cbdata);
+            return;
+        }
         if (PMIX_CHECK_KEY(&info[i], PMIX_BREAKPOINT) && info[i].value.type == PMIX_STRING &&
             info[i].value.data.string != nullptr)
             breakpoint = info[i].value.data.string;

@@ -6,6 +6,7 @@
 // then answers PMIX_ERR_UNREACH (measured with Debian's libpmix.so.2), and so do we.
 #include "client/client.h"
 #include "client/state.h"
+#include "client/debug_stop.h"
 #include "client/fence_board.h"
 #include "client/store_path.h"
 
@@ -266,6 +267,12 @@ pmix_status_t init(pmix_proc_t* proc, const pmix_info_t* info, std::size_t ninfo
         {
             std::lock_guard lock(s.mu);
             me = s.me;
+        }
+        // PMIX_DEBUG_STOP_IN_INIT: held here until a debugger releases it (debug_stop.h).
+        rc = stop_in_init_if_asked(me, timeout_from(info, ninfo, kDefaultTimeout));
+        if (rc != PMIX_SUCCESS) {
+            teardown();
+            return rc;
         }
         if (proc != nullptr) *proc = me;
         declare_model(me, info, ninfo);

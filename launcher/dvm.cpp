@@ -237,6 +237,7 @@ void retire_job(Launcher& launcher, const std::string& nspace) {
         return true;
     });
     launcher.lifecycles.erase(nspace);
+    debug_forget(nspace);
     output_printer().close_files_of(nspace);  // --output-filename's files of the job
     g_failing.erase(nspace);
     std::erase(launcher.spawned_nspaces, nspace);
@@ -335,6 +336,7 @@ int run_dvm(Launcher& launcher) {
         std::fprintf(stderr, "pmix-dvm: PMIx_server_init failed: %s\n", PMIx_Error_string(rc));
         return 1;
     }
+    debug_watch_events();  // the debugger stops of spawned jobs (debug.cpp)
     std::string uri_file;
     std::vector<char*> no_env{nullptr};
     int code = 1;

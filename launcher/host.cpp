@@ -426,8 +426,10 @@ pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], si
                        void* cbdata) {
     LifecycleRequest lifecycle;
     DebugRequest debug;
+    StopRequest stops;
     for (size_t i = 0; i < ninfo; ++i) {
         if (lifecycle_directive(job_info[i], lifecycle)) continue;  // lifecycle.cpp
+        if (stop_directive(job_info[i], stops)) continue;           // debug.cpp
         if (const pmix_status_t rc = debug_directive(job_info[i], debug);
             rc != PMIX_ERR_NOT_FOUND) {
             if (rc != PMIX_SUCCESS) return rc;  // debug_daemons.cpp
@@ -446,10 +448,12 @@ pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], si
             spawn_plan(job_info, ninfo, apps, napps, lifecycle, app, debug, cospawned);
         rc != PMIX_SUCCESS)
         return rc;
+    app.stops = stops;  // the application only: co-spawned apps are not held (debug.cpp)
+    stop_add_job_info(stops, app.directives);
     pmix_proc_t parent = *proc;
     g_launcher->queue.post([parent, app, debug, cospawned, cbfunc, cbdata] {
         if (g_launcher->remote != nullptr) {  // pmixd: placed across the nodes by the head
-            if (debug.placed() || !cospawned.empty()) {  // debug_daemons.cpp: one node only
+            if (debug.placed() || !cospawned.empty() || app.stops.any()) {  // one node only
                 cbfunc(PMIX_ERR_NOT_SUPPORTED, nullptr, cbdata);
                 return;
             }
@@ -528,14 +532,25 @@ pmix_status_t job_control(const pmix_proc_t*, const pmix_proc_t targets[], size_
         else if (std::strcmp(directives[i].key, PMIX_JOB_CTRL_SIGNAL) == 0 &&
                  directives[i].value.type == PMIX_INT)
             sig = directives[i].value.data.integer;
+        else if (std::strcmp(directives[i].key, PMIX_JOB_CTRL_PAUSE) == 0 &&
+                 PMIX_INFO_TRUE(&directives[i]))
+            sig = SIGSTOP;
+        else if (std::strcmp(directives[i].key, PMIX_JOB_CTRL_RESUME) == 0 &&
+                 PMIX_INFO_TRUE(&directives[i]))
+            sig = SIGCONT;
     }
     if (sig == 0) return PMIX_ERR_NOT_SUPPORTED;
     std::vector<pmix_proc_t> target_list(targets, targets + ntargets);
     g_launcher->queue.post([target_list, sig, cbfunc, cbdata] {
         signal_local(*g_launcher, target_list, sig);
+        // A paused (or stopped on exec) target holds SIGTERM until it runs again.
+        if (sig == SIGTERM) signal_local(*g_launcher, target_list, SIGCONT);
         // pmixd: the targets may run anywhere; every other node's daemon applies it to its own.
         if (g_launcher->remote != nullptr) g_launcher->remote->signal_others(target_list, sig);
-        if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, cbdata, nullptr, nullptr);
+        // A pause is answered once this node's targets are stopped (debug.cpp).
+        const pmix_status_t rc =
+            sig == SIGSTOP ? debug_wait_stopped(*g_launcher, target_list) : PMIX_SUCCESS;
+        if (cbfunc != nullptr) cbfunc(rc, nullptr, 0, cbdata, nullptr, nullptr);
     });
     return PMIX_SUCCESS;
 }

@@ -415,7 +415,8 @@ bool start_proc(Launcher& launcher, Proc& process, std::vector<char*>& argv, cha
         return false;
     }
     const int in = child_stdin(launcher, process);  // -1: inherited
-    const SpawnSpec spec = spawn_spec(launcher, argv.data(), env, in, out[1], err[1]);
+    SpawnSpec spec = spawn_spec(launcher, argv.data(), env, in, out[1], err[1]);
+    spec.stop_on_exec = debug_stops_on_exec(process);  // PMIX_DEBUG_STOP_ON_EXEC (debug.cpp)
     process.forked = Clock::now();
     const SpawnResult started = spawn_process(spec);
     if (process.job == 0) launcher.times.fork += Clock::now() - process.forked;
@@ -507,8 +508,12 @@ pmix_status_t register_job(Launcher& launcher) {
     lifecycle_watch(launcher, launcher.nspace, static_cast<size_t>(launcher.options.nprocs),
                     launcher.main_requester ? &*launcher.main_requester : nullptr,
                     launcher.main_lifecycle);
+    const StopRequest stops = stop_main_request(launcher.options);  // --stop-* (debug.cpp)
+    debug_watch_job(launcher, launcher.nspace, nullptr, stops);
+    SharedInfos directives = command_line_directives(launcher.options);
+    stop_add_job_info(stops, directives);
     return register_nspace(launcher, launcher.nspace, static_cast<size_t>(launcher.options.nprocs),
-                           nullptr, command_line_directives(launcher.options));
+                           nullptr, directives);
 }
 
 // The processes a failed start left unstarted count as ended (status 1, the failure's), so
@@ -561,6 +566,7 @@ pmix_status_t start_job_part(Launcher& launcher, const pmix_proc_t& parent, cons
     // Across nodes the head follows the job's lifecycle (every node's part).
     if (placed == nullptr)
         lifecycle_watch(launcher, job_nspace, app.nprocs, &parent, app.lifecycle);
+    debug_watch_job(launcher, job_nspace, &parent, app.stops);
     define_spawned_pset(launcher, job_nspace, app);
     if (app.stdin_rank != Options::kStdinNone)  // PMIX_FWD_STDIN: pipes fed by pushes
         launcher.spawned_stdin[job_nspace].named = app.stdin_rank;
@@ -584,6 +590,7 @@ pmix_status_t start_job_part(Launcher& launcher, const pmix_proc_t& parent, cons
         }
     }
     lifecycle_started(launcher, job_nspace);
+    debug_started(launcher, job_nspace);
     return PMIX_SUCCESS;
 }
 
@@ -601,12 +608,18 @@ bool spawn_all(Launcher& launcher, char** base_env) {
         }
     }
     lifecycle_started(launcher, launcher.nspace);
+    debug_started(launcher, launcher.nspace);
     return true;
 }
 
+// A stopped process (on exec, in a pause) holds SIGTERM until it runs again: SIGCONT after it, so
+// that it ends now, not at the SIGKILL stage (pmixrun --timeout 1 --stop-on-exec: 4.0 s before).
 void kill_all(Launcher& launcher, int sig) {
-    for (Proc& process : launcher.procs)
-        if (process.pid > 0 && !process.exited) ::kill(process.pid, sig);
+    for (Proc& process : launcher.procs) {
+        if (process.pid <= 0 || process.exited) continue;
+        ::kill(process.pid, sig);
+        if (sig == SIGTERM) ::kill(process.pid, SIGCONT);
+    }
 }
 
 namespace {

@@ -201,6 +201,13 @@ struct JobLifecycle {
     std::vector<pmix_rank_t> aborted;     // ranks that called PMIx_Abort
 };
 
+// The debugger directives of a PMIx_Spawn's job info (debug.cpp): PMIX_DEBUG_STOP_IN_INIT,
+// PMIX_DEBUG_STOP_ON_EXEC, PMIX_DEBUG_STOP_IN_APP as given (bool, rank, or procs / ranks).
+struct StopRequest {
+    std::shared_ptr<const OwnedInfo> in_init, on_exec, in_app;
+    bool any() const { return in_init || on_exec || in_app; }
+};
+
 // What PMIx_Spawn asked for (one application).
 struct AppSpec {
     std::vector<std::string> argv;  // argv[0] is the command
@@ -215,6 +222,7 @@ struct AppSpec {
     // requester's PMIx_IOF_push (Options::kStdinAll: every rank; kStdinNone: /dev/null for all).
     long stdin_rank = Options::kStdinNone;
     LifecycleRequest lifecycle;  // PMIX_NOTIFY_* of the job info
+    StopRequest stops;           // PMIX_DEBUG_STOP_* of the job info (debug.cpp)
 };
 
 // A process set this launcher defined (PMIx_server_define_process_set): one per app context.
@@ -454,6 +462,34 @@ void lifecycle_aborted(Launcher& launcher, const pmix_proc_t& proc);  // PMIx_Ab
 void lifecycle_proc_ended(Launcher& launcher, const Proc& process, int wait_status);
 // Waits (at most 2 s) until the library took every notification raised, before teardown.
 void lifecycle_flush();
+
+// debug.cpp: the Tools chapter's debugger stops on one node. PMIX_DEBUG_STOP_IN_INIT / _IN_APP
+// go into the job's info (the client stops itself in PMIx_Init; the application raises its own
+// PMIX_READY_FOR_DEBUG); PMIX_DEBUG_STOP_ON_EXEC starts the processes stopped at their first
+// instruction. Each process's PMIX_READY_FOR_DEBUG is passed on to the job's requester (a
+// stop-on-exec job raises one for the whole job once started); PMIX_DEBUGGER_RELEASE continues
+// the processes stopped on exec. Loop thread only, but for debug_watch_events.
+// True when `info` is one of the PMIX_DEBUG_STOP_* directives (kept in `request`).
+bool stop_directive(const pmix_info_t& info, StopRequest& request);
+// pmixrun's own job: --stop-in-init / --stop-on-exec / --stop-in-app, for every rank.
+StopRequest stop_main_request(const Options& options);
+// The directives that go into the job's info, appended to `job_info`.
+void stop_add_job_info(const StopRequest& request, SharedInfos& job_info);
+// A job about to start: `requester` its spawner (nullptr: pmixrun's own job).
+void debug_watch_job(Launcher& launcher, const std::string& nspace, const pmix_proc_t* requester,
+                     const StopRequest& request);
+// A finished job retired by the persistent launcher (dvm.cpp): its state dropped.
+void debug_forget(const std::string& nspace);
+// Whether `process` starts stopped on exec (its job asked for its rank).
+bool debug_stops_on_exec(const Proc& process);
+// Every process of the job started: PMIX_READY_FOR_DEBUG for a stop-on-exec job.
+void debug_started(Launcher& launcher, const std::string& nspace);
+// Registers pmixrun's own handlers for PMIX_READY_FOR_DEBUG and PMIX_DEBUGGER_RELEASE (after
+// PMIx_server_init).
+void debug_watch_events();
+// PMIX_JOB_CTRL_PAUSE: waits (at most 2 s) until every live process among `targets` is stopped
+// ('T' in /proc); PMIX_ERR_TIMEOUT otherwise.
+pmix_status_t debug_wait_stopped(Launcher& launcher, const std::vector<pmix_proc_t>& targets);
 
 // report.cpp
 void print_report(const Launcher& launcher);

@@ -93,7 +93,14 @@ int main(int argc, char** argv) {
         g_launcher = &launcher;
         return run_dvm(launcher);
     }
-    if (!options.hosts.empty() || !options.hostfile.empty()) return run_head(options);
+    const bool multinode = !options.hosts.empty() || !options.hostfile.empty();
+    if (multinode && (options.stop_in_init || options.stop_on_exec || options.stop_in_app)) {
+        std::fprintf(stderr,
+                     "pmixrun: --stop-in-init/--stop-on-exec/--stop-in-app work on one "
+                     "node only\n");
+        return 2;
+    }
+    if (multinode) return run_head(options);
     for (const AppContext& app : options.apps) {
         if (!program_exists(app.argv[0])) {
             std::fprintf(stderr,

@@ -44,6 +44,9 @@ enum LongOnly : int {
     kReportUri,
     kDvmUri,
     kDvmPid,
+    kStopInInit,
+    kStopOnExec,
+    kStopInApp,
 };
 
 // "+": options end at the first argument that is not one (the program's own options follow it);
@@ -77,6 +80,9 @@ constexpr option kLongOptions[] = {
     {"report-uri", required_argument, nullptr, kReportUri},
     {"uri", required_argument, nullptr, kDvmUri},
     {"pid", required_argument, nullptr, kDvmPid},
+    {"stop-in-init", no_argument, nullptr, kStopInInit},
+    {"stop-on-exec", no_argument, nullptr, kStopOnExec},
+    {"stop-in-app", no_argument, nullptr, kStopInApp},
     {nullptr, 0, nullptr, 0},
 };
 
@@ -408,6 +414,13 @@ bool apply_option(int option_value, const char* value, const std::string& spelle
         case kRemoteTools:
             out.remote_tools = true;
             return true;
+        case kStopInInit:
+        case kStopOnExec:
+        case kStopInApp:
+            (option_value == kStopInInit   ? out.stop_in_init
+             : option_value == kStopOnExec ? out.stop_on_exec
+                                           : out.stop_in_app) = true;
+            return true;
         case kStdin:
             if (!parse_stdin_target(value, out.stdin_rank)) {
                 error = "bad --stdin target '" + std::string(value) + "' (a rank, all or none)";
@@ -461,7 +474,8 @@ void print_usage(std::FILE* stream) {
         "usage: pmixrun [-n N] [--host LIST | --hostfile FILE] [--launch-agent CMD] "
         "[-x VAR[=value]]... [--set-env|--unset-env|--prepend-env|--append-env ...]... "
         "[--timeout SECONDS] [--report] [--remote-tools] [--user NAME] "
-        "[--pset NAME] [--stdin RANK|all|none] [output options] [--] program [args...] "
+        "[--pset NAME] [--stdin RANK|all|none] [--stop-in-init|--stop-on-exec|--stop-in-app] "
+        "[output options] [--] program [args...] "
         "[: [-n N] [--pset NAME] program [args...]]...\n"
         "       pmixrun --dvm [--report-uri FILE] [--remote-tools] [output options]\n"
         "       pmixrun --dvm-stop [--uri URI | --pid PID]\n"
@@ -482,6 +496,12 @@ void print_usage(std::FILE* stream) {
         "  --stdin T         pmixrun's stdin goes to rank T (default 0), to every rank of\n"
         "                    the job (all) or to none; the others read /dev/null\n"
         "  --raw-output      print the ranks' output bytes as they come (no [rank] tag)\n"
+        "  --stop-in-init    every rank waits in PMIx_Init for a debugger's\n"
+        "                    PMIX_DEBUGGER_RELEASE (one node)\n"
+        "  --stop-on-exec    every rank starts stopped at its first instruction (SIGSTOP)\n"
+        "                    until PMIX_DEBUGGER_RELEASE or SIGCONT (one node)\n"
+        "  --stop-in-app     PMIX_DEBUG_STOP_IN_APP in the job's info: the application\n"
+        "                    stops itself where it chooses (one node)\n"
         "  --host a:2,b:2    run across these nodes (name:slots; -n defaults to all slots)\n"
         "  --hostfile FILE   the same from a file (\"name slots=N\" or \"name:N\" per line)\n"
         "  --launch-agent C  how to start a node daemon: C NODE pmixd ... (default: ssh)\n"

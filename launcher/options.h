@@ -69,6 +69,9 @@ struct Options {
     // --launch-agent CMD: split at spaces; the node name and the pmixd command line follow.
     std::string launch_agent = "ssh";
     bool remote_tools = false;  // --remote-tools: PMIX_SERVER_REMOTE_CONNECTIONS (TCP, secret)
+    // --stop-in-init / --stop-on-exec / --stop-in-app (prterun's): the job's
+    // PMIX_DEBUG_STOP_* for every rank (one node; launcher/debug.cpp).
+    bool stop_in_init = false, stop_on_exec = false, stop_in_app = false;
     // --user NAME (root only, one node): the job's processes run as that user and its primary
     // group, registered with them (PMIX_USERID / PMIX_GRPID), as Slurm's slurmstepd runs a job.
     std::string user;

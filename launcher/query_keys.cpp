@@ -61,16 +61,19 @@ std::string spawn_support(const Launcher& launcher) {
                  PMIX_FWD_STDIN, PMIX_NOTIFY_JOB_EVENTS, PMIX_NOTIFY_COMPLETION,
                  PMIX_NOTIFY_PROC_TERMINATION, PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION,
                  PMIX_COSPAWN_APP, PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET,
-                 PMIX_DEBUG_DAEMONS_PER_PROC, PMIX_DEBUG_DAEMONS_PER_NODE});
+                 PMIX_DEBUG_DAEMONS_PER_PROC, PMIX_DEBUG_DAEMONS_PER_NODE,
+                 PMIX_DEBUG_STOP_IN_INIT, PMIX_DEBUG_STOP_ON_EXEC, PMIX_DEBUG_STOP_IN_APP});
 }
 
-// The debugger attributes spawn_fn acts on (debug_daemons.cpp): debugger-daemon jobs, their
-// target and counts. Not the pause attributes (PMIX_DEBUG_STOP_*): a spawn requiring them is
-// refused.
+// The debugger attributes acted on: debugger-daemon jobs, their target and counts
+// (debug_daemons.cpp); the stops of a spawned job, the events that report and release them, and
+// the job-control pause / resume (debug.cpp).
 std::string debug_support(const Launcher& launcher) {
     if (!single_node(launcher)) return "";
     return join({PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET, PMIX_DEBUG_DAEMONS_PER_PROC,
-                 PMIX_DEBUG_DAEMONS_PER_NODE});
+                 PMIX_DEBUG_DAEMONS_PER_NODE, PMIX_DEBUG_STOP_IN_INIT, PMIX_DEBUG_STOP_ON_EXEC,
+                 PMIX_DEBUG_STOP_IN_APP, PMIX_BREAKPOINT, PMIX_JOB_CTRL_PAUSE,
+                 PMIX_JOB_CTRL_RESUME});
 }
 
 void load_array(pmix_info_t& out, const char* key, std::vector<pmix_info_t>& items) {

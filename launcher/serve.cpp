@@ -209,6 +209,7 @@ int serve_job(Launcher& launcher, const std::vector<std::string>& env,
     if (rc != PMIX_SUCCESS) {
         launcher.fail(1, std::string("PMIx_server_init failed: ") + PMIx_Error_string(rc));
     } else {
+        if (launcher.remote == nullptr) debug_watch_events();  // debug.cpp
         const bool go = !launcher.before_job || launcher.before_job(launcher);
         const bool prepared = go && prepare_job(launcher);
         launcher.times.registered = Clock::now();

@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -115,6 +116,8 @@ SpawnResult spawn_posix(const SpawnSpec& spec, char* const* argv) {
         (::syscall(SYS_setgroups, 0, nullptr) != 0 || ::syscall(SYS_setgid, spec.gid) != 0 ||
          ::syscall(SYS_setuid, spec.uid) != 0))
         child_fails(report_fd, SpawnResult::Failed::user, 126);
+    if (spec.stop_on_exec && ::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) != 0)
+        child_fails(report_fd, SpawnResult::Failed::start, 127);
     ::sigprocmask(SIG_SETMASK, &mask, nullptr);
     ::execvpe(spec.argv[0], spec.argv, spec.envp);
     child_fails(report_fd, SpawnResult::Failed::exec, 127);
@@ -126,6 +129,37 @@ __attribute__((noinline)) pid_t vfork_and_exec(const SpawnSpec& spec, pid_t pare
     const pid_t pid = ::vfork();
     if (pid == 0) vfork_child(spec, parent, report_fd, mask);
     return pid;
+}
+
+// A traced child stops with SIGTRAP once its exec succeeded: detached there with SIGSTOP, it stays
+// stopped at its first instruction until someone sends SIGCONT. Its stop is awaited too: until
+// the child is scheduled again it is runnable ('R'), and on a busy host that lasted long enough for
+// a tool told "launch complete" to see it so (1 run in 3 under a parallel build, 3 processes).
+// Nothing else waits for this child meanwhile (the launcher reaps on the thread that spawns, and
+// never asks for stops).
+void hold_after_exec(SpawnResult& result) {
+    int status = 0;
+    bool reaped = false;
+    auto stopped = [&](int flags) {
+        pid_t got;
+        while ((got = ::waitpid(result.pid, &status, flags)) < 0 && errno == EINTR) {
+        }
+        reaped = got != result.pid || !WIFSTOPPED(status);
+        return !reaped;
+    };
+    if (stopped(__WALL) &&
+        ::ptrace(PTRACE_DETACH, result.pid, nullptr, reinterpret_cast<void*>(SIGSTOP)) == 0 &&
+        stopped(WUNTRACED))
+        return;
+    // It ended before its first instruction (killed meanwhile), or could not be held: no process.
+    if (!reaped) {
+        ::kill(result.pid, SIGKILL);
+        while (::waitpid(result.pid, &status, __WALL) < 0 && errno == EINTR) {
+        }
+    }
+    result.pid = -1;
+    result.failed = SpawnResult::Failed::exec;
+    result.error = ECHILD;
 }
 
 SpawnResult spawn_vfork(const SpawnSpec& spec) {
@@ -161,6 +195,7 @@ SpawnResult spawn_vfork(const SpawnSpec& spec) {
         result.error = failure.error;
     } else {
         result.pid = pid;
+        if (spec.stop_on_exec) hold_after_exec(result);
     }
     return result;
 }
@@ -191,7 +226,7 @@ SpawnResult spawn_process(const SpawnSpec& spec) {
         result.error = EINVAL;
         return result;
     }
-    if (spec.die_with_parent || spec.switch_user) return spawn_vfork(spec);
+    if (spec.die_with_parent || spec.switch_user || spec.stop_on_exec) return spawn_vfork(spec);
     SpawnResult result = spawn_posix(spec, spec.argv);
     if (result.failed != SpawnResult::Failed::exec || result.error != ENOEXEC) return result;
     // An executable file without "#!": execvp runs it with /bin/sh, posix_spawnp (glibc >= 2.27)

@@ -22,6 +22,9 @@ struct SpawnSpec {
     // Signals we catch that the process starts with at their default action.
     std::vector<int> default_signals;
     bool switch_user = false;  // setgroups({}), setgid(gid), setuid(uid) before exec (--user)
+    // PMIX_DEBUG_STOP_ON_EXEC: the process is left stopped (SIGSTOP, 'T' in /proc) at its first
+    // instruction after exec, as prte does: traced across the exec, then detached with SIGSTOP.
+    bool stop_on_exec = false;
     uid_t uid = 0;
     gid_t gid = 0;
 };
@@ -35,9 +38,10 @@ struct SpawnResult {
 };
 
 // Starts argv[0] as `spec` says. posix_spawnp when its attributes and file actions are enough;
-// with die_with_parent or switch_user (no posix_spawn attribute does those) vfork, whose child
-// makes only system calls (raw ones for the ids: glibc's setuid would signal the parent's threads)
-// before exec. Either way the exec's failure comes back here, and no child is left behind then.
+// with die_with_parent, switch_user or stop_on_exec (no posix_spawn attribute does those) vfork,
+// whose child makes only system calls (raw ones for the ids: glibc's setuid would signal the
+// parent's threads) before exec. Either way the exec's failure comes back here, and no child is
+// left behind then.
 SpawnResult spawn_process(const SpawnSpec& spec);
 
 }  // namespace pmix::launcher

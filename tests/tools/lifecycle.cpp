@@ -303,9 +303,9 @@ int run_tool(const char* self, pid_t pid, const char* stop) {
     }
     check_late_registration(nspace);
     char refused[PMIX_MAX_NSLEN + 1] = {};
-    rc = spawn(self, 1, "ok", {flag(PMIX_DEBUG_STOP_IN_INIT, true)}, refused);
+    rc = spawn(self, 1, "ok", {flag(PMIX_TIMEOUT_STACKTRACES, true)}, refused);
     check(rc == PMIX_ERR_NOT_SUPPORTED,
-          std::string("a required PMIX_DEBUG_STOP_IN_INIT: ") + PMIx_Error_string(rc));
+          std::string("a required PMIX_TIMEOUT_STACKTRACES: ") + PMIx_Error_string(rc));
     check_main_job_end(nspace, stop);
     PMIx_tool_finalize();
     if (g_failures == 0) std::printf("lifecycle: tool ok\n");

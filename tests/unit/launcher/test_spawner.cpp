@@ -191,6 +191,40 @@ TEST(Spawner, MissingProgramIsReportedByNameBothWays) {
     EXPECT_EQ(errno, ECHILD);
 }
 
+char proc_state(pid_t pid) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    const size_t after = line.rfind(')');
+    return after == std::string::npos || after + 2 >= line.size() ? '?' : line[after + 2];
+}
+
+// PMIX_DEBUG_STOP_ON_EXEC: the process is stopped ('T') when spawn_process returns, before its
+// program ran a single instruction, and runs to its end on SIGCONT.
+TEST(Spawner, StopOnExecHoldsTheProcessUntilSigcont) {
+    const Strings argv({"/bin/sh", "-c", "exit 7"});
+    SpawnSpec spec;
+    spec.argv = argv.get();
+    spec.envp = kShellEnv.get();
+    spec.stop_on_exec = true;
+    const SpawnResult started = spawn_process(spec);
+    ASSERT_GT(started.pid, 0) << started.message(spec);
+    EXPECT_EQ(proc_state(started.pid), 'T');
+    int status = 0;
+    EXPECT_EQ(::waitpid(started.pid, &status, WNOHANG), 0);  // held, not ended
+    ASSERT_EQ(::kill(started.pid, SIGCONT), 0);
+    ASSERT_EQ(::waitpid(started.pid, &status, 0), started.pid);
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 7);
+    // A program that cannot be executed is reported as without the stop.
+    const Strings missing({"spawner-test-no-such-program"});
+    spec.argv = missing.get();
+    const SpawnResult failed = spawn_process(spec);
+    EXPECT_EQ(failed.pid, -1);
+    EXPECT_EQ(failed.failed, SpawnResult::Failed::exec);
+    EXPECT_EQ(failed.error, ENOENT);
+}
+
 class SpawnerFiles : public ::testing::Test {
 protected:
     void SetUp() override {

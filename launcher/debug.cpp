@@ -1,0 +1,314 @@
+// launcher/debug.cpp - the debugger stops of the Standard's Tools chapter, on one node (see
+// launcher.h). A stop-in-init process raises PMIX_READY_FOR_DEBUG with range RM (OpenPMIx 4.2's
+// client does; its breakpoint "pmix-init"); the library hands client events to pmixrun's own
+// handlers, and this file passes each on to the job's requester (PMIX_RANGE_CUSTOM; pmixrun's own
+// job: PMIX_RANGE_SESSION, non-default, for attached tools), with PMIX_NSPACE,
+// PMIX_EVENT_AFFECTED_PROC and the process's PMIX_BREAKPOINT. The tool's PMIX_DEBUGGER_RELEASE
+// reaches the stopped clients through the library; pmixrun hears it too and continues the
+// processes it stopped on exec (SIGCONT). A process that reports ready after its job was released
+// (a tool that released on the first report) is released again at once, so that none waits.
+#include "launcher.h"
+
+#include <signal.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <set>
+#include <thread>
+
+namespace pmix::launcher {
+
+namespace {
+
+struct DebugJob {
+    std::shared_ptr<const OwnedInfo> on_exec;
+    bool has_requester = false;
+    pmix_proc_t requester{};
+    std::set<pmix_rank_t> exec_stopped;  // started stopped, not continued yet
+    std::set<pmix_rank_t> released;
+    bool all_released = false;
+};
+
+std::map<std::string, DebugJob>& jobs() {
+    static auto* all = new std::map<std::string, DebugJob>();  // loop thread only
+    return *all;
+}
+
+bool rank_hits(pmix_rank_t wanted, pmix_rank_t rank) {
+    return wanted == rank || wanted == PMIX_RANK_WILDCARD;
+}
+
+bool proc_hits(const pmix_proc_t& p, const std::string& nspace, pmix_rank_t rank) {
+    return (p.nspace[0] == '\0' || nspace == p.nspace) && rank_hits(p.rank, rank);
+}
+
+// Whether a PMIX_DEBUG_STOP_* value names rank `rank` of `nspace` (a proc of no namespace names
+// that rank of the job being started: its namespace is not known before the spawn).
+bool names(const pmix_value_t& v, const std::string& nspace, pmix_rank_t rank) {
+    switch (v.type) {
+        case PMIX_BOOL:
+            return v.data.flag;
+        case PMIX_UNDEF:
+            return true;
+        case PMIX_PROC_RANK:
+            return rank_hits(v.data.rank, rank);
+        case PMIX_UINT32:
+            return rank_hits(v.data.uint32, rank);
+        case PMIX_PROC:
+            return v.data.proc != nullptr && proc_hits(*v.data.proc, nspace, rank);
+        case PMIX_DATA_ARRAY:
+            break;
+        default:
+            return false;
+    }
+    const pmix_data_array_t* a = v.data.darray;
+    for (size_t i = 0; a != nullptr && a->array != nullptr && i < a->size; ++i) {
+        if (a->type == PMIX_PROC &&
+            proc_hits(static_cast<const pmix_proc_t*>(a->array)[i], nspace, rank))
+            return true;
+        if (a->type == PMIX_PROC_RANK &&
+            rank_hits(static_cast<const pmix_rank_t*>(a->array)[i], rank))
+            return true;
+    }
+    return false;
+}
+
+Proc* find(Launcher& launcher, const std::string& nspace, pmix_rank_t rank) {
+    for (Proc& p : launcher.procs)
+        if (p.nspace == nspace && p.rank == rank) return &p;
+    return nullptr;
+}
+
+void cont(Launcher& launcher, const std::string& nspace, pmix_rank_t rank) {
+    if (Proc* p = find(launcher, nspace, rank); p != nullptr && p->pid > 0 && !p->exited)
+        ::kill(p->pid, SIGCONT);
+}
+
+// Marks the events pmixrun raises itself, so that its own handler leaves them alone should the
+// library hand them to it too (prte marks its own the same way, "prte.notify.donotloop").
+constexpr char kOwnEvent[] = "pmixrun.dbg.own";
+
+void notified(pmix_status_t, void* cbdata) { delete static_cast<InfoList*>(cbdata); }
+
+// Raises `code` from `source` (nullptr: pmixrun) with `list` (taken), reaching `to` (nullptr:
+// the session's non-default handlers).
+void raise(pmix_status_t code, const pmix_proc_t* source, const pmix_proc_t* to, InfoList* list) {
+    const bool yes = true;
+    if (to != nullptr) list->add(PMIX_EVENT_CUSTOM_RANGE, to, PMIX_PROC);
+    list->add(PMIX_EVENT_NON_DEFAULT, &yes, PMIX_BOOL);
+    list->add(kOwnEvent, &yes, PMIX_BOOL);
+    const time_t now = std::time(nullptr);
+    list->add(PMIX_EVENT_TIMESTAMP, &now, PMIX_TIME);
+    pmix_status_t rc = list->convert();
+    if (rc == PMIX_SUCCESS) {
+        rc = PMIx_Notify_event(code, source, to != nullptr ? PMIX_RANGE_CUSTOM : PMIX_RANGE_SESSION,
+                               list->info(), list->size(), notified, list);
+        if (rc == PMIX_SUCCESS) return;
+    }
+    delete list;
+    if (rc != PMIX_OPERATION_SUCCEEDED)
+        std::fprintf(stderr, "pmixrun: event %s not raised: %s\n", PMIx_Error_string(code),
+                     PMIx_Error_string(rc));
+}
+
+void release_one(const pmix_proc_t& proc) {
+    auto* list = new InfoList();
+    list->add(PMIX_EVENT_AFFECTED_PROC, &proc, PMIX_PROC);
+    raise(PMIX_DEBUGGER_RELEASE, nullptr, &proc, list);
+}
+
+// A process reported PMIX_READY_FOR_DEBUG: passed on to whoever debugs its job.
+void ready(Launcher& launcher, const pmix_proc_t& source, const std::string& breakpoint) {
+    const std::string nspace = source.nspace;
+    auto it = jobs().find(nspace);
+    const DebugJob* job = it != jobs().end() ? &it->second : nullptr;
+    auto* list = new InfoList();
+    list->add(PMIX_NSPACE, nspace);
+    list->add(PMIX_EVENT_AFFECTED_PROC, &source, PMIX_PROC);
+    if (!breakpoint.empty()) list->add(PMIX_BREAKPOINT, breakpoint);
+    raise(PMIX_READY_FOR_DEBUG, &source,
+          job != nullptr && job->has_requester ? &job->requester : nullptr, list);
+    if (job != nullptr && (job->all_released || job->released.count(source.rank) > 0))
+        release_one(source);
+    (void)launcher;
+}
+
+void add_targets(const pmix_value_t& v, std::vector<pmix_proc_t>& out) {
+    if (v.type == PMIX_PROC && v.data.proc != nullptr) out.push_back(*v.data.proc);
+    if (v.type == PMIX_DATA_ARRAY && v.data.darray != nullptr && v.data.darray->type == PMIX_PROC &&
+        v.data.darray->array != nullptr) {
+        const auto* p = static_cast<const pmix_proc_t*>(v.data.darray->array);
+        out.insert(out.end(), p, p + v.data.darray->size);
+    }
+}
+
+// PMIX_DEBUGGER_RELEASE for `targets` (empty: every job): the processes held on exec go on.
+void released(Launcher& launcher, const std::vector<pmix_proc_t>& targets) {
+    for (auto& [nspace, job] : jobs()) {
+        for (const pmix_proc_t& t : targets) {
+            if (!targets.empty() && nspace != t.nspace) continue;
+            if (t.rank == PMIX_RANK_WILDCARD) job.all_released = true;
+            else job.released.insert(t.rank);
+        }
+        if (targets.empty()) job.all_released = true;
+        for (auto r = job.exec_stopped.begin(); r != job.exec_stopped.end();) {
+            if (job.all_released || job.released.count(*r) > 0) {
+                cont(launcher, nspace, *r);
+                r = job.exec_stopped.erase(r);
+            } else {
+                ++r;
+            }
+        }
+    }
+}
+
+// pmixrun's own handler (the library's thread): the work goes to the loop.
+void on_event(size_t, pmix_status_t code, const pmix_proc_t* source, pmix_info_t info[],
+              size_t ninfo, pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc,
+              void* cbdata) {
+    std::string breakpoint;
+    std::vector<pmix_proc_t> targets;
+    for (size_t i = 0; i < ninfo; ++i) {
+        if (PMIX_CHECK_KEY(&info[i], kOwnEvent)) {
+            if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, nullptr, nullptr, cbdata);
+            return;
+        }
+        if (PMIX_CHECK_KEY(&info[i], PMIX_BREAKPOINT) && info[i].value.type == PMIX_STRING &&
+            info[i].value.data.string != nullptr)
+            breakpoint = info[i].value.data.string;
+        if (PMIX_CHECK_KEY(&info[i], PMIX_EVENT_CUSTOM_RANGE) ||
+            PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROC) ||
+            PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROCS))
+            add_targets(info[i].value, targets);
+    }
+    pmix_proc_t from{};
+    if (source != nullptr) from = *source;
+    g_launcher->queue.post([code, from, breakpoint, targets] {
+        if (code == PMIX_READY_FOR_DEBUG) ready(*g_launcher, from, breakpoint);
+        else released(*g_launcher, targets);
+    });
+    if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, nullptr, nullptr, cbdata);
+}
+
+// 'T' (stopped) or 't' (traced) in /proc/<pid>/stat, or gone.
+bool stopped_or_gone(pid_t pid) {
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/stat", static_cast<int>(pid));
+    FILE* file = std::fopen(path, "re");
+    if (file == nullptr) return true;
+    char line[1024] = {};
+    const bool read = std::fgets(line, sizeof line, file) != nullptr;
+    std::fclose(file);
+    const char* after = read ? std::strrchr(line, ')') : nullptr;
+    char state = 0;
+    if (after == nullptr || std::sscanf(after + 1, " %c", &state) != 1) return false;
+    return state == 'T' || state == 't' || state == 'Z' || state == 'X';
+}
+
+}  // namespace
+
+bool stop_directive(const pmix_info_t& info, StopRequest& request) {
+    std::shared_ptr<const OwnedInfo>* slot =
+        PMIX_CHECK_KEY(&info, PMIX_DEBUG_STOP_IN_INIT)   ? &request.in_init
+        : PMIX_CHECK_KEY(&info, PMIX_DEBUG_STOP_ON_EXEC) ? &request.on_exec
+        : PMIX_CHECK_KEY(&info, PMIX_DEBUG_STOP_IN_APP)  ? &request.in_app
+                                                         : nullptr;
+    if (slot == nullptr) return false;
+    // false is a request not to stop: nothing kept.
+    if (info.value.type == PMIX_BOOL && !info.value.data.flag) slot->reset();
+    else *slot = std::make_shared<const OwnedInfo>(info);
+    return true;
+}
+
+StopRequest stop_main_request(const Options& options) {
+    StopRequest request;
+    const bool wanted[] = {options.stop_in_init, options.stop_on_exec, options.stop_in_app};
+    const char* keys[] = {PMIX_DEBUG_STOP_IN_INIT, PMIX_DEBUG_STOP_ON_EXEC, PMIX_DEBUG_STOP_IN_APP};
+    for (int i = 0; i < 3; ++i) {
+        if (!wanted[i]) continue;
+        pmix_info_t info;
+        const bool yes = true;
+        PMIX_INFO_LOAD(&info, keys[i], &yes, PMIX_BOOL);
+        stop_directive(info, request);
+        PMIX_INFO_DESTRUCT(&info);
+    }
+    return request;
+}
+
+void stop_add_job_info(const StopRequest& request, SharedInfos& job_info) {
+    for (const auto& entry : {request.in_init, request.on_exec, request.in_app})
+        if (entry) job_info.push_back(entry);
+}
+
+void debug_watch_job(Launcher&, const std::string& nspace, const pmix_proc_t* requester,
+                     const StopRequest& request) {
+    DebugJob job;
+    job.on_exec = request.on_exec;
+    job.has_requester = requester != nullptr;
+    if (requester != nullptr) job.requester = *requester;
+    jobs()[nspace] = std::move(job);
+}
+
+void debug_forget(const std::string& nspace) { jobs().erase(nspace); }
+
+bool debug_stops_on_exec(const Proc& process) {
+    auto it = jobs().find(process.nspace);
+    if (it == jobs().end() || !it->second.on_exec) return false;
+    if (!names(it->second.on_exec->info.value, process.nspace, process.rank)) return false;
+    it->second.exec_stopped.insert(process.rank);
+    return true;
+}
+
+void debug_started(Launcher&, const std::string& nspace) {
+    auto it = jobs().find(nspace);
+    if (it == jobs().end() || it->second.exec_stopped.empty()) return;
+    const pmix_proc_t all = [&] {
+        pmix_proc_t p;
+        PMIX_LOAD_PROCID(&p, nspace.c_str(), PMIX_RANK_WILDCARD);
+        return p;
+    }();
+    auto* list = new InfoList();
+    list->add(PMIX_NSPACE, nspace);
+    list->add(PMIX_EVENT_AFFECTED_PROC, &all, PMIX_PROC);
+    raise(PMIX_READY_FOR_DEBUG, nullptr, it->second.has_requester ? &it->second.requester : nullptr,
+          list);
+}
+
+void debug_watch_events() {
+    // The host level of PMIX_QUERY_ATTRIBUTE_SUPPORT: what the job_control upcall acts on
+    // (host.cpp; pause / resume answered once done).
+    char* controls[] = {
+        const_cast<char*>("PMIX_JOB_CTRL_KILL"),   const_cast<char*>("PMIX_JOB_CTRL_TERMINATE"),
+        const_cast<char*>("PMIX_JOB_CTRL_SIGNAL"), const_cast<char*>("PMIX_JOB_CTRL_PAUSE"),
+        const_cast<char*>("PMIX_JOB_CTRL_RESUME"), nullptr};
+    if (const pmix_status_t rc =
+            PMIx_Register_attributes(const_cast<char*>("job_control"), controls);
+        rc != PMIX_SUCCESS)
+        std::fprintf(stderr, "pmixrun: job_control's attributes not registered: %s\n",
+                     PMIx_Error_string(rc));
+    pmix_status_t codes[] = {PMIX_READY_FOR_DEBUG, PMIX_DEBUGGER_RELEASE};
+    const pmix_status_t rc =
+        PMIx_Register_event_handler(codes, 2, nullptr, 0, on_event, nullptr, nullptr);
+    if (rc < 0)
+        std::fprintf(stderr, "pmixrun: no handler for the debugger's events: %s\n",
+                     PMIx_Error_string(rc));
+}
+
+pmix_status_t debug_wait_stopped(Launcher& launcher, const std::vector<pmix_proc_t>& targets) {
+    const auto deadline = Clock::now() + std::chrono::seconds(2);
+    for (Proc& process : launcher.procs) {
+        bool hit = targets.empty();
+        for (const pmix_proc_t& t : targets)
+            hit = hit || (process.nspace == t.nspace && rank_hits(t.rank, process.rank));
+        if (!hit || process.exited || process.pid <= 0) continue;
+        while (!stopped_or_gone(process.pid)) {
+            if (Clock::now() > deadline) return PMIX_ERR_TIMEOUT;
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        }
+    }
+    return PMIX_SUCCESS;
+}
+
+}  // namespace pmix::launcher

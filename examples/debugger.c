@@ -10,6 +10,8 @@
  *  5. PMIx_Spawn one debugger daemon per node aimed at the job (PMIX_DEBUGGER_DAEMONS,
  *     PMIX_DEBUG_TARGET, PMIX_DEBUG_DAEMONS_PER_NODE): this same program, which finds itself
  *     started as a daemon, reads its target and the target's processes on its node, and exits;
+ *     the tool waits for the daemons' JOB_END (where a real debugger's daemons would report
+ *     that they attached);
  *  6. release the job (PMIX_DEBUGGER_RELEASE aimed at its processes);
  *  7. exit with the job's status when its PMIX_EVENT_JOB_END arrives.
  * It forwards nothing else. Every wait is bounded (60 s). */
@@ -17,7 +19,6 @@
 #include <pmix_tool.h>
 
 #include <pthread.h>
-#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,8 +34,11 @@ static pthread_mutex_t ready_lock = PTHREAD_MUTEX_INITIALIZER;
 static pmix_nspace_t ready_from[MAX_READY];
 static int nready = 0;
 static pmix_nspace_t job_nspace;    /* set by PMIx_Spawn, under ready_lock */
-static atomic_int job_ended = 0;    /* set after job_exit_code */
-static int job_exit_code = 0;
+/* PMIX_EVENT_JOB_END of the job and of the daemons' job, with their exit codes (ready_lock). */
+#define MAX_ENDED 16
+static pmix_nspace_t ended[MAX_ENDED];
+static int ended_code[MAX_ENDED];
+static int nended = 0;
 
 static void sleep_ms(long ms) {
     struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
@@ -57,9 +61,18 @@ static bool wait_for_ready(int nprocs) {
     return false;
 }
 
-static bool wait_for_end(void) {
+/* Waits for the JOB_END of `nspace`: true and its exit code in *code, or false after WAIT_MS. */
+static bool wait_for_end(const char* nspace, int* code) {
     for (int waited = 0; waited < WAIT_MS; waited += 10) {
-        if (atomic_load(&job_ended)) return true;
+        pthread_mutex_lock(&ready_lock);
+        for (int i = 0; i < nended; ++i) {
+            if (PMIX_CHECK_NSPACE(ended[i], nspace)) {
+                *code = ended_code[i];
+                pthread_mutex_unlock(&ready_lock);
+                return true;
+            }
+        }
+        pthread_mutex_unlock(&ready_lock);
         sleep_ms(10);
     }
     return false;
@@ -77,21 +90,21 @@ static void on_event(size_t id, pmix_status_t status, const pmix_proc_t* source,
         pthread_mutex_unlock(&ready_lock);
     }
     if (status == PMIX_EVENT_JOB_END) {
-        pthread_mutex_lock(&ready_lock);
-        bool ours = false;
+        const char* nspace = NULL;
         int code = 0;
         for (size_t i = 0; i < ninfo; ++i) {
             if (PMIX_CHECK_KEY(&info[i], PMIX_EVENT_AFFECTED_PROC) &&
                 info[i].value.type == PMIX_PROC) {
-                ours = PMIX_CHECK_NSPACE(info[i].value.data.proc->nspace, job_nspace);
+                nspace = info[i].value.data.proc->nspace;
             } else if (PMIX_CHECK_KEY(&info[i], PMIX_EXIT_CODE) &&
                        info[i].value.type == PMIX_INT) {
                 code = info[i].value.data.integer;
             }
         }
-        if (ours) {
-            job_exit_code = code;
-            atomic_store(&job_ended, 1);
+        pthread_mutex_lock(&ready_lock);
+        if (nspace != NULL && nended < MAX_ENDED) {
+            PMIX_LOAD_NSPACE(ended[nended], nspace);
+            ended_code[nended++] = code;
         }
         pthread_mutex_unlock(&ready_lock);
     }
@@ -182,7 +195,8 @@ static pmix_status_t spawn_job(int nprocs, char** argv) {
     return rc;
 }
 
-static pmix_status_t spawn_daemons(const char* self) {
+/* The daemons inspect the held job and exit; the job is released once they all have. */
+static pmix_status_t run_daemons(const char* self) {
     pmix_app_t app;
     PMIX_APP_CONSTRUCT(&app);
     app.cmd = strdup(self);
@@ -190,17 +204,21 @@ static pmix_status_t spawn_daemons(const char* self) {
     PMIX_ARGV_APPEND(rc, app.argv, self);
     pmix_proc_t target;
     PMIX_LOAD_PROCID(&target, job_nspace, PMIX_RANK_WILDCARD);
-    pmix_info_t info[3];
+    pmix_info_t info[4];
     bool yes = true;
     uint16_t one = 1;
     PMIX_INFO_LOAD(&info[0], PMIX_DEBUGGER_DAEMONS, &yes, PMIX_BOOL);
     PMIX_INFO_LOAD(&info[1], PMIX_DEBUG_TARGET, &target, PMIX_PROC);
     PMIX_INFO_LOAD(&info[2], PMIX_DEBUG_DAEMONS_PER_NODE, &one, PMIX_UINT16);
+    PMIX_INFO_LOAD(&info[3], PMIX_NOTIFY_COMPLETION, &yes, PMIX_BOOL);
     pmix_nspace_t daemons;
-    rc = PMIx_Spawn(info, 3, &app, 1, daemons);
+    rc = PMIx_Spawn(info, 4, &app, 1, daemons);
     PMIX_APP_DESTRUCT(&app);
-    if (rc == PMIX_SUCCESS) printf("pmix-debugger: daemons started as %s\n", daemons);
-    return rc;
+    if (rc != PMIX_SUCCESS) return rc;
+    printf("pmix-debugger: daemons started as %s\n", daemons);
+    int code = 0;
+    if (!wait_for_end(daemons, &code)) return PMIX_ERR_TIMEOUT;
+    return code == 0 ? PMIX_SUCCESS : PMIX_ERROR;
 }
 
 static pmix_status_t release_job(void) {
@@ -251,15 +269,15 @@ int main(int argc, char** argv) {
                 ready_of_job(), nprocs);
     } else if ((rc = print_proc_table()) != PMIX_SUCCESS) {
         status = fail("proc table", rc);
-    } else if ((rc = spawn_daemons(argv[0])) != PMIX_SUCCESS) {
+    } else if ((rc = run_daemons(argv[0])) != PMIX_SUCCESS) {
         status = fail("daemons", rc);
     } else if ((rc = release_job()) != PMIX_SUCCESS) {
         status = fail("release", rc);
-    } else if (!wait_for_end()) {
+    } else if (!wait_for_end(job_nspace, &status)) {
         fprintf(stderr, "pmix-debugger: no JOB_END within %d s\n", WAIT_MS / 1000);
+        status = 1;
     } else {
-        printf("pmix-debugger: job %s ended, exit code %d\n", job_nspace, job_exit_code);
-        status = job_exit_code;
+        printf("pmix-debugger: job %s ended, exit code %d\n", job_nspace, status);
     }
     fflush(stdout);
     PMIx_tool_finalize();

@@ -105,7 +105,7 @@ pmix_status_t abort_fn(const pmix_proc_t* proc, void*, int status, const char ms
     g_launcher->queue.post([client, status, message, cbfunc, cbdata] {
         // The caller stays blocked until this cbfunc runs; release it, then take the job down.
         if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, cbdata);
-        lifecycle_aborted(*g_launcher, client);
+        lifecycle_aborted(*g_launcher, client, status);
         int code = status & 0xff;
         if (code == 0) code = 1;  // an abort is a failure even with status 0
         g_launcher->fail(code, "rank " + std::to_string(client.rank) +

@@ -457,7 +457,9 @@ void lifecycle_watch(Launcher& launcher, const std::string& nspace, size_t nproc
                      const pmix_proc_t* requester, const LifecycleRequest& request);
 // Every process of the job started: PMIX_EVENT_JOB_START, then PMIX_LAUNCH_COMPLETE.
 void lifecycle_started(Launcher& launcher, const std::string& nspace);
-void lifecycle_aborted(Launcher& launcher, const pmix_proc_t& proc);  // PMIx_Abort called
+// PMIx_Abort(status) called: the job's failure is the aborter's, with that status as its
+// PMIX_EXIT_CODE (as pmixrun's exit status), whichever process the kill that follows ends first.
+void lifecycle_aborted(Launcher& launcher, const pmix_proc_t& proc, int status);
 // A process was reaped (`wait_status` as waitpid gave it): its events, and JOB_END after the last.
 void lifecycle_proc_ended(Launcher& launcher, const Proc& process, int wait_status);
 // Waits (at most 2 s) until the library took every notification raised, before teardown.

@@ -150,9 +150,16 @@ void lifecycle_started(Launcher& launcher, const std::string& nspace) {
     raise(job, nspace, PMIX_LAUNCH_COMPLETE, all, no_extra);
 }
 
-void lifecycle_aborted(Launcher& launcher, const pmix_proc_t& proc) {
+void lifecycle_aborted(Launcher& launcher, const pmix_proc_t& proc, int status) {
     auto it = launcher.lifecycles.find(proc.nspace);
-    if (it != launcher.lifecycles.end()) it->second.aborted.push_back(proc.rank);
+    if (it == launcher.lifecycles.end()) return;
+    JobLifecycle& job = it->second;
+    job.aborted.push_back(proc.rank);
+    if (job.failed) return;
+    job.failed = true;
+    job.failed_rank = proc.rank;
+    job.failed_exit_code = (status & 0xff) != 0 ? status & 0xff : 1;  // pmixrun's exit rule
+    job.reason = PMIX_ERR_JOB_ABORTED;
 }
 
 void lifecycle_proc_ended(Launcher& launcher, const Proc& process, int wait_status) {

@@ -31,7 +31,8 @@ constexpr client::HostServer kThisServer = {
 };
 
 // PMIx_Get(own proc, PMIX_MYSERVER_URI) of a launcher tool: its server's URI, what an initiator
-// hands the launcher it starts (PMIX_LAUNCHER_RNDZ_URI).
+// hands the launcher it starts (PMIX_LAUNCHER_RNDZ_URI). Also under PMIX_SERVER_URI, the legacy
+// key OpenPMIx 4.2.2 stores beside it (PRRTE 2.0.2's examples/debugger/indirect.c reads it).
 void store_own_uri(const pmix_proc_t& me) {
     const std::string uri = server::launcher_server_uri();
     if (uri.empty()) return;
@@ -40,6 +41,7 @@ void store_own_uri(const pmix_proc_t& me) {
     value.type = PMIX_STRING;
     value.data.string = const_cast<char*>(uri.c_str());
     (void)client::store_internal(&me, PMIX_MYSERVER_URI, &value);
+    (void)client::store_internal(&me, PMIX_SERVER_URI, &value);
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 // completes with PMIX_EVENT_ACTION_COMPLETE ends the chain. Selection: handlers registered for the
 // code, then default handlers (none when the event carries PMIX_EVENT_NON_DEFAULT); a handler
 // registered with PMIX_EVENT_AFFECTED_PROC(S) only sees events whose affected processes overlap
-// its own. Order within each group: PMIX_EVENT_HDLR_FIRST, then the others (PMIX_EVENT_HDLR_PREPEND
+// its own, and events that name none (as OpenPMIx 4.2.2). Order within each group: PMIX_EVENT_HDLR_FIRST, then the others (PMIX_EVENT_HDLR_PREPEND
 // ones before, newest first; the rest in registration order), then PMIX_EVENT_HDLR_LAST.
 // PMIX_EVENT_HDLR_BEFORE/AFTER (a handler's PMIX_EVENT_HDLR_NAME) then move a handler to just
 // before/after the named one when both are in the event's chain (else it keeps its place). A
@@ -119,6 +119,7 @@ bool affects(const Handler& h, const pmix_info_t* info, std::size_t ninfo) {
             add_procs(info[i].value, &hit);
         }
     }
+    if (hit.empty()) return true;  // an event that names none: every handler (as OpenPMIx 4.2.2)
     for (const auto& a : h.affected) {
         for (const auto& b : hit) {
             if (same_or_wildcard(a, b)) return true;

@@ -23,7 +23,9 @@ namespace pmix::launcher {
 namespace {
 
 struct DebugJob {
-    std::shared_ptr<const OwnedInfo> on_exec;
+    std::shared_ptr<const OwnedInfo> on_exec, in_init, in_app;
+    std::set<pmix_rank_t> ready;  // held processes that reported PMIX_READY_FOR_DEBUG
+    bool job_ready_sent = false;  // the job-level PMIX_READY_FOR_DEBUG (ready_job)
     bool has_requester = false;
     pmix_proc_t requester{};
     std::set<pmix_rank_t> exec_stopped;  // started stopped, not continued yet
@@ -119,11 +121,34 @@ void release_one(const pmix_proc_t& proc) {
     raise(PMIX_DEBUGGER_RELEASE, nullptr, &proc, list);
 }
 
+// Once every held process of the job reported, one PMIX_READY_FOR_DEBUG for the whole job from
+// the launcher (no PMIX_EVENT_AFFECTED_PROC: a handler filtered on the launcher's own proc gets
+// it, as OpenPMIx delivers), as prte does: its example debugger (examples/debugger/direct.c)
+// waits for that one. The per-process events stay (the Standard's stop-in-init notification).
+void ready_job(Launcher& launcher, const std::string& nspace, DebugJob& job, pmix_rank_t rank,
+               const std::string& breakpoint) {
+    if (job.job_ready_sent) return;
+    job.ready.insert(rank);
+    size_t held = 0;
+    for (const Proc& p : launcher.procs) {
+        if (p.nspace != nspace) continue;
+        const bool in_init = job.in_init && names(job.in_init->info.value, nspace, p.rank);
+        const bool in_app = job.in_app && names(job.in_app->info.value, nspace, p.rank);
+        held += in_init || in_app;
+    }
+    if (held == 0 || job.ready.size() < held) return;
+    job.job_ready_sent = true;
+    auto* list = new InfoList();
+    list->add(PMIX_NSPACE, nspace);
+    if (!breakpoint.empty()) list->add(PMIX_BREAKPOINT, breakpoint);
+    raise(PMIX_READY_FOR_DEBUG, nullptr, job.has_requester ? &job.requester : nullptr, list);
+}
+
 // A process reported PMIX_READY_FOR_DEBUG: passed on to whoever debugs its job.
 void ready(Launcher& launcher, const pmix_proc_t& source, const std::string& breakpoint) {
     const std::string nspace = source.nspace;
     auto it = jobs().find(nspace);
-    const DebugJob* job = it != jobs().end() ? &it->second : nullptr;
+    DebugJob* job = it != jobs().end() ? &it->second : nullptr;
     auto* list = new InfoList();
     list->add(PMIX_NSPACE, nspace);
     list->add(PMIX_EVENT_AFFECTED_PROC, &source, PMIX_PROC);
@@ -132,7 +157,7 @@ void ready(Launcher& launcher, const pmix_proc_t& source, const std::string& bre
           job != nullptr && job->has_requester ? &job->requester : nullptr, list);
     if (job != nullptr && (job->all_released || job->released.count(source.rank) > 0))
         release_one(source);
-    (void)launcher;
+    if (job != nullptr) ready_job(launcher, nspace, *job, source.rank, breakpoint);
 }
 
 void add_targets(const pmix_value_t& v, std::vector<pmix_proc_t>& out) {
@@ -246,6 +271,8 @@ void debug_watch_job(Launcher&, const std::string& nspace, const pmix_proc_t* re
                      const StopRequest& request) {
     DebugJob job;
     job.on_exec = request.on_exec;
+    job.in_init = request.in_init;
+    job.in_app = request.in_app;
     job.has_requester = requester != nullptr;
     if (requester != nullptr) job.requester = *requester;
     jobs()[nspace] = std::move(job);

@@ -91,6 +91,12 @@ pmix_status_t place_daemons(const Launcher& launcher, const DebugRequest& debug,
     return PMIX_SUCCESS;
 }
 
+// The daemon job `daemons` gets its target's lifecycle events (lifecycle.cpp).
+void follow_target(Launcher& launcher, const pmix_proc_t& target, const std::string& daemons) {
+    auto it = launcher.lifecycles.find(nspace_of(target));
+    if (it != launcher.lifecycles.end()) it->second.debugger_jobs.push_back(daemons);
+}
+
 }  // namespace
 
 pmix_status_t debug_directive(const pmix_info_t& info, DebugRequest& request) {
@@ -140,7 +146,9 @@ pmix_status_t spawn_with_debuggers(Launcher& launcher, const pmix_proc_t& parent
         if (debug.placed() || debug.has_target)
             if (const pmix_status_t rc = place_daemons(launcher, debug, app); rc != PMIX_SUCCESS)
                 return rc;
-        return spawn_job(launcher, parent, app, nspace);
+        const pmix_status_t rc = spawn_job(launcher, parent, app, nspace);
+        if (rc == PMIX_SUCCESS && debug.has_target) follow_target(launcher, debug.target, *nspace);
+        return rc;
     }
     Targets named;  // a target an app names itself must exist before anything starts
     for (const CospawnApp& c : cospawned)
@@ -165,6 +173,7 @@ pmix_status_t spawn_with_debuggers(Launcher& launcher, const pmix_proc_t& parent
         if (const pmix_status_t rc = spawn_job(launcher, parent, c.app, &started);
             rc != PMIX_SUCCESS)
             return rc;
+        if (c.debug.has_target) follow_target(launcher, c.debug.target, started);
     }
     return PMIX_SUCCESS;
 }

@@ -278,6 +278,20 @@ bool apply_directive(Launcher& launcher, const pmix_info_t& info, const pmix_pro
             {EnvDirective::Kind::unset, info.value.data.string, "", '\0'});
         return true;
     }
+    // The debugger stops for every process of the job, as pmixrun --stop-in-init ... (debug.cpp).
+    bool* stop = PMIX_CHECK_KEY(&info, PMIX_DEBUG_STOP_IN_INIT)   ? &launcher.options.stop_in_init
+                 : PMIX_CHECK_KEY(&info, PMIX_DEBUG_STOP_ON_EXEC) ? &launcher.options.stop_on_exec
+                 : PMIX_CHECK_KEY(&info, PMIX_DEBUG_STOP_IN_APP)  ? &launcher.options.stop_in_app
+                                                                  : nullptr;
+    if (stop != nullptr && (info.value.type == PMIX_BOOL || info.value.type == PMIX_UNDEF)) {
+        *stop = PMIX_INFO_TRUE(&info);
+        return true;
+    }
+    if (stop != nullptr && info.value.type == PMIX_PROC_RANK &&
+        info.value.data.rank == PMIX_RANK_WILDCARD) {  // every rank (PRRTE's indirect example)
+        *stop = true;
+        return true;
+    }
     if (PMIX_INFO_IS_REQUIRED(&info)) {
         launcher.fail(1, std::string("launch directive ") + info.key +
                              " is required, and pmixrun does not act on it; not starting the "

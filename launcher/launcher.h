@@ -199,6 +199,9 @@ struct JobLifecycle {
     int failed_exit_code = 0;
     pmix_status_t reason = PMIX_SUCCESS;  // PMIX_ERR_JOB_* of that failure
     std::vector<pmix_rank_t> aborted;     // ranks that called PMIx_Abort
+    // Debugger-daemon jobs aimed at this one (debug_daemons.cpp): they get its events too when
+    // they go to the requester alone (custom range), as prte's example daemon waits for JOB_END.
+    std::vector<std::string> debugger_jobs;
 };
 
 // The debugger directives of a PMIx_Spawn's job info (debug.cpp): PMIX_DEBUG_STOP_IN_INIT,

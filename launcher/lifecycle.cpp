@@ -44,6 +44,8 @@ bool reports(const Launcher& launcher, const Proc& process) {
     return launcher.remote == nullptr || process.job != 0;
 }
 
+pmix_proc_t proc_of(const std::string& nspace, pmix_rank_t rank);
+
 // Raises `code` about `affected` of `nspace` for `job`; `extra` adds the event's own keys.
 template <typename Extra>
 void raise(const JobLifecycle& job, const std::string& nspace, pmix_status_t code,
@@ -56,7 +58,13 @@ void raise(const JobLifecycle& job, const std::string& nspace, pmix_status_t cod
     extra(*list);
     const bool custom = job.has_requester && job.request.any();
     const bool yes = true;
-    if (custom) {
+    if (custom && !job.debugger_jobs.empty()) {
+        std::vector<pmix_proc_t> range{job.requester};
+        for (const std::string& daemons : job.debugger_jobs)
+            range.push_back(proc_of(daemons, PMIX_RANK_WILDCARD));
+        pmix_data_array_t array{PMIX_PROC, range.size(), range.data()};
+        list->add(PMIX_EVENT_CUSTOM_RANGE, &array, PMIX_DATA_ARRAY);
+    } else if (custom) {
         list->add(PMIX_EVENT_CUSTOM_RANGE, &job.requester, PMIX_PROC);
     } else {
         list->add(PMIX_EVENT_NON_DEFAULT, &yes, PMIX_BOOL);

@@ -45,6 +45,9 @@
 
 namespace {
 
+// Not a PMIx code: how on_event records the launcher's job-level PMIX_READY_FOR_DEBUG.
+constexpr pmix_status_t kJobReady = -100000;
+
 struct Seen {
     pmix_status_t code;
     pmix_proc_t source;
@@ -77,6 +80,11 @@ void on_event(size_t, pmix_status_t code, const pmix_proc_t* source, pmix_info_t
         else if (PMIX_CHECK_KEY(&in, PMIX_JOB_TERM_STATUS) && in.value.type == PMIX_STATUS)
             s.term = in.value.data.status;
     }
+    // The launcher's one READY_FOR_DEBUG for a whole job (its source is not a process of the job)
+    // is kept apart from the processes' own.
+    if (code == PMIX_READY_FOR_DEBUG && !s.nspace.empty() &&
+        std::strncmp(s.source.nspace, s.nspace.c_str(), PMIX_MAX_NSLEN) != 0)
+        s.code = kJobReady;
     {
         std::lock_guard lock(g_mu);
         g_seen.push_back(s);
@@ -221,6 +229,8 @@ void case_init(const char* self) {
         if (s.source.rank < 3) ranks[s.source.rank] = true;
     }
     check(ranks[0] && ranks[1] && ranks[2], "READY_FOR_DEBUG not from every rank");
+    check(wait_for(kJobReady, nspace, 1, 10000), "no READY_FOR_DEBUG for the whole job");
+    check(seen(kJobReady, nspace).size() == 1, "more than one READY_FOR_DEBUG for the job");
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     check(markers("init.", 3) == 0, "a process passed PMIx_Init before its release");
     release(nspace);
@@ -296,7 +306,7 @@ void case_exec(const char* self) {
     check(rc == PMIX_SUCCESS, std::string("spawn: ") + PMIx_Error_string(rc));
     if (rc != PMIX_SUCCESS) return;
     check(wait_for(PMIX_LAUNCH_COMPLETE, nspace, 1, 10000), "no LAUNCH_COMPLETE");
-    check(wait_for(PMIX_READY_FOR_DEBUG, nspace, 1, 10000), "no READY_FOR_DEBUG");
+    check(wait_for(kJobReady, nspace, 1, 10000), "no READY_FOR_DEBUG for the job");
     const std::vector<pid_t> pids = pids_of(nspace);
     check(pids.size() == 3, "proc table of " + std::to_string(pids.size()) + " processes");
     std::string states;

@@ -14,6 +14,7 @@
 
 #include <array>
 #include <cerrno>
+#include <cstdio>
 #include <chrono>
 #include <condition_variable>
 #include <cstring>
@@ -28,6 +29,13 @@ extern char** environ;
 namespace pmix::capi {
 
 namespace {
+
+// std::to_string would export libstdc++'s to_chars helper from libpmix.so.2 (abi_symbols).
+std::string decimal(long long v) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, "%lld", v);
+    return buf;
+}
 
 std::mutex g_mutex;
 std::vector<int> g_keepalive;  // write ends, held until the last PMIx_tool_finalize
@@ -46,7 +54,7 @@ std::vector<std::string> launcher_env(const pmix_app_t& app, int keepalive_fd,
     };
     for (char** e = app.env; e != nullptr && *e != nullptr; ++e)
         if (std::strchr(*e, '=') != nullptr) put(*e);
-    put(std::string(PMIX_KEEPALIVE_PIPE) + "=" + std::to_string(keepalive_fd));
+    put(std::string(PMIX_KEEPALIVE_PIPE) + "=" + decimal(keepalive_fd));
     put("PMIX_SERVER_NAMESPACE=" + nspace);
     return env;
 }
@@ -157,7 +165,7 @@ pmix_status_t self_spawn(const pmix_info_t* job_info, std::size_t ninfo, const p
         return rc;
     std::lock_guard lock(g_mutex);
     const std::string name =
-        "pmix-spawn." + std::to_string(::getpid()) + "." + std::to_string(++g_spawned);
+        "pmix-spawn." + decimal(::getpid()) + "." + decimal(++g_spawned);
     if (const pmix_status_t rc = register_directives(name, job_info, ninfo); rc != PMIX_SUCCESS)
         return rc;
     int keepalive = -1;
@@ -173,9 +181,12 @@ pmix_status_t self_spawn(const pmix_info_t* job_info, std::size_t ninfo, const p
 
 pmix_status_t self_spawn_nb(const pmix_info_t* job_info, std::size_t ninfo, const pmix_app_t* apps,
                             std::size_t napps, pmix_spawn_cbfunc_t cbfunc, void* cbdata) {
-    auto name = std::make_shared<std::array<char, PMIX_MAX_NSLEN + 1>>();
-    const pmix_status_t rc = self_spawn(job_info, ninfo, apps, napps, name->data());
-    return client::post([rc, name, cbfunc, cbdata] { cbfunc(rc, name->data(), cbdata); });
+    // A string, not a shared_ptr: libpmix.so.2 exports only PMIx names (abi_symbols), and a
+    // shared_ptr here would export libstdc++'s type info for its control block.
+    std::string name(PMIX_MAX_NSLEN + 1, '\0');
+    const pmix_status_t rc = self_spawn(job_info, ninfo, apps, napps, name.data());
+    return client::post(
+        [rc, name, cbfunc, cbdata]() mutable { cbfunc(rc, name.data(), cbdata); });
 }
 
 void self_spawn_finalize() {

@@ -189,6 +189,7 @@ static pmix_status_t spawn_job(int nprocs, char** argv) {
     pmix_nspace_t spawned;
     rc = PMIx_Spawn(info, 2, &app, 1, spawned);
     PMIX_APP_DESTRUCT(&app);
+    for (int i = 0; i < 2; ++i) PMIX_INFO_DESTRUCT(&info[i]);
     pthread_mutex_lock(&ready_lock);
     if (rc == PMIX_SUCCESS) PMIX_LOAD_NSPACE(job_nspace, spawned);
     pthread_mutex_unlock(&ready_lock);
@@ -214,6 +215,7 @@ static pmix_status_t run_daemons(const char* self) {
     pmix_nspace_t daemons;
     rc = PMIx_Spawn(info, 4, &app, 1, daemons);
     PMIX_APP_DESTRUCT(&app);
+    for (int i = 0; i < 4; ++i) PMIX_INFO_DESTRUCT(&info[i]);
     if (rc != PMIX_SUCCESS) return rc;
     printf("pmix-debugger: daemons started as %s\n", daemons);
     int code = 0;
@@ -228,7 +230,10 @@ static pmix_status_t release_job(void) {
     bool yes = true;
     PMIX_INFO_LOAD(&info[0], PMIX_EVENT_CUSTOM_RANGE, &all, PMIX_PROC);
     PMIX_INFO_LOAD(&info[1], PMIX_EVENT_NON_DEFAULT, &yes, PMIX_BOOL);
-    return PMIx_Notify_event(PMIX_DEBUGGER_RELEASE, NULL, PMIX_RANGE_CUSTOM, info, 2, NULL, NULL);
+    pmix_status_t rc =
+        PMIx_Notify_event(PMIX_DEBUGGER_RELEASE, NULL, PMIX_RANGE_CUSTOM, info, 2, NULL, NULL);
+    for (int i = 0; i < 2; ++i) PMIX_INFO_DESTRUCT(&info[i]);
+    return rc;
 }
 
 static int parse(int argc, char** argv, int* nprocs) {

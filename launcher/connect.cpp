@@ -113,10 +113,7 @@ pmix_status_t post_join(bool connect, const pmix_proc_t procs[], size_t nprocs,
                         const pmix_info_t info[], size_t ninfo, pmix_op_cbfunc_t cbfunc,
                         void* cbdata) {
     if (procs == nullptr || nprocs == 0) return PMIX_ERR_BAD_PARAM;
-    int timeout_s = 0;
-    for (size_t i = 0; i < ninfo; ++i)
-        if (PMIX_CHECK_KEY(&info[i], PMIX_TIMEOUT) && info[i].value.type == PMIX_INT)
-            timeout_s = info[i].value.data.integer;
+    const int timeout_s = timeout_of(info, ninfo);
     std::vector<pmix_proc_t> set(procs, procs + nprocs);
     g_launcher->queue.post([connect, set = std::move(set), timeout_s, cbfunc, cbdata]() mutable {
         join(connect, std::move(set), timeout_s, cbfunc, cbdata);

@@ -41,15 +41,6 @@ struct GroupAnswer {
 
 void release_group_answer(void* cbdata) { delete static_cast<GroupAnswer*>(cbdata); }
 
-int timeout_of(const pmix_info_t* info, size_t ninfo) {
-    for (size_t i = 0; i < ninfo; ++i) {
-        if (std::strncmp(info[i].key, PMIX_TIMEOUT, PMIX_MAX_KEYLEN) == 0 &&
-            info[i].value.type == PMIX_INT)
-            return info[i].value.data.integer;
-    }
-    return 0;
-}
-
 // The library's PMIX_GROUP_ENDPT_DATA (its members' modex), empty when none.
 std::string endpoints_of(const pmix_info_t* info, size_t ninfo) {
     for (size_t i = 0; i < ninfo; ++i) {

@@ -191,8 +191,6 @@ pmix_status_t direct_modex(const pmix_proc_t* proc, const pmix_info_t[], size_t,
     return PMIX_ERR_NOT_FOUND;
 }
 
-bool is_directive(const char* key) { return std::strncmp(key, "pmix.", 5) == 0; }
-
 // Answers a lookup if every key is published; returns false to keep waiting.
 bool try_lookup(PendingLookup& lookup, bool wait) {
     Launcher& launcher = *g_launcher;
@@ -693,6 +691,15 @@ void fail_pending_lookups(pmix_status_t status) {
 void clear_published() {
     for (auto& [key, entry] : g_launcher->published) PMIx_Value_destruct(&entry.value);
     g_launcher->published.clear();
+}
+
+bool is_directive(const char* key) { return std::strncmp(key, "pmix.", 5) == 0; }
+
+int timeout_of(const pmix_info_t* info, size_t ninfo) {
+    for (size_t i = 0; info != nullptr && i < ninfo; ++i)
+        if (PMIX_CHECK_KEY(&info[i], PMIX_TIMEOUT) && info[i].value.type == PMIX_INT)
+            return info[i].value.data.integer;
+    return 0;
 }
 
 void fill_module(pmix_server_module_t& module) {

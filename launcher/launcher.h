@@ -496,6 +496,12 @@ void debug_watch_events();
 // ('T' in /proc); PMIX_ERR_TIMEOUT otherwise.
 pmix_status_t debug_wait_stopped(Launcher& launcher, const std::vector<pmix_proc_t>& targets);
 
+// Shared readers of upcall info (host.cpp). A "pmix." key is a directive (PMIX_USERID the
+// server adds, PMIX_TIMEOUT, ...), never data to publish.
+bool is_directive(const char* key);
+// PMIX_TIMEOUT (an int, seconds, as OpenPMIx loads it) of `info`; 0 when absent.
+int timeout_of(const pmix_info_t* info, size_t ninfo);
+
 // report.cpp
 void print_report(const Launcher& launcher);
 

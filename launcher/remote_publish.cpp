@@ -22,10 +22,6 @@ struct Request {
 std::map<uint64_t, Request> g_requests;  // loop thread only
 uint64_t g_next_request = 1;
 
-// Attributes the directory reads; other "pmix." keys (PMIX_USERID the server adds, PMIX_TIMEOUT,
-// ...) are directives, never published.
-bool is_directive(const char* key) { return std::strncmp(key, "pmix.", 5) == 0; }
-
 long long integer_of(const pmix_value_t& value) {
     switch (value.type) {
         case PMIX_INT:

@@ -261,13 +261,14 @@ void EngineReader::reclaim() noexcept {
             capacity *= 2;
         }
         auto fresh = std::make_unique<Table>(capacity);
+        tables_.reserve(tables_.size() + 1);  // the last allocation: nothing changed before it
         std::erase_if(attachments_, gone);
         for (const auto& a : attachments_) {
             place(*fresh, a.get());
         }
-        table_.store(fresh.get(), std::memory_order_release);
-        tables_.clear();
         tables_.push_back(std::move(fresh));
+        table_.store(tables_.back().get(), std::memory_order_release);
+        tables_.erase(tables_.begin(), tables_.end() - 1);
         if (t_last.reader == id_) {
             t_last = LastUsed{};
         }

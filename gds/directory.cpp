@@ -6,9 +6,7 @@
 #include "gds/region.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
-#include <thread>
 
 namespace pmix::gds {
 
@@ -32,10 +30,6 @@ std::uint64_t dir_hash(std::string_view nspace) noexcept { return keys::hash_tex
 std::size_t entry_offset(std::size_t size, std::size_t index) noexcept {
     return kHeaderBytes + entries_in(size) * sizeof(std::uint64_t) + index * sizeof(DirEntry);
 }
-
-// How long a reader waits for an entry in the middle of a change: the writer changes one in well
-// under a microsecond, unless it is descheduled or died.
-constexpr auto kChangeLimit = std::chrono::seconds(1);
 
 }  // namespace
 
@@ -199,32 +193,28 @@ pmix_status_t DirectoryReader::map_chain() noexcept {
     return PMIX_SUCCESS;
 }
 
-// The sequence lock's reader side: a copy between two equal, even readings of `sequence`.
-pmix_status_t DirectoryReader::read_entry(const MappedSegment& segment, std::size_t index,
-                                          DirEntry& out) const noexcept {
+// The sequence lock's reader side: a copy between two equal, even readings of `sequence`; false
+// when the entry was being changed. No entry of a namespace alive during the whole lookup changes
+// (the writer changes an entry only to add or remove its namespace), so a lookup skips a changing
+// entry instead of waiting for it: a writer that died in the middle of a change (or a damaged
+// segment, as the store's fuzzer made one) cannot hold a reader up.
+bool DirectoryReader::read_entry(const MappedSegment& segment, std::size_t index,
+                                 DirEntry& out) const noexcept {
     const auto* words = reinterpret_cast<const std::uint64_t*>(segment.base() +
                                                                entry_offset(segment.size(), index));
     std::uint64_t copy[kWords];
-    const auto deadline = std::chrono::steady_clock::now() + kChangeLimit;
-    for (unsigned attempt = 0;; ++attempt) {
-        const std::uint64_t before = load_acquire(&words[0]);
-        if ((before & 1) == 0) {
-            for (std::size_t i = 1; i < kWords; ++i) {
-                copy[i] = load_acquire(&words[i]);
-            }
-            if (load_acquire(&words[0]) == before) {
-                copy[0] = before;
-                std::memcpy(&out, copy, sizeof(out));
-                return PMIX_SUCCESS;
-            }
-        }
-        if (attempt % 64 == 63) {
-            if (std::chrono::steady_clock::now() > deadline) {
-                return kErrCorrupt;
-            }
-            std::this_thread::yield();
-        }
+    copy[0] = load_acquire(&words[0]);
+    if ((copy[0] & 1) != 0) {
+        return false;
     }
+    for (std::size_t i = 1; i < kWords; ++i) {
+        copy[i] = load_acquire(&words[i]);
+    }
+    if (load_acquire(&words[0]) != copy[0]) {
+        return false;
+    }
+    std::memcpy(&out, copy, sizeof(out));
+    return true;
 }
 
 pmix_status_t DirectoryReader::find(std::string_view nspace, Found& out) {
@@ -243,12 +233,10 @@ pmix_status_t DirectoryReader::find(std::string_view nspace, Found& out) {
                 continue;
             }
             DirEntry entry;
-            if ((rc = read_entry(*segment, i, entry)) != PMIX_SUCCESS) {
-                return rc;
-            }
-            if (entry.incarnation == 0 || entry.length != nspace.size() ||
+            if (!read_entry(*segment, i, entry) || entry.incarnation == 0 ||
+                entry.length != nspace.size() ||
                 std::memcmp(entry.nspace, nspace.data(), nspace.size()) != 0) {
-                continue;  // freed or reused since its hash word was read
+                continue;  // changing, freed or reused since its hash word was read
             }
             const std::size_t len = ::strnlen(entry.segment, sizeof(entry.segment));
             if (len == 0 || len == sizeof(entry.segment)) {

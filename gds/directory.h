@@ -7,10 +7,11 @@
 //
 // Readers are other processes that map it read-only and never lock it against the writer: an
 // entry is changed under a sequence lock (layout.h), so a reader copies either the whole old or
-// the whole new entry, never a mix, and retries while it is being changed. A namespace alive
-// during a whole lookup is always found; one added or removed meanwhile may or may not be. The
-// entry only names a segment: the segment's own header (namespace, incarnation) decides, so a
-// reader that found a stale entry opens a name that is gone or not that namespace's.
+// the whole new entry, never a mix, and skips an entry that is being changed (only adding or
+// removing a namespace changes its entry). A namespace alive during a whole lookup is always
+// found; one added or removed meanwhile may or may not be. The entry only names a segment: the
+// segment's own header (namespace, incarnation) decides, so a reader that found a stale entry
+// opens a name that is gone or not that namespace's.
 #pragma once
 
 #include "gds/backing.h"
@@ -38,7 +39,8 @@ public:
 
     pmix_status_t init();  // segment 0, empty
 
-    // Readers find `nspace` at `segment` from now on (replaces an entry of the same namespace).
+    // Readers find `nspace` at `segment` from now on (an entry of the same namespace is
+    // rewritten: lookups meanwhile may miss it, as if it were removed and added).
     // Chains a segment twice the size of the last when every entry is taken.
     pmix_status_t add(std::string_view nspace, std::uint32_t incarnation,
                       const std::string& segment);
@@ -78,15 +80,14 @@ public:
         std::string segment;
     };
     // PMIX_ERR_NOT_FOUND: no live entry of that namespace. kErrCorrupt: a segment of the chain
-    // fails its checks, or an entry stayed in the middle of a change for a whole second (a
-    // writer that died while changing it).
+    // fails its checks, or the entry names no segment.
     pmix_status_t find(std::string_view nspace, Found& out);
 
 private:
     explicit DirectoryReader(std::shared_ptr<Backing> backing) : backing_(std::move(backing)) {}
     pmix_status_t map_chain() noexcept;
-    pmix_status_t read_entry(const MappedSegment& segment, std::size_t index,
-                             layout::DirEntry& out) const noexcept;
+    bool read_entry(const MappedSegment& segment, std::size_t index,
+                    layout::DirEntry& out) const noexcept;
 
     std::shared_ptr<Backing> backing_;
     std::vector<std::unique_ptr<MappedSegment>> segments_;

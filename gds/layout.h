@@ -186,7 +186,7 @@ struct ArrayHeader {
 // so the directory's size follows the most namespaces alive at once, not how many ever lived.
 // The writer changes an entry as a sequence lock: `sequence` odd, every other word
 // release-stored, `sequence` even again (release); a reader keeps a copy only when it read the
-// same even `sequence` before and after the copy (gds/directory.cpp).
+// same even `sequence` before and after the copy, and else skips the entry (gds/directory.h).
 struct DirEntry {
     std::uint64_t sequence;
     std::uint32_t incarnation;  // of the namespace (never 0); 0: the entry is free

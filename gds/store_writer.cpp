@@ -56,7 +56,7 @@ public:
         : backing_(std::move(backing)), options_(options) {}
 
     pmix_status_t init() {
-        // 64 KiB: 190 namespaces alive at once before the directory chains a segment.
+        // 64 KiB: 189 namespaces alive at once before the directory chains a segment.
         directory_ = std::make_unique<DirectoryWriter>(backing_, 64 * 1024);
         return directory_->init();
     }

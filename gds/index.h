@@ -1,7 +1,7 @@
 // gds/index.h - what an index probe looks for, and whether a record is it.
 //
 // One index per region maps identities to the newest record of each. An identity is either
-// numeric (space, entity, key) or a string in a space (a dynamic key, a host name, a namespace).
+// numeric (space, entity, key) or a string in a space (a dynamic key, a host name).
 // The same matching code runs in the writer (on its own memory) and in readers (through a
 // bounds-checked resolver), so both agree on what "the same identity" means.
 #pragma once
@@ -81,8 +81,6 @@ inline std::size_t fixed_size(const Probe& p) noexcept {
     switch (p.space) {
         case Space::column:
             return sizeof(ColumnRecord);
-        case Space::nspace:
-            return sizeof(DirRecord);
         default:
             return sizeof(NameRecord);
     }
@@ -128,30 +126,21 @@ Match match_record(const Probe& p, layout::Ref ref, Resolve&& resolve) noexcept 
     }
     RecordHead head;
     std::memcpy(&head, raw, sizeof(head));
-    std::uint32_t length = 0;
-    std::size_t fixed = sizeof(NameRecord);
-    if (p.space == Space::nspace) {
-        if (head.kind != Kind::dir) {
-            return Match::no;
-        }
-        std::memcpy(&length, raw + offsetof(DirRecord, length), sizeof(length));
-        fixed = sizeof(DirRecord);
-    } else {
-        NameRecord r;
-        std::memcpy(&r, raw, sizeof(r));
-        if (head.kind != Kind::name) {
-            return Match::no;
-        }
-        if (p.space == Space::key_id) {  // the reverse entry of an interned key
-            return head.aux == static_cast<std::uint16_t>(Space::key_name) && r.id == p.entity
-                       ? Match::yes
-                       : Match::no;
-        }
-        if (head.aux != static_cast<std::uint16_t>(p.space)) {
-            return Match::no;
-        }
-        length = r.length;
+    NameRecord r;
+    std::memcpy(&r, raw, sizeof(r));
+    if (head.kind != Kind::name) {
+        return Match::no;
     }
+    if (p.space == Space::key_id) {  // the reverse entry of an interned key
+        return head.aux == static_cast<std::uint16_t>(Space::key_name) && r.id == p.entity
+                   ? Match::yes
+                   : Match::no;
+    }
+    if (head.aux != static_cast<std::uint16_t>(p.space)) {
+        return Match::no;
+    }
+    const std::uint32_t length = r.length;
+    const std::size_t fixed = sizeof(NameRecord);
     if (length != p.text.size()) {
         return Match::no;
     }

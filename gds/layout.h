@@ -52,7 +52,6 @@ enum class Kind : std::uint16_t {
     head = 0x4804,    // HeadRecord: newest value record of an entity (key = NULL walks)
     column = 0x4305,  // ColumnRecord: one key for a run of consecutive ranks
     blob = 0x4206,    // BlobHeader: payload bytes of a value
-    dir = 0x4407,     // DirRecord: a namespace in a store's directory region
 };
 
 // How a value's bytes are kept (encode.h lists the types of each).
@@ -77,7 +76,6 @@ enum class Space : std::uint8_t {
     key_name = 9,    // (key_name, string): dynamic key string -> id
     key_id = 10,     // (key_id, id): id -> the same NameRecord (for key = NULL walks)
     host_name = 11,  // (host_name, string): host name -> node id
-    nspace = 12,     // (nspace, string): directory entry of a namespace
 };
 
 // Key ids: 1.. the standard attributes (fixed, from the attribute dictionary), kDynamicKeyBase..
@@ -92,13 +90,16 @@ inline constexpr std::size_t kNameBytes = 64;                   // shm names, NU
 
 // ---- records ------------------------------------------------------------------------------------
 // At offset 0 of every segment. Only `root` changes after the segment is created (and, once,
-// `next`, before the commit that first refers to the next segment).
+// `next`, before the commit that first refers to the next segment). A store's directory (a chain
+// of DirEntry tables, not a region) uses `root` of its segment 0 for the number of segments in
+// its chain, release-stored after the new segment is named in `next`.
 struct SegmentHeader {
     std::uint64_t magic;
     std::uint64_t layout_stamp;
     std::uint64_t keys_stamp;   // fingerprint of the standard-key table (keys.cpp)
     std::uint64_t size;         // bytes of this segment, equal to the mapping's size
-    std::uint64_t root;         // segment 0 only: Ref of the current RootRecord (release-store)
+    std::uint64_t root;         // segment 0 only: Ref of the current RootRecord (release-store);
+                                // directory: segments in the chain
     std::uint32_t index;        // position in the chain
     std::uint32_t incarnation;  // the namespace's incarnation (directory: 0)
     std::uint64_t writer_pid;
@@ -179,16 +180,20 @@ struct ArrayHeader {
     std::uint32_t count;
 };
 
-// A namespace in the directory region; the namespace string follows (NUL-terminated).
-struct DirRecord {
-    RecordHead head;
-    std::uint32_t incarnation;
-    std::uint32_t flags;       // kDirDeleted
-    char segment[kNameBytes];  // name of the namespace's segment 0
-    std::uint32_t length;
-    std::uint32_t reserved;
+// The directory (namespace -> its segment 0): every segment of its chain holds, after the
+// header, `n` hash words (keys::hash_text of the namespace with bit 0 set; 0: free) and then `n`
+// entries, n = (size - header) / (8 + sizeof(DirEntry)). Entries of deleted namespaces are reused,
+// so the directory's size follows the most namespaces alive at once, not how many ever lived.
+// The writer changes an entry as a sequence lock: `sequence` odd, every other word
+// release-stored, `sequence` even again (release); a reader keeps a copy only when it read the
+// same even `sequence` before and after the copy, and else skips the entry (gds/directory.h).
+struct DirEntry {
+    std::uint64_t sequence;
+    std::uint32_t incarnation;  // of the namespace (never 0); 0: the entry is free
+    std::uint32_t length;       // of `nspace`, without the NUL
+    char segment[kNameBytes];   // name of the namespace's segment 0
+    char nspace[256];           // PMIX_MAX_NSLEN + 1, NUL-padded
 };
-inline constexpr std::uint32_t kDirDeleted = 1;
 
 // ---- static checks ----------------------------------------------------------------------------
 template <typename T>
@@ -203,7 +208,7 @@ static_assert(kRecordOk<HeadRecord> && sizeof(HeadRecord) == 32);
 static_assert(kRecordOk<ColumnRecord> && sizeof(ColumnRecord) == 40);
 static_assert(kRecordOk<BlobHeader> && sizeof(BlobHeader) == 8);
 static_assert(kRecordOk<ArrayHeader> && sizeof(ArrayHeader) == 8);
-static_assert(kRecordOk<DirRecord> && sizeof(DirRecord) == 96);
+static_assert(kRecordOk<DirEntry> && sizeof(DirEntry) == 336);
 // Offsets that readers and writers of other builds must agree on (the stamp covers all of them;
 // these make a change visible at compile time).
 static_assert(offsetof(SegmentHeader, root) == 32 && offsetof(SegmentHeader, index) == 40 &&
@@ -226,8 +231,8 @@ static_assert(offsetof(ColumnRecord, next_column) == 16 && offsetof(ColumnRecord
               offsetof(ColumnRecord, scope) == 36 && offsetof(ColumnRecord, elem_size) == 37 &&
               offsetof(ColumnRecord, type) == 38);
 static_assert(offsetof(BlobHeader, kind) == 4 && offsetof(ArrayHeader, count) == 4);
-static_assert(offsetof(DirRecord, incarnation) == 16 && offsetof(DirRecord, segment) == 24 &&
-              offsetof(DirRecord, length) == 88);
+static_assert(offsetof(DirEntry, incarnation) == 8 && offsetof(DirEntry, length) == 12 &&
+              offsetof(DirEntry, segment) == 16 && offsetof(DirEntry, nspace) == 80);
 
 // ---- layout stamp ---------------------------------------------------------------------------
 namespace detail {
@@ -247,7 +252,7 @@ constexpr std::uint64_t fold_all(std::uint64_t h, V... values) noexcept {
 
 #define PMIX_GDS_FIELD(T, f) offsetof(T, f), sizeof(T::f)
 constexpr std::uint64_t compute_layout_stamp() noexcept {
-    std::uint64_t h = detail::fold_all(0xcbf29ce484222325ull, kMagic, 1 /* format version */);
+    std::uint64_t h = detail::fold_all(0xcbf29ce484222325ull, kMagic, 2 /* format version */);
     h = detail::fold_all(
         h, sizeof(SegmentHeader), PMIX_GDS_FIELD(SegmentHeader, magic),
         PMIX_GDS_FIELD(SegmentHeader, layout_stamp), PMIX_GDS_FIELD(SegmentHeader, keys_stamp),
@@ -278,9 +283,9 @@ constexpr std::uint64_t compute_layout_stamp() noexcept {
     h = detail::fold_all(h, sizeof(BlobHeader), PMIX_GDS_FIELD(BlobHeader, size),
                          PMIX_GDS_FIELD(BlobHeader, kind), sizeof(ArrayHeader),
                          PMIX_GDS_FIELD(ArrayHeader, type), PMIX_GDS_FIELD(ArrayHeader, count));
-    h = detail::fold_all(h, sizeof(DirRecord), PMIX_GDS_FIELD(DirRecord, incarnation),
-                         PMIX_GDS_FIELD(DirRecord, flags), PMIX_GDS_FIELD(DirRecord, segment),
-                         PMIX_GDS_FIELD(DirRecord, length));
+    h = detail::fold_all(h, sizeof(DirEntry), PMIX_GDS_FIELD(DirEntry, sequence),
+                         PMIX_GDS_FIELD(DirEntry, incarnation), PMIX_GDS_FIELD(DirEntry, length),
+                         PMIX_GDS_FIELD(DirEntry, segment), PMIX_GDS_FIELD(DirEntry, nspace));
     return h;
 }
 #undef PMIX_GDS_FIELD

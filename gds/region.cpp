@@ -45,6 +45,36 @@ pmix_status_t RegionWriter::init() {
     return rc != PMIX_SUCCESS ? rc : publish();
 }
 
+pmix_status_t create_segment(Backing& backing, std::size_t size, std::uint32_t index,
+                             std::string_view nspace, std::uint32_t incarnation,
+                             const std::optional<SegmentAccess>& access,
+                             std::unique_ptr<WritableSegment>& out) {
+    std::unique_ptr<WritableSegment> segment;
+    pmix_status_t rc = backing.create(size, segment);
+    if (rc == PMIX_SUCCESS && access) {
+        rc = backing.share(segment->name(), *access);  // before any reader learns the name
+    }
+    if (rc != PMIX_SUCCESS) {
+        return rc;
+    }
+    SegmentHeader h{};
+    h.magic = kMagic;
+    h.layout_stamp = kLayoutStamp;
+    h.keys_stamp = keys::keys_stamp();
+    h.size = segment->size();
+    h.index = index;
+    h.incarnation = incarnation;
+    h.writer_pid = static_cast<std::uint64_t>(::getpid());
+    std::memcpy(h.nspace, nspace.data(), std::min(nspace.size(), sizeof(h.nspace) - 1));
+    std::memcpy(segment->base(), &h, sizeof(h));
+    out = std::move(segment);
+    return PMIX_SUCCESS;
+}
+
+void chain_segment(WritableSegment& previous, const std::string& next_name) noexcept {
+    copy_name(reinterpret_cast<SegmentHeader*>(previous.base())->next, next_name);
+}
+
 pmix_status_t RegionWriter::add_segment(std::size_t min_bytes) {
     if (segments_.size() >= kMaxSegments) {
         return PMIX_ERR_OUT_OF_RESOURCE;
@@ -59,28 +89,16 @@ pmix_status_t RegionWriter::add_segment(std::size_t min_bytes) {
         return PMIX_ERR_BAD_PARAM;
     }
     std::unique_ptr<WritableSegment> segment;
-    pmix_status_t rc = backing_->create(size, segment);
-    if (rc == PMIX_SUCCESS && access_) {
-        rc = backing_->share(segment->name(), *access_);  // before any reader learns the name
-    }
+    const pmix_status_t rc =
+        create_segment(*backing_, size, static_cast<std::uint32_t>(segments_.size()), nspace_,
+                       incarnation_, access_, segment);
     if (rc != PMIX_SUCCESS) {
         return rc;
     }
-    SegmentHeader h{};
-    h.magic = kMagic;
-    h.layout_stamp = kLayoutStamp;
-    h.keys_stamp = keys::keys_stamp();
-    h.size = segment->size();
-    h.index = static_cast<std::uint32_t>(segments_.size());
-    h.incarnation = incarnation_;
-    h.writer_pid = static_cast<std::uint64_t>(::getpid());
-    std::memcpy(h.nspace, nspace_.data(), std::min(nspace_.size(), sizeof(h.nspace) - 1));
-    std::memcpy(segment->base(), &h, sizeof(h));
     if (!segments_.empty()) {
         // Written before any record in the new segment is published, so a reader that reaches
         // such a record through an acquire-load also sees the name.
-        auto* prev = reinterpret_cast<SegmentHeader*>(segments_.back()->base());
-        copy_name(prev->next, segment->name());
+        chain_segment(*segments_.back(), segment->name());
     }
     segments_.push_back(std::move(segment));
     used_.push_back(kHeaderBytes);
@@ -273,6 +291,18 @@ pmix_status_t check_header(const MappedSegment& segment, std::uint32_t index,
         return PMIX_ERR_NOT_FOUND;
     }
     return PMIX_SUCCESS;
+}
+
+pmix_status_t open_segment(Backing& backing, std::string_view name, std::uint32_t index,
+                           std::string_view nspace, std::uint32_t incarnation,
+                           std::unique_ptr<MappedSegment>& out) {
+    std::unique_ptr<MappedSegment> segment;
+    pmix_status_t rc = backing.open(name, segment);
+    rc = rc != PMIX_SUCCESS ? rc : check_header(*segment, index, nspace, incarnation);
+    if (rc == PMIX_SUCCESS) {
+        out = std::move(segment);
+    }
+    return rc;
 }
 
 RegionReader::RegionReader(std::shared_ptr<Backing> backing, std::string nspace,

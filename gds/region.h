@@ -185,4 +185,17 @@ private:
 pmix_status_t check_header(const MappedSegment& segment, std::uint32_t index,
                            std::string_view nspace, std::uint32_t incarnation) noexcept;
 
+// Segments of a chain, shared by regions and the directory (directory.h). create_segment makes
+// one of `size` bytes (given `access` when set, before anyone learns its name) and writes its
+// header; chain_segment names `next_name` in the header of the one before it; open_segment maps
+// one by name and checks its header.
+pmix_status_t create_segment(Backing& backing, std::size_t size, std::uint32_t index,
+                             std::string_view nspace, std::uint32_t incarnation,
+                             const std::optional<SegmentAccess>& access,
+                             std::unique_ptr<WritableSegment>& out);
+void chain_segment(WritableSegment& previous, const std::string& next_name) noexcept;
+pmix_status_t open_segment(Backing& backing, std::string_view name, std::uint32_t index,
+                           std::string_view nspace, std::uint32_t incarnation,
+                           std::unique_ptr<MappedSegment>& out);
+
 }  // namespace pmix::gds

@@ -159,6 +159,15 @@ struct NamespaceStats {
     std::size_t bytes_used = 0;      // bytes written (records, payloads, index)
 };
 
+// Sizes of the store's directory (namespace -> segment 0). Entries of deleted namespaces are
+// reused, so these follow the most namespaces alive at once.
+struct DirectoryStats {
+    std::size_t namespaces = 0;      // entries in use (namespaces committed and not deleted)
+    std::size_t capacity = 0;        // entries in all its segments
+    std::size_t segments = 0;        // segments in its chain
+    std::size_t bytes_reserved = 0;  // sum of segment sizes
+};
+
 class StoreWriter {
 public:
     virtual ~StoreWriter() = default;
@@ -195,6 +204,7 @@ public:
     virtual std::unique_ptr<StoreReader> make_reader() = 0;
 
     virtual pmix_status_t stats(std::string_view nspace, NamespaceStats& out) const = 0;
+    virtual DirectoryStats directory_stats() const = 0;
 
     // Makes the namespace's segments, and those it chains later, readable by group `gid` (0640,
     // the writer stays the owner), and the store's directory readable by every local user

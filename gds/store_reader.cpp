@@ -11,7 +11,15 @@
 // Falls back to the slow path (mutex, shm_open/mmap) only when the namespace is not attached yet,
 // was deleted (it may have been registered anew), or a record lives in a chained segment this
 // reader has not mapped yet. It never returns a partial answer: a lookup works on one snapshot.
+//
+// Attachments are reached without a lock, so one is freed only when no other thread can hold it:
+// while a single thread has ever read through the reader (a server's progress thread, the one
+// that detaches namespaces) detach() frees the namespace's attachment and rebuilds the table at
+// once; a reader used by several threads keeps ~100 bytes per namespace it detached (the
+// mappings go at once) until it is destroyed.
 #include "gds/reader.h"
+
+#include "gds/directory.h"
 
 #include "gds/encode.h"
 #include "gds/keys.h"
@@ -20,11 +28,13 @@
 
 #include "data/value.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <mutex>
 #include <new>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace pmix::gds {
@@ -76,11 +86,13 @@ struct LastUsed {
     RegionReader::Snapshot snap;
 };
 thread_local LastUsed t_last;
+// The reader this thread last registered with (EngineReader::note_thread).
+thread_local std::uint64_t t_registered = 0;
 std::atomic<std::uint64_t> g_reader_ids{0};
 
 class EngineReader final : public StoreReader {
 public:
-    EngineReader(std::shared_ptr<Backing> backing, std::unique_ptr<RegionReader> directory)
+    EngineReader(std::shared_ptr<Backing> backing, std::unique_ptr<DirectoryReader> directory)
         : backing_(std::move(backing)), directory_(std::move(directory)) {
         tables_.push_back(std::make_unique<Table>(16));
         table_.store(tables_.back().get(), std::memory_order_release);
@@ -106,6 +118,7 @@ public:
                 a->region.reset();
             }
         }
+        reclaim();
     }
 
     pmix_status_t get(std::string_view nspace, const Entity& entity, std::string_view key,
@@ -150,8 +163,10 @@ public:
 private:
     Attachment* find(std::string_view nspace) const noexcept;
     void publish(Attachment* a);
+    static void place(Table& t, Attachment* a) noexcept;
     pmix_status_t attach_locked(std::string_view nspace);
-    pmix_status_t directory_entry(std::string_view nspace, DirRecord& out) const noexcept;
+    void note_thread() noexcept;
+    void reclaim() noexcept;
     pmix_status_t ready(std::string_view nspace, const RegionReader*& region,
                         RegionReader::Snapshot& snap) noexcept;
     pmix_status_t lookup(std::string_view nspace, const Entity& entity, std::string_view key,
@@ -159,11 +174,14 @@ private:
 
     const std::uint64_t id_ = g_reader_ids.fetch_add(1, std::memory_order_relaxed) + 1;
     std::shared_ptr<Backing> backing_;
-    std::unique_ptr<RegionReader> directory_;
+    std::unique_ptr<DirectoryReader> directory_;  // under mutex_
     std::atomic<Table*> table_{nullptr};
-    std::mutex mutex_;  // attach/detach only
+    std::mutex mutex_;  // attach/detach and each thread's first lookup only
     std::vector<std::unique_ptr<Table>> tables_;
     std::vector<std::unique_ptr<Attachment>> attachments_;
+    // Threads that looked up through this reader (note_thread), under mutex_.
+    std::thread::id sole_thread_{};
+    bool several_threads_ = false;
 };
 
 Attachment* EngineReader::find(std::string_view nspace) const noexcept {
@@ -179,6 +197,19 @@ Attachment* EngineReader::find(std::string_view nspace) const noexcept {
     return nullptr;
 }
 
+// Put `a` in its namespace's slot of `t` (replacing an attachment of the same namespace).
+void EngineReader::place(Table& t, Attachment* a) noexcept {
+    const std::size_t mask = t.capacity - 1;
+    for (std::size_t i = keys::hash_string(0x6e73, a->nspace) & mask;; i = (i + 1) & mask) {
+        Attachment* cur = t.slots[i].load(std::memory_order_relaxed);
+        if (cur == nullptr || cur->nspace == a->nspace) {
+            t.used += cur == nullptr ? 1 : 0;
+            t.slots[i].store(a, std::memory_order_release);  // a's fields before a's address
+            return;
+        }
+    }
+}
+
 // Make `a` the attachment of its namespace (under mutex_).
 void EngineReader::publish(Attachment* a) {
     Table* t = table_.load(std::memory_order_relaxed);
@@ -186,51 +217,69 @@ void EngineReader::publish(Attachment* a) {
         auto bigger = std::make_unique<Table>(t->capacity * 2);
         for (std::size_t i = 0; i < t->capacity; ++i) {
             if (Attachment* old = t->slots[i].load(std::memory_order_relaxed)) {
-                std::size_t j = keys::hash_string(0x6e73, old->nspace) & (bigger->capacity - 1);
-                while (bigger->slots[j].load(std::memory_order_relaxed) != nullptr) {
-                    j = (j + 1) & (bigger->capacity - 1);
-                }
-                bigger->slots[j].store(old, std::memory_order_relaxed);
+                place(*bigger, old);
             }
         }
-        bigger->used = t->used;
         tables_.push_back(std::move(bigger));
         t = tables_.back().get();
         table_.store(t, std::memory_order_release);  // the table's contents before its address
     }
-    const std::size_t mask = t->capacity - 1;
-    std::size_t i = keys::hash_string(0x6e73, a->nspace) & mask;
-    for (;; i = (i + 1) & mask) {
-        Attachment* cur = t->slots[i].load(std::memory_order_relaxed);
-        if (cur == nullptr || cur->nspace == a->nspace) {
-            t->used += cur == nullptr ? 1 : 0;
-            t->slots[i].store(a, std::memory_order_release);  // a's fields before a's address
-            return;
-        }
-    }
+    place(*t, a);
 }
 
-pmix_status_t EngineReader::directory_entry(std::string_view nspace,
-                                            DirRecord& out) const noexcept {
-    RegionReader::Snapshot snap;
-    RegionReader::Hit hit;
-    pmix_status_t rc = directory_->snapshot(snap);
-    if (rc == PMIX_SUCCESS) {
-        rc = directory_->find(snap, Probe::name(Space::nspace, nspace), sizeof(DirRecord), hit);
+// Called by a thread before its first lookup through this reader.
+void EngineReader::note_thread() noexcept {
+    std::lock_guard lock(mutex_);
+    const std::thread::id self = std::this_thread::get_id();
+    if (sole_thread_ == std::thread::id{}) {
+        sole_thread_ = self;
+    } else if (sole_thread_ != self) {
+        several_threads_ = true;
     }
-    if (rc != PMIX_SUCCESS) {
-        return rc;
+    t_registered = id_;
+}
+
+// Frees detached attachments and the tables that named them (under mutex_), when no other thread
+// can be looking at them: none but the caller ever looked up through this reader. The caller's
+// own LastUsed may name one of them; it is forgotten.
+void EngineReader::reclaim() noexcept {
+    if (several_threads_ ||
+        (sole_thread_ != std::thread::id{} && sole_thread_ != std::this_thread::get_id())) {
+        return;
     }
-    std::memcpy(&out, hit.bytes, sizeof(out));
-    if (out.head.kind != Kind::dir) {
-        return kErrCorrupt;
+    const auto gone = [](const std::unique_ptr<Attachment>& a) {
+        return a->detached.load(std::memory_order_relaxed);
+    };
+    if (std::none_of(attachments_.begin(), attachments_.end(), gone)) {
+        return;
     }
-    return (out.flags & kDirDeleted) != 0 ? PMIX_ERR_NOT_FOUND : PMIX_SUCCESS;
+    try {
+        std::size_t capacity = 16;
+        const auto live = static_cast<std::size_t>(
+            attachments_.size() - std::count_if(attachments_.begin(), attachments_.end(), gone));
+        while ((live + 1) * 2 > capacity) {
+            capacity *= 2;
+        }
+        auto fresh = std::make_unique<Table>(capacity);
+        tables_.reserve(tables_.size() + 1);  // the last allocation: nothing changed before it
+        std::erase_if(attachments_, gone);
+        for (const auto& a : attachments_) {
+            place(*fresh, a.get());
+        }
+        tables_.push_back(std::move(fresh));
+        table_.store(tables_.back().get(), std::memory_order_release);
+        tables_.erase(tables_.begin(), tables_.end() - 1);
+        if (t_last.reader == id_) {
+            t_last = LastUsed{};
+        }
+    } catch (const std::bad_alloc&) {
+        // Kept until the next detach or the reader's end: nothing was changed.
+    }
 }
 
 pmix_status_t EngineReader::attach_locked(std::string_view nspace) {
-    DirRecord d{};
-    pmix_status_t rc = directory_entry(nspace, d);
+    DirectoryReader::Found d;
+    pmix_status_t rc = directory_->find(nspace, d);
     if (rc != PMIX_SUCCESS) {
         return rc;
     }
@@ -239,19 +288,20 @@ pmix_status_t EngineReader::attach_locked(std::string_view nspace) {
         current->region->incarnation() == d.incarnation) {
         return PMIX_SUCCESS;
     }
-    const std::size_t len = ::strnlen(d.segment, sizeof(d.segment));
-    if (len == 0 || len == sizeof(d.segment)) {
-        return kErrCorrupt;
-    }
     auto a = std::make_unique<Attachment>();
     a->nspace = std::string(nspace);
-    rc = RegionReader::open(backing_, std::string_view(d.segment, len), nspace, d.incarnation,
-                            a->region);
+    rc = RegionReader::open(backing_, d.segment, nspace, d.incarnation, a->region);
     if (rc != PMIX_SUCCESS) {
         return rc;
     }
     attachments_.push_back(std::move(a));
     publish(attachments_.back().get());
+    if (current != nullptr) {
+        // An earlier incarnation, out of the table now: lookups that still hold it see its
+        // deleted root and come back here.
+        current->detached.store(true, std::memory_order_release);
+        reclaim();
+    }
     return PMIX_SUCCESS;
 }
 
@@ -264,6 +314,9 @@ pmix_status_t EngineReader::ready(std::string_view nspace, const RegionReader*& 
         region = last.attachment->region.get();
         snap = last.snap;
         return PMIX_SUCCESS;
+    }
+    if (t_registered != id_) {
+        note_thread();
     }
     for (int attempt = 0; attempt < 2; ++attempt) {
         const Attachment* a = find(nspace);
@@ -355,10 +408,10 @@ pmix_status_t EngineReader::visit(std::string_view nspace, const Entity& entity,
 pmix_status_t open_reader(std::shared_ptr<Backing> backing, std::string_view directory,
                           std::unique_ptr<StoreReader>& out) noexcept {
     try {
-        std::unique_ptr<RegionReader> region;
-        const pmix_status_t rc = RegionReader::open(backing, directory, "", 0, region);
+        std::unique_ptr<DirectoryReader> dir;
+        const pmix_status_t rc = DirectoryReader::open(backing, directory, dir);
         if (rc == PMIX_SUCCESS) {
-            out = std::make_unique<EngineReader>(std::move(backing), std::move(region));
+            out = std::make_unique<EngineReader>(std::move(backing), std::move(dir));
         }
         return rc;
     } catch (const std::bad_alloc&) {

@@ -1,5 +1,6 @@
 // gds/store_writer.cpp - StoreWriter: the directory of namespaces plus one NamespaceWriter per
 // namespace; the store factories.
+#include "gds/directory.h"
 #include "gds/ns_writer.h"
 #include "gds/reader.h"
 #include "gds/store.h"
@@ -55,9 +56,8 @@ public:
         : backing_(std::move(backing)), options_(options) {}
 
     pmix_status_t init() {
-        StoreOptions dir_options = options_;
-        dir_options.segment_bytes = 64 * 1024;  // a directory holds a few records per job
-        directory_ = std::make_unique<RegionWriter>(backing_, dir_options, std::string(), 0);
+        // 64 KiB: 189 namespaces alive at once before the directory chains a segment.
+        directory_ = std::make_unique<DirectoryWriter>(backing_, 64 * 1024);
         return directory_->init();
     }
 
@@ -116,17 +116,16 @@ public:
         }
         // Namespaces first, then the directory: a reader that finds a namespace in the
         // directory finds its data committed.
-        if (unannounced_.empty()) {
-            return PMIX_SUCCESS;
-        }
-        for (const std::string& name : unannounced_) {
-            const pmix_status_t rc = write_dir(name, spaces_.find(name)->second.get());
+        while (!unannounced_.empty()) {
+            const NamespaceWriter& ns = *spaces_.find(unannounced_.back())->second;
+            const pmix_status_t rc =
+                directory_->add(unannounced_.back(), ns.incarnation(), ns.region().first_name());
             if (rc != PMIX_SUCCESS) {
                 return rc;
             }
+            unannounced_.pop_back();
         }
-        unannounced_.clear();
-        return directory_->publish();
+        return PMIX_SUCCESS;
     }
 
     pmix_status_t delete_namespace(std::string_view nspace) override {
@@ -135,13 +134,12 @@ public:
             return valid_nspace(nspace) ? PMIX_ERR_NOT_FOUND : PMIX_ERR_BAD_PARAM;
         }
         const auto pending = std::find(unannounced_.begin(), unannounced_.end(), nspace);
-        pmix_status_t rc = it->second->publish_deleted();
         if (pending != unannounced_.end()) {
             unannounced_.erase(pending);  // readers never learned of it
-        } else if (rc == PMIX_SUCCESS) {
-            rc = write_dir(it->first, nullptr);
-            rc = rc != PMIX_SUCCESS ? rc : directory_->publish();
         }
+        // Readers attached to it see the deleted root; new lookups no longer find it.
+        const pmix_status_t rc = it->second->publish_deleted();
+        directory_->remove(nspace);
         spaces_.erase(it);  // unlinks the namespace's segments
         return rc;
     }
@@ -164,6 +162,8 @@ public:
         out = it->second->region().stats();
         return PMIX_SUCCESS;
     }
+
+    DirectoryStats directory_stats() const override { return directory_->stats(); }
 
     pmix_status_t share_namespace(std::string_view nspace, gid_t gid) override {
         NamespaceWriter* ns = nullptr;
@@ -211,32 +211,9 @@ private:
         return ns->stage_put(space, entity.id, host, key, static_cast<std::uint8_t>(scope), value);
     }
 
-    // A directory entry: the namespace's segment 0 and incarnation, or its deletion (ns null).
-    pmix_status_t write_dir(const std::string& name, const NamespaceWriter* ns) {
-        Ref ref = 0;
-        const pmix_status_t rc = directory_->allocate(sizeof(DirRecord) + name.size() + 1, ref);
-        if (rc != PMIX_SUCCESS) {
-            return rc;
-        }
-        const Probe probe = Probe::name(Space::nspace, name);
-        DirRecord d{};
-        d.head = RecordHead{directory_->find(probe), directory_->next_generation(), Kind::dir, 0};
-        d.incarnation = ns == nullptr ? 0 : ns->incarnation();
-        d.flags = ns == nullptr ? kDirDeleted : 0;
-        if (ns != nullptr) {
-            const std::string& seg = ns->region().first_name();
-            std::memcpy(d.segment, seg.data(), std::min(seg.size(), sizeof(d.segment) - 1));
-        }
-        d.length = static_cast<std::uint32_t>(name.size());
-        directory_->write(ref, d);
-        std::memcpy(directory_->at(ref) + sizeof(d), name.data(), name.size());
-        directory_->stage(probe, ref);
-        return PMIX_SUCCESS;
-    }
-
     std::shared_ptr<Backing> backing_;
     StoreOptions options_;
-    std::unique_ptr<RegionWriter> directory_;
+    std::unique_ptr<DirectoryWriter> directory_;
     std::map<std::string, std::unique_ptr<NamespaceWriter>, std::less<>> spaces_;
     std::vector<std::string> unannounced_;  // begun, not yet in the directory
     std::uint32_t incarnations_ = 0;

@@ -10,6 +10,7 @@
 #include "wire/proto/message.h"
 
 #include <algorithm>
+#include <string_view>
 #include <cstring>
 
 namespace pmix::server {
@@ -96,6 +97,12 @@ std::vector<IofChunk> IofTable::take_cached(const IofRegistration& reg) {
 
 void IofTable::drop_namespace(const std::string& nspace) {
     std::erase_if(cache_, [&](const auto& kv) { return kv.first.first.first == nspace; });
+    std::erase_if(registrations, [&](const auto& kv) {
+        const std::vector<pmix_proc_t>& procs = kv.second.procs;
+        return !procs.empty() && std::all_of(procs.begin(), procs.end(), [&](const pmix_proc_t& p) {
+            return std::string_view(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN)) == nspace;
+        });
+    });
 }
 
 std::size_t IofTable::cached_bytes() const noexcept {

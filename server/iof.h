@@ -11,7 +11,9 @@
 //   Standard's default) keeps what is cached and drops the new bytes that do not fit;
 //   PMIX_IOF_DROP_OLDEST drops the oldest bytes to make room. Both cut at byte granularity.
 //   A new registration receives the matching cached chunks (oldest first), which then leave the
-//   cache; a namespace's cache goes with deregister_nspace.
+//   cache; a namespace's cache goes with deregister_nspace, and so do the registrations for
+//   that namespace alone (a tool that spawned 2,000 jobs with forwarding kept 2,000, each chunk
+//   of every later job matched against all of them).
 // - A registration (kIofPull) is recorded, then passed to the host's iof_pull upcall (from the
 //   client's message task, never inside a host call); the reply waits for the host's answer and
 //   the cache is flushed to it after a success. No iof_pull upcall: PMIX_ERR_NOT_SUPPORTED (as

@@ -151,6 +151,31 @@ TEST_F(Corrupt, WrongStampsAreRefused) {
     EXPECT_EQ(rc, kErrCorrupt);
 }
 
+// A directory entry left in the middle of a change (an odd sequence: a writer that died there, or
+// damage; the store's fuzzer made one and each lookup then waited): lookups skip it at once and
+// find the namespace again when the entry is whole. A damaged segment name is refused.
+TEST_F(Corrupt, DirectoryEntryMidChangeIsSkipped) {
+    RawSegment dir(writer_->locator());
+    ASSERT_TRUE(dir);
+    const std::size_t entries =
+        (dir.size() - sizeof(SegmentHeader)) / (sizeof(std::uint64_t) + sizeof(DirEntry));
+    auto& entry = dir.at<DirEntry>(
+        make_ref(0, sizeof(SegmentHeader) + entries * sizeof(std::uint64_t)));  // the first
+    ASSERT_EQ(std::string(entry.nspace, entry.length), "job.bad");
+    entry.sequence += 1;
+    auto reader = writer_->make_reader();
+    ASSERT_NE(reader, nullptr);
+    EXPECT_EQ(reader->attach("job.bad"), PMIX_ERR_NOT_FOUND);
+    EXPECT_EQ(reader->attach("job.bad"), PMIX_ERR_NOT_FOUND);
+    entry.sequence += 1;
+    EXPECT_EQ(reader->attach("job.bad"), PMIX_SUCCESS);
+    const char saved = entry.segment[0];
+    entry.segment[0] = '\0';
+    EXPECT_EQ(writer_->make_reader()->attach("job.bad"), kErrCorrupt);
+    entry.segment[0] = saved;
+    EXPECT_EQ(writer_->make_reader()->attach("job.bad"), PMIX_SUCCESS);
+}
+
 TEST_F(Corrupt, BadRootIsRefused) {
     const Ref good = seg_->header().root;
     const Ref record = slot_of(PMIX_HOSTNAME) & kRefMask;

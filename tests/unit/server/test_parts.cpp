@@ -3,6 +3,7 @@
 // process's modex, and what its own Get sees.
 #include "server/events.h"
 #include "server/id_table.h"
+#include "server/iof.h"
 #include "server/namespaces.h"
 #include "server/pending.h"
 #include "server/publish.h"
@@ -152,6 +153,39 @@ TEST(EventCacheBound, KeepsOnePerCodeAndNamespaceUpToTheBound) {
 
 // PMIX_MCA_pmix_event_caching_window: whole seconds as OpenPMIx reads it; anything else is a
 // warning (written where the log goes) and the default of 1 s, never a silent fallback.
+// A deregistered namespace takes its output cache and the registrations for it alone along (a
+// tool that spawns job after job with forwarding would otherwise hold one per job it ran).
+TEST(IofTable, DroppingANamespaceDropsTheRegistrationsForItAlone) {
+    IofTable t;
+    auto add = [&](std::vector<const char*> nspaces) {
+        IofRegistration reg;
+        reg.requester = {"tool", 0};
+        for (const char* ns : nspaces) {
+            pmix_proc_t p;
+            PMIX_LOAD_PROCID(&p, ns, PMIX_RANK_WILDCARD);
+            reg.procs.push_back(p);
+        }
+        t.registrations.emplace(t.next_id++, std::move(reg));
+    };
+    add({"job.1"});
+    add({"job.1", "job.1"});
+    add({"job.1", "job.2"});
+    add({"job.2"});
+    add({});  // no procs: not a namespace's
+    IofChunk chunk;
+    PMIX_LOAD_PROCID(&chunk.source, "job.1", 0);
+    chunk.channel = PMIX_FWD_STDOUT_CHANNEL;
+    chunk.bytes = {'h', 'i'};
+    t.cache(std::move(chunk));
+    ASSERT_EQ(t.cached_bytes(), 2u);
+    t.drop_namespace("job.1");
+    EXPECT_EQ(t.cached_bytes(), 0u);
+    ASSERT_EQ(t.registrations.size(), 3u);
+    EXPECT_EQ(t.registrations.count(3), 1u);  // job.1 and job.2: stays
+    EXPECT_EQ(t.registrations.count(4), 1u);
+    EXPECT_EQ(t.registrations.count(5), 1u);
+}
+
 TEST(CachingWindow, WholeSecondsAreTakenAndAnythingElseIsWarnedAbout) {
     using std::chrono::milliseconds;
     EXPECT_EQ(caching_window_from(nullptr), milliseconds(1000));

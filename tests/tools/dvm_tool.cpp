@@ -4,7 +4,9 @@
 //       processes of PROG, AT_ONCE of them at a time (PMIx_Spawn_nb, all started before any is
 //       waited for), each with PMIX_NOTIFY_COMPLETION; waits (at most 30 s) for each one's
 //       PMIX_EVENT_JOB_END and checks it: EXIT 0 wants PMIX_JOB_TERM_STATUS PMIX_SUCCESS, any
-//       other EXIT wants PMIX_ERR_JOB_NON_ZERO_TERM with that PMIX_EXIT_CODE.
+//       other EXIT wants PMIX_ERR_JOB_NON_ZERO_TERM with that PMIX_EXIT_CODE; EXIT with the
+//       suffix "a" (3a) wants PMIX_ERR_JOB_ABORTED (a rank called PMIx_Abort), with "s" (137s)
+//       PMIX_ERR_JOB_ABORTED_BY_SIG (a rank was killed by a signal).
 //   dvm_tool stop
 //       attaches to the system server and sends PMIx_Job_control(PMIX_JOB_CTRL_TERMINATE) with
 //       no targets, as PRRTE's pterm does.
@@ -102,8 +104,26 @@ bool start(Spawned& s, int nprocs, char** argv) {
     return rc == PMIX_SUCCESS;
 }
 
+// What a job's JOB_END must say: PMIX_JOB_TERM_STATUS and (when nonzero) PMIX_EXIT_CODE.
+struct WantedEnd {
+    pmix_status_t status = PMIX_SUCCESS;
+    int exit = 0;
+};
+
+// "0", "N" (non-zero termination), "Na" (PMIx_Abort), "Ns" (killed by a signal).
+WantedEnd parse_wanted_end(const char* text) {
+    WantedEnd want;
+    char* rest = nullptr;
+    want.exit = static_cast<int>(std::strtol(text, &rest, 10));
+    const std::string suffix = rest != nullptr ? rest : "";
+    if (suffix == "a") want.status = PMIX_ERR_JOB_ABORTED;
+    else if (suffix == "s") want.status = PMIX_ERR_JOB_ABORTED_BY_SIG;
+    else if (want.exit != 0) want.status = PMIX_ERR_JOB_NON_ZERO_TERM;
+    return want;
+}
+
 // Waits for a started job's namespace, then for its JOB_END, and checks it.
-bool finish(Spawned& s, int want_exit) {
+bool finish(Spawned& s, const WantedEnd& want) {
     const auto limit = std::chrono::seconds(30);
     {
         std::unique_lock lock(s.mu);
@@ -125,17 +145,16 @@ bool finish(Spawned& s, int want_exit) {
     g_ended.erase(s.nspace);
     std::printf("job %s: JOB_END %s exit %d\n", s.nspace.c_str(), PMIx_Error_string(end.status),
                 end.exit_code);
-    const pmix_status_t want = want_exit == 0 ? PMIX_SUCCESS : PMIX_ERR_JOB_NON_ZERO_TERM;
-    if (end.status != want || (want_exit != 0 && end.exit_code != want_exit)) {
+    if (end.status != want.status || (want.exit != 0 && end.exit_code != want.exit)) {
         std::printf("FAIL: %s ended with %s exit %d, want %s exit %d\n", s.nspace.c_str(),
-                    PMIx_Error_string(end.status), end.exit_code, PMIx_Error_string(want),
-                    want_exit);
+                    PMIx_Error_string(end.status), end.exit_code, PMIx_Error_string(want.status),
+                    want.exit);
         return false;
     }
     return true;
 }
 
-int run(int jobs, int at_once, int want_exit, int nprocs, char** argv) {
+int run(int jobs, int at_once, const WantedEnd& want, int nprocs, char** argv) {
     if (attach() != PMIX_SUCCESS) return 1;
     pmix_status_t code = PMIX_EVENT_JOB_END;
     const pmix_status_t id =
@@ -147,8 +166,7 @@ int run(int jobs, int at_once, int want_exit, int nprocs, char** argv) {
         std::vector<Spawned> batch(static_cast<size_t>(now));
         int started = 0;
         for (Spawned& s : batch) started += start(s, nprocs, argv) ? 1 : 0;
-        for (int i = 0; i < started; ++i)
-            ok = finish(batch[static_cast<size_t>(i)], want_exit) && ok;
+        for (int i = 0; i < started; ++i) ok = finish(batch[static_cast<size_t>(i)], want) && ok;
         ok = ok && started == now;
     }
     PMIx_tool_finalize();
@@ -200,9 +218,9 @@ int main(int argc, char** argv) {
     const std::string mode = argc > 1 ? argv[1] : "";
     if (mode == "run" && argc >= 7) {
         const int jobs = std::atoi(argv[2]), at_once = std::atoi(argv[3]);
-        const int want_exit = std::atoi(argv[4]), nprocs = std::atoi(argv[5]);
+        const int nprocs = std::atoi(argv[5]);
         if (jobs > 0 && at_once > 0 && nprocs > 0)
-            return run(jobs, at_once, want_exit, nprocs, argv + 6);
+            return run(jobs, at_once, parse_wanted_end(argv[4]), nprocs, argv + 6);
     }
     if (mode == "stop") return stop();
     if (mode == "connect") return connect_all();

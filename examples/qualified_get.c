@@ -57,21 +57,25 @@ static void get(const char* what, pmix_rank_t rank, const char* key, pmix_info_t
 }
 
 static void node_by_id(const char* what, const char* key, uint32_t id) {
-    pmix_info_t q[2];
+    pmix_info_t q[3];
     bool yes = true;
+    int limit_s = 1; /* a node the job lacks: OpenPMIx 4.2.2 asks its server and waits */
     PMIX_INFO_LOAD(&q[0], PMIX_NODE_INFO, &yes, PMIX_BOOL);
     PMIX_INFO_LOAD(&q[1], PMIX_NODEID, &id, PMIX_UINT32);
-    get(what, PMIX_RANK_WILDCARD, key, q, 2);
+    PMIX_INFO_LOAD(&q[2], PMIX_TIMEOUT, &limit_s, PMIX_INT);
+    get(what, PMIX_RANK_WILDCARD, key, q, 3);
     PMIX_INFO_DESTRUCT(&q[0]);
     PMIX_INFO_DESTRUCT(&q[1]);
 }
 
 static void node_by_name(const char* what, const char* key, const char* host) {
-    pmix_info_t q[2];
+    pmix_info_t q[3];
     bool yes = true;
+    int limit_s = 1;
     PMIX_INFO_LOAD(&q[0], PMIX_NODE_INFO, &yes, PMIX_BOOL);
     PMIX_INFO_LOAD(&q[1], PMIX_HOSTNAME, host, PMIX_STRING);
-    get(what, PMIX_RANK_WILDCARD, key, q, 2);
+    PMIX_INFO_LOAD(&q[2], PMIX_TIMEOUT, &limit_s, PMIX_INT);
+    get(what, PMIX_RANK_WILDCARD, key, q, 3);
     PMIX_INFO_DESTRUCT(&q[0]);
     PMIX_INFO_DESTRUCT(&q[1]);
 }

@@ -9,7 +9,7 @@
 # One difference is expected and normalised: a Get for a node the job does not have (node 1 and an
 # unknown host name on one node) is PMIX_ERR_NOT_FOUND at once with ours, answered from the
 # registered node arrays; OpenPMIx 4.2.2's client asks its server, which answers nothing, and the
-# Get ends in PMIX_ERR_TIMEOUT (measured: 2 s per Get under pmixrun-openpmix). Those lines are
+# Get ends in PMIX_ERR_TIMEOUT (2 s per Get by default; the example passes PMIX_TIMEOUT 1). Those lines are
 # compared with TIMEOUT read as NOT-FOUND; every other line must be identical.
 set -u
 bin=$1 n1=$2 n2=${3:-0}

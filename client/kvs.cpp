@@ -446,6 +446,7 @@ pmix_status_t fence(const pmix_proc_t* procs, std::size_t nprocs, const pmix_inf
         const auto deadline = deadline_of(call);
         switch (fence_board::run(deadline)) {
             case fence_board::Result::done:
+                store_path::warm_after_fence();
                 return PMIX_SUCCESS;
             case fence_board::Result::timeout:
                 return PMIX_ERR_TIMEOUT;
@@ -464,7 +465,9 @@ pmix_status_t fence(const pmix_proc_t* procs, std::size_t nprocs, const pmix_inf
         return rc;
     }
     auto waited = done.wait(timeout + kWaitMargin);
-    return waited.status == PMIX_SUCCESS ? *waited.value : waited.status;
+    const pmix_status_t st = waited.status == PMIX_SUCCESS ? *waited.value : waited.status;
+    if (st == PMIX_SUCCESS) store_path::warm_after_fence();  // nothing new: one compare
+    return st;
 }
 
 }  // namespace pmix::client

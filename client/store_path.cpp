@@ -254,6 +254,11 @@ pmix_status_t try_get(const pmix_proc_t* proc, const char* key, const pmix_info_
     }
 }
 
+void warm_after_fence() noexcept {
+    gds::StoreReader* r = g_fast.load(std::memory_order_acquire);
+    if (r != nullptr) r->warm({g_me.nspace, strnlen(g_me.nspace, PMIX_MAX_NSLEN)});
+}
+
 bool pointer_mode(const pmix_info_t* info, std::size_t ninfo) noexcept {
     for (std::size_t i = 0; info != nullptr && i < ninfo; ++i) {
         if (key_is(info[i], PMIX_GET_POINTER_VALUES)) return flag_true(info[i]);

@@ -27,6 +27,12 @@ pmix_status_t try_get(const pmix_proc_t* proc, const char* key, const pmix_info_
                       std::size_t ninfo, pmix_value_t** out) noexcept;
 
 // True when `info` asks for PMIX_GET_POINTER_VALUES.
+// After a fence that brought data, on the caller's thread: its view of its own namespace moves to
+// the newest commit and the new records are read through once (gds StoreReader::warm), so that
+// its first Get of a peer's fresh key costs what a repeated one does, not a new root's
+// validation and a cache miss per record.
+void warm_after_fence() noexcept;
+
 bool pointer_mode(const pmix_info_t* info, std::size_t ninfo) noexcept;
 
 // A pointer-mode answer that came from the server (a malloc'd copy): the caller must not release

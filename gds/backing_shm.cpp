@@ -163,8 +163,13 @@ public:
                    static_cast<std::uint64_t>(st.st_size) > layout::kMaxSegmentBytes) {
             rc = kErrCorrupt;  // truncated (or absurd): never map what cannot be a segment
         } else {
-            base =
-                ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_SHARED, fd, 0);
+            // MAP_POPULATE: every page of a segment exists from its creation (posix_fallocate),
+            // so this maps them all now, and a record the writer appends later is read without
+            // a page fault. Measured (release, bench-scenario): the first Get of a peer's key
+            // right after a fence 1.7-2.3 -> 0.6-0.7 us at N = 2 (warm 0.33), 4.0 -> 2.5 us at
+            // N = 16, 5.1 -> 3.6 us at N = 64; the cost is the page tables of a 1 MiB segment.
+            base = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ,
+                          MAP_SHARED | MAP_POPULATE, fd, 0);
             if (base == MAP_FAILED) {
                 rc = shm_status_from_errno(errno);
             }

@@ -463,4 +463,28 @@ pmix_status_t RegionReader::find(const Snapshot& snap, const Probe& probe, std::
     return PMIX_ERR_NOT_FOUND;
 }
 
+void RegionReader::touch(Ref from, Ref to, std::size_t limit) const noexcept {
+    const std::uint32_t seg = ref_segment(to);
+    const std::uint64_t end = ref_offset(to) + sizeof(RootRecord);
+    std::uint64_t begin = kHeaderBytes;
+    if (from != 0 && ref_segment(from) == seg) {
+        begin = ref_offset(from);
+    } else if (from != 0 && ref_segment(from) > seg) {
+        return;
+    }
+    if (begin >= end) {
+        return;
+    }
+    begin = std::max<std::uint64_t>(begin, end > limit ? end - limit : 0);
+    const std::byte* bytes = resolve(make_ref(seg, begin), end - begin);
+    if (bytes == nullptr) {
+        return;
+    }
+    unsigned sum = 0;
+    for (std::uint64_t i = 0; i < end - begin; i += 64) {
+        sum += static_cast<unsigned>(*reinterpret_cast<const volatile std::uint8_t*>(bytes + i));
+    }
+    asm volatile("" : : "r"(sum));  // the loads are the point: keep them
+}
+
 }  // namespace pmix::gds

@@ -162,6 +162,12 @@ public:
     pmix_status_t visible(const Snapshot& snap, layout::Ref ref, std::size_t need,
                           Hit& out) const noexcept;
 
+    // Reads one byte per cache line of what lies between `from` (exclusive; 0 = the start of
+    // `to`'s segment) and `to` (inclusive of the record there), at most `limit` bytes ending at
+    // `to`: the commits between two roots, which are appended in order. Nothing when `from` is in
+    // a later segment than `to` or either is out of bounds.
+    void touch(layout::Ref from, layout::Ref to, std::size_t limit) const noexcept;
+
     std::uint32_t incarnation() const noexcept { return incarnation_; }
 
 private:

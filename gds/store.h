@@ -138,6 +138,13 @@ public:
     using Visitor = std::function<void(std::string_view key, const pmix_value_t& value)>;
     virtual pmix_status_t visit(std::string_view nspace, const Entity& entity,
                                 const Visitor& visitor, unsigned scopes = kAllScopes) = 0;
+
+    // Takes this thread's view of the namespace to its newest commit and reads through what the
+    // commits since its previous view wrote (at most the last kWarmBytes), so that the calling
+    // thread's next Gets of that fresh data find it mapped and in cache. A client calls it when
+    // a fence that brought data returns.
+    static constexpr std::size_t kWarmBytes = std::size_t{256} << 10;
+    virtual void warm(std::string_view nspace) noexcept = 0;
 };
 
 // Who besides the writer may open a segment. The writer stays the owner (a reader that owned a

@@ -160,6 +160,8 @@ public:
     pmix_status_t visit(std::string_view nspace, const Entity& entity, const Visitor& visitor,
                         unsigned scopes) override;
 
+    void warm(std::string_view nspace) noexcept override;
+
 private:
     Attachment* find(std::string_view nspace) const noexcept;
     void publish(Attachment* a);
@@ -340,6 +342,21 @@ pmix_status_t EngineReader::ready(std::string_view nspace, const RegionReader*& 
         }
     }
     return PMIX_ERR_NOT_FOUND;
+}
+
+void EngineReader::warm(std::string_view nspace) noexcept {
+    if (!valid_text(nspace, PMIX_MAX_NSLEN)) {
+        return;
+    }
+    const LastUsed& last = t_last;
+    const bool had_view = last.reader == id_ && last.attachment->nspace == nspace &&
+                          !last.attachment->detached.load(std::memory_order_acquire);
+    const Ref before = had_view ? last.snap.root : 0;
+    const RegionReader* region = nullptr;
+    RegionReader::Snapshot snap;
+    if (ready(nspace, region, snap) == PMIX_SUCCESS && snap.root != before) {
+        region->touch(before, snap.root, kWarmBytes);
+    }
 }
 
 pmix_status_t EngineReader::lookup(std::string_view nspace, const Entity& entity,

@@ -29,6 +29,7 @@ PHASES = [  # (field, label, unit)
     ("fenceloop", "Put+Commit+Fence(data)+Get, steady state", "us"),
     ("getfirst", "First Get of a peer's key after that fence (median)", "us"),
     ("getwarm", "The same Get again, warm (median)", "us"),
+    ("getold", "First Get after a fence of a key read before (waking up, no new data)", "us"),
     ("finalize", "PMIx_Finalize", "us"),
     ("pss_kb", "Pss per process", "KiB"),
     ("rss_kb", "Rss per process", "KiB"),

@@ -41,6 +41,7 @@ PHASES = [
     ("fenceloop", "Modex cycle: Put + Commit + Fence(data) + Get, steady state", "us"),
     ("getfirst", "First Get of a peer's key after a collecting fence", "us"),
     ("getwarm", "The same Get again (warm)", "us"),
+    ("getold", "First Get after a fence of a key read before (waking up, no new data)", "us"),
     ("finalize", "PMIx_Finalize", "us"),
     ("pss_kb", "Pss per process", "KiB"),
     ("scenario_ms", "Scenario job wall (pmixrun start to exit)", "ms"),

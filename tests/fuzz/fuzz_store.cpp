@@ -130,6 +130,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (rc != PMIX_SUCCESS) return 0;
     const std::string_view ns = pmix::fuzz::kFuzzNamespace;
     expect_status(reader->attach(ns));
+    reader->warm(ns);  // what a client does after a fence: bounds-checked reads only
     read_entity(*reader, ns, Entity::job());
     for (pmix_rank_t rank = 0; rank < pmix::fuzz::kFuzzRanks + 2; rank += 3) {
         read_entity(*reader, ns, Entity::proc(rank));

@@ -110,7 +110,41 @@ class DvmSoak(soak.Soak):
         while time.time() < deadline and self.job_pids():
             time.sleep(0.02)
         if self.job_pids():
-            self.failures.append(f"job {index} ({kind}, n={n}): ranks still alive after 40 s")
+            self.failures.append(f"job {index} ({kind}, n={n}): ranks still alive after 40 s; "
+                                 + self.describe_stuck())
+
+    def describe_stuck(self):
+        """Where the stuck ranks are (state, kernel wait, threads' stacks of one of them, saved
+        to a file named in the failure), then how long they took to end (up to 120 s more)."""
+        pids = self.job_pids()
+        lines = []
+        for pid in pids:
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    state = f.read().rsplit(")", 1)[1].split()[0]
+                with open(f"/proc/{pid}/wchan") as f:
+                    wchan = f.read()
+                with open(f"/proc/{pid}/cmdline", "rb") as f:
+                    cmd = f.read().replace(b"\0", b" ").decode(errors="replace")[:80]
+                lines.append(f"{pid} {state} {wchan} {cmd}")
+            except OSError:
+                pass
+        path = f"/tmp/soak_dvm.stuck.{os.getpid()}.{int(time.time())}"
+        with open(path, "w") as out:
+            out.write("\n".join(lines) + "\n")
+            if pids:
+                out.write(subprocess.run(["gdb", "-p", str(pids[0]), "-batch", "-ex",
+                                          "thread apply all bt"], capture_output=True,
+                                         text=True, timeout=60).stdout)
+            self.dvm_err.seek(0)
+            out.write(self.dvm_err.read()[-3000:].decode(errors="replace"))
+        start = time.time()
+        while time.time() - start < 120 and self.job_pids():
+            time.sleep(0.1)
+        left = len(self.job_pids())
+        return (f"{len(pids)} ranks ({lines[0] if lines else '?'}), details in {path}; "
+                + (f"{left} still alive 120 s later" if left else
+                   f"all ended {time.time() - start:.1f} s later"))
 
     def sample(self):
         """What the launcher holds once its descriptors and /dev/shm agree over 50 ms."""

@@ -46,6 +46,12 @@ protected:
         ASSERT_EQ(writer_->put("job.shm", e, key, v.v), PMIX_SUCCESS);
     }
 
+    pmix::gds::NamespaceStats stats(const std::string& ns) {
+        pmix::gds::NamespaceStats out;
+        EXPECT_EQ(writer_->stats(ns, out), PMIX_SUCCESS);
+        return out;
+    }
+
     std::unique_ptr<pmix::gds::StoreWriter> writer_;
 };
 
@@ -210,6 +216,36 @@ TEST_F(Shm, ReadersKeepTheirViewAfterTheWriterIsGone) {
     Value host;
     ASSERT_EQ(reader->get("job.shm", Entity::job(), PMIX_HOSTNAME, &host), PMIX_SUCCESS);
     EXPECT_STREQ(host.v.data.string, "hello");
+}
+
+// What a client does after a fence (StoreReader::warm): its view moves to the newest commit,
+// including commits whose records went into segments it has not mapped yet, and reads go on
+// as before. Warming an unknown or invalid namespace, or twice, changes nothing.
+TEST_F(Shm, WarmMovesTheViewAcrossNewCommitsAndSegments) {
+    auto reader = writer_->make_reader();
+    Value first;
+    ASSERT_EQ(reader->get("job.shm", Entity::job(), "counter", &first), PMIX_SUCCESS);
+    const pmix::gds::NamespaceStats before = stats("job.shm");
+    const std::string big(4000, 'x');
+    for (int i = 1; i <= 600; ++i) {  // ~2.4 MB: the chain grows past its first segment
+        put_string(Entity::proc(static_cast<pmix_rank_t>(i % 8)), "big." + std::to_string(i),
+                   big + std::to_string(i));
+        if (i % 100 == 0) {
+            ASSERT_EQ(writer_->commit(), PMIX_SUCCESS);
+        }
+    }
+    ASSERT_GT(stats("job.shm").segments, before.segments);
+    reader->warm("job.shm");
+    reader->warm("job.shm");
+    reader->warm("no.such.namespace");
+    reader->warm(std::string(PMIX_MAX_NSLEN + 8, 'n'));
+    for (int i = 1; i <= 600; i += 37) {
+        Value v;
+        ASSERT_EQ(reader->get("job.shm", Entity::proc(static_cast<pmix_rank_t>(i % 8)),
+                              "big." + std::to_string(i), &v),
+                  PMIX_SUCCESS);
+        EXPECT_EQ(std::string(v.v.data.string), big + std::to_string(i));
+    }
 }
 
 TEST_F(Shm, NamesAreUniqueAndRemoved) {

@@ -412,7 +412,14 @@ TEST(Options, PersistentLauncher) {
     EXPECT_EQ(error_of({"pmixrun", "--dvm", "hello"}),
               "--dvm takes no program (tools start jobs with PMIx_Spawn)");
     EXPECT_EQ(error_of({"pmixrun", "--dvm", "-n", "2"}),
-              "--dvm runs on this node, without -n, --host, --user or --timeout");
+              "--dvm runs without -n, --user or --timeout");
+    Options across;  // one pmixd per node (launcher/dvm_head.h)
+    ASSERT_EQ(parse({"pmixrun", "--dvm", "--host", "a,b", "--launch-agent", "ip netns exec"},
+                    across, error),
+              ParseOutcome::run)
+        << error;
+    EXPECT_TRUE(across.dvm);
+    EXPECT_EQ(across.hosts, "a,b");
     EXPECT_EQ(error_of({"pmixrun", "--dvm", "--dvm-stop"}),
               "--dvm and --dvm-stop exclude each other");
     EXPECT_EQ(error_of({"pmixrun", "--pid", "3", "hello"}), "--uri and --pid go with --dvm-stop");

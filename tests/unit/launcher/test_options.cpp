@@ -292,11 +292,18 @@ TEST(DaemonOptions, AsTheHeadStartsIt) {
         << error;
     EXPECT_EQ(options.fabric_node, "10.0.0.2");
     EXPECT_EQ(options.node_index, 0u);
+    EXPECT_FALSE(options.dvm);
+    DaemonOptions dvm;  // a node of a persistent launcher (launcher/dvm_head.h)
+    ASSERT_TRUE(
+        parse_daemon({"pmixd", "--node-name", "n0", "--node-index", "0", "--dvm"}, dvm, error))
+        << error;
+    EXPECT_TRUE(dvm.dvm);
 }
 
 TEST(DaemonOptions, ClearErrors) {
     const std::string usage =
-        "usage: pmixd --node-name NAME --node-index I [--fabric-node ADDR] (started by pmixrun)";
+        "usage: pmixd --node-name NAME --node-index I [--fabric-node ADDR] [--dvm] (started by "
+        "pmixrun)";
     auto error_of_daemon = [](Argv args) {
         DaemonOptions options;
         std::string error;

@@ -571,6 +571,14 @@ int serve_dvm(Head& head) {
     while (Clock::now() < until && std::any_of(head.daemons.begin(), head.daemons.end(),
                                                [](const Daemon& d) { return !d.gone; }))
         pump(head, 100);
+    // What a lost daemon's processes never reported (they died with it: PR_SET_PDEATHSIG): ended
+    // by SIGKILL, so that every job's tool still gets its JOB_END before the server goes.
+    for (Proc& process : head.tools.procs) {
+        if (process.exited) continue;
+        process.exited = true;
+        process.exit_code = 128 + SIGKILL;
+        lifecycle_proc_ended(head.tools, process, SIGKILL);
+    }
     return asked ? 0 : head.fail_code;
 }
 

@@ -14,6 +14,9 @@
 #            (exit 143)
 #  stop:     pmix-dvm --stop while a job of 4 sleeps on both nodes: its tool gets JOB_END killed by
 #            command (143) first
+#  daemon_lost: node 1's pmixd SIGKILLed while a job sleeps on both nodes: the DVM stops (exit
+#            137), the job's tool still gets JOB_END; what the killed pmixd made (it could not
+#            remove it: names with its pid) is removed here, nothing else may be left
 # Every case ends with the DVM gone: no pmixd, no job process, nothing in TMPDIR or /dev/shm.
 # Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -81,17 +84,23 @@ settled_footprint() {  # three samples 0.1 s apart agree (a tool's connection cl
   done
   echo "$now"
 }
-job_procs() {  # every process of the simulated nodes but the pmixds
+live() {  # a process that runs (a zombie whose reaper is elsewhere does not)
+  local stat
+  stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+  [[ $(awk '{print $1}' <<<"${stat##*)}") != Z ]]
+}
+job_procs() {  # every live process of the simulated nodes but the pmixds
   local ns p
   for ns in "${prefix}n0" "${prefix}n1"; do
     for p in $(ip netns pids "$ns"); do
-      [[ $(cat /proc/$p/comm 2>/dev/null) == pmixd ]] || echo "$p"
+      [[ $(cat /proc/$p/comm 2>/dev/null) == pmixd ]] || ! live "$p" || echo "$p"
     done
   done
 }
-# Waits (at most 15 s) for the DVM to exit with status $1; checks that nothing is left.
+# Waits (at most 15 s) for the DVM to exit with status $1; checks that nothing is left, but the
+# files of a killed pmixd ($3, its pid).
 expect_stopped() {
-  local want=$1 kids=$2 rc p
+  local want=$1 kids=$2 killed=${3:-} rc p
   timeout 15 bash -c "while kill -0 $DVM_PID 2>/dev/null; do sleep 0.05; done" ||
     die "the DVM is still running 15 s after the stop"
   wait "$DVM_PID"
@@ -100,7 +109,11 @@ expect_stopped() {
   [[ $rc == "$want" ]] || fail "the DVM exited $rc (want $want)"
   sleep 0.2
   [[ $(pgrep -f "$bin/pmixd" | wc -l) -eq 0 ]] || fail "pmixd left: $(pgrep -af "$bin/pmixd")"
-  for p in $kids $(job_procs); do [[ -d /proc/$p ]] && fail "job process $p outlived the DVM"; done
+  for p in $kids $(job_procs); do live "$p" && fail "job process $p outlived the DVM: $(ps -o pid,stat,args -p "$p")"; done
+  if [[ -n $killed ]]; then
+    rm -rf "$TMPDIR"/*".$killed" "$TMPDIR"/*"-$killed"
+    rm -f /dev/shm/pmixdvm-$$-"$killed"-*
+  fi
   local left
   left=$(find "$TMPDIR" -mindepth 1)
   [[ -z $left ]] || fail "left in TMPDIR: $left"
@@ -162,15 +175,23 @@ nonzero)
   kill -TERM "$DVM_PID"
   expect_stopped 143 ""
   ;;
-stop)
+stop | daemon_lost)
   start_dvm --host "$hosts"
   timeout 60 "$TOOL" run 1 1 0 4 /bin/sleep 30 >"$work/sleeper.out" 2>&1 &
   sleeper=$!
   timeout 20 bash -c "until [[ \$(pgrep -x sleep -P \$(pgrep -d, -f '$bin/pmixd') | wc -l) -ge 4 ]]; do sleep 0.05; done" ||
     die "the sleeping job did not start on both nodes"
   kids=$(job_procs)
-  stop_cli
-  expect_stopped 0 "$kids"
+  if [[ $case == stop ]]; then
+    stop_cli
+    expect_stopped 0 "$kids"
+  else
+    for p in $(ip netns pids "${prefix}n1"); do
+      [[ $(cat /proc/$p/comm 2>/dev/null) == pmixd ]] && killed=$p && kill -9 "$p"
+    done
+    expect_stopped 137 "$kids" "$killed"
+    grep -q "the daemon of node 1 (${prefix}n1) died" "$work/dvm.err" || fail "no message naming it"
+  fi
   timeout 10 bash -c "while kill -0 $sleeper 2>/dev/null; do sleep 0.05; done" || kill -9 "$sleeper"
   grep 'JOB_END' "$work/sleeper.out" | sed 's/^/sleeper| /'
   grep -q 'JOB_END KILLED BY COMMAND exit 143' "$work/sleeper.out" ||

@@ -148,6 +148,11 @@ pmix_status_t dvm_spawn(const pmix_proc_t* proc, const pmix_info_t job_info[], s
                                   : nullptr;
         if (program != nullptr && !program_exists(program)) return PMIX_ERR_JOB_EXE_NOT_FOUND;
     }
+    if (g_launcher->spawn_placement)  // set before the loop runs
+        if (const pmix_status_t rc = g_launcher->spawn_placement(
+                job_info, ninfo, apps != nullptr && napps == 1 ? &apps[0] : nullptr, cbdata);
+            rc != PMIX_SUCCESS)
+            return rc;
     return g_base.spawn(proc, job_info, ninfo, apps, napps, cbfunc, cbdata);
 }
 

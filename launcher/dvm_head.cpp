@@ -13,6 +13,13 @@ void DvmHead::spawn(const pmix_proc_t& parent, const AppSpec& app, pmix_spawn_cb
     if (app.stdin_rank != Options::kStdinNone) return answer(PMIX_ERR_NOT_SUPPORTED);
     for (const auto& [nspace, name] : psets_)  // every node defines the job's set
         if (!app.pset.empty() && name == app.pset) return answer(PMIX_ERR_EXISTS);
+    std::vector<uint32_t> placed;
+    {
+        std::lock_guard lock(placed_mu_);
+        if (auto found = placed_.find(cbdata); found != placed_.end())
+            placed = std::move(placed_.extract(found).mapped());
+    }
+    if (!placed.empty()) spawner_.place_next(std::move(placed));
     const uint64_t id = next_id_++;
     waits_[id] = {cbfunc, cbdata};
     Message request;
@@ -27,6 +34,59 @@ void DvmHead::spawn(const pmix_proc_t& parent, const AppSpec& app, pmix_spawn_cb
     const std::string& nspace = view_.spawned_nspaces.back();
     view_.lifecycles[nspace].request = app.lifecycle;
     if (!app.pset.empty()) psets_[nspace] = app.pset;
+}
+
+namespace {
+
+// The nodes PMIX_HOST / PMIX_HOSTFILE of `info` name (the first such key); false: none given.
+bool named_hosts(const pmix_info_t* info, size_t ninfo, std::vector<NodeSlot>& hosts,
+                 pmix_status_t& rc) {
+    for (size_t i = 0; info != nullptr && i < ninfo; ++i) {
+        const bool list = PMIX_CHECK_KEY(&info[i], PMIX_HOST);
+        if (!list && !PMIX_CHECK_KEY(&info[i], PMIX_HOSTFILE)) continue;
+        const pmix_value_t& value = info[i].value;
+        std::string error;
+        rc = value.type == PMIX_STRING && value.data.string != nullptr &&
+                     (list ? parse_host_list(value.data.string, hosts, error)
+                           : parse_hostfile(value.data.string, hosts, error))
+                 ? PMIX_SUCCESS
+                 : PMIX_ERR_BAD_PARAM;
+        return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+pmix_status_t DvmHead::placement(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t* app,
+                                 void* cbdata) {
+    std::vector<NodeSlot> hosts;
+    pmix_status_t rc = PMIX_SUCCESS;
+    std::vector<uint32_t> counts;
+    const bool named = (app != nullptr && named_hosts(app->info, app->ninfo, hosts, rc)) ||
+                       named_hosts(job_info, ninfo, hosts, rc);
+    if (named && rc == PMIX_SUCCESS && app != nullptr) {
+        const std::vector<NodeSlot>& nodes = view_.layout.nodes;  // fixed once the DVM runs
+        std::vector<size_t> chosen;
+        for (const NodeSlot& host : hosts) {
+            const auto at = std::find_if(nodes.begin(), nodes.end(),
+                                         [&](const NodeSlot& n) { return n.name == host.name; });
+            if (at == nodes.end()) rc = PMIX_ERR_BAD_PARAM;
+            else chosen.push_back(static_cast<size_t>(at - nodes.begin()));
+        }
+        if (hosts.empty()) rc = PMIX_ERR_BAD_PARAM;
+        std::sort(chosen.begin(), chosen.end());
+        chosen.erase(std::unique(chosen.begin(), chosen.end()), chosen.end());
+        const size_t nprocs = app->maxprocs > 0 ? static_cast<size_t>(app->maxprocs) : 1;
+        counts.assign(nodes.size(), 0);
+        for (size_t i = 0; rc == PMIX_SUCCESS && i < chosen.size(); ++i)
+            counts[chosen[i]] = static_cast<uint32_t>(nprocs / chosen.size() +
+                                                      (i < nprocs % chosen.size() ? 1 : 0));
+    }
+    std::lock_guard lock(placed_mu_);
+    if (rc == PMIX_SUCCESS && !counts.empty()) placed_[cbdata] = std::move(counts);
+    else placed_.erase(cbdata);
+    return rc;
 }
 
 void DvmHead::take_reply(const std::vector<std::string>& fields) {

@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <set>
 #include <string>
 #include <vector>
@@ -54,6 +55,12 @@ public:
     // Every job whose processes all ended, with both streams, is retired here and on each node.
     void retire_finished();
     void fail_requests(pmix_status_t status);  // spawns still unanswered at the stop
+    // Launcher::spawn_placement, on the server's thread: a tool's PMIX_HOST (a host list as
+    // --host takes it) or PMIX_HOSTFILE, of the app's info, else of the job info, places the
+    // job in equal blocks over those of the DVM's nodes (in the DVM's node order) instead of all;
+    // a node the DVM does not have: PMIX_ERR_BAD_PARAM. Kept by cbdata until spawn() runs.
+    pmix_status_t placement(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t* app,
+                            void* cbdata);
 
     // The head has no clients: what only a node daemon does is refused or nothing.
     pmix_status_t fence(const pmix_proc_t[], size_t, const pmix_info_t[], size_t, char*, size_t,
@@ -92,6 +99,9 @@ private:
     std::map<uint64_t, Wait> waits_;
     std::set<std::string> answered_;            // placed jobs whose requester has its answer
     std::map<std::string, std::string> psets_;  // PMIX_PSET_NAME of the live jobs, by nspace
+    std::mutex placed_mu_;
+    // Every spawn's placement (empty: every node), replaced by the next spawn with that cbdata.
+    std::map<void*, std::vector<uint32_t>> placed_;
 };
 
 }  // namespace pmix::launcher

@@ -489,6 +489,10 @@ bool start_dvm_server(Head& head) {
             send_all(head, kind, fields);
         });
     view.remote = head.dvm.get();
+    view.spawn_placement = [dvm = head.dvm.get()](const pmix_info_t* info, size_t ninfo,
+                                                  const pmix_app_t* app, void* cbdata) {
+        return dvm->placement(info, ninfo, app, cbdata);
+    };
     if (dvm_open_server(view, head.uri_file) != 0) return false;
     head.server_up = true;
     return true;

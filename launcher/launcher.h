@@ -303,6 +303,11 @@ struct Launcher {
     // An indirect launch (indirect.cpp): run once the server is up, before the job is
     // registered; false: the job must not start (fail() has said why).
     std::function<bool(Launcher&)> before_job;
+    // The multi-node DVM's head (dvm_head.h): reads a tool spawn's PMIX_HOST / PMIX_HOSTFILE on
+    // the server's thread, before the spawn is queued; an error refuses the spawn.
+    // `app`: the one app (null: several, which spawn refuses there).
+    std::function<pmix_status_t(const pmix_info_t[], size_t, const pmix_app_t* app, void* cbdata)>
+        spawn_placement;
     // The main job's lifecycle events go to this requester when it asked (indirect.cpp: the
     // initiator's PMIX_LAUNCH_DIRECTIVES); else as for any main job (lifecycle.cpp).
     std::optional<pmix_proc_t> main_requester;

@@ -8,7 +8,8 @@
 #            segments, the TMPDIR entries and the descriptors of the head and of each pmixd are
 #            the same after the 20 as before (every job retired on every node); pmix-dvm --stop
 #  at_once:  (--hostfile) 8 jobs of 4, 4 at a time, each rank saying where it runs: ranks 0-1 on
-#            node 0 and 2-3 on node 1 in every job; stopped by PMIx_Job_control(TERMINATE)
+#            node 0 and 2-3 on node 1 in every job; a job of 3 with PMIX_HOST node 1 runs there
+#            alone, one naming no node of the DVM is refused; stopped by PMIx_Job_control(TERMINATE)
 #  nonzero:  a job whose rank 3 (node 1) exits 3 while the others sleep: JOB_END NON-ZERO exit 3
 #            at once, its processes on both nodes gone; the next job ends well; stopped by SIGTERM
 #            (exit 143)
@@ -159,6 +160,18 @@ at_once)
   n1=$(grep -c "rank [23] on ${prefix}n1\$" "$work/dvm.out")
   echo "ranks 0-1 on node 0: $n0 lines, ranks 2-3 on node 1: $n1 lines (8 jobs)"
   [[ $n0 == 16 && $n1 == 16 ]] || fail "not placed in equal blocks: $(grep ' on ' "$work/dvm.out")"
+  DVM_TOOL_HOST="${prefix}n1" tool run 1 1 0 3 /bin/sh -c 'echo "host rank $PMIX_RANK on $(ip netns identify)"' ||
+    fail "a job with PMIX_HOST"
+  [[ $(grep -c "host rank [012] on ${prefix}n1\$" "$work/dvm.out") == 3 ]] ||
+    fail "PMIX_HOST ${prefix}n1 not honoured: $(grep 'host rank' "$work/dvm.out")"
+  # (the tool's own "FAIL:" line is expected here: kept out of the test's output)
+  DVM_TOOL_HOST=nosuchnode timeout 30 "$TOOL" run 1 1 0 1 "$HELLO" >"$work/refused.out" 2>&1 &&
+    fail "a PMIX_HOST of no node was accepted"
+  if grep -q "spawn: BAD-PARAM" "$work/refused.out"; then
+    echo "PMIX_HOST of no node of the DVM: refused with BAD-PARAM"
+  else
+    fail "PMIX_HOST of no node: not BAD-PARAM: $(sed 's/FAIL/fail/' "$work/refused.out")"
+  fi
   tool stop || fail "stop by job control"
   expect_stopped 0 ""
   ;;

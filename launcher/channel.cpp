@@ -37,6 +37,7 @@ constexpr KindName kKinds[] = {
     {MessageKind::spawn, "spawn"},         {MessageKind::spawn_part, "spawn part"},
     {MessageKind::spawn_started, "spawn started"}, {MessageKind::spawn_reply, "spawn reply"},
     {MessageKind::connect, "connect"},     {MessageKind::connect_reply, "connect reply"},
+    {MessageKind::retire, "retire"},
 };
 // clang-format on
 

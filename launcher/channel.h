@@ -58,6 +58,9 @@ enum class MessageKind : char {
     // "1" connect or "0" disconnect, timeout s ("0": none), then (nspace, rank) pairs
     connect = 'c',
     connect_reply = 'v',  // head -> daemon: id, status
+    // A persistent launcher across nodes (dvm_head.h), head -> daemon: nspace of a job whose
+    // processes all ended on every node: drop it here too
+    retire = 'R',
 };
 
 // The one place kinds meet bytes.

@@ -159,6 +159,10 @@ private:
                 break;
             case MessageKind::quit:
                 launcher_.quit = true;
+                if (launcher_.options.dvm) kill_now(0);  // the DVM stops: its jobs end now
+                break;
+            case MessageKind::retire:  // a DVM's job ended on every node
+                if (!message.fields.empty()) dvm_order_retire(message.fields[0]);
                 break;
             case MessageKind::event:
                 deliver_event(message);
@@ -297,6 +301,7 @@ int main(int argc, char** argv) {
     if (!net->connect(launcher.layout, launcher.nspace, addresses, error))
         die("fabric connect failed: " + error);
     launcher.hostname = args.node_name;
+    launcher.options.dvm = args.dvm;  // no job of its own: the head's tools spawn them
     for (uint32_t i = 0; i < launcher.local_main_ranks(); ++i) {
         Proc& process = launcher.procs.emplace_back();
         process.rank = launcher.first_local_rank() + i;

@@ -31,6 +31,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <set>
 
 namespace pmix::launcher {
 namespace {
@@ -46,6 +47,10 @@ struct FailingJob {
 std::map<std::string, FailingJob> g_failing;  // by namespace; the loop only
 bool g_stop_requested = false;                // the loop only
 pmix_server_module_t g_base;                  // host.cpp's module, which the DVM's upcalls wrap
+bool g_node_daemon = false;                   // pmixd of a DVM across nodes: the head stops it
+// pmixd: the jobs the head retired (every node's processes ended): dropped here once this node's
+// are reaped and their output read.
+std::set<std::string> g_retire_ordered;
 
 bool failed(const Proc& process) {
     return process.exit_code != 0 || (process.connected && !process.finalized);
@@ -80,7 +85,10 @@ void job_control_on_loop(const pmix_proc_t& requester, std::vector<pmix_proc_t> 
     bool at_dvm = targets.empty() && !is_job(launcher, requester.nspace);
     for (const pmix_proc_t& target : targets) at_dvm = at_dvm || launcher.nspace == target.nspace;
     if (at_dvm) {
-        const pmix_status_t rc = terminate ? PMIX_SUCCESS : PMIX_ERR_NOT_SUPPORTED;
+        // pmixd: the DVM is the head's to stop (tools reach it there, as the system server).
+        const pmix_status_t rc =
+            terminate && !g_node_daemon ? PMIX_SUCCESS : PMIX_ERR_NOT_SUPPORTED;
+        if (g_node_daemon) terminate = false;
         if (cbfunc != nullptr) cbfunc(rc, nullptr, 0, cbdata, nullptr, nullptr);
         if (terminate) request_stop(launcher);
         return;
@@ -140,6 +148,11 @@ pmix_status_t dvm_spawn(const pmix_proc_t* proc, const pmix_info_t job_info[], s
                                   : nullptr;
         if (program != nullptr && !program_exists(program)) return PMIX_ERR_JOB_EXE_NOT_FOUND;
     }
+    if (g_launcher->spawn_placement)  // set before the loop runs
+        if (const pmix_status_t rc = g_launcher->spawn_placement(
+                job_info, ninfo, apps != nullptr && napps == 1 ? &apps[0] : nullptr, cbdata);
+            rc != PMIX_SUCCESS)
+            return rc;
     return g_base.spawn(proc, job_info, ninfo, apps, napps, cbfunc, cbdata);
 }
 
@@ -162,10 +175,7 @@ long live_system_server(const std::string& path) {
 pmix_status_t init_dvm_server(Launcher& launcher) {
     pmix_server_module_t module;
     fill_module(module);
-    g_base = module;
-    module.job_control = dvm_job_control;
-    module.abort = dvm_abort;
-    module.spawn = dvm_spawn;
+    dvm_module(module, false);
     const bool yes = true;
     const pmix_rank_t rank = 0;
     InfoList info;
@@ -174,6 +184,9 @@ pmix_status_t init_dvm_server(Launcher& launcher) {
     info.add(PMIX_SERVER_NSPACE, launcher.nspace);
     info.add(PMIX_SERVER_RANK, &rank, PMIX_PROC_RANK);
     info.add(PMIX_SERVER_REMOTE_CONNECTIONS, &launcher.options.remote_tools, PMIX_BOOL);
+    // Across nodes the head's key, every pmixd's too (head.cpp); one node: the library's own.
+    pmix_byte_object_t key{launcher.credential_key.data(), launcher.credential_key.size()};
+    if (key.size > 0) info.add(PMIX_CRYPTO_KEY, &key, PMIX_BYTE_OBJECT);
     const pmix_status_t rc = info.convert();
     return rc == PMIX_SUCCESS ? PMIx_server_init(&module, info.info(), info.size()) : rc;
 }
@@ -240,6 +253,8 @@ void retire_job(Launcher& launcher, const std::string& nspace) {
     debug_forget(nspace);
     output_printer().close_files_of(nspace);  // --output-filename's files of the job
     g_failing.erase(nspace);
+    g_retire_ordered.erase(nspace);
+    launcher.job_layouts.erase(nspace);
     std::erase(launcher.spawned_nspaces, nspace);
     const size_t removed = std::erase_if(
         launcher.procs, [&](const Proc& process) { return process.nspace == nspace; });
@@ -254,7 +269,7 @@ void retire_job(Launcher& launcher, const std::string& nspace) {
 std::vector<std::string> finished_jobs(const Launcher& launcher) {
     std::vector<std::string> out;
     for (const std::string& nspace : launcher.spawned_nspaces) {
-        bool done = true;
+        bool done = !g_node_daemon || g_retire_ordered.count(nspace) != 0;
         for (const Proc& process : launcher.procs)
             if (process.nspace == nspace &&
                 (!process.exited || process.out.fd >= 0 || process.err.fd >= 0))
@@ -270,13 +285,14 @@ void advance_job_kills(Launcher& launcher) {
     for (auto& [nspace, job] : g_failing) {
         pmix_proc_t all;
         PMIX_LOAD_PROCID(&all, nspace.c_str(), PMIX_RANK_WILDCARD);
-        if (job.kill_stage == 0 && now - job.since >= kExitGrace) {
-            signal_local(launcher, {all}, SIGTERM);
-            job.kill_stage = 1;
-        } else if (job.kill_stage == 1 && now - job.since >= kExitGrace + kTermGrace) {
-            signal_local(launcher, {all}, SIGKILL);
-            job.kill_stage = 2;
-        }
+        int sig = 0;
+        if (job.kill_stage == 0 && now - job.since >= kExitGrace) sig = SIGTERM;
+        else if (job.kill_stage == 1 && now - job.since >= kExitGrace + kTermGrace) sig = SIGKILL;
+        if (sig == 0) continue;
+        ++job.kill_stage;
+        signal_local(launcher, {all}, sig);
+        // pmixd: the job's processes of the other nodes too (they may wait in a fence for ours).
+        if (launcher.remote != nullptr) launcher.remote->signal_others({all}, sig);
     }
 }
 
@@ -316,16 +332,23 @@ void dvm_tick(Launcher& launcher) {
 
 bool dvm_finished(const Launcher& launcher) { return launcher.failing; }
 
-int run_dvm(Launcher& launcher) {
-    char host[256] = {};
-    ::gethostname(host, sizeof host - 1);
-    launcher.hostname = host;
-    launcher.nspace = "pmix-dvm." + std::to_string(::getpid());
-    launcher.layout.nodes = {{launcher.hostname, 0}};
-    launcher.layout.map(0);
-    launcher.child_env = child_env(launcher.options);
-    launcher.job_uid = ::geteuid();
-    launcher.job_gid = ::getegid();
+void dvm_module(pmix_server_module_t& module, bool node_daemon) {
+    g_base = module;
+    g_node_daemon = node_daemon;
+    module.job_control = dvm_job_control;
+    module.abort = dvm_abort;
+    module.spawn = dvm_spawn;
+}
+
+bool dvm_stop_requested() { return g_stop_requested; }
+
+void dvm_fail_job(const std::string& nspace, const std::string& why) { fail_job(nspace, why); }
+
+void dvm_retire_job(Launcher& launcher, const std::string& nspace) { retire_job(launcher, nspace); }
+
+void dvm_order_retire(const std::string& nspace) { g_retire_ordered.insert(nspace); }
+
+int dvm_open_server(Launcher& launcher, std::string& uri_file) {
     const std::string system_file = system_tmpdir() + "/pmix.sys." + launcher.hostname;
     if (const long other = live_system_server(system_file); other != 0) {
         std::fprintf(stderr, "pmix-dvm: a system server (pid %ld) already serves %s\n", other,
@@ -337,10 +360,26 @@ int run_dvm(Launcher& launcher) {
         return 1;
     }
     debug_watch_events();  // the debugger stops of spawned jobs (debug.cpp)
+    if (report_where(launcher, uri_file)) return 0;
+    PMIx_server_finalize();
+    return 1;
+}
+
+int run_dvm(Launcher& launcher) {
+    char host[256] = {};
+    ::gethostname(host, sizeof host - 1);
+    launcher.hostname = host;
+    launcher.nspace = "pmix-dvm." + std::to_string(::getpid());
+    launcher.layout.nodes = {{launcher.hostname, 0}};
+    launcher.layout.map(0);
+    launcher.child_env = child_env(launcher.options);
+    launcher.job_uid = ::geteuid();
+    launcher.job_gid = ::getegid();
     std::string uri_file;
+    if (dvm_open_server(launcher, uri_file) != 0) return 1;
     std::vector<char*> no_env{nullptr};
     int code = 1;
-    if (report_where(launcher, uri_file) && spawn_all(launcher, no_env.data())) {  // signals
+    if (spawn_all(launcher, no_env.data())) {  // signals
         run_loop(launcher);
         code = g_stop_requested ? 0 : launcher.fail_code;
     }

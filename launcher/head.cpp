@@ -4,6 +4,7 @@
 // nodes, and a daemon's death to the others (their fences fail at once, never hang).
 #include "channel.h"
 #include "directory.h"
+#include "dvm_head.h"
 #include "launcher.h"
 #include "remote_connect.h"
 #include "remote_spawn.h"
@@ -38,8 +39,6 @@ namespace {
 constexpr int kStartupMs = 60000;                      // every daemon's address
 constexpr auto kQuitGrace = std::chrono::seconds(10);  // daemons exit after quit
 constexpr auto kFailGrace = std::chrono::seconds(15);  // after a failure, then SIGKILL
-// The head reads no pipes: a remote rank's Stream.fd says only whether its end was reported.
-constexpr int kStreamEnded = -2;
 
 struct Daemon {
     size_t index = 0;
@@ -73,6 +72,8 @@ struct Head {
     std::unique_ptr<Directory> directory;      // the job's publish/lookup directory (directory.h)
     std::unique_ptr<HeadSpawner> spawner;      // PMIx_Spawn from the ranks (remote_spawn.h)
     std::unique_ptr<HeadConnector> connector;  // PMIx_Connect / _Disconnect (remote_connect.h)
+    std::unique_ptr<DvmHead> dvm;              // --dvm: the persistent launcher (dvm_head.h)
+    std::string uri_file;                      // --dvm --report-uri FILE, removed at the end
 };
 
 // Fills the head's view of the job for tools: ranks block-mapped over the nodes, none started.
@@ -143,12 +144,14 @@ std::vector<std::string> split_words(const std::string& text) {
     return out;
 }
 
-bool start_daemon(Daemon& daemon, const std::vector<std::string>& agent, const std::string& pmixd) {
+bool start_daemon(Daemon& daemon, const std::vector<std::string>& agent, const std::string& pmixd,
+                  bool dvm) {
     int to[2], from[2];  // pipes to the daemon's stdin and from its stdout
     if (::pipe2(to, O_CLOEXEC) != 0 || ::pipe2(from, O_CLOEXEC) != 0) return false;
     std::vector<std::string> args = agent;
     args.insert(args.end(), {daemon.name, pmixd, "--node-name", daemon.name, "--node-index",
                              std::to_string(daemon.index)});
+    if (dvm) args.emplace_back("--dvm");
     pid_t pid = ::fork();
     if (pid == 0) {
         ::setpgid(0, 0);  // a ^C reaches pmixrun, which takes the job down in order
@@ -435,6 +438,7 @@ JobMessage job_message(const Head& head) {
     for (const Daemon& daemon : head.daemons)
         job.nodes.push_back({daemon.name, head.layout.rank_count[daemon.index], daemon.address});
     job.argv = head.options.argv;
+    if (job.argv.empty()) job.argv = {"pmix-dvm"};  // --dvm: no job of its own, nothing started
     // -x: the value here (a bare VAR) or the one given; the daemons add these to their own
     // environment, as mpirun does on remote nodes.
     for (const std::string& passed : head.options.env) {
@@ -475,8 +479,32 @@ bool collect_launch_blob(Head& head) {
 // A server with no clients: for setup_application, and for tools, which find it through its
 // rendezvous files in the library's default tmpdir ($TMPDIR...) and get the whole job's proc
 // table (query.cpp on head.tools); finalized at the end.
+// --dvm: the server is the DVM's (dvm.cpp: the system server), DvmHead its Remote.
+bool start_dvm_server(Head& head) {
+    Launcher& view = head.tools;
+    view.psets.clear();  // no job of its own, no set
+    view.credential_key = head.credential_key;
+    head.dvm = std::make_unique<DvmHead>(
+        view, *head.spawner, [&head](MessageKind kind, const std::vector<std::string>& fields) {
+            send_all(head, kind, fields);
+        });
+    view.remote = head.dvm.get();
+    view.spawn_placement = [dvm = head.dvm.get()](const pmix_info_t* info, size_t ninfo,
+                                                  const pmix_app_t* app, void* cbdata) {
+        return dvm->placement(info, ninfo, app, cbdata);
+    };
+    if (dvm_open_server(view, head.uri_file) != 0) return false;
+    head.server_up = true;
+    return true;
+}
+
 bool start_local_server(Head& head) {
     init_tool_view(head);
+    // One key for the whole job, handed to every pmixd over its channel (ssh carries it
+    // encrypted; it is never on a command line nor in an environment a rank inherits).
+    head.credential_key.resize(32);
+    if (::getrandom(head.credential_key.data(), head.credential_key.size(), 0) != 32) return false;
+    if (head.options.dvm) return start_dvm_server(head);
     pmix_server_module_t module;
     std::memset(&module, 0, sizeof module);
     module.query = host_query;
@@ -487,10 +515,6 @@ bool start_local_server(Head& head) {
     InfoList info;
     info.add(PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
     info.add(PMIX_SERVER_REMOTE_CONNECTIONS, &head.options.remote_tools, PMIX_BOOL);
-    // One key for the whole job, handed to every pmixd over its channel (ssh carries it
-    // encrypted; it is never on a command line nor in an environment a rank inherits).
-    head.credential_key.resize(32);
-    if (::getrandom(head.credential_key.data(), head.credential_key.size(), 0) != 32) return false;
     pmix_byte_object_t key{head.credential_key.data(), head.credential_key.size()};
     info.add(PMIX_CRYPTO_KEY, &key, PMIX_BYTE_OBJECT);
     pmix_status_t rc = info.convert();
@@ -529,6 +553,37 @@ void run_job(Head& head) {
         }
     }
     head.all_done = Clock::now();
+}
+
+// --dvm: serves tools until a stop (dvm_head.h), then stops every daemon and reads their last
+// reports (at most kQuitGrace), so that the running jobs' ends reach their tools; the exit status.
+int serve_dvm(Head& head) {
+    while (!head.failing && !dvm_stop_requested()) {
+        pump(head, 100);
+        const auto now = Clock::now();
+        head.directory->tick(now);
+        head.connector->tick(now);
+        head.dvm->retire_finished();
+    }
+    const bool asked = !head.failing;
+    head.failing = true;        // no new spawns (HeadSpawner reads the view's)
+    head.tools.kill_stage = 1;  // the jobs' ends: killed by command (lifecycle.cpp)
+    head.dvm->fail_requests(PMIX_ERR_JOB_TERMINATED);
+    for (Daemon& daemon : head.daemons) daemon.done = true;  // their exit is the stop's
+    send_all(head, MessageKind::quit, {});
+    const auto until = Clock::now() + kQuitGrace;
+    while (Clock::now() < until && std::any_of(head.daemons.begin(), head.daemons.end(),
+                                               [](const Daemon& d) { return !d.gone; }))
+        pump(head, 100);
+    // What a lost daemon's processes never reported (they died with it: PR_SET_PDEATHSIG): ended
+    // by SIGKILL, so that every job's tool still gets its JOB_END before the server goes.
+    for (Proc& process : head.tools.procs) {
+        if (process.exited) continue;
+        process.exited = true;
+        process.exit_code = 128 + SIGKILL;
+        lifecycle_proc_ended(head.tools, process, SIGKILL);
+    }
+    return asked ? 0 : head.fail_code;
 }
 
 // A rank whose daemon died (or was killed after a failure) never reported the end of its
@@ -610,7 +665,7 @@ bool plan_nodes(Head& head) {
     }
     int slots = 0;
     for (const NodeSlot& node : head.layout.nodes) slots += node.slots;
-    if (!options.nprocs_given) head.options.nprocs = std::min(slots, 4096);
+    if (!options.nprocs_given) head.options.nprocs = options.dvm ? 0 : std::min(slots, 4096);
     if (!head.layout.map(static_cast<uint32_t>(head.options.nprocs))) {
         std::fprintf(stderr, "pmixrun: %d processes do not fit in the %d slots of %zu node(s)\n",
                      head.options.nprocs, slots, head.layout.nodes.size());
@@ -636,6 +691,10 @@ int run_head(const Options& options) {
     });
     head.spawner = std::make_unique<HeadSpawner>(head.tools, [&head](size_t node, MessageKind kind,
                                                                      const auto& fields) {
+        if (node == kHeadNode && kind == MessageKind::spawn_reply && head.dvm) {
+            head.dvm->take_reply(fields);  // a tool of the DVM's server asked (dvm_head.h)
+            return;
+        }
         if (node >= head.daemons.size() || head.daemons[node].gone) return;
         // A daemon that reported all its processes ended gets new ones (its count in the
         // part, fields[5 + node], is not 0): it reports again once they ended.
@@ -662,7 +721,7 @@ int run_head(const Options& options) {
         std::fprintf(stderr, "pmixrun: empty --launch-agent\n");
         return 2;
     }
-    head.nspace = "pmixrun." + std::to_string(::getpid());
+    head.nspace = (options.dvm ? "pmix-dvm." : "pmixrun.") + std::to_string(::getpid());
     if (::pipe2(g_signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0) return 1;
     ::signal(SIGPIPE, SIG_IGN);  // a dead daemon's pipe: the write fails, EOF tells us the rest
     ::signal(SIGINT, on_signal);
@@ -675,7 +734,7 @@ int run_head(const Options& options) {
         daemon.stdin_target = head.layout.rank_count[i] > 0 &&
                               (in == Options::kStdinAll ||
                                (in >= 0 && head.layout.node_of(static_cast<pmix_rank_t>(in)) == i));
-        if (!start_daemon(daemon, agent, pmixd)) {
+        if (!start_daemon(daemon, agent, pmixd, options.dvm)) {
             std::fprintf(stderr, "pmixrun: cannot start the daemon of node %s\n",
                          daemon.name.c_str());
             daemon.gone = daemon.done = true;
@@ -687,12 +746,16 @@ int run_head(const Options& options) {
         send_all(head, MessageKind::job, encode_job(job_message(head)));
         head.tools.stdin_fwd.own_stdin = options.stdin_rank != Options::kStdinNone;
         head.sent = Clock::now();
-        run_job(head);
+        if (head.dvm) {
+            code = serve_dvm(head);
+        } else {
+            run_job(head);
+            code = head.timed_out ? 124 : head.fail_code;
+            for (const Daemon& daemon : head.daemons)
+                if (!head.timed_out) code = std::max(code, daemon.code);
+        }
         end_open_streams(head);
         lifecycle_flush();  // the job's last events reach the library before it is torn down
-        code = head.timed_out ? 124 : head.fail_code;
-        for (const Daemon& daemon : head.daemons)
-            if (!head.timed_out) code = std::max(code, daemon.code);
     } else {
         for (Daemon& daemon : head.daemons)
             if (daemon.pid > 0) {
@@ -702,6 +765,7 @@ int run_head(const Options& options) {
     }
     shut_down(head);
     if (head.server_up) PMIx_server_finalize();
+    if (!head.uri_file.empty()) ::unlink(head.uri_file.c_str());
     head.end = Clock::now();
     if (options.report) report(head, code);
     return code;

@@ -3,6 +3,7 @@
 #include "remote_spawn.h"
 
 #include <cstdlib>
+#include <utility>
 
 namespace pmix::launcher {
 namespace {
@@ -27,6 +28,7 @@ bool HeadSpawner::take(size_t node, const Message& message) {
 }
 
 void HeadSpawner::request(size_t node, const Message& message) {
+    std::vector<uint32_t> placed = std::exchange(next_counts_, {});  // this request's only
     const std::vector<std::string>& f = message.fields;
     const size_t nodes = view_.layout.nodes.size();
     char* end = nullptr;
@@ -43,7 +45,7 @@ void HeadSpawner::request(size_t node, const Message& message) {
     }
     const unsigned job = next_job_++;
     const std::string nspace = view_.nspace + "." + std::to_string(job);
-    const std::vector<uint32_t> counts = place(nprocs, nodes);
+    const std::vector<uint32_t> counts = placed.empty() ? place(nprocs, nodes) : placed;
     std::vector<std::string> part{nspace, std::to_string(job), f[1], f[2], std::to_string(nodes)};
     for (uint32_t count : counts) part.push_back(std::to_string(count));
     part.insert(part.end(), f.begin() + kAppFieldsAt, f.end());

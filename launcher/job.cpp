@@ -363,6 +363,10 @@ void start_failed(Launcher& launcher, Proc& process, const SpawnSpec& spec,
     process.counted = true;
     if (launcher.remote != nullptr) launcher.remote->exited(process);
     ++launcher.exited_count;
+    if (launcher.options.dvm) {  // pmixd of a DVM: that job fails, not the launcher
+        dvm_fail_job(process.nspace, "rank " + proc_tag(process) + ": " + why);
+        return;
+    }
     launcher.fail(code, "rank " + proc_tag(process) + ": " + why + "; killing the job");
 }
 

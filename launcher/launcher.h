@@ -303,6 +303,11 @@ struct Launcher {
     // An indirect launch (indirect.cpp): run once the server is up, before the job is
     // registered; false: the job must not start (fail() has said why).
     std::function<bool(Launcher&)> before_job;
+    // The multi-node DVM's head (dvm_head.h): reads a tool spawn's PMIX_HOST / PMIX_HOSTFILE on
+    // the server's thread, before the spawn is queued; an error refuses the spawn.
+    // `app`: the one app (null: several, which spawn refuses there).
+    std::function<pmix_status_t(const pmix_info_t[], size_t, const pmix_app_t* app, void* cbdata)>
+        spawn_placement;
     // The main job's lifecycle events go to this requester when it asked (indirect.cpp: the
     // initiator's PMIX_LAUNCH_DIRECTIVES); else as for any main job (lifecycle.cpp).
     std::optional<pmix_proc_t> main_requester;
@@ -520,6 +525,19 @@ std::vector<std::string> dvm_command_line(int argc, char** argv);
 void dvm_proc_ended(Launcher& launcher, Proc& process, int wait_status);
 void dvm_tick(Launcher& launcher);
 bool dvm_finished(const Launcher& launcher);
+// The DVM's upcalls over host.cpp's `module`: its job control (stop), abort and spawn (a job's
+// failure is its own). `node_daemon`: pmixd of a DVM across nodes (dvm_head.h), which the head
+// stops and whose finished jobs wait for the head's dvm_order_retire.
+void dvm_module(pmix_server_module_t& module, bool node_daemon);
+// The system server: refused beside a live one, PMIx_server_init, the ready line (--report-uri's
+// file in `uri_file`); 0, or 1 after saying why (nothing left running then).
+int dvm_open_server(Launcher& launcher, std::string& uri_file);
+bool dvm_stop_requested();  // a terminate aimed at the DVM arrived
+// Job `nspace` fails alone (its processes: 1 s, SIGTERM, SIGKILL 3 s later, on every node).
+void dvm_fail_job(const std::string& nspace, const std::string& why);
+// A finished job handed back: clients, namespace, set and the launcher's state of it dropped.
+void dvm_retire_job(Launcher& launcher, const std::string& nspace);
+void dvm_order_retire(const std::string& nspace);  // pmixd: the head retired it everywhere
 // dvm_stop.cpp: pmixrun --dvm-stop: a tool that sends PMIx_Job_control(terminate) to a DVM and
 // waits until it is gone; the exit status.
 int run_dvm_stop(const Options& options);

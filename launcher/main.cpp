@@ -89,11 +89,11 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "pmixrun: %s\n", error.c_str());
         return 2;
     }
-    if (options.dvm) {
+    const bool multinode = !options.hosts.empty() || !options.hostfile.empty();
+    if (options.dvm && !multinode) {
         g_launcher = &launcher;
         return run_dvm(launcher);
     }
-    const bool multinode = !options.hosts.empty() || !options.hostfile.empty();
     if (multinode && (options.stop_in_init || options.stop_on_exec || options.stop_in_app)) {
         std::fprintf(stderr,
                      "pmixrun: --stop-in-init/--stop-on-exec/--stop-in-app work on one "

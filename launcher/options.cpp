@@ -25,6 +25,7 @@ enum LongOnly : int {
     kNodeName,
     kNodeIndex,
     kFabricNode,
+    kDaemonDvm,
     kUser,
     kSetEnv,
     kUnsetEnv,
@@ -368,9 +369,8 @@ ParseOutcome check_dvm(int optind_now, int argc, const Options& out, std::string
     else if ((out.dvm || out.dvm_stop) && optind_now < argc)
         error = std::string(out.dvm ? "--dvm" : "--dvm-stop") +
                 " takes no program (tools start jobs with PMIx_Spawn)";
-    else if (out.dvm && (out.nprocs_given || !out.hosts.empty() || !out.hostfile.empty() ||
-                         !out.user.empty() || out.timeout_s > 0))
-        error = "--dvm runs on this node, without -n, --host, --user or --timeout";
+    else if (out.dvm && (out.nprocs_given || !out.user.empty() || out.timeout_s > 0))
+        error = "--dvm runs without -n, --user or --timeout";
     return error.empty() ? ParseOutcome::run : ParseOutcome::usage_error;
 }
 
@@ -477,7 +477,9 @@ void print_usage(std::FILE* stream) {
         "[--pset NAME] [--stdin RANK|all|none] [--stop-in-init|--stop-on-exec|--stop-in-app] "
         "[output options] [--] program [args...] "
         "[: [-n N] [--pset NAME] program [args...]]...\n"
-        "       pmixrun --dvm [--report-uri FILE] [--remote-tools] [output options]\n"
+        "       pmixrun --dvm [--host H,.. | --hostfile F] [--launch-agent CMD] [--report-uri "
+        "FILE]\n"
+        "                     [--remote-tools] [output options]\n"
         "       pmixrun --dvm-stop [--uri URI | --pid PID]\n"
         "  -n, --np N        number of processes (1..4096)\n"
         "  -x VAR[=value]    pass VAR to the processes (its value here, or the one given)\n"
@@ -520,7 +522,8 @@ void print_usage(std::FILE* stream) {
         "                    (F.<nspace>.<rank>.out|.err), comma-separated\n"
         "persistent launcher (pmix-dvm is pmixrun --dvm):\n"
         "  --dvm             serve tools' PMIx_Spawn with no job of its own, as the system\n"
-        "                    server, until stopped (PMIx_Job_control terminate, --dvm-stop)\n"
+        "                    server, until stopped (PMIx_Job_control terminate, --dvm-stop);\n"
+        "                    with --host/--hostfile one pmixd per node, jobs across them\n"
         "  --report-uri F    write its URI to file F ('-' stdout, '+' stderr)\n"
         "  --dvm-stop        stop a running one (--uri URI | --pid PID; default: the\n"
         "                    system server); pmix-dvm --stop is the same\n"
@@ -623,10 +626,12 @@ bool parse_daemon_options(int argc, char* const argv[], DaemonOptions& out, std:
         {"node-name", required_argument, nullptr, kNodeName},
         {"node-index", required_argument, nullptr, kNodeIndex},
         {"fabric-node", required_argument, nullptr, kFabricNode},
+        {"dvm", no_argument, nullptr, kDaemonDvm},
         {nullptr, 0, nullptr, 0},
     };
     const std::string usage =
-        "usage: pmixd --node-name NAME --node-index I [--fabric-node ADDR] (started by pmixrun)";
+        "usage: pmixd --node-name NAME --node-index I [--fabric-node ADDR] [--dvm] (started by "
+        "pmixrun)";
     optind = 0;
     opterr = 0;
     bool index_given = false;
@@ -639,6 +644,8 @@ bool parse_daemon_options(int argc, char* const argv[], DaemonOptions& out, std:
             out.node_name = optarg;
         } else if (option_value == kFabricNode) {
             out.fabric_node = optarg;
+        } else if (option_value == kDaemonDvm) {
+            out.dvm = true;
         } else if (option_value == kNodeIndex) {
             char* end = nullptr;
             const unsigned long index = std::strtoul(optarg, &end, 10);

@@ -110,6 +110,7 @@ struct DaemonOptions {
     std::string node_name;
     std::string fabric_node;  // empty: $PMIX_CPP_FABRIC_NODE or this host's first IPv4 address
     size_t node_index = 0;
+    bool dvm = false;  // --dvm: a node of a persistent launcher (launcher/dvm_head.h)
 };
 
 // False with `error` set on an unknown option, a missing value or a bad index.

@@ -45,6 +45,9 @@ public:
     // sent meanwhile was sent before the part arrived (the channel keeps order) and does not
     // count; it reports again once the new ranks ended (job.cpp run_loop).
     bool awaiting(size_t node) const;
+    // The rank counts per node of the next request (the DVM's PMIX_HOST placement, dvm_head.h)
+    // instead of equal blocks over every node; they must add up to its size.
+    void place_next(std::vector<uint32_t> counts) { next_counts_ = std::move(counts); }
 
 private:
     struct Pending {
@@ -63,6 +66,7 @@ private:
     Send send_;
     unsigned next_job_ = 1;
     std::map<std::string, Pending> pending_;  // by namespace
+    std::vector<uint32_t> next_counts_;       // place_next's, for one request
 };
 
 // pmixd's side (remote_spawn.cpp): the requester's spawn goes to the head; the answer comes back

@@ -146,6 +146,7 @@ pmix_status_t init_server(Launcher& launcher,
                           const std::vector<std::pair<const char*, std::string>>& server_info) {
     pmix_server_module_t module;
     fill_module(module);
+    if (launcher.options.dvm) dvm_module(module, true);  // pmixd of a DVM (dvm_head.h)
     const bool yes = true;
     InfoList info;
     info.add(PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);

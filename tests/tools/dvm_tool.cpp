@@ -6,7 +6,8 @@
 //       PMIX_EVENT_JOB_END and checks it: EXIT 0 wants PMIX_JOB_TERM_STATUS PMIX_SUCCESS, any
 //       other EXIT wants PMIX_ERR_JOB_NON_ZERO_TERM with that PMIX_EXIT_CODE; EXIT with the
 //       suffix "a" (3a) wants PMIX_ERR_JOB_ABORTED (a rank called PMIx_Abort), with "s" (137s)
-//       PMIX_ERR_JOB_ABORTED_BY_SIG (a rank was killed by a signal).
+//       PMIX_ERR_JOB_ABORTED_BY_SIG (a rank was killed by a signal). With
+//       DVM_TOOL_HOST set, its value is every job's PMIX_HOST.
 //   dvm_tool stop
 //       attaches to the system server and sends PMIx_Job_control(PMIX_JOB_CTRL_TERMINATE) with
 //       no targets, as PRRTE's pterm does.
@@ -92,11 +93,14 @@ bool start(Spawned& s, int nprocs, char** argv) {
     app.cmd = argv[0];
     app.argv = argv;
     app.maxprocs = nprocs;
-    pmix_info_t job_info;
+    pmix_info_t job_info[2];
     const bool yes = true;
-    PMIX_INFO_LOAD(&job_info, PMIX_NOTIFY_COMPLETION, &yes, PMIX_BOOL);
-    const pmix_status_t rc = PMIx_Spawn_nb(&job_info, 1, &app, 1, spawned_cb, &s);
-    PMIX_INFO_DESTRUCT(&job_info);
+    PMIX_INFO_LOAD(&job_info[0], PMIX_NOTIFY_COMPLETION, &yes, PMIX_BOOL);
+    const char* hosts = std::getenv("DVM_TOOL_HOST");
+    if (hosts != nullptr) PMIX_INFO_LOAD(&job_info[1], PMIX_HOST, hosts, PMIX_STRING);
+    const size_t ninfo = hosts != nullptr ? 2 : 1;
+    const pmix_status_t rc = PMIx_Spawn_nb(job_info, ninfo, &app, 1, spawned_cb, &s);
+    for (size_t i = 0; i < ninfo; ++i) PMIX_INFO_DESTRUCT(&job_info[i]);
     app.cmd = nullptr;  // ours, not the app's to free
     app.argv = nullptr;
     PMIX_APP_DESTRUCT(&app);

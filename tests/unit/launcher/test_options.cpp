@@ -292,11 +292,18 @@ TEST(DaemonOptions, AsTheHeadStartsIt) {
         << error;
     EXPECT_EQ(options.fabric_node, "10.0.0.2");
     EXPECT_EQ(options.node_index, 0u);
+    EXPECT_FALSE(options.dvm);
+    DaemonOptions dvm;  // a node of a persistent launcher (launcher/dvm_head.h)
+    ASSERT_TRUE(
+        parse_daemon({"pmixd", "--node-name", "n0", "--node-index", "0", "--dvm"}, dvm, error))
+        << error;
+    EXPECT_TRUE(dvm.dvm);
 }
 
 TEST(DaemonOptions, ClearErrors) {
     const std::string usage =
-        "usage: pmixd --node-name NAME --node-index I [--fabric-node ADDR] (started by pmixrun)";
+        "usage: pmixd --node-name NAME --node-index I [--fabric-node ADDR] [--dvm] (started by "
+        "pmixrun)";
     auto error_of_daemon = [](Argv args) {
         DaemonOptions options;
         std::string error;
@@ -412,7 +419,14 @@ TEST(Options, PersistentLauncher) {
     EXPECT_EQ(error_of({"pmixrun", "--dvm", "hello"}),
               "--dvm takes no program (tools start jobs with PMIx_Spawn)");
     EXPECT_EQ(error_of({"pmixrun", "--dvm", "-n", "2"}),
-              "--dvm runs on this node, without -n, --host, --user or --timeout");
+              "--dvm runs without -n, --user or --timeout");
+    Options across;  // one pmixd per node (launcher/dvm_head.h)
+    ASSERT_EQ(parse({"pmixrun", "--dvm", "--host", "a,b", "--launch-agent", "ip netns exec"},
+                    across, error),
+              ParseOutcome::run)
+        << error;
+    EXPECT_TRUE(across.dvm);
+    EXPECT_EQ(across.hosts, "a,b");
     EXPECT_EQ(error_of({"pmixrun", "--dvm", "--dvm-stop"}),
               "--dvm and --dvm-stop exclude each other");
     EXPECT_EQ(error_of({"pmixrun", "--pid", "3", "hello"}), "--uri and --pid go with --dvm-stop");

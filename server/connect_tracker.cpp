@@ -139,6 +139,10 @@ void to_host(State& s, std::uint64_t id) {
         return;
     }
     auto fn = op->connect ? s.module.connect : s.module.disconnect;
+    if (fn == nullptr) {
+        answer_all(s, id, *op, PMIX_ERR_NOT_SUPPORTED);
+        return;
+    }
     merge_directives(*op);
     op->host_called = true;
     const pmix_status_t rc =
@@ -192,8 +196,6 @@ pmix_status_t connect_request(State& s, Client& c, proto::Reader& r, wire::Conne
     r.procs(&procs);
     r.infos(&info);
     if (r.finish() != PMIX_SUCCESS) return PMIX_ERR_UNPACK_FAILURE;
-    if ((connect ? s.module.connect : s.module.disconnect) == nullptr)
-        return PMIX_ERR_NOT_SUPPORTED;
     if (procs.empty()) return PMIX_ERR_BAD_PARAM;
     std::sort(procs.begin(), procs.end(), proc_less);
     const ProcKey who{ns_name(c.proc), c.proc.rank};

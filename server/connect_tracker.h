@@ -10,8 +10,8 @@
 // every local caller with the host's status. Its id is the upcall's cbdata. The host also gets
 // PMIX_SORTED_PROC_ARRAY and PMIX_LOCAL_COLLECTIVE_STATUS, as from OpenPMIx 4.2. When every
 // participant is on this node the op completes here without an upcall (OpenPMIx 4.2's rule, which
-// Open MPI's hosts see: "a connect upcall only when some proc is remote"). A host without the
-// upcall: PMIX_ERR_NOT_SUPPORTED at once.
+// Open MPI's hosts see: "a connect upcall only when some proc is remote"); so a host without the
+// upcall gets PMIX_ERR_NOT_SUPPORTED only for a set that spans nodes, as with OpenPMIx.
 // Nobody hangs: PMIX_TIMEOUT (seconds, the earliest caller's) ends the op with PMIX_ERR_TIMEOUT
 // at the server too, also while the host holds it (the record then stays until the host
 // answers: it holds pointers into it); a local participant whose connection closes before it

@@ -190,9 +190,15 @@ int host_ops(Client& c) {
     pmix::proto::Writer query;
     query.size(0);
     if (status_of(c, Op::kQuery, query) != PMIX_ERR_NOT_SUPPORTED) return 63;
-    pmix::proto::Writer conn;
-    conn.procs(nullptr, 0).infos(nullptr, 0);
+    pmix::proto::Writer conn;  // with a process elsewhere: the host (without connect) is needed
+    pmix_proc_t set[2];
+    PMIX_LOAD_PROCID(&set[0], c.ns.c_str(), c.rank);
+    PMIX_LOAD_PROCID(&set[1], "host-ops.elsewhere", 0);
+    conn.procs(set, 2).infos(nullptr, 0);
     if (status_of(c, Op::kConnect, conn) != PMIX_ERR_NOT_SUPPORTED) return 64;
+    pmix::proto::Writer empty;
+    empty.procs(nullptr, 0).infos(nullptr, 0);
+    if (status_of(c, Op::kConnect, empty) != PMIX_ERR_BAD_PARAM) return 68;
     pmix::proto::Writer ev;
     ev.statuses(nullptr, 0).infos(nullptr, 0);
     if (status_of(c, Op::kRegisterEvents, ev) != PMIX_SUCCESS) return 65;

@@ -138,6 +138,16 @@ TEST_F(ConnectServer, AllLocalCompletesWithoutTheHost) {
     EXPECT_EQ(g_seen.disconnects, 0);
 }
 
+// A host without the upcalls: local sets still connect (nothing is needed from the host), as
+// with OpenPMIx; one spanning nodes is PMIX_ERR_NOT_SUPPORTED (host-ops scenario, test_live.cpp).
+TEST_F(ConnectServer, AllLocalNeedsNoHostUpcall) {
+    module_.connect = nullptr;
+    module_.disconnect = nullptr;
+    start();
+    register_job("job-cx", 2);
+    run_ranks("job-cx", 2, 2);
+}
+
 TEST_F(ConnectServer, TimesOutWhenALocalParticipantNeverCalls) {
     start();
     register_job("job-ct", 2);  // rank 1 never comes

@@ -320,6 +320,20 @@ int connect_wildcard(Client& c, int secs, pmix_status_t want) {
     return status_of(c, Op::kConnect, w) == want ? 0 : 93;
 }
 
+// PMIx_Connect over us and a process elsewhere with PMIX_TIMEOUT 1 s, which the host holds: the
+// server's own timer answers PMIX_ERR_TIMEOUT.
+int connect_held(Client& c) {
+    pmix_proc_t set[2];
+    PMIX_LOAD_PROCID(&set[0], c.ns.c_str(), c.rank);
+    PMIX_LOAD_PROCID(&set[1], "connect-test.elsewhere", 0);
+    pmix_info_t info;
+    const int secs = 1;
+    PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &secs, PMIX_INT);
+    pmix::proto::Writer w;
+    w.procs(set, 2).infos(&info, 1);
+    return status_of(c, Op::kConnect, w) == PMIX_ERR_TIMEOUT ? 0 : 94;
+}
+
 }  // namespace
 
 int run_raw_client(const char* scenario) {
@@ -360,6 +374,8 @@ int run_raw_client(const char* scenario) {
         rc = connect_ranks(c, PMIX_SUCCESS);
     } else if (s == "connect-timeout") {
         rc = connect_wildcard(c, 1, PMIX_ERR_TIMEOUT);
+    } else if (s == "connect-held") {
+        rc = connect_held(c);
     } else if (s == "connect-expect-lost") {
         rc = connect_wildcard(c, 20, PMIX_ERR_LOST_CONNECTION);
     } else if (s == "tool-early-request") {

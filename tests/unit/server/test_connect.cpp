@@ -10,10 +10,13 @@
 
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace {
@@ -154,6 +157,38 @@ TEST_F(ConnectServer, TimesOutWhenALocalParticipantNeverCalls) {
     EXPECT_EQ(wait_child(spawn("job-ct", 0, "connect-timeout")), 0);
     std::lock_guard lock(g_seen.m);
     EXPECT_EQ(g_seen.connects, 0);
+}
+
+// The host's connect callback, held until the test answers it.
+std::atomic<pmix_op_cbfunc_t> g_held_cb{nullptr};
+std::atomic<void*> g_held_cbdata{nullptr};
+
+pmix_status_t host_connect_held(const pmix_proc_t[], size_t, const pmix_info_t[], size_t,
+                                pmix_op_cbfunc_t cbfunc, void* cbdata) {
+    {
+        std::lock_guard lock(g_seen.m);
+        ++g_seen.connects;
+    }
+    g_held_cbdata = cbdata;
+    g_held_cb = cbfunc;
+    return PMIX_SUCCESS;
+}
+
+// PMIX_TIMEOUT passes while the host holds the operation: the caller gets PMIX_ERR_TIMEOUT from
+// the server; the host's late answer (its arguments still valid until then) is taken quietly.
+TEST_F(ConnectServer, TimesOutWhileTheHostHoldsIt) {
+    g_held_cb = nullptr;
+    module_.connect = host_connect_held;
+    start();
+    register_job("job-ch", 1);
+    EXPECT_EQ(wait_child(spawn("job-ch", 0, "connect-held")), 0);
+    {
+        std::lock_guard lock(g_seen.m);
+        EXPECT_EQ(g_seen.connects, 1);
+    }
+    ASSERT_NE(g_held_cb.load(), nullptr);
+    g_held_cb.load()(PMIX_SUCCESS, g_held_cbdata.load());
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the late answer's task runs
 }
 
 // Rank 0 dies without finalizing, before or after rank 1's request opens the operation: rank 1

@@ -92,6 +92,7 @@ void init_tool_view(Head& head) {
         process.nspace = head.nspace;
         process.executable = head.options.argv.empty() ? std::string() : head.options.argv[0];
         const size_t node = head.layout.node_of(process.rank);
+        process.node = node;
         process.host =
             node < head.layout.nodes.size() ? head.layout.nodes[node].name : std::string();
     }

@@ -69,6 +69,7 @@ void HeadSpawner::request(size_t node, const Message& message) {
             process.job = job;
             process.executable = program;
             process.host = view_.layout.nodes[n].name;
+            process.node = n;
         }
     }
     view_.spawned_nspaces.push_back(nspace);

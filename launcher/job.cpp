@@ -856,13 +856,11 @@ void run_loop(Launcher& launcher) {
         stdin_service(launcher, &fds[stdin_at]);
         handle_signals(launcher);
         advance_kill(launcher, Clock::now());
-        connect_tick(launcher);
         if (launcher.options.dvm) dvm_tick(launcher);  // may drop ended jobs' Procs
     }
     stdin_close(launcher);
     launcher.queue.drain();
     fail_pending_lookups(PMIX_ERR_TIMEOUT);
-    connect_fail_all(PMIX_ERR_TIMEOUT);
 }
 
 namespace {

@@ -149,6 +149,7 @@ struct Proc {
     pid_t pid = -1;
     std::string executable;  // argv[0] as started (proc tables)
     std::string host;        // its node, where that is not this one (the multi-node head's table)
+    size_t node = 0;         // that node's index in the layout (the multi-node head's table)
     Stream out, err;         // its stdout and stderr pipes
     bool connected = false, finalized = false, exited = false;
     int exit_code = 0;     // 128+sig for signals
@@ -541,14 +542,10 @@ void dvm_order_retire(const std::string& nspace);  // pmixd: the head retired it
 // dvm_stop.cpp: pmixrun --dvm-stop: a tool that sends PMIx_Job_control(terminate) to a DVM and
 // waits until it is gone; the exit status.
 int run_dvm_stop(const Options& options);
-// connect.cpp: the host's connect / disconnect upcalls (one node).
+// connect.cpp: the host's connect / disconnect upcalls (one node: one upcall per operation).
 pmix_status_t host_connect(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
                            size_t ninfo, pmix_op_cbfunc_t cbfunc, void* cbdata);
 pmix_status_t host_disconnect(const pmix_proc_t procs[], size_t nprocs, const pmix_info_t info[],
                               size_t ninfo, pmix_op_cbfunc_t cbfunc, void* cbdata);
-// Fails the connects waiting for a process of `nspace` that ended without joining (every
-// waiting one with an empty `nspace`: teardown), and those past their PMIX_TIMEOUT.
-void connect_tick(Launcher& launcher);
-void connect_fail_all(pmix_status_t status);
 
 }  // namespace pmix::launcher

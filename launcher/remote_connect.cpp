@@ -1,6 +1,7 @@
-// pmixd's connect/disconnect upcalls (remote_connect.h): each call goes to the head, which
-// answers every caller once all members of the set called. The upcall copies on the server's
-// thread and posts; the loop alone touches the channel and the waiting calls.
+// pmixd's connect/disconnect upcalls (remote_connect.h): the server's one upcall per operation
+// on this node goes to the head, which answers once every node hosting the set called. The upcall
+// copies on the server's thread and posts; the loop alone touches the channel and the waiting
+// calls.
 #include "remote_connect.h"
 
 #include <cstdio>

@@ -210,19 +210,6 @@ pmix_status_t do_spawn(State& s, Client& c, proto::Reader& r, UpcallPtr u) {
     return PMIX_SUCCESS;
 }
 
-pmix_status_t do_connect(State& s, proto::Reader& r, UpcallPtr u, bool connect) {
-    r.procs(&u->procs);
-    r.infos(&u->info);
-    if (r.finish() != PMIX_SUCCESS) return PMIX_ERR_UNPACK_FAILURE;
-    auto fn = connect ? s.module.connect : s.module.disconnect;
-    if (fn == nullptr) return PMIX_ERR_NOT_SUPPORTED;
-    Upcall* raw = u.get();
-    settle(
-        fn(raw->procs.data(), raw->procs.size(), raw->info.data(), raw->info.size(), op_done, raw),
-        std::move(u));
-    return PMIX_SUCCESS;
-}
-
 // PMIX_QUERY_ATTRIBUTE_SUPPORT is the library's own (its host level was registered in this
 // process): answered here into u->own; every other key is kept in u->for_host.
 void split_own_answers(Upcall& u) {
@@ -377,10 +364,10 @@ pmix_status_t State::forward_to_host(Client& c, proto::Reader& r, wire::Connecti
             return do_lookup(*this, c, r, std::move(u), false);
         case Op::kSpawn:
             return do_spawn(*this, c, r, std::move(u));
-        case Op::kConnect:
-            return do_connect(*this, r, std::move(u), true);
+        case Op::kConnect:  // collected into one upcall (connect_tracker.h)
+            return connect_request(*this, c, r, conn, frame, true);
         case Op::kDisconnect:
-            return do_connect(*this, r, std::move(u), false);
+            return connect_request(*this, c, r, conn, frame, false);
         case Op::kQuery:
             return do_query(*this, r, std::move(u));
         case Op::kLog:

@@ -119,6 +119,7 @@ void State::on_closed(const ProcKey& who) {
     run_cleanups(c);
     monitors_client_lost(who);
     fail_fences_of(who, PMIX_ERR_LOST_CONNECTION);
+    connect_client_gone(*this, who);  // replies only: safe inside a host's call
     // Posted: the group code delivers events while it walks its tables, and a delivery can close
     // another dead client's connection, which lands here again; run synchronously, the inner
     // call erased records the outer loop still held (TSan: heap-use-after-free in record_lost).

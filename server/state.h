@@ -16,6 +16,7 @@
 #include "server/app_env.h"
 #include "server/board.h"
 #include "server/clients.h"
+#include "server/connect_tracker.h"
 #include "server/credential.h"
 #include "server/events.h"
 #include "server/fence_table.h"
@@ -67,6 +68,7 @@ public:
     ClientTable clients;        // clients.h
     FenceTable fences;          // fence_table.h
     GroupTable groups;          // groups.h: group operations and constructed groups
+    ConnectTable connects;      // connect_tracker.h: PMIx_Connect / PMIx_Disconnect in progress
     PendingRequests pending;    // pending.h: commit waits, direct-modex waits
     EventRegistry events;       // events.h
     EventCache event_cache;     // events.h: lifecycle events for late registrations

@@ -210,13 +210,13 @@ spawn)  # PMIx_Spawn from rank 1 (node 1): a child on each node (xnode_spawn.c)
   expect_lines "child 0: on ${prefix}n0, the other on ${prefix}n1" 1
   expect_lines "child 1: on ${prefix}n1, the other on ${prefix}n0" 1
   ;;
-connect)  # spawn as above, then PMIx_Connect / PMIx_Disconnect of both jobs, 2 nodes each
+connect)  # spawn as above (2 children), then PMIx_Connect / PMIx_Disconnect of both jobs
   run 0 --host "$hosts" "$bin/xnode_spawn" connect
-  expect_lines "done failures=0" 4
+  expect_lines "done failures=0" $((n + 2))
   expect_lines ": FAIL " 0
-  expect_lines ": ok PMIx_Connect of both jobs across the nodes" 4
-  expect_lines ": ok a key of the other job's rank 0" 4
-  expect_lines ": ok PMIx_Disconnect" 4
+  expect_lines ": ok PMIx_Connect of both jobs across the nodes" $((n + 2))
+  expect_lines ": ok a key of the other job's rank 0" $((n + 2))
+  expect_lines ": ok PMIx_Disconnect" $((n + 2))
   ;;
 spawn_jobend)  # the spawned job's JOB_END at the head, for a tool (xnode_jobend.c)
   echo "+ pmixrun --host $hosts xnode_spawn (rank 0 holds until the tool saw JOB_END)"

@@ -204,8 +204,13 @@ int main(int argc, char** argv) {
     }
     fences(size);
     direct_modex();
-    expect("connect", PMIx_Connect(&job, 1, NULL, 0), PMIX_SUCCESS);
-    expect("disconnect", PMIx_Disconnect(&job, 1, NULL, 0), PMIX_SUCCESS);
+    /* With a process elsewhere (a namespace this server does not host), so that the server's one
+     * upcall for its callers is made: over local processes only it completes without the host. */
+    pmix_proc_t set[2];
+    set[0] = job;
+    PMIX_LOAD_PROCID(&set[1], "hostlock.elsewhere", 0);
+    expect("connect", PMIx_Connect(set, 2, NULL, 0), PMIX_SUCCESS);
+    expect("disconnect", PMIx_Disconnect(set, 2, NULL, 0), PMIX_SUCCESS);
     if (me.rank == 0) {
         publish_lookup();
         spawn_query_log();

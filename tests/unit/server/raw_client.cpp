@@ -15,6 +15,7 @@
 #include <cstring>
 #include <string>
 #include <thread>
+#include <vector>
 
 using pmix::proto::Op;
 
@@ -189,9 +190,15 @@ int host_ops(Client& c) {
     pmix::proto::Writer query;
     query.size(0);
     if (status_of(c, Op::kQuery, query) != PMIX_ERR_NOT_SUPPORTED) return 63;
-    pmix::proto::Writer conn;
-    conn.procs(nullptr, 0).infos(nullptr, 0);
+    pmix::proto::Writer conn;  // with a process elsewhere: the host (without connect) is needed
+    pmix_proc_t set[2];
+    PMIX_LOAD_PROCID(&set[0], c.ns.c_str(), c.rank);
+    PMIX_LOAD_PROCID(&set[1], "host-ops.elsewhere", 0);
+    conn.procs(set, 2).infos(nullptr, 0);
     if (status_of(c, Op::kConnect, conn) != PMIX_ERR_NOT_SUPPORTED) return 64;
+    pmix::proto::Writer empty;
+    empty.procs(nullptr, 0).infos(nullptr, 0);
+    if (status_of(c, Op::kConnect, empty) != PMIX_ERR_BAD_PARAM) return 68;
     pmix::proto::Writer ev;
     ev.statuses(nullptr, 0).infos(nullptr, 0);
     if (status_of(c, Op::kRegisterEvents, ev) != PMIX_SUCCESS) return 65;
@@ -275,6 +282,58 @@ int tool_attach(Client& c) {
     return status_of(c, Op::kFinalize, fin) == PMIX_SUCCESS ? 0 : 63;
 }
 
+// PMIx_Connect then PMIx_Disconnect over ranks 0..TEST_CONNECT_N-1 of our namespace, listed
+// from our own rank on (each caller in another order), with a directive of our own
+// ("test.cnct.<rank>") and PMIX_TIMEOUT; `want` is the status both must end with.
+int connect_ranks(Client& c, pmix_status_t want) {
+    const char* n_env = std::getenv("TEST_CONNECT_N");
+    const int n = n_env != nullptr ? std::atoi(n_env) : 1;
+    std::vector<pmix_proc_t> procs(static_cast<std::size_t>(n));
+    for (int i = 0; i < n; ++i) {
+        PMIX_LOAD_PROCID(&procs[static_cast<std::size_t>(i)], c.ns.c_str(),
+                         static_cast<pmix_rank_t>((c.rank + i) % n));
+    }
+    pmix_info_t info[2];
+    const std::string key = "test.cnct." + std::to_string(c.rank);
+    const std::uint32_t rank = c.rank;
+    const int secs = 20;
+    PMIX_INFO_LOAD(&info[0], key.c_str(), &rank, PMIX_UINT32);
+    PMIX_INFO_LOAD(&info[1], PMIX_TIMEOUT, &secs, PMIX_INT);
+    for (Op op : {Op::kConnect, Op::kDisconnect}) {
+        pmix::proto::Writer w;
+        w.procs(procs.data(), procs.size()).infos(info, 2);
+        if (status_of(c, op, w) != want) return op == Op::kConnect ? 90 : 91;
+    }
+    pmix::proto::Writer fin;
+    return status_of(c, Op::kFinalize, fin) == PMIX_SUCCESS ? 0 : 92;
+}
+
+// PMIx_Connect over our whole namespace (PMIX_RANK_WILDCARD) with PMIX_TIMEOUT `secs`; the
+// status it must end with.
+int connect_wildcard(Client& c, int secs, pmix_status_t want) {
+    pmix_proc_t job;
+    PMIX_LOAD_PROCID(&job, c.ns.c_str(), PMIX_RANK_WILDCARD);
+    pmix_info_t info;
+    PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &secs, PMIX_INT);
+    pmix::proto::Writer w;
+    w.procs(&job, 1).infos(&info, 1);
+    return status_of(c, Op::kConnect, w) == want ? 0 : 93;
+}
+
+// PMIx_Connect over us and a process elsewhere with PMIX_TIMEOUT 1 s, which the host holds: the
+// server's own timer answers PMIX_ERR_TIMEOUT.
+int connect_held(Client& c) {
+    pmix_proc_t set[2];
+    PMIX_LOAD_PROCID(&set[0], c.ns.c_str(), c.rank);
+    PMIX_LOAD_PROCID(&set[1], "connect-test.elsewhere", 0);
+    pmix_info_t info;
+    const int secs = 1;
+    PMIX_INFO_LOAD(&info, PMIX_TIMEOUT, &secs, PMIX_INT);
+    pmix::proto::Writer w;
+    w.procs(set, 2).infos(&info, 1);
+    return status_of(c, Op::kConnect, w) == PMIX_ERR_TIMEOUT ? 0 : 94;
+}
+
 }  // namespace
 
 int run_raw_client(const char* scenario) {
@@ -311,6 +370,14 @@ int run_raw_client(const char* scenario) {
         rc = wait_peer(c);
     } else if (s == "garbage") {
         rc = garbage(c);
+    } else if (s == "connect-ranks") {
+        rc = connect_ranks(c, PMIX_SUCCESS);
+    } else if (s == "connect-timeout") {
+        rc = connect_wildcard(c, 1, PMIX_ERR_TIMEOUT);
+    } else if (s == "connect-held") {
+        rc = connect_held(c);
+    } else if (s == "connect-expect-lost") {
+        rc = connect_wildcard(c, 20, PMIX_ERR_LOST_CONNECTION);
     } else if (s == "tool-early-request") {
         rc = tool_rogue(c, false);
     } else if (s == "tool-bad-attach") {

@@ -3,6 +3,7 @@
 // failure to every daemon (which kill their ranks as single-node pmixrun would), events between
 // nodes, and a daemon's death to the others (their fences fail at once, never hang).
 #include "channel.h"
+#include "debug_nodes.h"
 #include "directory.h"
 #include "launcher.h"
 #include "remote_connect.h"
@@ -266,8 +267,9 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
             if (++head.connected_count == nprocs) {
                 head.all_connected = Clock::now();
                 // The daemons report no fork/exec of their own: every rank having connected
-                // is when the head knows the whole job started.
-                lifecycle_started(head.tools, head.nspace);
+                // is when the head knows the whole job started (held on exec: once every node
+                // reported its part started, debug_nodes.h).
+                if (!debug_launch_reported(head.nspace)) lifecycle_started(head.tools, head.nspace);
             }
             break;
         case MessageKind::finalized:
@@ -305,6 +307,11 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
             break;
         case MessageKind::connect:
             head.connector->take(daemon.index, message);
+            break;
+        case MessageKind::debug_ready:  // the debugger stops across nodes (debug_nodes.h)
+        case MessageKind::debug_started:
+            if (head_debug_report(head.tools, message, head.daemons.size()))
+                lifecycle_started(head.tools, head.nspace);
             break;
         case MessageKind::done:
             if (head.spawner->awaiting(daemon.index)) break;  // new processes are coming
@@ -453,6 +460,7 @@ JobMessage job_message(const Head& head) {
     job.pset = head.options.first_pset;
     job.timeout_s = head.options.timeout_s;
     job.stdin_rank = head.options.stdin_rank;
+    job.debug_stops = debug_stop_letters(head.options);
     return job;
 }
 
@@ -500,6 +508,9 @@ bool start_local_server(Head& head) {
         return false;
     }
     head.server_up = true;
+    head_debug_setup(head.tools, head.nspace, [&head](const std::vector<std::string>& fields) {
+        send_all(head, MessageKind::debug_release, fields);
+    });
     return true;
 }
 

@@ -94,12 +94,6 @@ int main(int argc, char** argv) {
         return run_dvm(launcher);
     }
     const bool multinode = !options.hosts.empty() || !options.hostfile.empty();
-    if (multinode && (options.stop_in_init || options.stop_on_exec || options.stop_in_app)) {
-        std::fprintf(stderr,
-                     "pmixrun: --stop-in-init/--stop-on-exec/--stop-in-app work on one "
-                     "node only\n");
-        return 2;
-    }
     if (multinode) return run_head(options);
     for (const AppContext& app : options.apps) {
         if (!program_exists(app.argv[0])) {

@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# The debugger across 2 simulated nodes (network namespaces, pmixd through `ip netns exec`):
+#   debug_netns.sh BINDIR DEBUG_STOP CASE
+# CASE init | exec | app: `pmixrun --host a:2,b:2 --stop-in-init|--stop-on-exec|--stop-in-app`
+#   runs 4 tests/tools/debug_stop hellos; a tool attached to the head (debug_stop tool ...
+#   nodes-CASE) gets every process's PMIX_READY_FOR_DEBUG and the job's one (on exec:
+#   LAUNCH_COMPLETE and every process 'T' on both nodes), sees none pass its stop, releases the
+#   job and gets its JOB_END; pmixrun's exit status is the last rank's exit code (3 for init).
+# Namespaces get a unique prefix and are always removed; no pmixd or segment may be left.
+# Exit 77 (skipped) where network namespaces cannot be created.
+set -uo pipefail
+bin=$1 prog=$2 case=$3
+here=$(cd "$(dirname "$0")" && pwd)
+netns="$here/../../scripts/netns.sh"
+prefix="dg$$"
+work=$(mktemp -d)
+export PMIX_CPP_GDS_PREFIX="/pmixdg-$$"
+export TMPDIR="$work/tmp"
+mkdir -p "$TMPDIR" "$work/marks"
+job=
+cleanup() {
+  touch "$work/marks/start" 2>/dev/null
+  [ -n "$job" ] && kill -9 "$job" 2>/dev/null
+  for ns in $(ip netns list 2>/dev/null | awk '{print $1}' | grep "^$prefix"); do
+    ip netns pids "$ns" 2>/dev/null | xargs -r kill -9 2>/dev/null
+  done
+  bash "$netns" destroy "$prefix"
+  rm -f /dev/shm/pmixdg-$$-* 2>/dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+bash "$netns" probe "$prefix" || exit $?
+bash "$netns" create "$prefix" 2 || { echo "FAIL: cannot build 2 simulated nodes"; exit 1; }
+hosts="${prefix}n0:2,${prefix}n1:2"
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+code=0
+case $case in
+init) stop=--stop-in-init code=3 ;;
+exec) stop=--stop-on-exec ;;
+app) stop=--stop-in-app ;;
+*) echo "unknown case $case"; exit 2 ;;
+esac
+export DEBUG_STOP_START="$work/marks/start" DEBUG_STOP_EXIT=$code DEBUG_STOP_NPROCS=4
+echo "+ pmixrun --host $hosts $stop debug_stop hello"
+timeout -s KILL 60 "$bin/pmixrun" --launch-agent "ip netns exec" --host "$hosts" --timeout 50 \
+  -x DEBUG_STOP_START -x DEBUG_STOP_EXIT $stop "$prog" hello "$work/marks" \
+  >"$work/out" 2>"$work/err" &
+job=$!
+head=
+for _ in $(seq 1 50); do head=$(pgrep -P "$job" -x pmixrun) && break; sleep 0.1; done
+for _ in $(seq 1 100); do "$bin/pmix-ps" --pid "$head" >/dev/null 2>&1 && break; sleep 0.1; done
+timeout -s KILL 40 "$prog" tool "$head" "nodes-$case" "$work/marks" >"$work/tool" 2>&1 ||
+  fail "the tool failed"
+sed 's/^/tool| /' "$work/tool"
+grep -q "^debug_stop: nodes-$case ok" "$work/tool" || fail "tool: no summary"
+wait "$job"
+rc=$?
+job=
+cat "$work/out" "$work/err"
+[ "$rc" -eq "$code" ] || fail "pmixrun exited $rc, expected $code"
+sleep 0.2
+left=$(pgrep -f "$bin/pmixd" | wc -l)
+[ "$left" -eq 0 ] || fail "$left pmixd process(es) left"
+shm_left=$(ls /dev/shm | grep -c "^pmixdg-$$-" || true)
+[ "$shm_left" -eq 0 ] || fail "$shm_left shared-memory segment(s) left"
+bash "$netns" destroy "$prefix"
+[ "$(ip netns list | grep -c "^$prefix")" -eq 0 ] || fail "namespaces left"
+[ "$fails" -eq 0 ] && echo "PASS: debugger $case across 2 simulated nodes"
+exit $((fails > 0))

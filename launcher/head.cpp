@@ -5,6 +5,7 @@
 #include "channel.h"
 #include "debug_nodes.h"
 #include "directory.h"
+#include "head_debug_spawn.h"
 #include "launcher.h"
 #include "remote_connect.h"
 #include "remote_spawn.h"
@@ -491,6 +492,8 @@ bool start_local_server(Head& head) {
     module.tool_connected = host_tool_connected;
     module.iof_pull = host_iof_pull;      // remote ranks' output is delivered here (take_output)
     module.push_stdin = host_push_stdin;  // to the daemons of the --stdin targets
+    module.spawn = head_spawn_fn;         // debugger daemons and co-spawn (head_debug_spawn.h)
+    head_debug_spawner(head.spawner.get());
     const bool yes = true;
     InfoList info;
     info.add(PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);

@@ -45,10 +45,17 @@ public:
     // sent meanwhile was sent before the part arrived (the channel keeps order) and does not
     // count; it reports again once the new ranks ended (job.cpp run_loop).
     bool awaiting(size_t node) const;
+    // A spawn the head asks for itself (a tool attached to it: head_debug_spawn.cpp): `app` with
+    // `counts` ranks per node (node order); `done` gets the namespace once every node started
+    // its part, or the failure; its lifecycle events go to `parent` as `lifecycle` asks.
+    using Done = std::function<void(pmix_status_t, const std::string& nspace)>;
+    void spawn_here(const pmix_proc_t& parent, const AppSpec& app,
+                    const std::vector<uint32_t>& counts, Done done);
 
 private:
     struct Pending {
         size_t requester_node = 0;
+        Done done;  // spawn_here's; else the requester's daemon gets spawn_reply
         std::string id;
         size_t waiting = 0;  // daemons yet to report their part
         pmix_status_t status = PMIX_SUCCESS;
@@ -56,6 +63,10 @@ private:
         std::vector<uint32_t> counts;  // ranks per node
     };
     void request(size_t node, const Message& message);
+    // Sends every node its part of a new job of `counts` ranks per node; the Pending it waits in.
+    Pending& launch(const pmix_proc_t& parent, const std::vector<uint32_t>& counts,
+                    const std::vector<std::string>& app_fields,
+                    const LifecycleRequest& lifecycle = {});
     void started(size_t node, const Message& message);
     void finish(const std::string& nspace, Pending& pending);
 

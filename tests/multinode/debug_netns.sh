@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # The debugger across 2 simulated nodes (network namespaces, pmixd through `ip netns exec`):
-#   debug_netns.sh BINDIR DEBUG_STOP CASE
-# CASE init | exec | app: `pmixrun --host a:2,b:2 --stop-in-init|--stop-on-exec|--stop-in-app`
-#   runs 4 tests/tools/debug_stop hellos; a tool attached to the head (debug_stop tool ...
-#   nodes-CASE) gets every process's PMIX_READY_FOR_DEBUG and the job's one (on exec:
-#   LAUNCH_COMPLETE and every process 'T' on both nodes), sees none pass its stop, releases the
-#   job and gets its JOB_END; pmixrun's exit status is the last rank's exit code (3 for init).
+#   debug_netns.sh BINDIR PROG CASE
+# CASE init | exec | app (PROG tests/tools/debug_stop): `pmixrun --host a:2,b:2
+#   --stop-in-init|--stop-on-exec|--stop-in-app` runs 4 hellos; a tool attached to the head
+#   (debug_stop tool ... nodes-CASE) gets every process's PMIX_READY_FOR_DEBUG and the job's one
+#   (on exec: LAUNCH_COMPLETE and every process 'T' on both nodes), sees none pass its stop,
+#   releases the job and gets its JOB_END; pmixrun's exit status is the last rank's exit code
+#   (3 for init).
+# CASE daemons (PROG tests/tools/debug_daemons): a tool attached to the head of a running 4-rank
+#   job spawns debugger daemons at it, per node (2) and per process (4), and co-spawns a 2-rank
+#   application with a daemon per node; every daemon checks its target and its node's part of
+#   the target's proc table.
 # Namespaces get a unique prefix and are always removed; no pmixd or segment may be left.
 # Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -36,10 +41,51 @@ fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 
 code=0
+wait_head() {  # the head of pmixrun $job, once its server answers tools
+  head=
+  for _ in $(seq 1 50); do head=$(pgrep -P "$job" -x pmixrun) && break; sleep 0.1; done
+  for _ in $(seq 1 100); do "$bin/pmix-ps" --pid "$head" >/dev/null 2>&1 && break; sleep 0.1; done
+}
+finish() {
+  sleep 0.2
+  left=$(pgrep -f "$bin/pmixd" | wc -l)
+  [ "$left" -eq 0 ] || fail "$left pmixd process(es) left"
+  shm_left=$(ls /dev/shm | grep -c "^pmixdg-$$-" || true)
+  [ "$shm_left" -eq 0 ] || fail "$shm_left shared-memory segment(s) left"
+  bash "$netns" destroy "$prefix"
+  [ "$(ip netns list | grep -c "^$prefix")" -eq 0 ] || fail "namespaces left"
+  [ "$fails" -eq 0 ] && echo "PASS: debugger $case across 2 simulated nodes"
+  exit $((fails > 0))
+}
 case $case in
 init) stop=--stop-in-init code=3 ;;
 exec) stop=--stop-on-exec ;;
 app) stop=--stop-in-app ;;
+daemons)
+  echo "+ pmixrun --host $hosts debug_daemons node-member STOP"
+  timeout -s KILL 60 "$bin/pmixrun" --launch-agent "ip netns exec" --host "$hosts" --timeout 50 \
+    "$prog" node-member "$work/marks/stop" >"$work/out" 2>"$work/err" &
+  job=$!
+  wait_head
+  timeout -s KILL 40 "$prog" tool-nodes "$head" "$work/marks/stop" >"$work/tool" 2>&1 ||
+    fail "the tool failed"
+  touch "$work/marks/stop"
+  sed 's/^/tool| /' "$work/tool"
+  grep -q "^tool-nodes ok" "$work/tool" || fail "tool: no summary"
+  wait "$job" || fail "pmixrun exited $?"
+  job=
+  cat "$work/out" "$work/err"
+  # 2 per node + 4 per process + 2 co-spawned daemons; 4 main ranks + 2 co-spawned.
+  n=$(grep -c " node-daemon ok$" "$work/out")
+  [ "$n" -eq 8 ] || fail "$n daemons ok, want 8"
+  for node in 0 1; do
+    m=$(grep -c "^\[.*\] node-daemon .* on ${prefix}n$node: " "$work/out")
+    [ "$m" -eq 4 ] || fail "$m daemons on node $node, want 4"
+  done
+  n=$(grep -c " node-member ok$" "$work/out")
+  [ "$n" -eq 6 ] || fail "$n members ok, want 6"
+  finish
+  ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac
 export DEBUG_STOP_START="$work/marks/start" DEBUG_STOP_EXIT=$code DEBUG_STOP_NPROCS=4
@@ -48,9 +94,7 @@ timeout -s KILL 60 "$bin/pmixrun" --launch-agent "ip netns exec" --host "$hosts"
   -x DEBUG_STOP_START -x DEBUG_STOP_EXIT $stop "$prog" hello "$work/marks" \
   >"$work/out" 2>"$work/err" &
 job=$!
-head=
-for _ in $(seq 1 50); do head=$(pgrep -P "$job" -x pmixrun) && break; sleep 0.1; done
-for _ in $(seq 1 100); do "$bin/pmix-ps" --pid "$head" >/dev/null 2>&1 && break; sleep 0.1; done
+wait_head
 timeout -s KILL 40 "$prog" tool "$head" "nodes-$case" "$work/marks" >"$work/tool" 2>&1 ||
   fail "the tool failed"
 sed 's/^/tool| /' "$work/tool"
@@ -60,12 +104,4 @@ rc=$?
 job=
 cat "$work/out" "$work/err"
 [ "$rc" -eq "$code" ] || fail "pmixrun exited $rc, expected $code"
-sleep 0.2
-left=$(pgrep -f "$bin/pmixd" | wc -l)
-[ "$left" -eq 0 ] || fail "$left pmixd process(es) left"
-shm_left=$(ls /dev/shm | grep -c "^pmixdg-$$-" || true)
-[ "$shm_left" -eq 0 ] || fail "$shm_left shared-memory segment(s) left"
-bash "$netns" destroy "$prefix"
-[ "$(ip netns list | grep -c "^$prefix")" -eq 0 ] || fail "namespaces left"
-[ "$fails" -eq 0 ] && echo "PASS: debugger $case across 2 simulated nodes"
-exit $((fails > 0))
+finish

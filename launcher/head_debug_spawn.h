@@ -1,0 +1,29 @@
+// launcher/head_debug_spawn.h - PMIx_Spawn from a tool attached to the multi-node head: debugger
+// daemons aimed at a job of this launcher (PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET,
+// PMIX_DEBUG_DAEMONS_PER_PROC / _PER_NODE) and an application with co-spawned apps
+// (PMIX_COSPAWN_APP, or PMIX_DEBUGGER_DAEMONS in an app's own info), as debug_daemons.h on one
+// node. Each job is placed by the head's spawner (remote_spawn.h) and started by every pmixd:
+// - debugger daemons on the nodes of their target: per node N on each node that runs a target
+//   process, per proc N per target process on its node; neither: the app's maxprocs in blocks
+//   over those nodes, else one on each. Each pmixd answers its daemons' PMIX_QUERY_PROC_TABLE
+//   with its node's processes of the target (query.cpp), and PMIX_DEBUG_TARGET is in their job
+//   info;
+// - an application in blocks over every node, then each co-spawned app (debugger ones aimed at
+//   the application unless they name a target); the spawn returns the application's namespace.
+// An unknown target: PMIX_ERR_NOT_FOUND; counts as debug_daemons.h. What else a tool might ask of
+// the head's spawn (a plain application, stops, PMIX_NOTIFY_*, PMIX_FWD_STDIN, another directive
+// marked required): PMIX_ERR_NOT_SUPPORTED.
+#pragma once
+
+#include "launcher.h"
+#include "remote_spawn.h"
+
+namespace pmix::launcher {
+
+// The head's spawn upcall; `spawner` is the head's (set before the server starts).
+void head_debug_spawner(HeadSpawner* spawner);
+pmix_status_t head_spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], size_t ninfo,
+                            const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,
+                            void* cbdata);
+
+}  // namespace pmix::launcher

@@ -22,7 +22,8 @@
 //                                      processes its own node runs ($DBG_EXPECT_TARGETS, alive)
 //   debug_daemons tool-nodes PID       a tool attached to the head of `pmixrun --host a:2,b:2
 //                                      ... node-member STOP` (tests/multinode/debug_netns.sh):
-//                                      daemons per node (2), per process (4), an unknown target;
+//                                      its spawn and debug support, daemons per node (2), per
+//                                      process (4), an unknown target;
 //                                      a co-spawn of 2 node-members and a daemon per node
 // Prints "<mode> ok" and exits 0 when every check held; "FAIL: ..." and exits 3 otherwise.
 #include <pmix.h>
@@ -560,6 +561,7 @@ int run_tool_nodes(const char* self, pid_t pid, const char* stop) {
         return 3;
     }
     register_job_end();
+    check_support();  // the head's PMIX_QUERY_SPAWN_SUPPORT / _DEBUG_SUPPORT name the keys
     const std::vector<std::string> before = namespaces();
     check(!before.empty(), "no namespace");
     const std::string main_ns = before.empty() ? "" : before[0];

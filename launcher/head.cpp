@@ -6,6 +6,7 @@
 #include "debug_nodes.h"
 #include "directory.h"
 #include "head_debug_spawn.h"
+#include "indirect.h"
 #include "launcher.h"
 #include "remote_connect.h"
 #include "remote_spawn.h"
@@ -183,7 +184,7 @@ void fail(Head& head, int code, const std::string& why) {
     head.failing = true;
     head.fail_code = code;
     head.fail_at = Clock::now();
-    std::fprintf(stderr, "pmixrun: %s\n", why.c_str());
+    if (!why.empty()) std::fprintf(stderr, "pmixrun: %s\n", why.c_str());
     std::fflush(stderr);
     send_all(head, MessageKind::kill, {std::to_string(code)});
 }
@@ -382,6 +383,8 @@ void pump(Head& head, int timeout_ms) {
                  std::string("received signal ") + strsignal(signals[i]) + "; killing the job");
     head.tools.failing = head.failing;
     head.tools.queue.drain();  // tools' queries (query.cpp) and pushes, answered on this loop
+    // An indirect launch's keepalive pipe closed (indirect.cpp): the view failed, and said why.
+    if (head.tools.failing && !head.failing) fail(head, head.tools.fail_code, "");
     if (fds[2].fd >= 0 && fds[2].revents != 0) read_stdin(head);
     for (size_t i = 0; i < polled.size(); ++i) {
         if (fds[3 + 2 * i].revents == 0 && fds[4 + 2 * i].revents == 0) continue;
@@ -498,6 +501,7 @@ bool start_local_server(Head& head) {
     InfoList info;
     info.add(PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
     info.add(PMIX_SERVER_REMOTE_CONNECTIONS, &head.options.remote_tools, PMIX_BOOL);
+    for (const auto& [key, value] : indirect_server_info()) info.add(key, value);  // indirect.h
     // One key for the whole job, handed to every pmixd over its channel (ssh carries it
     // encrypted; it is never on a command line nor in an environment a rank inherits).
     head.credential_key.resize(32);
@@ -511,7 +515,26 @@ bool start_local_server(Head& head) {
         return false;
     }
     head.server_up = true;
-    head_debug_setup(head.tools, head.nspace, [&head](const std::vector<std::string>& fields) {
+    return true;
+}
+
+// An indirect launch (indirect.h): the initiator's release and its launch directives, for every
+// node (the job message); then the debugger stops, the command line's or the directives'.
+bool prepare_debugging(Head& head) {
+    Launcher& view = head.tools;
+    if (!indirect_before_head(view)) {
+        head.fail_code = view.fail_code;
+        head.timed_out = view.timed_out;
+        return false;
+    }
+    head.options.env_directives = view.options.env_directives;
+    head.options.stop_in_init = view.options.stop_in_init;
+    head.options.stop_on_exec = view.options.stop_on_exec;
+    head.options.stop_in_app = view.options.stop_in_app;
+    if (view.main_requester)
+        lifecycle_watch(view, head.nspace, view.procs.size(), &*view.main_requester,
+                        view.main_lifecycle);
+    head_debug_setup(view, head.nspace, [&head](const std::vector<std::string>& fields) {
         send_all(head, MessageKind::debug_release, fields);
     });
     return true;
@@ -696,7 +719,8 @@ int run_head(const Options& options) {
         }
     }
     int code = 1;
-    if (collect_addresses(head) && start_local_server(head) && collect_launch_blob(head)) {
+    if (collect_addresses(head) && start_local_server(head) && prepare_debugging(head) &&
+        collect_launch_blob(head)) {
         head.started = Clock::now();
         send_all(head, MessageKind::job, encode_job(job_message(head)));
         head.tools.stdin_fwd.own_stdin = options.stdin_rank != Options::kStdinNone;
@@ -708,6 +732,7 @@ int run_head(const Options& options) {
         for (const Daemon& daemon : head.daemons)
             if (!head.timed_out) code = std::max(code, daemon.code);
     } else {
+        if (head.fail_code != 0) code = head.timed_out ? 124 : head.fail_code;
         for (Daemon& daemon : head.daemons)
             if (daemon.pid > 0) {
                 ::kill(-daemon.pid, SIGKILL);

@@ -94,7 +94,11 @@ int main(int argc, char** argv) {
         return run_dvm(launcher);
     }
     const bool multinode = !options.hosts.empty() || !options.hostfile.empty();
-    if (multinode) return run_head(options);
+    if (multinode) {
+        const int code = run_head(options);
+        indirect_stop();
+        return code;
+    }
     for (const AppContext& app : options.apps) {
         if (!program_exists(app.argv[0])) {
             std::fprintf(stderr,

@@ -11,6 +11,11 @@
 #   job spawns debugger daemons at it, per node (2) and per process (4), and co-spawns a 2-rank
 #   application with a daemon per node; every daemon checks its target and its node's part of
 #   the target's proc table.
+# CASE indirect | hangup (PROG tests/tools/indirect): the initiator starts `pmixrun --host a:1,b:1`
+#   itself (PMIX_LAUNCHER_RNDZ_URI, PMIX_KEEPALIVE_PIPE), releases it with launch directives (an
+#   environment variable for every rank on both nodes, the job's events to the initiator) and
+#   gets JOB_END (indirect) or closes the keepalive pipe once the job started: pmixrun ends the
+#   job on both nodes and exits 129 (hangup).
 # Namespaces get a unique prefix and are always removed; no pmixd or segment may be left.
 # Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -84,6 +89,30 @@ daemons)
   done
   n=$(grep -c " node-member ok$" "$work/out")
   [ "$n" -eq 6 ] || fail "$n members ok, want 6"
+  finish
+  ;;
+indirect|hangup)
+  echo "+ indirect $bin/pmixrun ${case/indirect/uri} (pmixrun --host ${prefix}n0:1,${prefix}n1:1)"
+  export INDIRECT_PMIXRUN_ARGS="--launch-agent|ip netns exec|--host|${prefix}n0:1,${prefix}n1:1"
+  # PMIx clients (JOB_START at the head: every rank connected), after printing what they got.
+  if [ "$case" = indirect ]; then
+    program=(/bin/sh -c 'echo "rank $PMIX_RANK var=$INDIRECT_VAR"; exec "$0"' "$bin/hello")
+  else
+    program=(/bin/sh -c 'echo "rank $PMIX_RANK up"; exec "$0" hold "$1"' "$bin/debug_stop"
+      "$work/marks/never")
+  fi
+  timeout -s KILL 60 "$prog" "$bin/pmixrun" "${case/indirect/uri}" "$work/initiator.rndz" -- \
+    "${program[@]}" >"$work/out" 2>"$work/err" || fail "the initiator failed"
+  cat "$work/out" "$work/err"
+  grep -q '^indirect: ok' "$work/out" || fail "no summary"
+  if [ "$case" = indirect ]; then
+    n=$(grep -c 'var=from-initiator' "$work/out")
+    [ "$n" -eq 2 ] || fail "$n ranks got the launch directive's variable, want 2"
+  else
+    grep -q 'keepalive pipe closed' "$work/err" || fail "pmixrun did not say why it ended"
+    sleep 0.5
+    pgrep -f "hold $work/marks/never" >/dev/null && fail "a rank outlived the hangup"
+  fi
   finish
   ;;
 *) echo "unknown case $case"; exit 2 ;;

@@ -108,6 +108,15 @@ std::string g_mark;  // "INDIRECT_MARK=<rendezvous path>": finds our pmixrun in 
 std::vector<std::string> pmixrun_args(const std::string& pmixrun,
                                       const std::vector<std::string>& program) {
     std::vector<std::string> args = {pmixrun, "-n", "2", "--timeout", "30", "-x", g_mark};
+    // $INDIRECT_PMIXRUN_ARGS: more options, '|'-separated (tests/multinode/debug_netns.sh: the
+    // launch agent and the simulated nodes).
+    if (const char* more = std::getenv("INDIRECT_PMIXRUN_ARGS"); more != nullptr && *more != '\0')
+        for (std::string rest = more;;) {
+            const size_t bar = rest.find('|');
+            args.push_back(rest.substr(0, bar));
+            if (bar == std::string::npos) break;
+            rest.erase(0, bar + 1);
+        }
     args.insert(args.end(), program.begin(), program.end());
     return args;
 }

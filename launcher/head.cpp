@@ -113,6 +113,8 @@ void report_end(Head& head, const Proc& process) {
     view.kill_stage = head.failing ? 1 : 0;
     const int code = process.exit_code;
     const int wait_status = code > 128 && code < 128 + 65 ? code - 128 : (code & 0xff) << 8;
+    ++view.exited_count;  // a job over is not failed by an indirect launch's keepalive
+                          // (indirect.cpp)
     lifecycle_proc_ended(view, process, wait_status);
 }
 

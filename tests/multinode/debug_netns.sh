@@ -15,7 +15,9 @@
 #   itself (PMIX_LAUNCHER_RNDZ_URI, PMIX_KEEPALIVE_PIPE), releases it with launch directives (an
 #   environment variable for every rank on both nodes, the job's events to the initiator) and
 #   gets JOB_END (indirect) or closes the keepalive pipe once the job started: pmixrun ends the
-#   job on both nodes and exits 129 (hangup).
+#   job on both nodes and exits 129 (hangup); stop: the directives add PMIX_DEBUG_STOP_IN_INIT:
+#   the job's READY_FOR_DEBUG once both nodes' processes are held, no rank past PMIx_Init before
+#   the initiator releases the job, then JOB_END.
 # Namespaces get a unique prefix and are always removed; no pmixd or segment may be left.
 # Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -91,11 +93,11 @@ daemons)
   [ "$n" -eq 6 ] || fail "$n members ok, want 6"
   finish
   ;;
-indirect|hangup)
+indirect|hangup|stop)
   echo "+ indirect $bin/pmixrun ${case/indirect/uri} (pmixrun --host ${prefix}n0:1,${prefix}n1:1)"
   export INDIRECT_PMIXRUN_ARGS="--launch-agent|ip netns exec|--host|${prefix}n0:1,${prefix}n1:1"
   # PMIx clients (JOB_START at the head: every rank connected), after printing what they got.
-  if [ "$case" = indirect ]; then
+  if [ "$case" != hangup ]; then
     program=(/bin/sh -c 'echo "rank $PMIX_RANK var=$INDIRECT_VAR"; exec "$0"' "$bin/hello")
   else
     program=(/bin/sh -c 'echo "rank $PMIX_RANK up"; exec "$0" hold "$1"' "$bin/debug_stop"
@@ -105,10 +107,17 @@ indirect|hangup)
     "${program[@]}" >"$work/out" 2>"$work/err" || fail "the initiator failed"
   cat "$work/out" "$work/err"
   grep -q '^indirect: ok' "$work/out" || fail "no summary"
-  if [ "$case" = indirect ]; then
+  if [ "$case" != hangup ]; then
     n=$(grep -c 'var=from-initiator' "$work/out")
     [ "$n" -eq 2 ] || fail "$n ranks got the launch directive's variable, want 2"
-  else
+  fi
+  if [ "$case" = stop ]; then  # both hellos print only once released
+    held=$(grep -n "^indirect: job .* held, 2 processes ready" "$work/out" | cut -d: -f1)
+    [ -n "$held" ] || fail "the job was not reported held with 2 processes ready"
+    first=$(grep -n "hello from rank" "$work/out" | head -1 | cut -d: -f1)
+    [ -n "$first" ] && [ -n "$held" ] && [ "$first" -gt "$held" ] ||
+      fail "a rank passed PMIx_Init before the release"
+  elif [ "$case" = hangup ]; then
     grep -q 'keepalive pipe closed' "$work/err" || fail "pmixrun did not say why it ended"
     sleep 0.5
     pgrep -f "hold $work/marks/never" >/dev/null && fail "a rank outlived the hangup"

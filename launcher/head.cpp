@@ -499,6 +499,10 @@ bool start_local_server(Head& head) {
     module.push_stdin = host_push_stdin;  // to the daemons of the --stdin targets
     module.spawn = head_spawn_fn;         // debugger daemons and co-spawn (head_debug_spawn.h)
     head_debug_spawner(head.spawner.get());
+    module.job_control = head_job_control;  // pause / resume on every node (the same)
+    head_job_control_sender([&head](const std::vector<std::string>& fields) {
+        send_all(head, MessageKind::signal, fields);
+    });
     const bool yes = true;
     InfoList info;
     info.add(PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);

@@ -1,7 +1,10 @@
-// The multi-node head's spawn for tools: debugger daemons and co-spawn (head_debug_spawn.h).
+// The multi-node head's spawn for tools: debugger daemons and co-spawn; pause / resume
+// (head_debug_spawn.h).
 #include "head_debug_spawn.h"
 
 #include "debug_daemons.h"
+
+#include <signal.h>
 
 #include <cstring>
 #include <memory>
@@ -9,7 +12,11 @@
 namespace pmix::launcher {
 namespace {
 
-HeadSpawner* g_spawner = nullptr;    // loop thread only
+HeadSpawner* g_spawner = nullptr;  // loop thread only
+std::function<void(const std::vector<std::string>&)>& signal_sender() {
+    static auto* send = new std::function<void(const std::vector<std::string>&)>();
+    return *send;
+}
 constexpr size_t kMostProcs = 4096;  // pmixrun's -n bound
 
 // How many processes `target` names on each node of the head's view (node order).
@@ -142,6 +149,37 @@ pmix_status_t check_job_info(const pmix_info_t job_info[], size_t ninfo, DebugRe
 }  // namespace
 
 void head_debug_spawner(HeadSpawner* spawner) { g_spawner = spawner; }
+
+void head_job_control_sender(std::function<void(const std::vector<std::string>&)> send) {
+    signal_sender() = std::move(send);
+}
+
+pmix_status_t head_job_control(const pmix_proc_t*, const pmix_proc_t targets[], size_t ntargets,
+                               const pmix_info_t directives[], size_t ndirs,
+                               pmix_info_cbfunc_t cbfunc, void* cbdata) {
+    int sig = 0;
+    for (size_t i = 0; i < ndirs; ++i) {
+        if (PMIX_CHECK_KEY(&directives[i], PMIX_JOB_CTRL_PAUSE) && PMIX_INFO_TRUE(&directives[i]))
+            sig = SIGSTOP;
+        else if (PMIX_CHECK_KEY(&directives[i], PMIX_JOB_CTRL_RESUME) &&
+                 PMIX_INFO_TRUE(&directives[i]))
+            sig = SIGCONT;
+        else if (is_directive(directives[i].key) && PMIX_INFO_IS_REQUIRED(&directives[i]))
+            return PMIX_ERR_NOT_SUPPORTED;
+    }
+    if (sig == 0 || targets == nullptr || ntargets == 0 || !signal_sender())
+        return PMIX_ERR_NOT_SUPPORTED;
+    std::vector<std::string> fields{std::to_string(sig)};
+    for (size_t i = 0; i < ntargets; ++i) {
+        fields.emplace_back(targets[i].nspace, strnlen(targets[i].nspace, PMIX_MAX_NSLEN));
+        fields.push_back(std::to_string(targets[i].rank));
+    }
+    g_launcher->queue.post([fields, cbfunc, cbdata] {
+        signal_sender()(fields);
+        if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, cbdata, nullptr, nullptr);
+    });
+    return PMIX_SUCCESS;
+}
 
 pmix_status_t head_spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], size_t ninfo,
                             const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,

@@ -18,7 +18,21 @@
 #include "launcher.h"
 #include "remote_spawn.h"
 
+#include <functional>
+#include <string>
+#include <vector>
+
 namespace pmix::launcher {
+
+// The head's job_control upcall for its tools: PMIX_JOB_CTRL_PAUSE / _RESUME of processes of its
+// jobs, sent to every daemon (`send` takes the signal message's fields: the signal, then (nspace,
+// rank) pairs), each of which signals its own targets (SIGSTOP / SIGCONT). Answered once sent: the
+// processes stop as their daemons get it (a tool that needs them stopped reads their state).
+// Anything else, or no targets: PMIX_ERR_NOT_SUPPORTED.
+void head_job_control_sender(std::function<void(const std::vector<std::string>&)> send);
+pmix_status_t head_job_control(const pmix_proc_t* requester, const pmix_proc_t targets[],
+                               size_t ntargets, const pmix_info_t directives[], size_t ndirs,
+                               pmix_info_cbfunc_t cbfunc, void* cbdata);
 
 // The head's spawn upcall; `spawner` is the head's (set before the server starts).
 void head_debug_spawner(HeadSpawner* spawner);

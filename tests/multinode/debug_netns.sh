@@ -6,7 +6,8 @@
 #   (debug_stop tool ... nodes-CASE) gets every process's PMIX_READY_FOR_DEBUG and the job's one
 #   (on exec: LAUNCH_COMPLETE and every process 'T' on both nodes), sees none pass its stop,
 #   releases the job and gets its JOB_END; pmixrun's exit status is the last rank's exit code
-#   (3 for init).
+#   (3 for init). CASE pause (debug_stop, not held): PMIx_Job_control PAUSE at the head stops the
+#   spinning hellos on both nodes ('T'), RESUME continues them, then they finish.
 # CASE daemons (PROG tests/tools/debug_daemons): a tool attached to the head of a running 4-rank
 #   job spawns debugger daemons at it, per node (2) and per process (4), and co-spawns a 2-rank
 #   application with a daemon per node; every daemon checks its target and its node's part of
@@ -66,6 +67,7 @@ finish() {
 }
 case $case in
 init) stop=--stop-in-init code=3 ;;
+pause) stop="-x DEBUG_STOP_SPIN=1" ;;
 exec) stop=--stop-on-exec ;;
 app) stop=--stop-in-app ;;
 daemons)

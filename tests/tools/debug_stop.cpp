@@ -33,6 +33,8 @@
 //             READY_FOR_DEBUG and the job's one (on exec: LAUNCH_COMPLETE, every process 'T'),
 //             the proc table's pids on more than one host, none past its stop until released,
 //             then JOB_END with the status of $DEBUG_STOP_EXIT (the last rank's exit code)
+//     nodes-pause: the same job of spinning hellos ($DEBUG_STOP_SPIN), not held: PAUSE at the
+//             head stops every process ('T') on every node, RESUME continues them; JOB_END
 // Prints "debug_stop: <case> ok" and exits 0 when every check held; "FAIL: ..." otherwise.
 #include <pmix.h>
 #include <pmix_tool.h>
@@ -470,6 +472,47 @@ void case_nodes(const std::string& stop) {
     check(markers("init.", n) == n, "not every process went on after its release");
 }
 
+// Polls (at most 3 s) until `n` of `pids` are (or, `stopped` false, none is) 'T'.
+bool settle(const std::vector<pid_t>& pids, bool stopped, int n) {
+    for (int i = 0; i < 300; ++i) {
+        const int t = count_state(pids, 'T');
+        if (stopped ? t == n : t == 0) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+}
+
+// pmixrun --host's own job of spinning hellos: PMIx_Job_control PAUSE at the head stops every
+// process on every node, RESUME continues them; then they finish.
+void case_nodes_pause() {
+    const int n = env_int("DEBUG_STOP_NPROCS", 4);
+    const std::string nspace = main_nspace();
+    touch(g_dir + "/start");
+    for (int i = 0; i < 1000 && markers("up.", n) < n; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    check(markers("up.", n) == n, "the spinning processes did not start");
+    std::vector<std::string> hosts;
+    const std::vector<pid_t> pids = pids_of(nspace.c_str(), &hosts);
+    check(pids.size() == static_cast<size_t>(n), "proc table of " + std::to_string(pids.size()));
+    check(count_state(pids, 'T') == 0, "a process stopped before the pause");
+    pmix_status_t rc = control(nspace.c_str(), PMIX_JOB_CTRL_PAUSE);
+    check(rc == PMIX_SUCCESS, std::string("pause: ") + PMIx_Error_string(rc));
+    check(settle(pids, true, n), "not every process 'T' after the pause");
+    std::string states;
+    for (pid_t p : pids) states += state_of(p);
+    std::printf("%s paused: states %s\n", nspace.c_str(), states.c_str());
+    rc = control(nspace.c_str(), PMIX_JOB_CTRL_RESUME);
+    check(rc == PMIX_SUCCESS, std::string("resume: ") + PMIx_Error_string(rc));
+    check(settle(pids, false, n), "a process still 'T' after the resume");
+    touch(g_dir + "/go");
+    check(wait_for(PMIX_EVENT_JOB_END, nspace, 1, 20000), "no JOB_END");
+    const auto ends = seen(PMIX_EVENT_JOB_END, nspace);
+    if (!ends.empty())
+        check(ends[0].term == PMIX_SUCCESS,
+              std::string("JOB_END status ") + PMIx_Error_string(ends[0].term));
+    check(markers("init.", n) == n, "not every paused process finished");
+}
+
 // pmixrun's own job (2 ranks, started with --stop-in-init or --stop-on-exec).
 void case_main(bool on_exec) {
     const std::string nspace = main_nspace();
@@ -545,6 +588,7 @@ int run_tool(const char* self, pid_t pid, const std::string& which) {
     else if (which == "affected") case_affected(self);
     else if (which == "main-init" || which == "main-exec") case_main(which == "main-exec");
     else if (which == "support") case_support();
+    else if (which == "nodes-pause") case_nodes_pause();
     else if (which.rfind("nodes-", 0) == 0) case_nodes(which.substr(6));
     else check(false, "unknown case " + which);
     PMIx_tool_finalize();

@@ -38,6 +38,8 @@ constexpr KindName kKinds[] = {
     {MessageKind::spawn_started, "spawn started"}, {MessageKind::spawn_reply, "spawn reply"},
     {MessageKind::connect, "connect"},     {MessageKind::connect_reply, "connect reply"},
     {MessageKind::retire, "retire"},
+    {MessageKind::debug_ready, "debug ready"}, {MessageKind::debug_started, "debug started"},
+    {MessageKind::debug_release, "debug release"},
 };
 // clang-format on
 
@@ -227,6 +229,7 @@ std::vector<std::string> encode_job(const JobMessage& job) {
         fields.push_back(d.value);
     }
     fields.push_back(stdin_target_text(job.stdin_rank));
+    if (!job.debug_stops.empty()) fields.push_back(job.debug_stops);
     return fields;
 }
 
@@ -298,6 +301,11 @@ std::optional<JobMessage> decode_job(const Message& message) {
     const std::string* stdin_target = take();
     if (stdin_target == nullptr || !parse_stdin_target(*stdin_target, job.stdin_rank))
         return std::nullopt;
+    if (const std::string* stops = take(); stops != nullptr) {
+        if (stops->empty() || stops->find_first_not_of("iea") != std::string::npos)
+            return std::nullopt;
+        job.debug_stops = *stops;
+    }
     if (next != fields.size()) return std::nullopt;
     return job;
 }

@@ -61,6 +61,14 @@ enum class MessageKind : char {
     // A persistent launcher across nodes (dvm_head.h), head -> daemon: nspace of a job whose
     // processes all ended on every node: drop it here too
     retire = 'R',
+    // The debugger stops across nodes (debug_nodes.h). Daemon -> head: a held process's
+    // PMIX_READY_FOR_DEBUG (nspace, rank, breakpoint); its part of a stop-on-exec job started
+    // (nspace, how many it holds, then (rank, pid) of each of its processes). Head -> daemon:
+    // PMIX_DEBUGGER_RELEASE, (nspace, rank) pairs
+    // of the targets (none: every job).
+    debug_ready = 'Y',
+    debug_started = 'H',
+    debug_release = 'G',
 };
 
 // The one place kinds meet bytes.
@@ -95,11 +103,13 @@ struct JobMessage {
     std::string pset;            // --pset: the app's process set ("": the default name)
     double timeout_s = 0;        // --timeout (0: none), for PMIX_TIME_REMAINING
     long stdin_rank = 0;         // --stdin (Options::stdin_rank): whose stdin is a pipe
+    // --stop-in-init / --stop-on-exec / --stop-in-app: "i", "e", "a" (an optional last field)
+    std::string debug_stops;
 };
 
 // Fields: nspace, nprocs, K, K x (name, ranks, address), argc, argv..., envc, env..., blob, key,
 // pset, timeout (seconds, "%.17g"), D, D x (kind letter + separator, name, value), stdin target
-// ("all", "none" or the rank).
+// ("all", "none" or the rank), then, when any, the debugger stops.
 std::vector<std::string> encode_job(const JobMessage& job);
 // Empty on a malformed message (wrong kind, missing fields, bad counts, no program).
 std::optional<JobMessage> decode_job(const Message& message);

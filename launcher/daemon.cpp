@@ -12,6 +12,7 @@
 //    event, signal and quit (channel.h lists every kind and its fields).
 // If the head goes away (EOF on stdin) the daemon kills its ranks and exits.
 #include "channel.h"
+#include "debug_nodes.h"
 #include "directory.h"
 #include "launcher.h"
 #include "node_net.h"
@@ -185,6 +186,9 @@ private:
                                     net_.add_job(nspace, layout);
                                 });
                 break;
+            case MessageKind::debug_release:  // a tool's PMIX_DEBUGGER_RELEASE (debug_nodes.h)
+                daemon_debug_release(launcher_, message);
+                break;
             case MessageKind::stdin_data:
                 if (message.fields.size() == 2)
                     stdin_append(launcher_.stdin_fwd, message.fields[0].data(),
@@ -307,6 +311,7 @@ int main(int argc, char** argv) {
         process.rank = launcher.first_local_rank() + i;
         process.nspace = launcher.nspace;
     }
+    daemon_debug_setup(launcher, channel, job->debug_stops);  // --stop-* (debug_nodes.h)
     DaemonRemote remote(launcher, channel, *net);
     launcher.remote = &remote;
     g_launcher = &launcher;

@@ -31,7 +31,20 @@ struct DebugJob {
     std::set<pmix_rank_t> exec_stopped;  // started stopped, not continued yet
     std::set<pmix_rank_t> released;
     bool all_released = false;
+    size_t nodes_started = 0;      // the head: daemons that reported their part started
+    bool launch_reported = false;  // the head: LAUNCH_COMPLETE raised while held on exec
 };
+
+// Across nodes (debug_set_uplink / debug_set_release_forward): where pmixd's reports go, and
+// where the head's releases go. Empty on one node.
+DebugUplink& uplink() {
+    static auto* link = new DebugUplink();  // loop thread only
+    return *link;
+}
+std::function<void(const std::vector<pmix_proc_t>&)>& release_forward() {
+    static auto* forward = new std::function<void(const std::vector<pmix_proc_t>&)>();
+    return *forward;
+}
 
 std::map<std::string, DebugJob>& jobs() {
     static auto* all = new std::map<std::string, DebugJob>();  // loop thread only
@@ -83,8 +96,11 @@ Proc* find(Launcher& launcher, const std::string& nspace, pmix_rank_t rank) {
     return nullptr;
 }
 
+// The multi-node head's view has every node's pids: only a process of this node (no host) is
+// signalled; the others are their daemons' (debug_release_here).
 void cont(Launcher& launcher, const std::string& nspace, pmix_rank_t rank) {
-    if (Proc* p = find(launcher, nspace, rank); p != nullptr && p->pid > 0 && !p->exited)
+    if (Proc* p = find(launcher, nspace, rank);
+        p != nullptr && p->pid > 0 && !p->exited && p->host.empty())
         ::kill(p->pid, SIGCONT);
 }
 
@@ -149,14 +165,20 @@ void ready(Launcher& launcher, const pmix_proc_t& source, const std::string& bre
     const std::string nspace = source.nspace;
     auto it = jobs().find(nspace);
     DebugJob* job = it != jobs().end() ? &it->second : nullptr;
+    const bool late = job != nullptr && (job->all_released || job->released.count(source.rank) > 0);
+    if (uplink().ready) {  // pmixd: the head tells the tools
+        if (late) release_one(source);
+        uplink().ready(source, breakpoint);
+        return;
+    }
     auto* list = new InfoList();
     list->add(PMIX_NSPACE, nspace);
     list->add(PMIX_EVENT_AFFECTED_PROC, &source, PMIX_PROC);
     if (!breakpoint.empty()) list->add(PMIX_BREAKPOINT, breakpoint);
     raise(PMIX_READY_FOR_DEBUG, &source,
           job != nullptr && job->has_requester ? &job->requester : nullptr, list);
-    if (job != nullptr && (job->all_released || job->released.count(source.rank) > 0))
-        release_one(source);
+    if (late && release_forward()) release_forward()({source});  // the head: to its daemon
+    else if (late) release_one(source);
     if (job != nullptr) ready_job(launcher, nspace, *job, source.rank, breakpoint);
 }
 
@@ -171,6 +193,7 @@ void add_targets(const pmix_value_t& v, std::vector<pmix_proc_t>& out) {
 
 // PMIX_DEBUGGER_RELEASE for `targets` (empty: every job): the processes held on exec go on.
 void released(Launcher& launcher, const std::vector<pmix_proc_t>& targets) {
+    if (release_forward()) release_forward()(targets);  // the head: every daemon
     for (auto& [nspace, job] : jobs()) {
         for (const pmix_proc_t& t : targets) {
             if (!targets.empty() && nspace != t.nspace) continue;
@@ -290,6 +313,10 @@ bool debug_stops_on_exec(const Proc& process) {
 
 void debug_started(Launcher&, const std::string& nspace) {
     auto it = jobs().find(nspace);
+    if (it != jobs().end() && it->second.on_exec && uplink().exec_held) {  // pmixd: to the head
+        uplink().exec_held(nspace, it->second.exec_stopped.size());
+        return;
+    }
     if (it == jobs().end() || it->second.exec_stopped.empty()) return;
     const pmix_proc_t all = [&] {
         pmix_proc_t p;
@@ -321,6 +348,53 @@ void debug_watch_events() {
     if (rc < 0)
         std::fprintf(stderr, "pmixrun: no handler for the debugger's events: %s\n",
                      PMIx_Error_string(rc));
+}
+
+void debug_set_uplink(DebugUplink link) { uplink() = std::move(link); }
+
+void debug_set_release_forward(std::function<void(const std::vector<pmix_proc_t>&)> forward) {
+    release_forward() = std::move(forward);
+}
+
+void debug_remote_ready(Launcher& launcher, const pmix_proc_t& source,
+                        const std::string& breakpoint) {
+    ready(launcher, source, breakpoint);
+}
+
+bool debug_remote_started(Launcher& launcher, const std::string& nspace, size_t held,
+                          size_t nodes) {
+    auto it = jobs().find(nspace);
+    if (it == jobs().end() || it->second.launch_reported) return false;
+    DebugJob& job = it->second;
+    job.nodes_started += 1;
+    job.launch_reported = job.nodes_started >= nodes;
+    if (held > 0) job.exec_stopped.insert(PMIX_RANK_INVALID);  // some are held (cont skips it)
+    if (!job.launch_reported) return false;
+    debug_started(launcher, nspace);
+    return true;
+}
+
+bool debug_launch_reported(const std::string& nspace) {
+    auto it = jobs().find(nspace);
+    return it != jobs().end() && it->second.launch_reported;
+}
+
+void debug_release_here(Launcher& launcher, const std::vector<pmix_proc_t>& targets) {
+    released(launcher, targets);
+    for (const Proc& p : launcher.procs) {
+        auto it = jobs().find(p.nspace);
+        if (it == jobs().end() || p.exited) continue;
+        const DebugJob& job = it->second;
+        const bool held = (job.in_init && names(job.in_init->info.value, p.nspace, p.rank)) ||
+                          (job.in_app && names(job.in_app->info.value, p.nspace, p.rank));
+        bool named = targets.empty();
+        for (const pmix_proc_t& t : targets)
+            named = named || (p.nspace == t.nspace && rank_hits(t.rank, p.rank));
+        if (!held || !named) continue;
+        pmix_proc_t proc;
+        PMIX_LOAD_PROCID(&proc, p.nspace.c_str(), p.rank);
+        release_one(proc);
+    }
 }
 
 pmix_status_t debug_wait_stopped(Launcher& launcher, const std::vector<pmix_proc_t>& targets) {

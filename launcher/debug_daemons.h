@@ -53,4 +53,10 @@ pmix_status_t spawn_with_debuggers(Launcher& launcher, const pmix_proc_t& parent
                                    const DebugRequest& debug, std::vector<CospawnApp> cospawned,
                                    std::string* nspace);
 
+// A spawn's apps as the single-node host reads them (host.cpp): the one application with its
+// debugger keys, and the co-spawned apps; for the multi-node head's spawn (head_debug_spawn.cpp).
+pmix_status_t plan_spawn(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[],
+                         size_t napps, const LifecycleRequest& lifecycle, AppSpec& app,
+                         DebugRequest& debug, std::vector<CospawnApp>& cospawned);
+
 }  // namespace pmix::launcher

@@ -3,8 +3,11 @@
 // failure to every daemon (which kill their ranks as single-node pmixrun would), events between
 // nodes, and a daemon's death to the others (their fences fail at once, never hang).
 #include "channel.h"
+#include "debug_nodes.h"
 #include "directory.h"
 #include "dvm_head.h"
+#include "head_debug_spawn.h"
+#include "indirect.h"
 #include "launcher.h"
 #include "remote_connect.h"
 #include "remote_spawn.h"
@@ -112,6 +115,8 @@ void report_end(Head& head, const Proc& process) {
     view.kill_stage = head.failing ? 1 : 0;
     const int code = process.exit_code;
     const int wait_status = code > 128 && code < 128 + 65 ? code - 128 : (code & 0xff) << 8;
+    ++view.exited_count;  // a job over is not failed by an indirect launch's keepalive
+                          // (indirect.cpp)
     lifecycle_proc_ended(view, process, wait_status);
 }
 
@@ -185,7 +190,7 @@ void fail(Head& head, int code, const std::string& why) {
     head.failing = true;
     head.fail_code = code;
     head.fail_at = Clock::now();
-    std::fprintf(stderr, "pmixrun: %s\n", why.c_str());
+    if (!why.empty()) std::fprintf(stderr, "pmixrun: %s\n", why.c_str());
     std::fflush(stderr);
     send_all(head, MessageKind::kill, {std::to_string(code)});
 }
@@ -270,8 +275,9 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
             if (++head.connected_count == nprocs) {
                 head.all_connected = Clock::now();
                 // The daemons report no fork/exec of their own: every rank having connected
-                // is when the head knows the whole job started.
-                lifecycle_started(head.tools, head.nspace);
+                // is when the head knows the whole job started (held on exec: once every node
+                // reported its part started, debug_nodes.h).
+                if (!debug_launch_reported(head.nspace)) lifecycle_started(head.tools, head.nspace);
             }
             break;
         case MessageKind::finalized:
@@ -309,6 +315,11 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
             break;
         case MessageKind::connect:
             head.connector->take(daemon.index, message);
+            break;
+        case MessageKind::debug_ready:  // the debugger stops across nodes (debug_nodes.h)
+        case MessageKind::debug_started:
+            if (head_debug_report(head.tools, message, head.daemons.size()))
+                lifecycle_started(head.tools, head.nspace);
             break;
         case MessageKind::done:
             if (head.spawner->awaiting(daemon.index)) break;  // new processes are coming
@@ -378,6 +389,8 @@ void pump(Head& head, int timeout_ms) {
                  std::string("received signal ") + strsignal(signals[i]) + "; killing the job");
     head.tools.failing = head.failing;
     head.tools.queue.drain();  // tools' queries (query.cpp) and pushes, answered on this loop
+    // An indirect launch's keepalive pipe closed (indirect.cpp): the view failed, and said why.
+    if (head.tools.failing && !head.failing) fail(head, head.tools.fail_code, "");
     if (fds[2].fd >= 0 && fds[2].revents != 0) read_stdin(head);
     for (size_t i = 0; i < polled.size(); ++i) {
         if (fds[3 + 2 * i].revents == 0 && fds[4 + 2 * i].revents == 0) continue;
@@ -458,6 +471,7 @@ JobMessage job_message(const Head& head) {
     job.pset = head.options.first_pset;
     job.timeout_s = head.options.timeout_s;
     job.stdin_rank = head.options.stdin_rank;
+    job.debug_stops = debug_stop_letters(head.options);
     return job;
 }
 
@@ -512,10 +526,17 @@ bool start_local_server(Head& head) {
     module.tool_connected = host_tool_connected;
     module.iof_pull = host_iof_pull;      // remote ranks' output is delivered here (take_output)
     module.push_stdin = host_push_stdin;  // to the daemons of the --stdin targets
+    module.spawn = head_spawn_fn;         // debugger daemons and co-spawn (head_debug_spawn.h)
+    head_debug_spawner(head.spawner.get());
+    module.job_control = head_job_control;  // pause / resume on every node (the same)
+    head_job_control_sender([&head](const std::vector<std::string>& fields) {
+        send_all(head, MessageKind::signal, fields);
+    });
     const bool yes = true;
     InfoList info;
     info.add(PMIX_SERVER_TOOL_SUPPORT, &yes, PMIX_BOOL);
     info.add(PMIX_SERVER_REMOTE_CONNECTIONS, &head.options.remote_tools, PMIX_BOOL);
+    for (const auto& [key, value] : indirect_server_info()) info.add(key, value);  // indirect.h
     pmix_byte_object_t key{head.credential_key.data(), head.credential_key.size()};
     info.add(PMIX_CRYPTO_KEY, &key, PMIX_BYTE_OBJECT);
     pmix_status_t rc = info.convert();
@@ -525,6 +546,28 @@ bool start_local_server(Head& head) {
         return false;
     }
     head.server_up = true;
+    return true;
+}
+
+// An indirect launch (indirect.h): the initiator's release and its launch directives, for every
+// node (the job message); then the debugger stops, the command line's or the directives'.
+bool prepare_debugging(Head& head) {
+    Launcher& view = head.tools;
+    if (!indirect_before_head(view)) {
+        head.fail_code = view.fail_code;
+        head.timed_out = view.timed_out;
+        return false;
+    }
+    head.options.env_directives = view.options.env_directives;
+    head.options.stop_in_init = view.options.stop_in_init;
+    head.options.stop_on_exec = view.options.stop_on_exec;
+    head.options.stop_in_app = view.options.stop_in_app;
+    if (view.main_requester)
+        lifecycle_watch(view, head.nspace, view.procs.size(), &*view.main_requester,
+                        view.main_lifecycle);
+    head_debug_setup(view, head.nspace, [&head](const std::vector<std::string>& fields) {
+        send_all(head, MessageKind::debug_release, fields);
+    });
     return true;
 }
 
@@ -742,7 +785,8 @@ int run_head(const Options& options) {
         }
     }
     int code = 1;
-    if (collect_addresses(head) && start_local_server(head) && collect_launch_blob(head)) {
+    if (collect_addresses(head) && start_local_server(head) && prepare_debugging(head) &&
+        collect_launch_blob(head)) {
         head.started = Clock::now();
         send_all(head, MessageKind::job, encode_job(job_message(head)));
         head.tools.stdin_fwd.own_stdin = options.stdin_rank != Options::kStdinNone;
@@ -758,6 +802,7 @@ int run_head(const Options& options) {
         end_open_streams(head);
         lifecycle_flush();  // the job's last events reach the library before it is torn down
     } else {
+        if (head.fail_code != 0) code = head.timed_out ? 124 : head.fail_code;
         for (Daemon& daemon : head.daemons)
             if (daemon.pid > 0) {
                 ::kill(-daemon.pid, SIGKILL);

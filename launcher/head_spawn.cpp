@@ -43,23 +43,46 @@ void HeadSpawner::request(size_t node, const Message& message) {
         send_(node, MessageKind::spawn_reply, {f[0], std::to_string(PMIX_ERR_JOB_TERMINATED), ""});
         return;
     }
-    const unsigned job = next_job_++;
-    const std::string nspace = view_.nspace + "." + std::to_string(job);
+    pmix_proc_t parent;
+    PMIX_LOAD_PROCID(&parent, f[1].c_str(),
+                     static_cast<pmix_rank_t>(std::strtoul(f[2].c_str(), nullptr, 10)));
     const std::vector<uint32_t> counts = placed.empty() ? place(nprocs, nodes) : placed;
-    std::vector<std::string> part{nspace, std::to_string(job), f[1], f[2], std::to_string(nodes)};
-    for (uint32_t count : counts) part.push_back(std::to_string(count));
-    part.insert(part.end(), f.begin() + kAppFieldsAt, f.end());
-    Pending& pending = pending_[nspace];
+    Pending& pending = launch(parent, counts, {f.begin() + kAppFieldsAt, f.end()});
     pending.requester_node = node;
     pending.id = f[0];
+}
+
+void HeadSpawner::spawn_here(const pmix_proc_t& parent, const AppSpec& app,
+                             const std::vector<uint32_t>& counts, Done done) {
+    if (view_.failing || counts.size() != view_.layout.nodes.size()) {
+        done(view_.failing ? PMIX_ERR_JOB_TERMINATED : PMIX_ERR_BAD_PARAM, "");
+        return;
+    }
+    AppSpec placed = app;
+    placed.nprocs = 0;
+    for (uint32_t count : counts) placed.nprocs += count;
+    launch(parent, counts, encode_app(placed), app.lifecycle).done = std::move(done);
+}
+
+HeadSpawner::Pending& HeadSpawner::launch(const pmix_proc_t& parent,
+                                          const std::vector<uint32_t>& counts,
+                                          const std::vector<std::string>& app_fields,
+                                          const LifecycleRequest& lifecycle) {
+    const size_t nodes = counts.size();
+    const unsigned job = next_job_++;
+    const std::string nspace = view_.nspace + "." + std::to_string(job);
+    std::vector<std::string> part{nspace, std::to_string(job), parent.nspace,
+                                  std::to_string(parent.rank), std::to_string(nodes)};
+    for (uint32_t count : counts) part.push_back(std::to_string(count));
+    part.insert(part.end(), app_fields.begin(), app_fields.end());
+    Pending& pending = pending_[nspace];
     pending.waiting = nodes;
     pending.reported.assign(nodes, false);
     pending.counts = counts;
     // The head's view for tools: every rank with its node; the job's events are raised here.
-    pmix_proc_t parent;
-    PMIX_LOAD_PROCID(&parent, f[1].c_str(),
-                     static_cast<pmix_rank_t>(std::strtoul(f[2].c_str(), nullptr, 10)));
-    const std::string program = f.size() > kAppFieldsAt + 4 ? f[kAppFieldsAt + 4] : "";
+    const std::string program = app_fields.size() > 4 ? app_fields[4] : "";
+    size_t nprocs = 0;
+    for (uint32_t count : counts) nprocs += count;
     pmix_rank_t rank = 0;
     for (size_t n = 0; n < nodes; ++n) {
         for (uint32_t i = 0; i < counts[n]; ++i) {
@@ -73,8 +96,9 @@ void HeadSpawner::request(size_t node, const Message& message) {
         }
     }
     view_.spawned_nspaces.push_back(nspace);
-    lifecycle_watch(view_, nspace, nprocs, &parent, {});
+    lifecycle_watch(view_, nspace, nprocs, &parent, lifecycle);
     for (size_t n = 0; n < nodes; ++n) send_(n, MessageKind::spawn_part, part);
+    return pending;
 }
 
 void HeadSpawner::started(size_t node, const Message& message) {
@@ -92,9 +116,13 @@ void HeadSpawner::started(size_t node, const Message& message) {
 
 void HeadSpawner::finish(const std::string& nspace, Pending& pending) {
     if (pending.status == PMIX_SUCCESS) lifecycle_started(view_, nspace);
-    send_(pending.requester_node, MessageKind::spawn_reply,
-          {pending.id, std::to_string(pending.status), nspace});
+    Done done = std::move(pending.done);
+    const pmix_status_t status = pending.status;
+    if (!done)
+        send_(pending.requester_node, MessageKind::spawn_reply,
+              {pending.id, std::to_string(status), nspace});
     pending_.erase(nspace);
+    if (done) done(status, nspace);
 }
 
 void HeadSpawner::node_lost(size_t node) {

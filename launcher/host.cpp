@@ -508,6 +508,12 @@ pmix_status_t notify_event(pmix_status_t code, const pmix_proc_t* source, pmix_d
 
 }  // namespace
 
+pmix_status_t plan_spawn(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[],
+                         size_t napps, const LifecycleRequest& lifecycle, AppSpec& app,
+                         DebugRequest& debug, std::vector<CospawnApp>& cospawned) {
+    return spawn_plan(job_info, ninfo, apps, napps, lifecycle, app, debug, cospawned);
+}
+
 void signal_local(Launcher& launcher, const std::vector<pmix_proc_t>& targets, int sig) {
     for (Proc& process : launcher.procs) {
         bool hit = targets.empty();

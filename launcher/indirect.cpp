@@ -420,16 +420,6 @@ bool indirect_from_env(Launcher& launcher, std::string& error) {
     }
     if (!keepalive.empty() && !parse_keepalive(keepalive, g_settings.keepalive, error))
         return false;
-    if (!launcher.options.hosts.empty() || !launcher.options.hostfile.empty()) {
-        if (g_settings.calls_back() || g_settings.keepalive >= 0 ||
-            !g_settings.write_file.empty()) {
-            error =
-                "an indirect launch (PMIX_LAUNCHER_RNDZ_*, PMIX_KEEPALIVE_PIPE) works on one "
-                "node only";
-            return false;
-        }
-        return true;
-    }
     if (nspace.empty() && g_settings.calls_back())
         nspace = "pmixrun-server." + std::to_string(::getpid());
     if (nspace.size() > PMIX_MAX_NSLEN) {
@@ -448,6 +438,11 @@ std::vector<std::pair<const char*, std::string>> indirect_server_info() {
     if (!g_settings.write_file.empty())
         info.emplace_back(PMIX_LAUNCHER_RENDEZVOUS_FILE, g_settings.write_file);
     return info;
+}
+
+bool indirect_before_head(Launcher& view) {
+    if (!g_settings.calls_back() && g_settings.keepalive < 0) return true;
+    return before_job(view);
 }
 
 void indirect_stop() {

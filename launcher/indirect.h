@@ -24,6 +24,11 @@ bool indirect_from_env(Launcher& launcher, std::string& error);
 // initiator calls us back, the rendezvous file to write when it named one that does not exist.
 std::vector<std::pair<const char*, std::string>> indirect_server_info();
 
+// Across nodes (head.cpp): what before_job does, on the head's view of the job, once the head's
+// server runs; true when there is no indirect launch. The directives land in view.options,
+// view.main_requester and view.main_lifecycle; false: the job must not start (view.fail said why).
+bool indirect_before_head(Launcher& view);
+
 // Stops the keepalive watcher (after the job, before pmixrun exits).
 void indirect_stop();
 

@@ -498,6 +498,26 @@ void debug_started(Launcher& launcher, const std::string& nspace);
 // Registers pmixrun's own handlers for PMIX_READY_FOR_DEBUG and PMIX_DEBUGGER_RELEASE (after
 // PMIx_server_init).
 void debug_watch_events();
+// Across nodes. pmixd: its processes' PMIX_READY_FOR_DEBUG and its part of a stop-on-exec job
+// having started (how many it holds) go to the head (the uplink) instead of to local events; the
+// head's PMIX_DEBUGGER_RELEASE arrives as debug_release_here (SIGCONT to those held on exec, the
+// release event to those held in init or in the application). The head: every release it hears
+// also goes to the daemons (the forward); debug_remote_ready is a daemon's report, passed on to
+// the tools as a local one would be; debug_remote_started counts the nodes' start reports of a
+// stop-on-exec job and, once `nodes` reported, raises its PMIX_READY_FOR_DEBUG and returns true
+// (the caller raises PMIX_LAUNCH_COMPLETE then, not when the released processes connect:
+// debug_launch_reported).
+struct DebugUplink {
+    std::function<void(const pmix_proc_t& source, const std::string& breakpoint)> ready;
+    std::function<void(const std::string& nspace, size_t held)> exec_held;
+};
+void debug_set_uplink(DebugUplink link);
+void debug_set_release_forward(std::function<void(const std::vector<pmix_proc_t>&)> forward);
+void debug_remote_ready(Launcher& launcher, const pmix_proc_t& source,
+                        const std::string& breakpoint);
+bool debug_remote_started(Launcher& launcher, const std::string& nspace, size_t held, size_t nodes);
+bool debug_launch_reported(const std::string& nspace);
+void debug_release_here(Launcher& launcher, const std::vector<pmix_proc_t>& targets);
 // PMIX_JOB_CTRL_PAUSE: waits (at most 2 s) until every live process among `targets` is stopped
 // ('T' in /proc); PMIX_ERR_TIMEOUT otherwise.
 pmix_status_t debug_wait_stopped(Launcher& launcher, const std::vector<pmix_proc_t>& targets);

@@ -94,13 +94,11 @@ int main(int argc, char** argv) {
         g_launcher = &launcher;
         return run_dvm(launcher);
     }
-    if (multinode && (options.stop_in_init || options.stop_on_exec || options.stop_in_app)) {
-        std::fprintf(stderr,
-                     "pmixrun: --stop-in-init/--stop-on-exec/--stop-in-app work on one "
-                     "node only\n");
-        return 2;
+    if (multinode) {
+        const int code = run_head(options);
+        indirect_stop();
+        return code;
     }
-    if (multinode) return run_head(options);
     for (const AppContext& app : options.apps) {
         if (!program_exists(app.argv[0])) {
             std::fprintf(stderr,

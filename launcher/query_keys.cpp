@@ -49,26 +49,53 @@ bool single_node(const Launcher& launcher) {
 // PMIX_ENVARS_HARVESTED accepted, the app's PMIX_PSET_NAME, PMIX_FWD_STDIN and the lifecycle
 // requests (lifecycle.cpp), co-spawn and the debugger-daemon keys (debug_daemons.cpp). pmixd hands
 // spawns to the head (remote_spawn.h), which places the job across the nodes: not PMIX_FWD_STDIN,
-// the requester's lifecycle events, co-spawn nor debugger daemons. The multi-node head serves no
-// spawn of its own: nothing.
+// the requester's lifecycle events, co-spawn nor debugger daemons. The multi-node head spawns for
+// its tools debugger daemons and co-spawned apps only (head_debug_spawn.h), with the environment
+// directives, the process set and the lifecycle requests.
 std::string spawn_support(const Launcher& launcher) {
     if (launcher.remote != nullptr)
         return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
                      PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME});
-    if (!single_node(launcher)) return "";
-    return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
-                 PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME,
-                 PMIX_FWD_STDIN, PMIX_NOTIFY_JOB_EVENTS, PMIX_NOTIFY_COMPLETION,
-                 PMIX_NOTIFY_PROC_TERMINATION, PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION,
-                 PMIX_COSPAWN_APP, PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET,
-                 PMIX_DEBUG_DAEMONS_PER_PROC, PMIX_DEBUG_DAEMONS_PER_NODE,
-                 PMIX_DEBUG_STOP_IN_INIT, PMIX_DEBUG_STOP_ON_EXEC, PMIX_DEBUG_STOP_IN_APP});
+    if (!single_node(launcher))
+        return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
+                     PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME,
+                     PMIX_NOTIFY_JOB_EVENTS, PMIX_NOTIFY_COMPLETION, PMIX_NOTIFY_PROC_TERMINATION,
+                     PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION, PMIX_COSPAWN_APP, PMIX_DEBUGGER_DAEMONS,
+                     PMIX_DEBUG_TARGET, PMIX_DEBUG_DAEMONS_PER_PROC, PMIX_DEBUG_DAEMONS_PER_NODE});
+    return join({PMIX_SET_ENVAR,
+                 PMIX_ADD_ENVAR,
+                 PMIX_UNSET_ENVAR,
+                 PMIX_PREPEND_ENVAR,
+                 PMIX_APPEND_ENVAR,
+                 PMIX_FIRST_ENVAR,
+                 PMIX_ENVARS_HARVESTED,
+                 PMIX_PSET_NAME,
+                 PMIX_FWD_STDIN,
+                 PMIX_NOTIFY_JOB_EVENTS,
+                 PMIX_NOTIFY_COMPLETION,
+                 PMIX_NOTIFY_PROC_TERMINATION,
+                 PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION,
+                 PMIX_COSPAWN_APP,
+                 PMIX_DEBUGGER_DAEMONS,
+                 PMIX_DEBUG_TARGET,
+                 PMIX_DEBUG_DAEMONS_PER_PROC,
+                 PMIX_DEBUG_DAEMONS_PER_NODE,
+                 PMIX_DEBUG_STOP_IN_INIT,
+                 PMIX_DEBUG_STOP_ON_EXEC,
+                 PMIX_DEBUG_STOP_IN_APP});
 }
 
 // The debugger attributes acted on: debugger-daemon jobs, their target and counts
 // (debug_daemons.cpp); the stops of a spawned job, the events that report and release them, and
-// the job-control pause / resume (debug.cpp).
+// the job-control pause / resume (debug.cpp). The multi-node head: the debugger daemons
+// (head_debug_spawn.h), the breakpoints its job's held processes report (debug_nodes.h), pause /
+// resume (head_debug_spawn.h); pmixd
+// serves no spawn of debugger daemons or stops: nothing.
 std::string debug_support(const Launcher& launcher) {
+    if (launcher.remote == nullptr && !single_node(launcher))
+        return join({PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET, PMIX_DEBUG_DAEMONS_PER_PROC,
+                     PMIX_DEBUG_DAEMONS_PER_NODE, PMIX_BREAKPOINT, PMIX_JOB_CTRL_PAUSE,
+                     PMIX_JOB_CTRL_RESUME});
     if (!single_node(launcher)) return "";
     return join({PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET, PMIX_DEBUG_DAEMONS_PER_PROC,
                  PMIX_DEBUG_DAEMONS_PER_NODE, PMIX_DEBUG_STOP_IN_INIT, PMIX_DEBUG_STOP_ON_EXEC,

@@ -48,10 +48,17 @@ public:
     // The rank counts per node of the next request (the DVM's PMIX_HOST placement, dvm_head.h)
     // instead of equal blocks over every node; they must add up to its size.
     void place_next(std::vector<uint32_t> counts) { next_counts_ = std::move(counts); }
+    // A spawn the head asks for itself (a tool attached to it: head_debug_spawn.cpp): `app` with
+    // `counts` ranks per node (node order); `done` gets the namespace once every node started
+    // its part, or the failure; its lifecycle events go to `parent` as `lifecycle` asks.
+    using Done = std::function<void(pmix_status_t, const std::string& nspace)>;
+    void spawn_here(const pmix_proc_t& parent, const AppSpec& app,
+                    const std::vector<uint32_t>& counts, Done done);
 
 private:
     struct Pending {
         size_t requester_node = 0;
+        Done done;  // spawn_here's; else the requester's daemon gets spawn_reply
         std::string id;
         size_t waiting = 0;  // daemons yet to report their part
         pmix_status_t status = PMIX_SUCCESS;
@@ -59,6 +66,10 @@ private:
         std::vector<uint32_t> counts;  // ranks per node
     };
     void request(size_t node, const Message& message);
+    // Sends every node its part of a new job of `counts` ranks per node; the Pending it waits in.
+    Pending& launch(const pmix_proc_t& parent, const std::vector<uint32_t>& counts,
+                    const std::vector<std::string>& app_fields,
+                    const LifecycleRequest& lifecycle = {});
     void started(size_t node, const Message& message);
     void finish(const std::string& nspace, Pending& pending);
 

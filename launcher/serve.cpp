@@ -210,7 +210,9 @@ int serve_job(Launcher& launcher, const std::vector<std::string>& env,
     if (rc != PMIX_SUCCESS) {
         launcher.fail(1, std::string("PMIx_server_init failed: ") + PMIx_Error_string(rc));
     } else {
-        if (launcher.remote == nullptr) debug_watch_events();  // debug.cpp
+        // debug.cpp; pmixd only for a job held by the debugger (debug_nodes.h)
+        if (launcher.remote == nullptr || stop_main_request(launcher.options).any())
+            debug_watch_events();
         const bool go = !launcher.before_job || launcher.before_job(launcher);
         const bool prepared = go && prepare_job(launcher);
         launcher.times.registered = Clock::now();

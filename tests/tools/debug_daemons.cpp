@@ -16,6 +16,15 @@
 //   debug_daemons self                 a rank of a 2-rank job: rank 0 spawns one daemon per
 //                                      process of its own job, started with PMIx_tool_init;
 //                                      both ranks then fence and check sizes
+//   debug_daemons node-member STOPFILE a rank of a job over several nodes: waits for STOPFILE
+//   debug_daemons node-daemon          a debugger daemon of such a job: PMIX_DEBUG_TARGET, its
+//                                      own local size ($DBG_EXPECT_LOCAL) and the target's
+//                                      processes its own node runs ($DBG_EXPECT_TARGETS, alive)
+//   debug_daemons tool-nodes PID       a tool attached to the head of `pmixrun --host a:2,b:2
+//                                      ... node-member STOP` (tests/multinode/debug_netns.sh):
+//                                      its spawn and debug support, daemons per node (2), per
+//                                      process (4), an unknown target;
+//                                      a co-spawn of 2 node-members and a daemon per node
 // Prints "<mode> ok" and exits 0 when every check held; "FAIL: ..." and exits 3 otherwise.
 #include <pmix.h>
 #include <pmix_tool.h>
@@ -445,6 +454,133 @@ int run_tool(const char* self, pid_t pid) {
     return finish("tool");
 }
 
+int run_node_member(const char* stop) {
+    if (PMIx_Init(&g_me, nullptr, 0) != PMIX_SUCCESS) return 2;
+    for (int i = 0; i < 3000 && access(stop, F_OK) != 0; ++i) usleep(10000);
+    PMIx_Finalize(nullptr, 0);
+    return finish("node-member");
+}
+
+int run_node_daemon() {
+    if (PMIx_Init(&g_me, nullptr, 0) != PMIX_SUCCESS) return 2;
+    pmix_proc_t me_all;
+    PMIX_LOAD_PROCID(&me_all, g_me.nspace, PMIX_RANK_WILDCARD);
+    pmix_value_t* value = nullptr;
+    const pmix_status_t rc = PMIx_Get(&me_all, PMIX_DEBUG_TARGET, nullptr, 0, &value);
+    check(rc == PMIX_SUCCESS && value != nullptr && value->type == PMIX_PROC,
+          std::string("PMIX_DEBUG_TARGET: ") + PMIx_Error_string(rc));
+    if (rc != PMIX_SUCCESS || value == nullptr || value->type != PMIX_PROC)
+        return finish("node-daemon");
+    const pmix_proc_t target = *value->data.proc;
+    PMIX_VALUE_RELEASE(value);
+    const char* want_ns = std::getenv("DBG_EXPECT_NS");
+    if (want_ns != nullptr && *want_ns != '\0')
+        check(std::strcmp(target.nspace, want_ns) == 0, std::string("target ") + target.nspace);
+    check(std::strcmp(target.nspace, g_me.nspace) != 0, "the target is our own namespace");
+    check(get_number(g_me.nspace, PMIX_RANK_WILDCARD, PMIX_LOCAL_SIZE) ==
+              env_number("DBG_EXPECT_LOCAL"),
+          "local size is not " + std::to_string(env_number("DBG_EXPECT_LOCAL")));
+    std::string ranks;
+    size_t here = 0;
+    for (const pmix_proc_info_t& row : proc_table(target.nspace)) {
+        if (target.rank != PMIX_RANK_WILDCARD && row.proc.rank != target.rank) continue;
+        check(row.pid > 0 && kill(row.pid, 0) == 0, "target pid " + std::to_string(row.pid));
+        ranks += (here++ == 0 ? "" : ",") + std::to_string(row.proc.rank);
+    }
+    check(static_cast<long>(here) == env_number("DBG_EXPECT_TARGETS"),
+          "this node's proc table names " + std::to_string(here) + " targets");
+    const std::string host = get_string(g_me.nspace, g_me.rank, PMIX_HOSTNAME);
+    std::printf("node-daemon %s:%u on %s: target %s, here ranks %s\n", g_me.nspace, g_me.rank,
+                host.c_str(), target.nspace, ranks.c_str());
+    PMIx_Finalize(nullptr, 0);
+    return finish("node-daemon");
+}
+
+// Node daemons aimed at `target`: `daemons` in all, `local` per node, each with `targets` of its
+// node's target processes.
+pmix_status_t spawn_node_daemons(const char* self, const pmix_proc_t& target, uint16_t per_proc,
+                                 uint16_t per_node, long daemons, long local, long targets) {
+    Spawn spawn;
+    spawn.job.push_back(info_of(PMIX_DEBUGGER_DAEMONS, &kYes, PMIX_BOOL));
+    spawn.job.push_back(info_of(PMIX_DEBUG_TARGET, &target, PMIX_PROC));
+    spawn.job.push_back(info_of(PMIX_NOTIFY_COMPLETION, &kYes, PMIX_BOOL));
+    if (per_proc > 0)
+        spawn.job.push_back(info_of(PMIX_DEBUG_DAEMONS_PER_PROC, &per_proc, PMIX_UINT16));
+    if (per_node > 0)
+        spawn.job.push_back(info_of(PMIX_DEBUG_DAEMONS_PER_NODE, &per_node, PMIX_UINT16));
+    spawn.app(self, {"node-daemon"}, 0,
+              {"DBG_EXPECT_LOCAL=" + std::to_string(local),
+               "DBG_EXPECT_TARGETS=" + std::to_string(targets),
+               std::string("DBG_EXPECT_NS=") + target.nspace});
+    std::string nspace;
+    const pmix_status_t rc = spawn.run(nspace);
+    if (rc != PMIX_SUCCESS) return rc;
+    check(proc_table(nspace.c_str()).size() == static_cast<size_t>(daemons),
+          "daemon job " + nspace + " is not " + std::to_string(daemons) + " processes");
+    check_ended_well(nspace);
+    return rc;
+}
+
+// An application of 2 node-members (one per node) co-spawned with a debugger app of one daemon
+// per node aimed at it: the spawn names the application; the daemons are the next namespace.
+void check_node_cospawn(const char* self, const char* stop) {
+    const size_t before = namespaces().size();
+    Spawn spawn;
+    spawn.app(self, {"node-member", stop}, 2, {});
+    pmix_app_t& debugger =
+        spawn.app(self, {"node-daemon"}, 0, {"DBG_EXPECT_LOCAL=1", "DBG_EXPECT_TARGETS=1"});
+    const uint16_t one = 1;
+    PMIX_INFO_CREATE(debugger.info, 2);
+    debugger.ninfo = 2;
+    PMIX_INFO_LOAD(&debugger.info[0], PMIX_DEBUGGER_DAEMONS, &kYes, PMIX_BOOL);
+    PMIX_INFO_LOAD(&debugger.info[1], PMIX_DEBUG_DAEMONS_PER_NODE, &one, PMIX_UINT16);
+    std::string application;
+    const pmix_status_t rc = spawn.run(application);
+    check(rc == PMIX_SUCCESS, std::string("co-spawn: ") + PMIx_Error_string(rc));
+    if (rc != PMIX_SUCCESS) return;
+    const std::vector<std::string> after = namespaces();
+    check(after.size() == before + 2,
+          "co-spawn made " + std::to_string(after.size() - before) + " namespaces, not 2");
+    if (after.size() != before + 2) return;
+    check(after[before] == application, "the spawn did not name the application");
+    check(proc_table(application.c_str()).size() == 2, "the application is not 2 processes");
+    check(proc_table(after[before + 1].c_str()).size() == 2, "not 2 co-spawned daemons");
+    check_ended_well(after[before + 1]);
+}
+
+int run_tool_nodes(const char* self, pid_t pid, const char* stop) {
+    pmix_info_t info[2];
+    size_t ninfo = 0;
+    PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_PIDINFO, &pid, PMIX_PID);
+    if (const char* t = std::getenv("TMPDIR"); t != nullptr)
+        PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_TMPDIR, t, PMIX_STRING);
+    const pmix_status_t rc = PMIx_tool_init(&g_me, info, ninfo);
+    for (size_t i = 0; i < ninfo; ++i) PMIX_INFO_DESTRUCT(&info[i]);
+    if (rc != PMIX_SUCCESS) {
+        std::printf("FAIL: tool_init: %s\n", PMIx_Error_string(rc));
+        return 3;
+    }
+    register_job_end();
+    check_support();  // the head's PMIX_QUERY_SPAWN_SUPPORT / _DEBUG_SUPPORT name the keys
+    const std::vector<std::string> before = namespaces();
+    check(!before.empty(), "no namespace");
+    const std::string main_ns = before.empty() ? "" : before[0];
+    pmix_proc_t all, nowhere;
+    PMIX_LOAD_PROCID(&all, main_ns.c_str(), PMIX_RANK_WILDCARD);
+    PMIX_LOAD_PROCID(&nowhere, "no-such-job", PMIX_RANK_WILDCARD);
+    auto ok = [](pmix_status_t status, const char* what) {
+        check(status == PMIX_SUCCESS, std::string(what) + ": " + PMIx_Error_string(status));
+    };
+    ok(spawn_node_daemons(self, all, 0, 1, 2, 1, 2), "one daemon per node");
+    ok(spawn_node_daemons(self, all, 1, 0, 4, 2, 2), "one daemon per process");
+    const pmix_status_t unknown = spawn_node_daemons(self, nowhere, 0, 1, 2, 1, 2);
+    check(unknown == PMIX_ERR_NOT_FOUND,
+          std::string("unknown target: ") + PMIx_Error_string(unknown));
+    check_node_cospawn(self, stop);
+    PMIx_tool_finalize();
+    return finish("tool-nodes");
+}
+
 int run_self(const char* self) {
     if (PMIx_Init(&g_me, nullptr, 0) != PMIX_SUCCESS) return 2;
     if (g_me.rank == 0) {
@@ -470,6 +606,10 @@ int main(int argc, char** argv) {
     if (mode == "tool" && argc > 2)
         return run_tool(argv[0], static_cast<pid_t>(std::atoi(argv[2])));
     if (mode == "self") return run_self(argv[0]);
+    if (mode == "node-member" && argc > 2) return run_node_member(argv[2]);
+    if (mode == "node-daemon") return run_node_daemon();
+    if (mode == "tool-nodes" && argc > 3)
+        return run_tool_nodes(argv[0], static_cast<pid_t>(std::atoi(argv[2])), argv[3]);
     std::fprintf(stderr, "usage: debug_daemons member N [STOPFILE] | daemon | tool PID | self\n");
     return 2;
 }

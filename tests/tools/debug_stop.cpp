@@ -26,6 +26,15 @@
 //             --stop-on-exec: none passes PMIx_Init (each 'T' on exec) until the tool releases
 //             the job's namespace (the script checks that the job then ends well)
 //     support: PMIX_QUERY_DEBUG_SUPPORT names the three stops
+//     nodes-init / nodes-exec / nodes-app: pmixrun --host's own job of $DEBUG_STOP_NPROCS (4)
+//             hellos over several nodes, started with --stop-in-init / --stop-on-exec /
+//             --stop-in-app (tests/multinode/debug_netns.sh); the hellos wait for DIR/start
+//             (DEBUG_STOP_START), which the tool writes once its handlers are in: every process's
+//             READY_FOR_DEBUG and the job's one (on exec: LAUNCH_COMPLETE, every process 'T'),
+//             the proc table's pids on more than one host, none past its stop until released,
+//             then JOB_END with the status of $DEBUG_STOP_EXIT (the last rank's exit code)
+//     nodes-pause: the same job of spinning hellos ($DEBUG_STOP_SPIN), not held: PAUSE at the
+//             head stops every process ('T') on every node, RESUME continues them; JOB_END
 // Prints "debug_stop: <case> ok" and exits 0 when every check held; "FAIL: ..." otherwise.
 #include <pmix.h>
 #include <pmix_tool.h>
@@ -33,6 +42,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
@@ -53,6 +63,7 @@ struct Seen {
     pmix_proc_t source;
     std::string nspace, breakpoint;
     pmix_status_t term = PMIX_ERR_NOT_FOUND;
+    int exit_code = -1;
 };
 
 std::mutex g_mu;
@@ -79,6 +90,8 @@ void on_event(size_t, pmix_status_t code, const pmix_proc_t* source, pmix_info_t
             s.breakpoint = in.value.data.string;
         else if (PMIX_CHECK_KEY(&in, PMIX_JOB_TERM_STATUS) && in.value.type == PMIX_STATUS)
             s.term = in.value.data.status;
+        else if (PMIX_CHECK_KEY(&in, PMIX_EXIT_CODE) && in.value.type == PMIX_INT)
+            s.exit_code = in.value.data.integer;
     }
     // The launcher's one READY_FOR_DEBUG for a whole job (its source is not a process of the job)
     // is kept apart from the processes' own.
@@ -118,6 +131,7 @@ pmix_info_t flag(const char* key) {
 }
 
 std::string g_dir;
+void touch(const std::string& path, const std::string& text = "");
 
 bool exists(const std::string& path) { return access(path.c_str(), F_OK) == 0; }
 
@@ -146,8 +160,8 @@ pmix_status_t spawn(const char* self, int n, std::vector<pmix_info_t> info, bool
     return rc;
 }
 
-// The pids of `nspace`'s processes, from PMIX_QUERY_PROC_TABLE.
-std::vector<pid_t> pids_of(const char* nspace) {
+// The pids of `nspace`'s processes, from PMIX_QUERY_PROC_TABLE (and their hosts, if asked).
+std::vector<pid_t> pids_of(const char* nspace, std::vector<std::string>* hosts = nullptr) {
     pmix_query_t query;
     PMIX_QUERY_CONSTRUCT(&query);
     {
@@ -167,7 +181,10 @@ std::vector<pid_t> pids_of(const char* nspace) {
         const pmix_data_array_t* a = results[i].value.data.darray;
         if (a == nullptr || a->type != PMIX_PROC_INFO) continue;
         const auto* p = static_cast<const pmix_proc_info_t*>(a->array);
-        for (size_t k = 0; k < a->size; ++k) pids.push_back(p[k].pid);
+        for (size_t k = 0; k < a->size; ++k) {
+            pids.push_back(p[k].pid);
+            if (hosts != nullptr) hosts->push_back(p[k].hostname ? p[k].hostname : "");
+        }
     }
     if (results != nullptr) PMIX_INFO_FREE(results, nresults);
     PMIX_QUERY_DESTRUCT(&query);
@@ -371,8 +388,8 @@ void case_app(const char* self) {
     check(markers("init.", 2) == 2, "not every process went on after its release");
 }
 
-// pmixrun's own job (2 ranks, started with --stop-in-init or --stop-on-exec).
-void case_main(bool on_exec) {
+// The namespace of the job of the pmixrun the tool is attached to.
+std::string main_nspace() {
     std::string nspace;
     {
         pmix_query_t query;
@@ -389,6 +406,116 @@ void case_main(bool on_exec) {
         PMIX_QUERY_DESTRUCT(&query);
     }
     check(!nspace.empty(), "no namespace of pmixrun's job");
+    return nspace;
+}
+
+int env_int(const char* name, int otherwise) {
+    const char* v = std::getenv(name);
+    return v != nullptr && *v != '\0' ? std::atoi(v) : otherwise;
+}
+
+// pmixrun --host's own job held by --stop-in-init, --stop-on-exec or --stop-in-app.
+void case_nodes(const std::string& stop) {
+    const int n = env_int("DEBUG_STOP_NPROCS", 4), code = env_int("DEBUG_STOP_EXIT", 0);
+    const std::string nspace = main_nspace();
+    touch(g_dir + "/start");  // the hellos go on to PMIx_Init now that the handlers are in
+    if (stop == "exec") {
+        check(wait_for(PMIX_LAUNCH_COMPLETE, nspace, 1, 15000), "no LAUNCH_COMPLETE");
+    } else {
+        check(wait_for(PMIX_READY_FOR_DEBUG, nspace, static_cast<size_t>(n), 15000),
+              "not a READY_FOR_DEBUG from every process");
+        std::vector<bool> ranks(static_cast<size_t>(n));
+        for (const Seen& s : seen(PMIX_READY_FOR_DEBUG, nspace)) {
+            check(s.breakpoint == (stop == "init" ? "pmix-init" : "app-main"),
+                  "breakpoint '" + s.breakpoint + "'");
+            if (s.source.rank < ranks.size()) ranks[s.source.rank] = true;
+        }
+        for (int r = 0; r < n; ++r)
+            check(ranks[static_cast<size_t>(r)],
+                  "no READY_FOR_DEBUG from rank " + std::to_string(r));
+        check(wait_for(kJobReady, nspace, 1, 10000), "no READY_FOR_DEBUG for the whole job");
+        check(seen(kJobReady, nspace).size() == 1, "more than one READY_FOR_DEBUG for the job");
+    }
+    std::vector<pid_t> pids;
+    std::vector<std::string> hosts;
+    for (int i = 0; i < 500; ++i) {
+        hosts.clear();
+        pids = pids_of(nspace.c_str(), &hosts);
+        int started = 0;
+        for (pid_t p : pids) started += p > 0;
+        if (started == n) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    check(pids.size() == static_cast<size_t>(n), "proc table of " + std::to_string(pids.size()));
+    std::sort(hosts.begin(), hosts.end());
+    check(std::unique(hosts.begin(), hosts.end()) - hosts.begin() > 1, "the job is on one host");
+    std::string states;
+    for (pid_t p : pids) states += state_of(p);
+    std::printf("%s: %zu processes, states %s\n", nspace.c_str(), pids.size(), states.c_str());
+    if (stop == "exec") check(count_state(pids, 'T') == n, "not every process 'T': " + states);
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    if (stop == "exec") check(count_state(pids, 'T') == n, "a process went on before its release");
+    check(markers("init.", n) == 0, "a process went past its stop before its release");
+    release(nspace.c_str());
+    check(wait_for(PMIX_EVENT_JOB_END, nspace, 1, 20000), "no JOB_END");
+    const auto ends = seen(PMIX_EVENT_JOB_END, nspace);
+    if (!ends.empty()) {
+        const pmix_status_t want = code == 0 ? PMIX_SUCCESS : PMIX_ERR_JOB_NON_ZERO_TERM;
+        check(ends[0].term == want,
+              std::string("JOB_END status ") + PMIx_Error_string(ends[0].term));
+        if (code != 0)
+            check(ends[0].exit_code == code,
+                  "JOB_END exit code " + std::to_string(ends[0].exit_code));
+        std::printf("JOB_END %s exit code %d\n", PMIx_Error_string(ends[0].term),
+                    ends[0].exit_code);
+    }
+    check(markers("init.", n) == n, "not every process went on after its release");
+}
+
+// Polls (at most 3 s) until `n` of `pids` are (or, `stopped` false, none is) 'T'.
+bool settle(const std::vector<pid_t>& pids, bool stopped, int n) {
+    for (int i = 0; i < 300; ++i) {
+        const int t = count_state(pids, 'T');
+        if (stopped ? t == n : t == 0) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+}
+
+// pmixrun --host's own job of spinning hellos: PMIx_Job_control PAUSE at the head stops every
+// process on every node, RESUME continues them; then they finish.
+void case_nodes_pause() {
+    const int n = env_int("DEBUG_STOP_NPROCS", 4);
+    const std::string nspace = main_nspace();
+    touch(g_dir + "/start");
+    for (int i = 0; i < 1000 && markers("up.", n) < n; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    check(markers("up.", n) == n, "the spinning processes did not start");
+    std::vector<std::string> hosts;
+    const std::vector<pid_t> pids = pids_of(nspace.c_str(), &hosts);
+    check(pids.size() == static_cast<size_t>(n), "proc table of " + std::to_string(pids.size()));
+    check(count_state(pids, 'T') == 0, "a process stopped before the pause");
+    pmix_status_t rc = control(nspace.c_str(), PMIX_JOB_CTRL_PAUSE);
+    check(rc == PMIX_SUCCESS, std::string("pause: ") + PMIx_Error_string(rc));
+    check(settle(pids, true, n), "not every process 'T' after the pause");
+    std::string states;
+    for (pid_t p : pids) states += state_of(p);
+    std::printf("%s paused: states %s\n", nspace.c_str(), states.c_str());
+    rc = control(nspace.c_str(), PMIX_JOB_CTRL_RESUME);
+    check(rc == PMIX_SUCCESS, std::string("resume: ") + PMIx_Error_string(rc));
+    check(settle(pids, false, n), "a process still 'T' after the resume");
+    touch(g_dir + "/go");
+    check(wait_for(PMIX_EVENT_JOB_END, nspace, 1, 20000), "no JOB_END");
+    const auto ends = seen(PMIX_EVENT_JOB_END, nspace);
+    if (!ends.empty())
+        check(ends[0].term == PMIX_SUCCESS,
+              std::string("JOB_END status ") + PMIx_Error_string(ends[0].term));
+    check(markers("init.", n) == n, "not every paused process finished");
+}
+
+// pmixrun's own job (2 ranks, started with --stop-in-init or --stop-on-exec).
+void case_main(bool on_exec) {
+    const std::string nspace = main_nspace();
     std::vector<pid_t> pids;
     for (int i = 0; i < 500; ++i) {
         pids = pids_of(nspace.c_str());
@@ -461,13 +588,15 @@ int run_tool(const char* self, pid_t pid, const std::string& which) {
     else if (which == "affected") case_affected(self);
     else if (which == "main-init" || which == "main-exec") case_main(which == "main-exec");
     else if (which == "support") case_support();
+    else if (which == "nodes-pause") case_nodes_pause();
+    else if (which.rfind("nodes-", 0) == 0) case_nodes(which.substr(6));
     else check(false, "unknown case " + which);
     PMIx_tool_finalize();
     if (g_failures == 0) std::printf("debug_stop: %s ok\n", which.c_str());
     return g_failures == 0 ? 0 : 1;
 }
 
-void touch(const std::string& path, const std::string& text = "") {
+void touch(const std::string& path, const std::string& text) {
     if (FILE* f = std::fopen(path.c_str(), "w")) {
         std::fputs(text.c_str(), f);
         std::fclose(f);
@@ -497,6 +626,8 @@ bool app_stop_asked(const pmix_proc_t& me, pmix_value_t** v) {
 
 int run_hello(const char* dir) {
     const std::string d = dir;
+    if (const char* start = std::getenv("DEBUG_STOP_START"); start != nullptr)
+        for (int i = 0; i < 2000 && !exists(start); ++i) usleep(10000);
     pmix_proc_t me;
     const pmix_status_t rc = PMIx_Init(&me, nullptr, 0);
     if (rc != PMIX_SUCCESS) {
@@ -525,8 +656,15 @@ int run_hello(const char* dir) {
         for (int i = 0; i < 2000 && !exists(d + "/go"); ++i) usleep(10000);
     }
     touch(d + "/init." + std::to_string(me.rank));
+    pmix_proc_t job = me;  // $DEBUG_STOP_EXIT: the last rank's exit code
+    job.rank = PMIX_RANK_WILDCARD;
+    pmix_value_t* size = nullptr;
+    const bool last = PMIx_Get(&job, PMIX_JOB_SIZE, nullptr, 0, &size) == PMIX_SUCCESS &&
+                      size != nullptr && size->type == PMIX_UINT32 &&
+                      me.rank + 1 == size->data.uint32;
+    if (size != nullptr) PMIX_VALUE_RELEASE(size);
     PMIx_Finalize(nullptr, 0);
-    return 0;
+    return last ? env_int("DEBUG_STOP_EXIT", 0) : 0;
 }
 
 }  // namespace

@@ -10,6 +10,9 @@
 // READY must come from the namespace PMIx_Spawn returned, and what a self-spawn refuses is refused
 // first (two apps, two processes, a required directive, a missing program); "selfnb" the same
 // with PMIx_Spawn_nb. Then:
+//   stop:      as uri, with PMIX_DEBUG_STOP_IN_INIT among the directives: waits for the job's
+//              PMIX_READY_FOR_DEBUG, then releases the job (PMIX_DEBUGGER_RELEASE to its
+//              namespace);
 //   uri, file, self: waits for the job's JOB_END (status 0 expected) and pmixrun's exit (0;
 //              self: the script checks that it is gone);
 //   refuse:    the release adds a required directive pmixrun does not act on: pmixrun must exit
@@ -48,8 +51,11 @@ struct Seen {
     bool spawned = false;  // PMIx_Spawn_nb answered
     pmix_status_t spawn_status = PMIX_ERROR;
     std::string spawn_nspace;
+    int procs_ready = 0;    // PMIX_READY_FOR_DEBUG of the job's processes ("stop")
+    std::string job_ready;  // the namespace of the launcher's job-level PMIX_READY_FOR_DEBUG
 };
 Seen g_seen;
+bool g_stop = false;  // "stop": PMIX_DEBUG_STOP_IN_INIT among the launch directives
 
 void on_event(size_t, pmix_status_t status, const pmix_proc_t* source, pmix_info_t info[],
               size_t ninfo, pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc,
@@ -61,6 +67,13 @@ void on_event(size_t, pmix_status_t status, const pmix_proc_t* source, pmix_info
             g_seen.launcher = *source;
         } else if (status == PMIX_EVENT_JOB_START) {
             g_seen.started = true;
+        } else if (status == PMIX_READY_FOR_DEBUG) {
+            std::string nspace;
+            for (size_t i = 0; i < ninfo; ++i)
+                if (PMIX_CHECK_KEY(&info[i], PMIX_NSPACE) && info[i].value.type == PMIX_STRING)
+                    nspace = info[i].value.data.string;
+            if (source != nullptr && nspace == source->nspace) ++g_seen.procs_ready;
+            else g_seen.job_ready = nspace;  // from the launcher: the whole job is held
         } else if (status == PMIX_EVENT_JOB_END) {
             g_seen.ended = true;
             for (size_t i = 0; i < ninfo; ++i) {
@@ -108,6 +121,15 @@ std::string g_mark;  // "INDIRECT_MARK=<rendezvous path>": finds our pmixrun in 
 std::vector<std::string> pmixrun_args(const std::string& pmixrun,
                                       const std::vector<std::string>& program) {
     std::vector<std::string> args = {pmixrun, "-n", "2", "--timeout", "30", "-x", g_mark};
+    // $INDIRECT_PMIXRUN_ARGS: more options, '|'-separated (tests/multinode/debug_netns.sh: the
+    // launch agent and the simulated nodes).
+    if (const char* more = std::getenv("INDIRECT_PMIXRUN_ARGS"); more != nullptr && *more != '\0')
+        for (std::string rest = more;;) {
+            const size_t bar = rest.find('|');
+            args.push_back(rest.substr(0, bar));
+            if (bar == std::string::npos) break;
+            rest.erase(0, bar + 1);
+        }
     args.insert(args.end(), program.begin(), program.end());
     return args;
 }
@@ -149,6 +171,7 @@ pmix_data_array_t launch_directives(bool refused) {
     }
     pmix_envar_t envar{const_cast<char*>("INDIRECT_VAR"), const_cast<char*>("from-initiator"), ':'};
     PMIx_Info_list_add(dirs, PMIX_SET_ENVAR, &envar, PMIX_ENVAR);
+    if (g_stop) PMIx_Info_list_add(dirs, PMIX_DEBUG_STOP_IN_INIT, &yes, PMIX_BOOL);
     pmix_data_array_t directives;
     PMIx_Info_list_convert(dirs, &directives);
     PMIx_Info_list_release(dirs);
@@ -337,9 +360,37 @@ std::string start(const std::string& pmixrun, const std::string& mode, const std
     if (self && spawned != out.proc.nspace) return "READY from another namespace";
     if (pmix_status_t rc = attach_to(out.proc); rc != PMIX_SUCCESS)
         return std::string("set_server: ") + PMIx_Error_string(rc);
-    if (pmix_status_t rc = register_for({PMIX_EVENT_JOB_START, PMIX_EVENT_JOB_END});
+    if (pmix_status_t rc =
+            register_for({PMIX_EVENT_JOB_START, PMIX_EVENT_JOB_END, PMIX_READY_FOR_DEBUG});
         rc != PMIX_SUCCESS)
         return std::string("register job events: ") + PMIx_Error_string(rc);
+    return {};
+}
+
+// "stop": every process is held in PMIx_Init (on every node) until we release the job, once the
+// launcher said the whole job is ready; "" or what went wrong.
+std::string release_held_job() {
+    if (!wait_until([] { return !g_seen.job_ready.empty(); }, 15))
+        return "no READY_FOR_DEBUG for the job";
+    std::string job;
+    {
+        std::lock_guard lock(g_seen.mutex);
+        job = g_seen.job_ready;
+        std::printf("indirect: job %s held, %d processes ready\n", job.c_str(), g_seen.procs_ready);
+    }
+    std::fflush(stdout);
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    pmix_proc_t all;
+    PMIX_LOAD_PROCID(&all, job.c_str(), PMIX_RANK_WILDCARD);
+    pmix_info_t info[2];
+    const bool yes = true;
+    PMIX_INFO_LOAD(&info[0], PMIX_EVENT_CUSTOM_RANGE, &all, PMIX_PROC);
+    PMIX_INFO_LOAD(&info[1], PMIX_EVENT_NON_DEFAULT, &yes, PMIX_BOOL);
+    const pmix_status_t rc = PMIx_Notify_event(PMIX_DEBUGGER_RELEASE, nullptr, PMIX_RANGE_CUSTOM,
+                                               info, 2, nullptr, nullptr);
+    PMIX_INFO_DESTRUCT(&info[0]);
+    PMIX_INFO_DESTRUCT(&info[1]);
+    if (rc != PMIX_SUCCESS) return std::string("release the job: ") + PMIx_Error_string(rc);
     return {};
 }
 
@@ -363,6 +414,8 @@ std::string finish(const std::string& mode, const Started& launcher) {
         const int code = reap(launcher.pid, 15);
         return code == 129 ? "" : "pmixrun exited " + std::to_string(code) + ", want 129";
     }
+    if (g_stop)
+        if (std::string why = release_held_job(); !why.empty()) return why;
     if (!wait_until([] { return g_seen.ended; }, 20)) return "no JOB_END";
     std::lock_guard lock(g_seen.mutex);
     if (g_seen.term_status != PMIX_SUCCESS)
@@ -400,5 +453,6 @@ int main(int argc, char** argv) {
     }
     std::setvbuf(stdout, nullptr, _IOLBF, 0);
     g_mark = std::string("INDIRECT_MARK=") + argv[3];
+    g_stop = std::strcmp(argv[2], "stop") == 0;
     return run(argv[1], argv[2], argv[3], std::vector<std::string>(argv + 5, argv + argc));
 }

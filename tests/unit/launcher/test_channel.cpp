@@ -183,6 +183,26 @@ TEST(JobMessage, RoundTrip) {
     EXPECT_EQ(decoded->stdin_rank, Options::kStdinAll);
 }
 
+// The debugger stops ride in an optional last field: absent when none (the layout above), else
+// "i", "e", "a" letters; anything else there is refused.
+TEST(JobMessage, DebugStops) {
+    JobMessage job = sample_job();
+    job.debug_stops = "ie";
+    Message message{MessageKind::job, 'J', encode_job(job)};
+    ASSERT_EQ(message.fields.back(), "ie");
+    const std::optional<JobMessage> decoded = decode_job(message);
+    ASSERT_TRUE(decoded.has_value());
+    EXPECT_EQ(decoded->debug_stops, "ie");
+    EXPECT_EQ(decoded->stdin_rank, Options::kStdinAll);
+    message.fields.back() = "x";
+    EXPECT_FALSE(decode_job(message).has_value());
+    message.fields.back() = "";
+    EXPECT_FALSE(decode_job(message).has_value());
+    message.fields.back() = "a";
+    message.fields.push_back("extra");
+    EXPECT_FALSE(decode_job(message).has_value());
+}
+
 // The field layout is the protocol: the one pmixd has read since the head first sent it.
 TEST(JobMessage, FieldLayout) {
     EXPECT_EQ(encode_job(sample_job()), (std::vector<std::string>{"pmixrun.42",

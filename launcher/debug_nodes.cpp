@@ -1,0 +1,92 @@
+// The debugger stops across nodes (debug_nodes.h has the rules).
+#include "debug_nodes.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace pmix::launcher {
+
+std::string debug_stop_letters(const Options& options) {
+    std::string letters;
+    if (options.stop_in_init) letters += 'i';
+    if (options.stop_on_exec) letters += 'e';
+    if (options.stop_in_app) letters += 'a';
+    return letters;
+}
+
+void head_debug_setup(Launcher& view, const std::string& nspace,
+                      std::function<void(const std::vector<std::string>&)> send_all) {
+    const StopRequest stops = stop_main_request(view.options);
+    if (!stops.any()) return;
+    debug_watch_job(view, nspace, nullptr, stops);
+    debug_set_release_forward([send = std::move(send_all)](const std::vector<pmix_proc_t>& to) {
+        std::vector<std::string> fields;
+        for (const pmix_proc_t& target : to) {
+            fields.emplace_back(target.nspace);
+            fields.push_back(std::to_string(target.rank));
+        }
+        send(fields);
+    });
+    debug_watch_events();  // the tools' PMIX_DEBUGGER_RELEASE (debug.cpp)
+}
+
+bool head_debug_report(Launcher& view, const Message& message, size_t nodes) {
+    const std::vector<std::string>& f = message.fields;
+    if (message.kind == MessageKind::debug_ready && f.size() == 3) {
+        pmix_proc_t source;
+        PMIX_LOAD_PROCID(&source, f[0].c_str(),
+                         static_cast<pmix_rank_t>(std::strtoul(f[1].c_str(), nullptr, 10)));
+        debug_remote_ready(view, source, f[2]);
+        return false;
+    }
+    if (message.kind == MessageKind::debug_started && f.size() >= 2 && f.size() % 2 == 0) {
+        for (size_t i = 2; f[0] == view.nspace && i + 1 < f.size(); i += 2) {
+            const unsigned long rank = std::strtoul(f[i].c_str(), nullptr, 10);
+            if (rank < view.procs.size() && view.procs[rank].pid <= 0)
+                view.procs[rank].pid =
+                    static_cast<pid_t>(std::strtol(f[i + 1].c_str(), nullptr, 10));
+        }
+        return debug_remote_started(view, f[0], std::strtoul(f[1].c_str(), nullptr, 10), nodes);
+    }
+    std::fprintf(stderr, "pmixrun: malformed %s from a daemon\n", describe(message).c_str());
+    return false;
+}
+
+void daemon_debug_setup(Launcher& launcher, Channel& head, const std::string& letters) {
+    if (letters.empty()) return;
+    Options& options = launcher.options;
+    options.stop_in_init = letters.find('i') != std::string::npos;
+    options.stop_on_exec = letters.find('e') != std::string::npos;
+    options.stop_in_app = letters.find('a') != std::string::npos;
+    DebugUplink link;
+    link.ready = [&head](const pmix_proc_t& source, const std::string& breakpoint) {
+        head.send(MessageKind::debug_ready,
+                  {source.nspace, std::to_string(source.rank), breakpoint});
+    };
+    // With every local process's pid: the head's proc table has them before they connect
+    // (a process held on exec connects only once released), which is what a debugger attaches to.
+    link.exec_held = [&head, &launcher](const std::string& nspace, size_t held) {
+        std::vector<std::string> fields{nspace, std::to_string(held)};
+        for (const Proc& p : launcher.procs) {
+            if (p.nspace != nspace || p.pid <= 0) continue;
+            fields.push_back(std::to_string(p.rank));
+            fields.push_back(std::to_string(p.pid));
+        }
+        head.send(MessageKind::debug_started, fields);
+    };
+    debug_set_uplink(std::move(link));
+}
+
+void daemon_debug_release(Launcher& launcher, const Message& message) {
+    const std::vector<std::string>& fields = message.fields;
+    std::vector<pmix_proc_t> targets;
+    for (size_t i = 0; i + 1 < fields.size(); i += 2) {
+        pmix_proc_t& target = targets.emplace_back();
+        PMIX_LOAD_PROCID(
+            &target, fields[i].c_str(),
+            static_cast<pmix_rank_t>(std::strtoul(fields[i + 1].c_str(), nullptr, 10)));
+    }
+    debug_release_here(launcher, targets);
+}
+
+}  // namespace pmix::launcher

@@ -92,11 +92,12 @@ struct JobMessage {
     std::string pset;            // --pset: the app's process set ("": the default name)
     double timeout_s = 0;        // --timeout (0: none), for PMIX_TIME_REMAINING
     long stdin_rank = 0;         // --stdin (Options::stdin_rank): whose stdin is a pipe
+    StartAs start_as;            // --wdir, --fork-agent, --exec-agent
 };
 
 // Fields: nspace, nprocs, K, K x (name, ranks, address), argc, argv..., envc, env..., blob, key,
 // pset, timeout (seconds, "%.17g"), D, D x (kind letter + separator, name, value), stdin target
-// ("all", "none" or the rank).
+// ("all", "none" or the rank), wdir, fork agent, exec agent.
 std::vector<std::string> encode_job(const JobMessage& job);
 // Empty on a malformed message (wrong kind, missing fields, bad counts, no program).
 std::optional<JobMessage> decode_job(const Message& message);

@@ -453,6 +453,7 @@ JobMessage job_message(const Head& head) {
     job.pset = head.options.first_pset;
     job.timeout_s = head.options.timeout_s;
     job.stdin_rank = head.options.stdin_rank;
+    job.start_as = head.options.start_as;
     return job;
 }
 

@@ -57,7 +57,8 @@ void HeadSpawner::request(size_t node, const Message& message) {
     pmix_proc_t parent;
     PMIX_LOAD_PROCID(&parent, f[1].c_str(),
                      static_cast<pmix_rank_t>(std::strtoul(f[2].c_str(), nullptr, 10)));
-    const std::string program = f.size() > kAppFieldsAt + 4 ? f[kAppFieldsAt + 4] : "";
+    // The app fields (encode_app): nprocs, pset, directives, wdir, 2 agents, argc, argv[0], ...
+    const std::string program = f.size() > kAppFieldsAt + 7 ? f[kAppFieldsAt + 7] : "";
     pmix_rank_t rank = 0;
     for (size_t n = 0; n < nodes; ++n) {
         for (uint32_t i = 0; i < counts[n]; ++i) {

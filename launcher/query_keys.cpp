@@ -47,14 +47,16 @@ bool single_node(const Launcher& launcher) {
 
 // What spawn_fn (host.cpp) acts on: the environment directives of the job and app info,
 // PMIX_ENVARS_HARVESTED accepted, the app's PMIX_PSET_NAME, PMIX_FWD_STDIN and the lifecycle
-// requests (lifecycle.cpp), co-spawn and the debugger-daemon keys (debug_daemons.cpp). pmixd hands
-// spawns to the head (remote_spawn.h), which places the job across the nodes: not PMIX_FWD_STDIN,
+// requests (lifecycle.cpp), co-spawn and the debugger-daemon keys (debug_daemons.cpp), PMIX_WDIR
+// (pmix_app_t.cwd too) and the agents (start_as.cpp). pmixd hands spawns to the head
+// (remote_spawn.h), which places the job across the nodes: not PMIX_FWD_STDIN,
 // the requester's lifecycle events, co-spawn nor debugger daemons. The multi-node head serves no
 // spawn of its own: nothing.
 std::string spawn_support(const Launcher& launcher) {
     if (launcher.remote != nullptr)
         return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
-                     PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME});
+                     PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME,
+                     PMIX_WDIR, PMIX_FORKEXEC_AGENT, PMIX_EXEC_AGENT});
     if (!single_node(launcher)) return "";
     return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
                  PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME,
@@ -62,7 +64,8 @@ std::string spawn_support(const Launcher& launcher) {
                  PMIX_NOTIFY_PROC_TERMINATION, PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION,
                  PMIX_COSPAWN_APP, PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET,
                  PMIX_DEBUG_DAEMONS_PER_PROC, PMIX_DEBUG_DAEMONS_PER_NODE,
-                 PMIX_DEBUG_STOP_IN_INIT, PMIX_DEBUG_STOP_ON_EXEC, PMIX_DEBUG_STOP_IN_APP});
+                 PMIX_DEBUG_STOP_IN_INIT, PMIX_DEBUG_STOP_ON_EXEC, PMIX_DEBUG_STOP_IN_APP,
+                 PMIX_WDIR, PMIX_FORKEXEC_AGENT, PMIX_EXEC_AGENT});
 }
 
 // The debugger attributes acted on: debugger-daemon jobs, their target and counts
@@ -73,7 +76,7 @@ std::string debug_support(const Launcher& launcher) {
     return join({PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET, PMIX_DEBUG_DAEMONS_PER_PROC,
                  PMIX_DEBUG_DAEMONS_PER_NODE, PMIX_DEBUG_STOP_IN_INIT, PMIX_DEBUG_STOP_ON_EXEC,
                  PMIX_DEBUG_STOP_IN_APP, PMIX_BREAKPOINT, PMIX_JOB_CTRL_PAUSE,
-                 PMIX_JOB_CTRL_RESUME});
+                 PMIX_JOB_CTRL_RESUME, PMIX_FORKEXEC_AGENT, PMIX_EXEC_AGENT});
 }
 
 void load_array(pmix_info_t& out, const char* key, std::vector<pmix_info_t>& items) {

@@ -143,6 +143,12 @@ void take_spawn_part(Launcher& launcher, Channel& head, const Message& message,
         std::fprintf(stderr, "pmixd: malformed spawn part from the head\n");
     }
     head.send(MessageKind::spawn_started, {f.empty() ? "" : f[0], std::to_string(rc)});
+    // The head counts this node busy again once it sent the part; a part refused before any
+    // process started (PMIX_ERR_JOB_WDIR_NOT_FOUND) leaves nothing to wait for, so a node whose
+    // processes had all ended says so again (else the head waited for it until killed).
+    if (rc != PMIX_SUCCESS && !launcher.failing && launcher.remote != nullptr &&
+        launcher.exited_count == launcher.procs.size())
+        launcher.remote->job_done(launcher.final_exit_code());
 }
 
 }  // namespace pmix::launcher

@@ -337,6 +337,7 @@ int run_dvm(Launcher& launcher) {
         return 1;
     }
     debug_watch_events();  // the debugger stops of spawned jobs (debug.cpp)
+    register_spawn_attributes(launcher);  // query_keys.cpp
     std::string uri_file;
     std::vector<char*> no_env{nullptr};
     int code = 1;

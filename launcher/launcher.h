@@ -517,6 +517,11 @@ std::vector<std::string> started_argv(const StartAs& how, const std::vector<std:
 // False, with `why` naming the directory, when `wdir` is set but no directory we can enter.
 bool wdir_usable(const std::string& wdir, std::string& why);
 
+// query_keys.cpp: the host level of PMIX_QUERY_ATTRIBUTE_SUPPORT for PMIx_Spawn (where the
+// Standard has a tool look for PMIX_DEBUG_STOP_ON_EXEC): PMIX_QUERY_SPAWN_SUPPORT's keys by name.
+// Once, after PMIx_server_init.
+void register_spawn_attributes(const Launcher& launcher);
+
 // report.cpp
 void print_report(const Launcher& launcher);
 

@@ -374,4 +374,25 @@ bool answer_more(const Launcher& launcher, const char* key, const pmix_query_t& 
     return true;
 }
 
+void register_spawn_attributes(const Launcher& launcher) {
+    std::vector<std::string> names;
+    const std::string keys = spawn_support(launcher);
+    for (size_t at = 0; at < keys.size();) {
+        const size_t comma = std::min(keys.find(',', at), keys.size());
+        if (const char* name = PMIx_Get_attribute_name(keys.substr(at, comma - at).c_str());
+            name != nullptr)
+            names.emplace_back(name);
+        at = comma + 1;
+    }
+    if (names.empty()) return;  // the multi-node head serves no spawn
+    std::vector<char*> attrs;
+    for (std::string& name : names) attrs.push_back(name.data());
+    attrs.push_back(nullptr);
+    if (const pmix_status_t rc =
+            PMIx_Register_attributes(const_cast<char*>("PMIx_Spawn"), attrs.data());
+        rc != PMIX_SUCCESS)
+        std::fprintf(stderr, "pmixrun: PMIx_Spawn's attributes not registered: %s\n",
+                     PMIx_Error_string(rc));
+}
+
 }  // namespace pmix::launcher

@@ -210,6 +210,7 @@ int serve_job(Launcher& launcher, const std::vector<std::string>& env,
         launcher.fail(1, std::string("PMIx_server_init failed: ") + PMIx_Error_string(rc));
     } else {
         if (launcher.remote == nullptr) debug_watch_events();  // debug.cpp
+        register_spawn_attributes(launcher);                   // query_keys.cpp
         const bool go = !launcher.before_job || launcher.before_job(launcher);
         const bool prepared = go && prepare_job(launcher);
         launcher.times.registered = Clock::now();

@@ -11,7 +11,8 @@
 //     fork:    PMIX_FORKEXEC_AGENT "AGENT fork DIR": the agent ran with the rank's PMIx
 //              environment (DIR/agent.<nspace>.<rank>) and is the hello's parent
 //     exec:    PMIX_EXEC_AGENT "AGENT exec DIR": the agent ran and became the hello (same pid)
-//     support: PMIX_QUERY_SPAWN_SUPPORT names PMIX_WDIR and both agents; PMIX_QUERY_DEBUG_SUPPORT
+//     support: PMIX_QUERY_ATTRIBUTE_SUPPORT (PMIX_HOST_ATTRIBUTES of PMIx_Spawn) and
+//              PMIX_QUERY_SPAWN_SUPPORT name PMIX_WDIR and both agents; PMIX_QUERY_DEBUG_SUPPORT
 //              both agents
 // Prints "agents: <case> ok" and exits 0 when every check held; "FAIL: ..." otherwise.
 #include <pmix.h>
@@ -148,7 +149,42 @@ std::string query_string(const char* key) {
     return answer;
 }
 
+// The names PMIX_QUERY_ATTRIBUTE_SUPPORT gives for PMIx_Spawn at the host level, comma-separated.
+std::string host_spawn_attributes() {
+    pmix_query_t query;
+    PMIX_QUERY_CONSTRUCT(&query);
+    [[maybe_unused]] pmix_status_t appended;
+    PMIX_ARGV_APPEND(appended, query.keys, PMIX_QUERY_ATTRIBUTE_SUPPORT);
+    PMIX_QUERY_QUALIFIERS_CREATE(&query, 1);
+    PMIX_INFO_LOAD(&query.qualifiers[0], PMIX_HOST_ATTRIBUTES, "PMIx_Spawn", PMIX_STRING);
+    pmix_info_t* results = nullptr;
+    size_t nresults = 0;
+    const pmix_status_t rc = PMIx_Query_info(&query, 1, &results, &nresults);
+    check(rc == PMIX_SUCCESS, std::string("attribute support: ") + PMIx_Error_string(rc));
+    std::string names;
+    for (size_t i = 0; rc == PMIX_SUCCESS && i < nresults; ++i) {
+        if (results[i].value.type != PMIX_DATA_ARRAY) continue;
+        const pmix_data_array_t* functions = results[i].value.data.darray;
+        const auto* fns = static_cast<const pmix_info_t*>(functions->array);
+        for (size_t f = 0; functions->type == PMIX_INFO && f < functions->size; ++f) {
+            if (!PMIX_CHECK_KEY(&fns[f], "PMIx_Spawn") || fns[f].value.type != PMIX_DATA_ARRAY)
+                continue;
+            const pmix_data_array_t* attrs = fns[f].value.data.darray;
+            const auto* regattrs = static_cast<const pmix_regattr_t*>(attrs->array);
+            for (size_t a = 0; attrs->type == PMIX_REGATTR && a < attrs->size; ++a)
+                names += std::string(regattrs[a].name != nullptr ? regattrs[a].name : "") + ",";
+        }
+    }
+    if (results != nullptr) PMIX_INFO_FREE(results, nresults);
+    PMIX_QUERY_DESTRUCT(&query);
+    return names;
+}
+
 void case_support() {
+    const std::string host = host_spawn_attributes();
+    for (const char* name : {"PMIX_WDIR,", "PMIX_FORKEXEC_AGENT,", "PMIX_EXEC_AGENT,"})
+        check(host.find(name) != std::string::npos,
+              "host attributes of PMIx_Spawn '" + host + "' lack " + name);
     const std::string spawn = query_string(PMIX_QUERY_SPAWN_SUPPORT);
     for (const char* key : {PMIX_WDIR, PMIX_FORKEXEC_AGENT, PMIX_EXEC_AGENT})
         check(spawn.find(key) != std::string::npos, "spawn support '" + spawn + "' lacks " + key);

@@ -136,13 +136,6 @@ std::string self_dir() {
     return executable.substr(0, executable.rfind('/'));
 }
 
-std::vector<std::string> split_words(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string word; in >> word;) out.push_back(word);
-    return out;
-}
-
 bool start_daemon(Daemon& daemon, const std::vector<std::string>& agent, const std::string& pmixd) {
     int to[2], from[2];  // pipes to the daemon's stdin and from its stdout
     if (::pipe2(to, O_CLOEXEC) != 0 || ::pipe2(from, O_CLOEXEC) != 0) return false;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <sstream>
 #include <string_view>
 
 namespace pmix::launcher {
@@ -243,6 +244,8 @@ std::string missing_value(int option_value, const std::string& spelled) {
     }
 }
 
+}  // namespace
+
 // A relative path as an absolute one (Open MPI's mpirun: "a relative path value will be converted
 // to an absolute path"), so that what the files are named does not depend on a later chdir.
 std::string absolute_path(const std::string& path) {
@@ -251,6 +254,15 @@ std::string absolute_path(const std::string& path) {
     if (::getcwd(cwd, sizeof cwd) == nullptr) return path;
     return std::string(cwd) + "/" + path;
 }
+
+std::vector<std::string> split_words(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string word; in >> word;) out.push_back(word);
+    return out;
+}
+
+namespace {
 
 std::string lowered(std::string_view text) {
     std::string out(text);
@@ -524,7 +536,7 @@ void print_usage(std::FILE* stream) {
         "                    stops itself where it chooses (one node)\n"
         "  --wdir DIR        the processes start in DIR (also -wdir, --wd); a relative\n"
         "                    program is found there\n"
-        "  --fork-agent CMD  start CMD (split at spaces) with the program's command line\n"
+        "  --fork-agent CMD  start CMD (split at blanks) with the program's command line\n"
         "                    after it, in the program's environment, in place of the\n"
         "                    program; CMD starts it (PMIX_FORKEXEC_AGENT)\n"
         "  --exec-agent CMD  the same for an agent that execs the program\n"

@@ -14,11 +14,10 @@ namespace pmix::launcher {
 // app.cwd, PMIX_WDIR, PMIX_FORKEXEC_AGENT, PMIX_EXEC_AGENT): launcher/start_as.cpp.
 struct StartAs {
     std::string wdir;  // absolute ("": the launcher's own); a missing one fails the start
-    // Commands split at spaces (as prte splits its exec agent), started in place of the app with
-    // the app's argv after them, in the app's environment: the fork/exec agent, then the exec
+    // Commands split at blanks (prte splits its exec agent at spaces), started in place of the app
+    // with the app's argv after them, in the app's environment: the fork/exec agent, then the exec
     // agent, then the app ("FEA EA app args" when both are given).
     std::string fork_agent, exec_agent;
-    bool any() const { return !wdir.empty() || !fork_agent.empty() || !exec_agent.empty(); }
 };
 
 // One application of an MPMD job ("pmixrun -n 2 a : -n 1 b"): its program and process count.
@@ -101,6 +100,11 @@ struct Options {
     std::string report_uri, dvm_uri;
     long dvm_pid = 0;
 };
+
+// `path` made absolute against the current directory (unchanged if it is already, or "").
+std::string absolute_path(const std::string& path);
+// `text`'s words (split at blanks): --launch-agent, --fork-agent, --exec-agent.
+std::vector<std::string> split_words(const std::string& text);
 
 // "all", "none" or the rank, as the job message and messages carry it; and back (false if bad).
 std::string stdin_target_text(long stdin_rank);

@@ -21,22 +21,6 @@ bool is_fork_agent_key(const pmix_info_t& info) {
            PMIX_CHECK_KEY(&info, kStandardForkExecAgent);
 }
 
-void split_words(const std::string& command, std::vector<std::string>& out) {
-    size_t at = 0;
-    while (at < command.size()) {
-        const size_t end = std::min(command.find(' ', at), command.size());
-        if (end > at) out.push_back(command.substr(at, end - at));
-        at = end + 1;
-    }
-}
-
-std::string absolute_dir(const std::string& dir) {
-    if (dir.empty() || dir[0] == '/') return dir;
-    char cwd[4096];
-    if (::getcwd(cwd, sizeof cwd) == nullptr) return dir;
-    return std::string(cwd) + "/" + dir;
-}
-
 }  // namespace
 
 bool start_as_key(const pmix_info_t& info) {
@@ -49,7 +33,7 @@ pmix_status_t start_as_directive(const pmix_info_t& info, StartAs& out) {
     const pmix_value_t& v = info.value;
     if (v.type != PMIX_STRING || v.data.string == nullptr || *v.data.string == '\0')
         return PMIX_ERR_BAD_PARAM;
-    if (PMIX_CHECK_KEY(&info, PMIX_WDIR)) out.wdir = absolute_dir(v.data.string);
+    if (PMIX_CHECK_KEY(&info, PMIX_WDIR)) out.wdir = absolute_path(v.data.string);
     else if (PMIX_CHECK_KEY(&info, PMIX_EXEC_AGENT)) out.exec_agent = v.data.string;
     else out.fork_agent = v.data.string;
     return PMIX_SUCCESS;
@@ -65,7 +49,7 @@ pmix_status_t app_start_as(const pmix_app_t& app, const pmix_info_t job_info[], 
             rc != PMIX_SUCCESS && rc != PMIX_ERR_NOT_FOUND)
             return rc;
     StartAs own;
-    if (app.cwd != nullptr && *app.cwd != '\0') own.wdir = absolute_dir(app.cwd);
+    if (app.cwd != nullptr && *app.cwd != '\0') own.wdir = absolute_path(app.cwd);
     for (size_t i = 0; app.info != nullptr && i < app.ninfo; ++i)
         if (const pmix_status_t rc = start_as_directive(app.info[i], own);
             rc != PMIX_SUCCESS && rc != PMIX_ERR_NOT_FOUND)
@@ -80,9 +64,9 @@ pmix_status_t app_start_as(const pmix_app_t& app, const pmix_info_t job_info[], 
 }
 
 std::vector<std::string> started_argv(const StartAs& how, const std::vector<std::string>& app) {
-    std::vector<std::string> out;
-    split_words(how.fork_agent, out);
-    split_words(how.exec_agent, out);
+    std::vector<std::string> out = split_words(how.fork_agent);
+    const std::vector<std::string> exec_agent = split_words(how.exec_agent);
+    out.insert(out.end(), exec_agent.begin(), exec_agent.end());
     out.insert(out.end(), app.begin(), app.end());
     return out;
 }

@@ -519,7 +519,8 @@ void signal_local(Launcher& launcher, const std::vector<pmix_proc_t>& targets, i
         for (const pmix_proc_t& target : targets)
             hit = hit || (process.nspace == target.nspace &&
                           (target.rank == PMIX_RANK_WILDCARD || target.rank == process.rank));
-        if (hit && !process.exited && process.pid > 0) ::kill(process.pid, sig);
+        if (hit && !process.exited && process.pid > 0)
+            ::kill(process.agent_group ? -process.pid : process.pid, sig);
     }
 }
 

@@ -591,6 +591,7 @@ pmix_status_t start_job_part(Launcher& launcher, const pmix_proc_t& parent, cons
     std::vector<char*> envp = c_strings(env);
     const char* wdir = app.start_as.wdir.empty() ? nullptr : app.start_as.wdir.c_str();
     for (size_t i = first; i < launcher.procs.size(); ++i) {
+        launcher.procs[i].agent_group = !app.start_as.fork_agent.empty();
         if (!start_proc(launcher, launcher.procs[i], argv, envp.data(), app.argv[0].c_str(),
                         wdir)) {
             launcher.fail(1, "could not start every process of spawned job " + job_nspace +
@@ -624,6 +625,7 @@ bool spawn_all(Launcher& launcher, char** base_env) {
     for (Proc& process : launcher.procs) {
         size_t app = process.job == 0 ? launcher.options.app_of(process.rank) : 0;
         if (app >= argvs.size()) app = 0;
+        process.agent_group = !how.fork_agent.empty();
         if (!start_proc(launcher, process, argvs[app], base_env, programs[app][0].c_str(), wdir)) {
             give_up_unstarted(launcher);
             return false;
@@ -639,8 +641,9 @@ bool spawn_all(Launcher& launcher, char** base_env) {
 void kill_all(Launcher& launcher, int sig) {
     for (Proc& process : launcher.procs) {
         if (process.pid <= 0 || process.exited) continue;
-        ::kill(process.pid, sig);
-        if (sig == SIGTERM) ::kill(process.pid, SIGCONT);
+        const pid_t target = process.agent_group ? -process.pid : process.pid;
+        ::kill(target, sig);
+        if (sig == SIGTERM) ::kill(target, SIGCONT);
     }
 }
 

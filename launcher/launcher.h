@@ -153,6 +153,9 @@ struct Proc {
     bool connected = false, finalized = false, exited = false;
     int exit_code = 0;     // 128+sig for signals
     bool counted = false;  // exited on its own, before pmixrun started killing
+    // Started by a fork/exec agent (start_as.cpp): signals go to its process group, which holds
+    // the app the agent started (else a --timeout waited for the app to end by itself).
+    bool agent_group = false;
     Clock::time_point forked, connected_at;
 };
 

@@ -5,7 +5,8 @@
 #  main:  pmixrun's own job: --wdir DIR (every rank's getcwd is DIR, also as -wdir and with a
 #         relative program found there); a missing --wdir fails naming the directory, exit 2;
 #         --fork-agent / --exec-agent: the agent ran with the rank's PMIx environment and
-#         started the rank, which passed PMIx_Init and a fence (fork: its parent; exec: it)
+#         started the rank, which passed PMIx_Init and a fence (fork: its parent; exec: it);
+#         --timeout ends the app a fork agent started as well
 #  spawn: PMIx_Spawn from a client of pmixrun: app.cwd, PMIX_WDIR, a missing cwd
 #         (PMIX_ERR_JOB_WDIR_NOT_FOUND), PMIX_FORKEXEC_AGENT, PMIX_EXEC_AGENT, and the spawn /
 #         debug support queries naming them
@@ -78,6 +79,14 @@ case_main() {
       fi
     done
   done
+  # --timeout ends what a fork agent started too (its process group), not only the agent.
+  local nap="29.$$"
+  timeout -s KILL 20 "$PMIXRUN" --timeout 1 -n 2 --fork-agent "$AGENT fork $DIR" sleep "$nap" \
+    > /dev/null 2> "$DIR/run.err"
+  rc=$?
+  [[ $rc == 124 ]] || fail "--timeout with a fork agent: exit $rc, not 124 (the job's sleep kept it)"
+  timeout 10 bash -c "while pgrep -f '^sleep $nap' > /dev/null; do sleep 0.1; done" ||
+    fail "the app a fork agent started outlived its job"
   run -n 1 --exec-agent /no/such/agent "$PROG" hello "$DIR"
   [[ $rc == 127 ]] && grep -q "/no/such/agent" "$DIR/run.err" ||
     fail "a missing agent: exit $rc, or not named"

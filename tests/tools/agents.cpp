@@ -10,6 +10,7 @@
 //     badcwd:  app.cwd = DIR/missing: PMIx_Spawn fails with PMIX_ERR_JOB_WDIR_NOT_FOUND
 //     fork:    PMIX_FORKEXEC_AGENT "AGENT fork DIR": the agent ran with the rank's PMIx
 //              environment (DIR/agent.<nspace>.<rank>) and is the hello's parent
+//     fork-std: the same under the Standard's string for it, "pmix.frkex.agnt"
 //     exec:    PMIX_EXEC_AGENT "AGENT exec DIR": the agent ran and became the hello (same pid)
 //     support: PMIX_QUERY_ATTRIBUTE_SUPPORT (PMIX_HOST_ATTRIBUTES of PMIx_Spawn) and
 //              PMIX_QUERY_SPAWN_SUPPORT name PMIX_WDIR and both agents; PMIX_QUERY_DEBUG_SUPPORT
@@ -204,6 +205,7 @@ void case_spawn(const std::string& self, const std::string& dir, const std::stri
     };
     if (which == "wdir") add(PMIX_WDIR, work);
     if (which == "fork") add(PMIX_FORKEXEC_AGENT, agent + " fork " + dir);
+    if (which == "fork-std") add("pmix.frkex.agnt", agent + " fork " + dir);  // the Standard's
     if (which == "exec") add(PMIX_EXEC_AGENT, agent + " exec " + dir);
     const char* cwd = which == "cwd" ? work.c_str() : which == "badcwd" ? missing.c_str() : nullptr;
     std::string nspace;
@@ -220,12 +222,13 @@ void case_spawn(const std::string& self, const std::string& dir, const std::stri
         check(hello.pid > 0, "rank " + std::to_string(rank) + " of " + nspace + " did not report");
         if (which == "cwd" || which == "wdir")
             check(hello.cwd == work, "rank " + std::to_string(rank) + " ran in " + hello.cwd);
-        if (which != "fork" && which != "exec") continue;
+        const std::string mode = which == "fork-std" ? "fork" : which;
+        if (mode != "fork" && mode != "exec") continue;
         const AgentReport seen = agent_report(dir, nspace, rank);
-        check(seen.mode == which && seen.nspace == nspace && seen.rank == std::to_string(rank),
+        check(seen.mode == mode && seen.nspace == nspace && seen.rank == std::to_string(rank),
               "agent of rank " + std::to_string(rank) + ": '" + seen.mode + " " + seen.nspace +
                   " " + seen.rank + "'");
-        if (which == "fork")
+        if (mode == "fork")
             check(hello.ppid == seen.pid, "the fork agent (" + std::to_string(seen.pid) +
                                               ") is not the hello's parent (" +
                                               std::to_string(hello.ppid) + ")");

@@ -101,7 +101,7 @@ spawner() {  # CASE [tool]: agents spawner, 40 s at most
 
 case_spawn() {
   local which
-  for which in cwd wdir badcwd fork exec support; do
+  for which in cwd wdir badcwd fork fork-std exec support; do
     run -n 1 "$PROG" spawner "$DIR" "$which" "$AGENT"
     [[ $rc == 0 ]] && grep -q "^\[0\] agents: $which ok" "$DIR/run.out" ||
       fail "spawn $which: pmixrun exited $rc"

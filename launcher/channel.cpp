@@ -229,6 +229,8 @@ std::vector<std::string> encode_job(const JobMessage& job) {
         fields.push_back(d.value);
     }
     fields.push_back(stdin_target_text(job.stdin_rank));
+    fields.insert(fields.end(),
+                  {job.start_as.wdir, job.start_as.fork_agent, job.start_as.exec_agent});
     if (!job.debug_stops.empty()) fields.push_back(job.debug_stops);
     return fields;
 }
@@ -301,6 +303,12 @@ std::optional<JobMessage> decode_job(const Message& message) {
     const std::string* stdin_target = take();
     if (stdin_target == nullptr || !parse_stdin_target(*stdin_target, job.stdin_rank))
         return std::nullopt;
+    for (std::string* part :
+         {&job.start_as.wdir, &job.start_as.fork_agent, &job.start_as.exec_agent}) {
+        const std::string* given = take();
+        if (given == nullptr) return std::nullopt;
+        *part = *given;
+    }
     if (const std::string* stops = take(); stops != nullptr) {
         if (stops->empty() || stops->find_first_not_of("iea") != std::string::npos)
             return std::nullopt;

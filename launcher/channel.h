@@ -103,13 +103,14 @@ struct JobMessage {
     std::string pset;            // --pset: the app's process set ("": the default name)
     double timeout_s = 0;        // --timeout (0: none), for PMIX_TIME_REMAINING
     long stdin_rank = 0;         // --stdin (Options::stdin_rank): whose stdin is a pipe
+    StartAs start_as;            // --wdir, --fork-agent, --exec-agent
     // --stop-in-init / --stop-on-exec / --stop-in-app: "i", "e", "a" (an optional last field)
     std::string debug_stops;
 };
 
 // Fields: nspace, nprocs, K, K x (name, ranks, address), argc, argv..., envc, env..., blob, key,
 // pset, timeout (seconds, "%.17g"), D, D x (kind letter + separator, name, value), stdin target
-// ("all", "none" or the rank), then, when any, the debugger stops.
+// ("all", "none" or the rank), wdir, fork agent, exec agent, then, when any, the debugger stops.
 std::vector<std::string> encode_job(const JobMessage& job);
 // Empty on a malformed message (wrong kind, missing fields, bad counts, no program).
 std::optional<JobMessage> decode_job(const Message& message);

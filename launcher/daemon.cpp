@@ -271,6 +271,7 @@ bool accept_job(const JobMessage& job, const DaemonOptions& args, Launcher& laun
     launcher.credential_key = job.credential_key;
     launcher.options.first_pset = job.pset;
     launcher.options.stdin_rank = job.stdin_rank;
+    launcher.options.start_as = job.start_as;
     launcher.time_limit_s = job.timeout_s;  // the head enforces it; told to tools (queries)
     return true;
 }

@@ -359,7 +359,8 @@ int dvm_open_server(Launcher& launcher, std::string& uri_file) {
         std::fprintf(stderr, "pmix-dvm: PMIx_server_init failed: %s\n", PMIx_Error_string(rc));
         return 1;
     }
-    debug_watch_events();  // the debugger stops of spawned jobs (debug.cpp)
+    debug_watch_events();                 // the debugger stops of spawned jobs (debug.cpp)
+    register_spawn_attributes(launcher);  // query_keys.cpp
     if (report_where(launcher, uri_file)) return 0;
     PMIx_server_finalize();
     return 1;

@@ -143,13 +143,6 @@ std::string self_dir() {
     return executable.substr(0, executable.rfind('/'));
 }
 
-std::vector<std::string> split_words(const std::string& text) {
-    std::vector<std::string> out;
-    std::istringstream in(text);
-    for (std::string word; in >> word;) out.push_back(word);
-    return out;
-}
-
 bool start_daemon(Daemon& daemon, const std::vector<std::string>& agent, const std::string& pmixd,
                   bool dvm) {
     int to[2], from[2];  // pipes to the daemon's stdin and from its stdout
@@ -472,6 +465,7 @@ JobMessage job_message(const Head& head) {
     job.timeout_s = head.options.timeout_s;
     job.stdin_rank = head.options.stdin_rank;
     job.debug_stops = debug_stop_letters(head.options);
+    job.start_as = head.options.start_as;
     return job;
 }
 

@@ -80,7 +80,8 @@ HeadSpawner::Pending& HeadSpawner::launch(const pmix_proc_t& parent,
     pending.reported.assign(nodes, false);
     pending.counts = counts;
     // The head's view for tools: every rank with its node; the job's events are raised here.
-    const std::string program = app_fields.size() > 4 ? app_fields[4] : "";
+    // The app fields (encode_app): nprocs, pset, directives, wdir, 2 agents, argc, argv[0], ...
+    const std::string program = app_fields.size() > 7 ? app_fields[7] : "";
     size_t nprocs = 0;
     for (uint32_t count : counts) nprocs += count;
     pmix_rank_t rank = 0;

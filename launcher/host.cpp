@@ -350,7 +350,7 @@ void add_directives(const pmix_info_t* info, size_t ninfo, SharedInfos& out) {
 
 // One app of a PMIx_Spawn: its command, environment, size, the environment directives and
 // PMIX_FWD_STDIN of the job info, its own environment directives, PMIX_PSET_NAME and lifecycle
-// requests (added to the job info's).
+// requests (added to the job info's), its cwd / PMIX_WDIR and agents (start_as.cpp).
 pmix_status_t app_spec(const pmix_app_t& source, const pmix_info_t job_info[], size_t ninfo,
                        const LifecycleRequest& lifecycle, AppSpec& app) {
     if (source.cmd == nullptr && (source.argv == nullptr || source.argv[0] == nullptr))
@@ -365,6 +365,11 @@ pmix_status_t app_spec(const pmix_app_t& source, const pmix_info_t job_info[], s
         app.env.emplace_back(*entry);
     app.nprocs = source.maxprocs > 0 ? static_cast<size_t>(source.maxprocs) : 1;
     app.lifecycle = lifecycle;
+    // pmixrun --dvm --wdir / --fork-agent / --exec-agent: every job's, unless it says otherwise.
+    const StartAs defaults = g_launcher->options.dvm ? g_launcher->options.start_as : StartAs{};
+    if (const pmix_status_t rc = app_start_as(source, job_info, ninfo, defaults, app.start_as);
+        rc != PMIX_SUCCESS)
+        return rc;
     add_directives(job_info, ninfo, app.directives);
     for (size_t i = 0; job_info != nullptr && i < ninfo; ++i)
         if (PMIX_CHECK_KEY(&job_info[i], PMIX_FWD_STDIN))
@@ -435,7 +440,7 @@ pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], si
         }
         if (PMIX_INFO_IS_REQUIRED(&job_info[i]) && !spawn_envar_key(job_info[i]) &&
             !PMIX_CHECK_KEY(&job_info[i], PMIX_ENVARS_HARVESTED) &&
-            !PMIX_CHECK_KEY(&job_info[i], PMIX_FWD_STDIN))
+            !PMIX_CHECK_KEY(&job_info[i], PMIX_FWD_STDIN) && !start_as_key(job_info[i]))
             return PMIX_ERR_NOT_SUPPORTED;
     }
     if (apps == nullptr || napps == 0 || proc == nullptr || cbfunc == nullptr)
@@ -520,7 +525,8 @@ void signal_local(Launcher& launcher, const std::vector<pmix_proc_t>& targets, i
         for (const pmix_proc_t& target : targets)
             hit = hit || (process.nspace == target.nspace &&
                           (target.rank == PMIX_RANK_WILDCARD || target.rank == process.rank));
-        if (hit && !process.exited && process.pid > 0) ::kill(process.pid, sig);
+        if (hit && !process.exited && process.pid > 0)
+            ::kill(process.agent_group ? -process.pid : process.pid, sig);
     }
 }
 

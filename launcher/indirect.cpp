@@ -292,6 +292,9 @@ bool apply_directive(Launcher& launcher, const pmix_info_t& info, const pmix_pro
         *stop = true;
         return true;
     }
+    // PMIX_WDIR and the agents, as pmixrun --wdir / --fork-agent / --exec-agent (start_as.cpp).
+    if (start_as_key(info) && start_as_directive(info, launcher.options.start_as) == PMIX_SUCCESS)
+        return true;
     if (PMIX_INFO_IS_REQUIRED(&info)) {
         launcher.fail(1, std::string("launch directive ") + info.key +
                              " is required, and pmixrun does not act on it; not starting the "

@@ -390,7 +390,10 @@ SpawnSpec spawn_spec(const Launcher& launcher, char* const* argv, char* const* e
 
 // setup_fork + spawn of one process with its output on two pipes. Nothing here depends on the
 // job's size: the cost per process is the same at -n 2 and -n 4096.
-bool start_proc(Launcher& launcher, Proc& process, std::vector<char*>& argv, char** base_env) {
+// `argv` is what is executed (an agent's words first, if any: start_as.cpp); `program` the app's
+// own argv[0], for the proc tables; `wdir` where it starts (nullptr: here).
+bool start_proc(Launcher& launcher, Proc& process, std::vector<char*>& argv, char** base_env,
+                const char* program, const char* wdir) {
     char** env = nullptr;
     for (char** entry = base_env; *entry != nullptr; ++entry) {
         [[maybe_unused]] pmix_status_t appended;
@@ -420,6 +423,7 @@ bool start_proc(Launcher& launcher, Proc& process, std::vector<char*>& argv, cha
     }
     const int in = child_stdin(launcher, process);  // -1: inherited
     SpawnSpec spec = spawn_spec(launcher, argv.data(), env, in, out[1], err[1]);
+    spec.cwd = wdir;
     spec.stop_on_exec = debug_stops_on_exec(process);  // PMIX_DEBUG_STOP_ON_EXEC (debug.cpp)
     process.forked = Clock::now();
     const SpawnResult started = spawn_process(spec);
@@ -437,7 +441,7 @@ bool start_proc(Launcher& launcher, Proc& process, std::vector<char*>& argv, cha
     PMIX_ARGV_FREE(env);
     process.pid = started.pid;
     launcher.by_pid[started.pid] = &process;
-    process.executable = argv[0];
+    process.executable = program;
     process.out.fd = out[0];
     process.err.fd = err[0];
     set_nonblock(out[0]);
@@ -550,6 +554,10 @@ pmix_status_t spawn_job(Launcher& launcher, const pmix_proc_t& parent, const App
 pmix_status_t start_job_part(Launcher& launcher, const pmix_proc_t& parent, const AppSpec& app,
                              const std::string& job_nspace, unsigned job, const Layout* placed) {
     if (launcher.failing) return PMIX_ERR_JOB_TERMINATED;
+    if (std::string why; !wdir_usable(app.start_as.wdir, why)) {  // before anything is registered
+        std::fprintf(stderr, "pmixrun: spawned job %s: %s\n", job_nspace.c_str(), why.c_str());
+        return PMIX_ERR_JOB_WDIR_NOT_FOUND;
+    }
     const size_t first = launcher.procs.size();
     const pmix_rank_t first_rank = placed != nullptr ? placed->first_rank[placed->here] : 0;
     const size_t count = placed != nullptr ? placed->rank_count[placed->here] : app.nprocs;
@@ -582,11 +590,14 @@ pmix_status_t start_job_part(Launcher& launcher, const pmix_proc_t& parent, cons
         });
         env.push_back(added);
     }
-    std::vector<std::string> args = app.argv;
+    std::vector<std::string> args = started_argv(app.start_as, app.argv);
     std::vector<char*> argv = c_strings(args);
     std::vector<char*> envp = c_strings(env);
+    const char* wdir = app.start_as.wdir.empty() ? nullptr : app.start_as.wdir.c_str();
     for (size_t i = first; i < launcher.procs.size(); ++i) {
-        if (!start_proc(launcher, launcher.procs[i], argv, envp.data())) {
+        launcher.procs[i].agent_group = !app.start_as.fork_agent.empty();
+        if (!start_proc(launcher, launcher.procs[i], argv, envp.data(), app.argv[0].c_str(),
+                        wdir)) {
             launcher.fail(1, "could not start every process of spawned job " + job_nspace +
                                  "; killing the job");
             give_up_unstarted(launcher);  // the loop ends once the started ones have
@@ -601,12 +612,25 @@ pmix_status_t start_job_part(Launcher& launcher, const pmix_proc_t& parent, cons
 bool spawn_all(Launcher& launcher, char** base_env) {
     if (::pipe2(g_sigpipe, O_CLOEXEC | O_NONBLOCK) != 0) return false;
     setup_signals();
-    std::vector<std::vector<char*>> argvs;  // one per app context (MPMD)
-    for (AppContext& app : launcher.options.apps) argvs.push_back(c_strings(app.argv));
-    if (argvs.empty()) argvs.push_back(c_strings(launcher.options.argv));
+    const StartAs& how = launcher.options.start_as;  // --wdir, --fork-agent, --exec-agent
+    if (std::string why; !wdir_usable(how.wdir, why)) {
+        std::fprintf(stderr, "pmixrun: --wdir: %s\n", why.c_str());
+        give_up_unstarted(launcher);
+        return false;
+    }
+    // One per app context (MPMD): what is executed, and the app's own argv.
+    std::vector<std::vector<std::string>> programs, executed;
+    for (const AppContext& app : launcher.options.apps) programs.push_back(app.argv);
+    if (programs.empty()) programs.push_back(launcher.options.argv);
+    for (const auto& program : programs) executed.push_back(started_argv(how, program));
+    std::vector<std::vector<char*>> argvs;
+    for (auto& words : executed) argvs.push_back(c_strings(words));
+    const char* wdir = how.wdir.empty() ? nullptr : how.wdir.c_str();
     for (Proc& process : launcher.procs) {
-        const size_t app = process.job == 0 ? launcher.options.app_of(process.rank) : 0;
-        if (!start_proc(launcher, process, argvs[app < argvs.size() ? app : 0], base_env)) {
+        size_t app = process.job == 0 ? launcher.options.app_of(process.rank) : 0;
+        if (app >= argvs.size()) app = 0;
+        process.agent_group = !how.fork_agent.empty();
+        if (!start_proc(launcher, process, argvs[app], base_env, programs[app][0].c_str(), wdir)) {
             give_up_unstarted(launcher);
             return false;
         }
@@ -621,8 +645,9 @@ bool spawn_all(Launcher& launcher, char** base_env) {
 void kill_all(Launcher& launcher, int sig) {
     for (Proc& process : launcher.procs) {
         if (process.pid <= 0 || process.exited) continue;
-        ::kill(process.pid, sig);
-        if (sig == SIGTERM) ::kill(process.pid, SIGCONT);
+        const pid_t target = process.agent_group ? -process.pid : process.pid;
+        ::kill(target, sig);
+        if (sig == SIGTERM) ::kill(target, SIGCONT);
     }
 }
 

@@ -154,6 +154,9 @@ struct Proc {
     bool connected = false, finalized = false, exited = false;
     int exit_code = 0;     // 128+sig for signals
     bool counted = false;  // exited on its own, before pmixrun started killing
+    // Started by a fork/exec agent (start_as.cpp): signals go to its process group, which holds
+    // the app the agent started (else a --timeout waited for the app to end by itself).
+    bool agent_group = false;
     Clock::time_point forked, connected_at;
 };
 
@@ -227,6 +230,7 @@ struct AppSpec {
     long stdin_rank = Options::kStdinNone;
     LifecycleRequest lifecycle;  // PMIX_NOTIFY_* of the job info
     StopRequest stops;           // PMIX_DEBUG_STOP_* of the job info (debug.cpp)
+    StartAs start_as;            // cwd / PMIX_WDIR and the agents (start_as.cpp)
 };
 
 // A process set this launcher defined (PMIx_server_define_process_set): one per app context.
@@ -527,6 +531,25 @@ pmix_status_t debug_wait_stopped(Launcher& launcher, const std::vector<pmix_proc
 bool is_directive(const char* key);
 // PMIX_TIMEOUT (an int, seconds, as OpenPMIx loads it) of `info`; 0 when absent.
 int timeout_of(const pmix_info_t* info, size_t ninfo);
+
+// start_as.cpp: the working directory and the agents a process starts with (options.h StartAs).
+// PMIX_WDIR, PMIX_EXEC_AGENT or PMIX_FORKEXEC_AGENT (either spelling of its string)?
+bool start_as_key(const pmix_info_t& info);
+// One of those into `out` (a relative PMIX_WDIR made absolute here); PMIX_ERR_NOT_FOUND for any
+// other key, PMIX_ERR_BAD_PARAM for a value that is not a non-empty string.
+pmix_status_t start_as_directive(const pmix_info_t& info, StartAs& out);
+// A spawned app's: its own (cwd, then its info), else the job info's, else `defaults`.
+pmix_status_t app_start_as(const pmix_app_t& app, const pmix_info_t job_info[], size_t ninfo,
+                           const StartAs& defaults, StartAs& out);
+// What is executed: the agents' words, then the app's argv.
+std::vector<std::string> started_argv(const StartAs& how, const std::vector<std::string>& app);
+// False, with `why` naming the directory, when `wdir` is set but no directory we can enter.
+bool wdir_usable(const std::string& wdir, std::string& why);
+
+// query_keys.cpp: the host level of PMIX_QUERY_ATTRIBUTE_SUPPORT for PMIx_Spawn (where the
+// Standard has a tool look for PMIX_DEBUG_STOP_ON_EXEC): PMIX_QUERY_SPAWN_SUPPORT's keys by name.
+// Once, after PMIx_server_init.
+void register_spawn_attributes(const Launcher& launcher);
 
 // report.cpp
 void print_report(const Launcher& launcher);

@@ -99,11 +99,20 @@ int main(int argc, char** argv) {
         indirect_stop();
         return code;
     }
+    if (std::string why; !wdir_usable(options.start_as.wdir, why)) {
+        std::fprintf(stderr, "pmixrun: --wdir: %s\n", why.c_str());
+        return 2;
+    }
     for (const AppContext& app : options.apps) {
-        if (!program_exists(app.argv[0])) {
+        // What is executed first (an agent, when given), found where the process starts.
+        std::string first = started_argv(options.start_as, app.argv)[0];
+        if (!options.start_as.wdir.empty() && first.find('/') != std::string::npos &&
+            first[0] != '/')
+            first = options.start_as.wdir + "/" + first;
+        if (!program_exists(first)) {
             std::fprintf(stderr,
                          "pmixrun: cannot find program '%s' (not found or not executable)\n",
-                         app.argv[0].c_str());
+                         first.c_str());
             return 127;
         }
     }

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <sstream>
 #include <string_view>
 
 namespace pmix::launcher {
@@ -48,6 +49,9 @@ enum LongOnly : int {
     kStopInInit,
     kStopOnExec,
     kStopInApp,
+    kWdir,
+    kForkAgent,
+    kExecAgent,
 };
 
 // "+": options end at the first argument that is not one (the program's own options follow it);
@@ -84,6 +88,10 @@ constexpr option kLongOptions[] = {
     {"stop-in-init", no_argument, nullptr, kStopInInit},
     {"stop-on-exec", no_argument, nullptr, kStopOnExec},
     {"stop-in-app", no_argument, nullptr, kStopInApp},
+    {"wdir", required_argument, nullptr, kWdir},
+    {"wd", required_argument, nullptr, kWdir},
+    {"fork-agent", required_argument, nullptr, kForkAgent},
+    {"exec-agent", required_argument, nullptr, kExecAgent},
     {nullptr, 0, nullptr, 0},
 };
 
@@ -237,6 +245,8 @@ std::string missing_value(int option_value, const std::string& spelled) {
     }
 }
 
+}  // namespace
+
 // A relative path as an absolute one (Open MPI's mpirun: "a relative path value will be converted
 // to an absolute path"), so that what the files are named does not depend on a later chdir.
 std::string absolute_path(const std::string& path) {
@@ -245,6 +255,15 @@ std::string absolute_path(const std::string& path) {
     if (::getcwd(cwd, sizeof cwd) == nullptr) return path;
     return std::string(cwd) + "/" + path;
 }
+
+std::vector<std::string> split_words(const std::string& text) {
+    std::vector<std::string> out;
+    std::istringstream in(text);
+    for (std::string word; in >> word;) out.push_back(word);
+    return out;
+}
+
+namespace {
 
 std::string lowered(std::string_view text) {
     std::string out(text);
@@ -427,6 +446,18 @@ bool apply_option(int option_value, const char* value, const std::string& spelle
                 return false;
             }
             return true;
+        case kWdir:
+        case kForkAgent:
+        case kExecAgent:
+            if (value[0] == '\0') {
+                error = missing_value(option_value, spelled);
+                return false;
+            }
+            (option_value == kWdir        ? out.start_as.wdir
+             : option_value == kForkAgent ? out.start_as.fork_agent
+                                          : out.start_as.exec_agent) =
+                option_value == kWdir ? absolute_path(value) : std::string(value);
+            return true;
         case kHost:
         case kHostfile:
         case kLaunchAgent:
@@ -475,6 +506,7 @@ void print_usage(std::FILE* stream) {
         "[-x VAR[=value]]... [--set-env|--unset-env|--prepend-env|--append-env ...]... "
         "[--timeout SECONDS] [--report] [--remote-tools] [--user NAME] "
         "[--pset NAME] [--stdin RANK|all|none] [--stop-in-init|--stop-on-exec|--stop-in-app] "
+        "[--wdir DIR] [--fork-agent CMD] [--exec-agent CMD] "
         "[output options] [--] program [args...] "
         "[: [-n N] [--pset NAME] program [args...]]...\n"
         "       pmixrun --dvm [--host H,.. | --hostfile F] [--launch-agent CMD] [--report-uri "
@@ -504,6 +536,13 @@ void print_usage(std::FILE* stream) {
         "                    until PMIX_DEBUGGER_RELEASE or SIGCONT\n"
         "  --stop-in-app     PMIX_DEBUG_STOP_IN_APP in the job's info: the application\n"
         "                    stops itself where it chooses\n"
+        "  --wdir DIR        the processes start in DIR (also -wdir, --wd); a relative\n"
+        "                    program is found there\n"
+        "  --fork-agent CMD  start CMD (split at blanks) with the program's command line\n"
+        "                    after it, in the program's environment, in place of the\n"
+        "                    program; CMD starts it (PMIX_FORKEXEC_AGENT)\n"
+        "  --exec-agent CMD  the same for an agent that execs the program\n"
+        "                    (PMIX_EXEC_AGENT; after a fork agent when both are given)\n"
         "  --host a:2,b:2    run across these nodes (name:slots; -n defaults to all slots)\n"
         "  --hostfile FILE   the same from a file (\"name slots=N\" or \"name:N\" per line)\n"
         "  --launch-agent C  how to start a node daemon: C NODE pmixd ... (default: ssh)\n"

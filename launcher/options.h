@@ -10,6 +10,16 @@
 
 namespace pmix::launcher {
 
+// How the processes of a job start (pmixrun --wdir / --fork-agent / --exec-agent; a spawn's
+// app.cwd, PMIX_WDIR, PMIX_FORKEXEC_AGENT, PMIX_EXEC_AGENT): launcher/start_as.cpp.
+struct StartAs {
+    std::string wdir;  // absolute ("": the launcher's own); a missing one fails the start
+    // Commands split at blanks (prte splits its exec agent at spaces), started in place of the app
+    // with the app's argv after them, in the app's environment: the fork/exec agent, then the exec
+    // agent, then the app ("FEA EA app args" when both are given).
+    std::string fork_agent, exec_agent;
+};
+
 // One application of an MPMD job ("pmixrun -n 2 a : -n 1 b"): its program and process count.
 struct AppContext {
     std::vector<std::string> argv;
@@ -77,6 +87,7 @@ struct Options {
     std::string user;
     std::string first_pset;  // --pset before the program: the first app context's set
     OutputOptions output;
+    StartAs start_as;  // --wdir DIR, --fork-agent CMD, --exec-agent CMD (every app context)
     // --stdin RANK|all|none (prterun's): whose stdin pmixrun's stdin feeds (default rank 0, as
     // mpirun); every other process reads /dev/null.
     static constexpr long kStdinAll = -1, kStdinNone = -2;
@@ -89,6 +100,11 @@ struct Options {
     std::string report_uri, dvm_uri;
     long dvm_pid = 0;
 };
+
+// `path` made absolute against the current directory (unchanged if it is already, or "").
+std::string absolute_path(const std::string& path);
+// `text`'s words (split at blanks): --launch-agent, --fork-agent, --exec-agent.
+std::vector<std::string> split_words(const std::string& text);
 
 // "all", "none" or the rank, as the job message and messages carry it; and back (false if bad).
 std::string stdin_target_text(long stdin_rank);

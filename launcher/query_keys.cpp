@@ -47,15 +47,23 @@ bool single_node(const Launcher& launcher) {
 
 // What spawn_fn (host.cpp) acts on: the environment directives of the job and app info,
 // PMIX_ENVARS_HARVESTED accepted, the app's PMIX_PSET_NAME, PMIX_FWD_STDIN and the lifecycle
-// requests (lifecycle.cpp), co-spawn and the debugger-daemon keys (debug_daemons.cpp). pmixd hands
-// spawns to the head (remote_spawn.h), which places the job across the nodes: not PMIX_FWD_STDIN,
-// the requester's lifecycle events, co-spawn nor debugger daemons. The multi-node head spawns for
-// its tools debugger daemons and co-spawned apps only (head_debug_spawn.h), with the environment
-// directives, the process set and the lifecycle requests.
+// requests (lifecycle.cpp), co-spawn and the debugger-daemon keys (debug_daemons.cpp), PMIX_WDIR
+// (pmix_app_t.cwd too) and the agents (start_as.cpp). pmixd hands spawns to the head
+// (remote_spawn.h), which places the job across the nodes: not PMIX_FWD_STDIN, the requester's
+// lifecycle events, co-spawn nor debugger daemons. The multi-node head spawns for its tools
+// debugger daemons and co-spawned apps (head_debug_spawn.h), with the environment directives, the
+// process set and the lifecycle requests; as a persistent launcher (dvm_head.h) it takes tools'
+// jobs with the lifecycle requests and PMIX_HOST / PMIX_HOSTFILE placement.
 std::string spawn_support(const Launcher& launcher) {
     if (launcher.remote != nullptr)
         return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
-                     PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME});
+                     PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME,
+                     PMIX_WDIR, PMIX_FORKEXEC_AGENT, PMIX_EXEC_AGENT});
+    if (!single_node(launcher) && launcher.options.dvm)
+        return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
+                     PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME,
+                     PMIX_NOTIFY_JOB_EVENTS, PMIX_NOTIFY_COMPLETION, PMIX_NOTIFY_PROC_TERMINATION,
+                     PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION, PMIX_HOST, PMIX_HOSTFILE});
     if (!single_node(launcher))
         return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
                      PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME,
@@ -82,7 +90,10 @@ std::string spawn_support(const Launcher& launcher) {
                  PMIX_DEBUG_DAEMONS_PER_NODE,
                  PMIX_DEBUG_STOP_IN_INIT,
                  PMIX_DEBUG_STOP_ON_EXEC,
-                 PMIX_DEBUG_STOP_IN_APP});
+                 PMIX_DEBUG_STOP_IN_APP,
+                 PMIX_WDIR,
+                 PMIX_FORKEXEC_AGENT,
+                 PMIX_EXEC_AGENT});
 }
 
 // The debugger attributes acted on: debugger-daemon jobs, their target and counts
@@ -99,8 +110,8 @@ std::string debug_support(const Launcher& launcher) {
     if (!single_node(launcher)) return "";
     return join({PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET, PMIX_DEBUG_DAEMONS_PER_PROC,
                  PMIX_DEBUG_DAEMONS_PER_NODE, PMIX_DEBUG_STOP_IN_INIT, PMIX_DEBUG_STOP_ON_EXEC,
-                 PMIX_DEBUG_STOP_IN_APP, PMIX_BREAKPOINT, PMIX_JOB_CTRL_PAUSE,
-                 PMIX_JOB_CTRL_RESUME});
+                 PMIX_DEBUG_STOP_IN_APP, PMIX_BREAKPOINT, PMIX_JOB_CTRL_PAUSE, PMIX_JOB_CTRL_RESUME,
+                 PMIX_FORKEXEC_AGENT, PMIX_EXEC_AGENT});
 }
 
 void load_array(pmix_info_t& out, const char* key, std::vector<pmix_info_t>& items) {
@@ -396,6 +407,27 @@ bool answer_more(const Launcher& launcher, const char* key, const pmix_query_t& 
         return false;
     }
     return true;
+}
+
+void register_spawn_attributes(const Launcher& launcher) {
+    std::vector<std::string> names;
+    const std::string keys = spawn_support(launcher);
+    for (size_t at = 0; at < keys.size();) {
+        const size_t comma = std::min(keys.find(',', at), keys.size());
+        if (const char* name = PMIx_Get_attribute_name(keys.substr(at, comma - at).c_str());
+            name != nullptr)
+            names.emplace_back(name);
+        at = comma + 1;
+    }
+    if (names.empty()) return;  // the multi-node head serves no spawn
+    std::vector<char*> attrs;
+    for (std::string& name : names) attrs.push_back(name.data());
+    attrs.push_back(nullptr);
+    if (const pmix_status_t rc =
+            PMIx_Register_attributes(const_cast<char*>("PMIx_Spawn"), attrs.data());
+        rc != PMIX_SUCCESS)
+        std::fprintf(stderr, "pmixrun: PMIx_Spawn's attributes not registered: %s\n",
+                     PMIx_Error_string(rc));
 }
 
 }  // namespace pmix::launcher

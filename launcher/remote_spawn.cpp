@@ -37,19 +37,22 @@ std::vector<std::string> encode_app(const AppSpec& app) {
     for (const auto& owned : app.directives) directives.push_back(owned->info);
     std::string packed;
     if (pack_infos(directives.data(), directives.size(), packed) != PMIX_SUCCESS) packed.clear();
-    std::vector<std::string> fields{std::to_string(app.nprocs), app.pset, packed,
-                                    std::to_string(app.argv.size())};
+    std::vector<std::string> fields{std::to_string(app.nprocs), app.pset, packed};
+    const StartAs& how = app.start_as;
+    fields.insert(fields.end(), {how.wdir, how.fork_agent, how.exec_agent});
+    fields.push_back(std::to_string(app.argv.size()));
     fields.insert(fields.end(), app.argv.begin(), app.argv.end());
     fields.insert(fields.end(), app.env.begin(), app.env.end());
     return fields;
 }
 
 bool decode_app(const std::vector<std::string>& fields, size_t at, AppSpec& app) {
-    if (fields.size() < at + 4) return false;
+    if (fields.size() < at + 7) return false;
     bool ok = true;
     app.nprocs = count_of(fields[at], 4096, ok);
     app.pset = fields[at + 1];
-    const uint64_t argc = count_of(fields[at + 3], fields.size() - at - 4, ok);
+    app.start_as = {fields[at + 3], fields[at + 4], fields[at + 5]};
+    const uint64_t argc = count_of(fields[at + 6], fields.size() - at - 7, ok);
     if (!ok || app.nprocs == 0 || argc == 0) return false;
     pmix_info_t* info = nullptr;
     size_t ninfo = 0;
@@ -57,7 +60,7 @@ bool decode_app(const std::vector<std::string>& fields, size_t at, AppSpec& app)
     for (size_t i = 0; i < ninfo; ++i)
         app.directives.push_back(std::make_shared<OwnedInfo>(info[i]));
     if (info != nullptr) PMIX_INFO_FREE(info, ninfo);
-    const auto first_arg = fields.begin() + static_cast<long>(at + 4);
+    const auto first_arg = fields.begin() + static_cast<long>(at + 7);
     app.argv.assign(first_arg, first_arg + static_cast<long>(argc));
     app.env.assign(first_arg + static_cast<long>(argc), fields.end());
     return true;
@@ -140,6 +143,12 @@ void take_spawn_part(Launcher& launcher, Channel& head, const Message& message,
         std::fprintf(stderr, "pmixd: malformed spawn part from the head\n");
     }
     head.send(MessageKind::spawn_started, {f.empty() ? "" : f[0], std::to_string(rc)});
+    // The head counts this node busy again once it sent the part; a part refused before any
+    // process started (PMIX_ERR_JOB_WDIR_NOT_FOUND) leaves nothing to wait for, so a node whose
+    // processes had all ended says so again (else the head waited for it until killed).
+    if (rc != PMIX_SUCCESS && !launcher.failing && launcher.remote != nullptr &&
+        launcher.exited_count == launcher.procs.size())
+        launcher.remote->job_done(launcher.final_exit_code());
 }
 
 }  // namespace pmix::launcher

@@ -23,8 +23,9 @@
 
 namespace pmix::launcher {
 
-// An AppSpec as message fields (nprocs, pset, packed directives, argc, argv..., env...) and
-// back; decode_app reads from `fields[at]` on and is false on a malformed list.
+// An AppSpec as message fields (nprocs, pset, packed directives, wdir, fork agent, exec agent,
+// argc, argv..., env...) and back; decode_app reads from `fields[at]` on and is false on a
+// malformed list.
 std::vector<std::string> encode_app(const AppSpec& app);
 bool decode_app(const std::vector<std::string>& fields, size_t at, AppSpec& app);
 

@@ -213,6 +213,7 @@ int serve_job(Launcher& launcher, const std::vector<std::string>& env,
         // debug.cpp; pmixd only for a job held by the debugger (debug_nodes.h)
         if (launcher.remote == nullptr || stop_main_request(launcher.options).any())
             debug_watch_events();
+        register_spawn_attributes(launcher);  // query_keys.cpp
         const bool go = !launcher.before_job || launcher.before_job(launcher);
         const bool prepared = go && prepare_job(launcher);
         launcher.times.registered = Clock::now();

@@ -6,6 +6,7 @@
 #include <spawn.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -41,6 +42,12 @@ std::string resolve(const std::string& program) {
     return "";
 }
 
+// posix_spawn reports a failed chdir as it does a failed exec (the step's errno): told apart here.
+bool is_directory(const char* path) {
+    struct stat st;
+    return ::stat(path, &st) == 0 && S_ISDIR(st.st_mode) && ::access(path, X_OK) == 0;
+}
+
 SpawnResult spawn_posix(const SpawnSpec& spec, char* const* argv) {
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attributes;
@@ -52,6 +59,7 @@ SpawnResult spawn_posix(const SpawnSpec& spec, char* const* argv) {
     for (int target = 0; target < 3; ++target)
         if (targets[target] >= 0)
             posix_spawn_file_actions_adddup2(&actions, targets[target], target);
+    if (spec.cwd != nullptr) posix_spawn_file_actions_addchdir_np(&actions, spec.cwd);
     short flags = 0;
     if (spec.own_process_group) {
         flags |= POSIX_SPAWN_SETPGROUP;
@@ -116,6 +124,8 @@ SpawnResult spawn_posix(const SpawnSpec& spec, char* const* argv) {
         (::syscall(SYS_setgroups, 0, nullptr) != 0 || ::syscall(SYS_setgid, spec.gid) != 0 ||
          ::syscall(SYS_setuid, spec.uid) != 0))
         child_fails(report_fd, SpawnResult::Failed::user, 126);
+    if (spec.cwd != nullptr && ::chdir(spec.cwd) != 0)
+        child_fails(report_fd, SpawnResult::Failed::cwd, 127);
     if (spec.stop_on_exec && ::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) != 0)
         child_fails(report_fd, SpawnResult::Failed::start, 127);
     ::sigprocmask(SIG_SETMASK, &mask, nullptr);
@@ -213,6 +223,9 @@ std::string SpawnResult::message(const SpawnSpec& spec) const {
         case Failed::user:
             return "cannot become uid " + std::to_string(spec.uid) + " gid " +
                    std::to_string(spec.gid) + ": " + why;
+        case Failed::cwd:
+            return "cannot change to directory '" + std::string(spec.cwd ? spec.cwd : "") +
+                   "': " + why;
         case Failed::exec:
             break;
     }
@@ -228,6 +241,9 @@ SpawnResult spawn_process(const SpawnSpec& spec) {
     }
     if (spec.die_with_parent || spec.switch_user || spec.stop_on_exec) return spawn_vfork(spec);
     SpawnResult result = spawn_posix(spec, spec.argv);
+    if (result.failed == SpawnResult::Failed::exec && spec.cwd != nullptr &&
+        !is_directory(spec.cwd))
+        result.failed = SpawnResult::Failed::cwd;  // posix_spawn's chdir failed, not its exec
     if (result.failed != SpawnResult::Failed::exec || result.error != ENOEXEC) return result;
     // An executable file without "#!": execvp runs it with /bin/sh, posix_spawnp (glibc >= 2.27)
     // does not; the fork path ran such scripts, so they still run.

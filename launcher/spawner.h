@@ -17,6 +17,9 @@ struct SpawnSpec {
     char* const* envp = nullptr;  // the process's whole environment
     int stdin_fd = -1;            // -1: ours is inherited
     int stdout_fd = -1, stderr_fd = -1;
+    // The directory it starts in (nullptr: ours). A relative argv[0] is then looked up there, as
+    // after a chdir in the child.
+    const char* cwd = nullptr;
     bool own_process_group = true;  // setpgid(0, 0): our ^C is ours to handle, not the ranks'
     bool die_with_parent = false;   // PR_SET_PDEATHSIG SIGKILL (pmixd: gone, so are its ranks)
     // Signals we catch that the process starts with at their default action.
@@ -31,7 +34,7 @@ struct SpawnSpec {
 
 struct SpawnResult {
     pid_t pid = -1;  // > 0: started (exec succeeded)
-    enum class Failed { no, start, user, exec } failed = Failed::no;
+    enum class Failed { no, start, user, cwd, exec } failed = Failed::no;
     int error = 0;  // errno of the step that failed
     // What went wrong, naming the program ("cannot execute 'x': No such file or directory").
     std::string message(const SpawnSpec& spec) const;

@@ -3,7 +3,7 @@
 # `ip netns exec` (the launch agent), exactly as it would through ssh on a cluster.
 #   pmixrun_netns.sh BINDIR CASE D SLOTS
 # CASE: putget | fence_nodata | fence_subset | modexrounds | modexrounds_any | dmodex | events | abort | killed | daemon_killed |
-#       hostfile | jobctl_kill | envars | instanton | tools | publish | publish_lookup | spawn | spawn_fence | spawn_jobend | connect | qget | envdirectives | cred | querykeys | groups | groups_invite |
+#       hostfile | jobctl_kill | envars | instanton | tools | publish | publish_lookup | spawn | spawn_fence | spawn_jobend | startas | connect | qget | envdirectives | cred | querykeys | groups | groups_invite |
 #       groups_leave. Every rank's output and pmixrun's exit status are checked; namespaces get a
 #       unique prefix and are always removed; no pmixd, rank or shared-memory segment may be
 #       left. Exit 77 (skipped) where network namespaces cannot be created.
@@ -209,6 +209,20 @@ spawn)  # PMIx_Spawn from rank 1 (node 1): a child on each node (xnode_spawn.c)
   expect_lines "child [01]: ok" 16
   expect_lines "child 0: on ${prefix}n0, the other on ${prefix}n1" 1
   expect_lines "child 1: on ${prefix}n1, the other on ${prefix}n0" 1
+  ;;
+startas)  # --wdir and --exec-agent on every node; spawns across nodes with app.cwd, a missing
+  # cwd, PMIX_FORKEXEC_AGENT (tests/tools/agents.cpp, agent.sh; launcher/start_as.cpp)
+  rec="$work/rec" agent="/bin/bash $here/../tools/agent.sh"
+  mkdir -p "$rec/work"
+  run 0 --host "$hosts" --wdir "$rec/work" --exec-agent "$agent exec $rec" "$bin/agents" hello "$rec"
+  ran_there=$(cat "$rec"/hello.* 2>/dev/null | grep -c "^$rec/work ")
+  [ "$ran_there" -eq "$n" ] || fail "$ran_there of $n ranks ran in $rec/work"
+  agents=$(cat "$rec"/agent.* 2>/dev/null | grep -c "^exec ")
+  [ "$agents" -eq "$n" ] || fail "$agents of $n exec agents ran"
+  for which in cwd badcwd fork; do
+    run 0 --host "$hosts" -n 1 "$bin/agents" spawner "$rec" "$which" "$agent"
+    expect_lines "agents: $which ok" 1
+  done
   ;;
 connect)  # spawn as above (2 children), then PMIx_Connect / PMIx_Disconnect of both jobs
   run 0 --host "$hosts" "$bin/xnode_spawn" connect

@@ -158,6 +158,7 @@ JobMessage sample_job() {
     job.pset = "ocean";
     job.timeout_s = 30.5;
     job.stdin_rank = Options::kStdinAll;
+    job.start_as = {"/work dir", "fea --x", "ea"};
     return job;
 }
 
@@ -181,6 +182,9 @@ TEST(JobMessage, RoundTrip) {
     EXPECT_EQ(decoded->pset, "ocean");
     EXPECT_EQ(decoded->timeout_s, 30.5);
     EXPECT_EQ(decoded->stdin_rank, Options::kStdinAll);
+    EXPECT_EQ(decoded->start_as.wdir, "/work dir");
+    EXPECT_EQ(decoded->start_as.fork_agent, "fea --x");
+    EXPECT_EQ(decoded->start_as.exec_agent, "ea");
 }
 
 // The debugger stops ride in an optional last field: absent when none (the layout above), else
@@ -231,7 +235,10 @@ TEST(JobMessage, FieldLayout) {
                                                                   std::string("U\0", 2),
                                                                   "OMP_*",
                                                                   "",
-                                                                  "all"}));
+                                                                  "all",
+                                                                  "/work dir",
+                                                                  "fea --x",
+                                                                  "ea"}));
 }
 
 TEST(JobMessage, MalformedIsRejected) {
@@ -256,10 +263,10 @@ TEST(JobMessage, MalformedIsRejected) {
     Message no_program{MessageKind::job, 'J', encode_job(without_program)};
     EXPECT_FALSE(decode_job(no_program).has_value());
     Message bad_directive = message;
-    bad_directive.fields[bad_directive.fields.size() - 7] = "X:";  // no such kind
+    bad_directive.fields[bad_directive.fields.size() - 10] = "X:";  // no such kind
     EXPECT_FALSE(decode_job(bad_directive).has_value());
     Message bad_stdin = message;
-    bad_stdin.fields.back() = "-3";
+    bad_stdin.fields[bad_stdin.fields.size() - 4] = "-3";  // before wdir and the two agents
     EXPECT_FALSE(decode_job(bad_stdin).has_value());
     Message trailing = message;
     trailing.fields.push_back("extra");

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <initializer_list>
 #include <string>
 #include <vector>
@@ -432,6 +434,33 @@ TEST(Options, PersistentLauncher) {
     EXPECT_EQ(error_of({"pmixrun", "--pid", "3", "hello"}), "--uri and --pid go with --dvm-stop");
     EXPECT_EQ(error_of({"pmixrun", "--report-uri", "f", "hello"}), "--report-uri goes with --dvm");
     EXPECT_EQ(error_of({"pmixrun", "--dvm-stop", "--pid", "x"}), "bad --pid 'x'");
+}
+
+// --wdir (also -wdir and --wd, relative made absolute), --fork-agent and --exec-agent (prterun's
+// names): how every process of the job starts.
+TEST(Options, WorkingDirectoryAndAgents) {
+    Options options;
+    std::string error;
+    ASSERT_EQ(parse({"pmixrun", "--wdir", "/scratch", "--fork-agent", "fea --opt", "--exec-agent",
+                     "ea", "prog"},
+                    options, error),
+              ParseOutcome::run)
+        << error;
+    EXPECT_EQ(options.start_as.wdir, "/scratch");
+    EXPECT_EQ(options.start_as.fork_agent, "fea --opt");
+    EXPECT_EQ(options.start_as.exec_agent, "ea");
+    EXPECT_EQ(options.argv, (std::vector<std::string>{"prog"}));
+    char here[4096];
+    ASSERT_NE(::getcwd(here, sizeof here), nullptr);
+    for (const char* spelling : {"-wdir", "--wd"}) {
+        Options relative;
+        ASSERT_EQ(parse({"pmixrun", spelling, "sub/dir", "prog"}, relative, error),
+                  ParseOutcome::run)
+            << spelling << ": " << error;
+        EXPECT_EQ(relative.start_as.wdir, std::string(here) + "/sub/dir") << spelling;
+    }
+    EXPECT_EQ(error_of({"pmixrun", "--wdir", "", "prog"}), "--wdir needs a value");
+    EXPECT_EQ(error_of({"pmixrun", "--exec-agent"}), "--exec-agent needs a value");
 }
 
 }  // namespace

@@ -191,6 +191,36 @@ TEST(Spawner, MissingProgramIsReportedByNameBothWays) {
     EXPECT_EQ(errno, ECHILD);
 }
 
+// SpawnSpec::cwd (pmixrun --wdir, pmix_app_t.cwd): the process starts there, and a relative
+// program is found there; a directory that is not there is reported by name, no child left.
+TEST(Spawner, StartsInItsDirectoryOrSaysWhichIsMissingBothWays) {
+    const Strings pwd({"/bin/sh", "-c", "pwd"});
+    const Strings relative({"./bin/sh", "-c", "pwd"});
+    for (bool vfork_path : {false, true}) {
+        SpawnSpec spec;
+        spec.die_with_parent = vfork_path;
+        spec.cwd = "/";
+        const Ran ran = run(spec, pwd, kShellEnv);
+        ASSERT_GT(ran.result.pid, 0) << ran.result.message(spec);
+        EXPECT_EQ(ran.out, "/\n");
+        const Ran found_there = run(spec, relative, kShellEnv);
+        ASSERT_GT(found_there.result.pid, 0) << found_there.result.message(spec);
+        EXPECT_EQ(found_there.out, "/\n");
+        spec.cwd = "/spawner-test-no-such-directory";
+        const Ran missing = run(spec, pwd, kShellEnv);
+        EXPECT_EQ(missing.result.pid, -1);
+        EXPECT_EQ(missing.result.failed, SpawnResult::Failed::cwd);
+        spec.argv = pwd.get();
+        EXPECT_EQ(missing.result.message(spec),
+                  "cannot change to directory '/spawner-test-no-such-directory': No such file or "
+                  "directory");
+        EXPECT_EQ(missing.out, "");
+    }
+    errno = 0;
+    EXPECT_EQ(::waitpid(-1, nullptr, WNOHANG), -1);  // the failed children were reaped
+    EXPECT_EQ(errno, ECHILD);
+}
+
 char proc_state(pid_t pid) {
     std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
     std::string line;

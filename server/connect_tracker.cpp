@@ -57,23 +57,6 @@ bool gone(const State& s, const ProcKey& who) {
     return c != s.clients.end() && (c->second.lost || c->second.finalized);
 }
 
-int timeout_seconds(const data::InfoArray& info) {
-    const pmix_info_t* t = info.find(PMIX_TIMEOUT);
-    if (t == nullptr) return 0;
-    switch (t->value.type) {
-        case PMIX_INT:
-            return t->value.data.integer;
-        case PMIX_INT32:
-            return t->value.data.int32;
-        case PMIX_UINT32:
-            return static_cast<int>(t->value.data.uint32);
-        case PMIX_UINT:
-            return static_cast<int>(t->value.data.uint);
-        default:
-            return 0;
-    }
-}
-
 // Every caller gets `status`; the record goes unless the host still holds pointers into it.
 void answer_all(State& s, std::uint64_t id, ConnectOp& op, pmix_status_t status) {
     if (op.timer != exec::kInvalidTimer) s.ex->cancel(op.timer);
@@ -210,7 +193,7 @@ pmix_status_t connect_request(State& s, Client& c, proto::Reader& r, wire::Conne
     ConnectOp& op = *s.connects.ops.find(id);
     op.expected.insert(who);
     op.arrived[who] = ReplyTo::of(conn, frame);
-    start_timer(s, id, op, timeout_seconds(info));
+    start_timer(s, id, op, info.integer(PMIX_TIMEOUT));
     op.directives.push_back(std::move(info));
     if (const ProcKey* lost = first_gone(s, op); lost != nullptr) {
         fail(s, id, op, PMIX_ERR_LOST_CONNECTION, "participant " + name_of(*lost) + " is gone");

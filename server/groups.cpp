@@ -136,30 +136,12 @@ pmix_proc_t group_proc_of(const ProcKey& k) {
 
 namespace {
 
-// PMIX_TIMEOUT in seconds (any integer type a caller may load it as), 0 when absent.
-int timeout_seconds(const data::InfoArray& info) {
-    const pmix_info_t* t = info.find(PMIX_TIMEOUT);
-    if (t == nullptr) return 0;
-    switch (t->value.type) {
-        case PMIX_INT:
-            return t->value.data.integer;
-        case PMIX_INT32:
-            return t->value.data.int32;
-        case PMIX_UINT32:
-            return static_cast<int>(t->value.data.uint32);
-        case PMIX_UINT:
-            return static_cast<int>(t->value.data.uint);
-        default:
-            return 0;
-    }
-}
-
 // The directives of one arrival that shape the op: leader, fault tolerance, timeout.
 void take_directives(State& s, GroupOp& g, const ProcKey& who, const data::InfoArray& info) {
     if (info.flag(PMIX_GROUP_LEADER)) g.leader = group_proc_of(who);
     if (info.flag(PMIX_GROUP_FT_COLLECTIVE) || info.flag(PMIX_GROUP_OPTIONAL)) g.ft = true;
     if (info.flag(PMIX_GROUP_NOTIFY_TERMINATION)) g.notify_termination = true;
-    const int seconds = timeout_seconds(info);
+    const int seconds = info.integer(PMIX_TIMEOUT);
     if (g.timer == exec::kInvalidTimer && seconds > 0) {
         g.timer = s.ex->run_after(std::chrono::seconds(seconds), [&s, id = g.id] {
             if (GroupOp* live = s.groups.ops.find(id); live != nullptr) {

@@ -75,4 +75,21 @@ pmix_status_t InfoArray::append(const char* key, const void* data, pmix_data_typ
 
 bool InfoArray::flag(const char* key) const noexcept { return info_true(data_, size_, key); }
 
+int InfoArray::integer(const char* key) const noexcept {
+    const pmix_info_t* t = find(key);
+    if (t == nullptr) return 0;
+    switch (t->value.type) {
+        case PMIX_INT:
+            return t->value.data.integer;
+        case PMIX_INT32:
+            return t->value.data.int32;
+        case PMIX_UINT32:
+            return static_cast<int>(t->value.data.uint32);
+        case PMIX_UINT:
+            return static_cast<int>(t->value.data.uint);
+        default:
+            return 0;
+    }
+}
+
 }  // namespace pmix::data

@@ -43,6 +43,9 @@ public:
     pmix_status_t append(const char* key, const void* data, pmix_data_type_t type) noexcept;
     // PMIX_INFO_TRUE of the info named `key` (directives.h); false when absent.
     bool flag(const char* key) const noexcept;
+    // The info named `key` as an int (PMIX_TIMEOUT: seconds), whichever integer type the caller
+    // loaded it as (PMIX_INT, INT32, UINT32, UINT); 0 when absent or of another type.
+    int integer(const char* key) const noexcept;
 
 private:
     pmix_info_t* data_ = nullptr;

@@ -498,6 +498,15 @@ bool start_dvm_server(Head& head) {
             send_all(head, kind, fields);
         });
     view.remote = head.dvm.get();
+    head_debug_spawner(head.spawner.get());  // debugger daemons and co-spawn (dvm.cpp's spawn)
+    head_debug_spawned([dvm = head.dvm.get()](const std::string& nspace) { dvm->adopt(nspace); });
+    view.debugger_spawn = [](const pmix_proc_t* proc, const pmix_info_t* info, size_t ninfo,
+                             const pmix_app_t* apps, size_t napps, pmix_spawn_cbfunc_t cbfunc,
+                             void* cbdata) {
+        return head_spawn_takes(info, ninfo, apps, napps)
+                   ? head_spawn_fn(proc, info, ninfo, apps, napps, cbfunc, cbdata)
+                   : PMIX_ERR_NOT_FOUND;
+    };
     view.spawn_placement = [dvm = head.dvm.get()](const pmix_info_t* info, size_t ninfo,
                                                   const pmix_app_t* app, void* cbdata) {
         return dvm->placement(info, ninfo, app, cbdata);

@@ -18,10 +18,15 @@
 #  daemon_lost: node 1's pmixd SIGKILLed while a job sleeps on both nodes: the DVM stops (exit
 #            137), the job's tool still gets JOB_END; what the killed pmixd made (it could not
 #            remove it: names with its pid) is removed here, nothing else may be left
+#  daemons: (5th argument: tests/tools/debug_daemons) a job of 4 node-members runs on both
+#            nodes; a tool of the DVM (debug_daemons tool-nodes, DBG_TARGET_NS the job) spawns
+#            debugger daemons aimed at it, per node (2) and per process (4), one at an unknown
+#            target (refused), and a co-spawn of 2 node-members with a daemon per node, each
+#            daemon checking its target and its node's part; then the job ends well; dvm_tool stop
 # Every case ends with the DVM gone: no pmixd, no job process, nothing in TMPDIR or /dev/shm.
 # Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
-bin=$1 TOOL=$2 HELLO=$3 case=$4
+bin=$1 TOOL=$2 HELLO=$3 case=$4 DAEMONS=${5:-}
 here=$(cd "$(dirname "$0")" && pwd)
 netns="$here/../../scripts/netns.sh"
 prefix="dv$$"
@@ -209,6 +214,34 @@ stop | daemon_lost)
   grep 'JOB_END' "$work/sleeper.out" | sed 's/^/sleeper| /'
   grep -q 'JOB_END KILLED BY COMMAND exit 143' "$work/sleeper.out" ||
     fail "the running job's tool got no JOB_END (killed by command, 143)"
+  ;;
+daemons)
+  start_dvm --host "$hosts"
+  mkdir -p "$work/marks"
+  timeout 60 "$TOOL" run 1 1 0 4 "$DAEMONS" node-member "$work/marks/stop" >"$work/job.out" 2>&1 &
+  job=$!
+  timeout 20 bash -c "until [[ \$(grep -c '' <<<\"\$(ip netns pids ${prefix}n0; ip netns pids ${prefix}n1)\") -ge 6 ]]; do sleep 0.1; done" ||
+    fail "the job of 4 did not start"
+  echo "+ debug_daemons tool-nodes (target pmix-dvm.$DVM_PID.1)"
+  DBG_TARGET_NS="pmix-dvm.$DVM_PID.1" timeout -s KILL 40 "$DAEMONS" tool-nodes "$DVM_PID" \
+    "$work/marks/stop" >"$work/daemons.out" 2>&1 || fail "the daemons' tool failed"
+  sed 's/^/daemons| /' "$work/daemons.out"
+  grep -q "^tool-nodes ok" "$work/daemons.out" || fail "daemons' tool: no summary"
+  touch "$work/marks/stop"
+  timeout 30 bash -c "while kill -0 $job 2>/dev/null; do sleep 0.05; done" || kill -9 "$job"
+  wait "$job" || fail "the job's tool failed"
+  sed 's/^/job| /' "$work/job.out"
+  grep -q "dvm_tool: run ok" "$work/job.out" || fail "the job did not end well"
+  grep "node-daemon .* on ${prefix}n" "$work/dvm.out" | sed 's/^/dvm| /'
+  for node in 0 1; do
+    m=$(grep -c "^\[.*\] node-daemon .* on ${prefix}n$node: " "$work/dvm.out")
+    [ "$m" -eq 4 ] || fail "$m daemons on node $node, want 4"
+  done
+  # The DVM prints every job's output ([job.rank] prefix); its tool gets its own jobs' too.
+  n=$(grep -c "^\[.*\] node-daemon ok$" "$work/dvm.out")
+  [ "$n" -eq 8 ] || fail "$n daemons ok, want 8 (2 per node, 4 per process, 2 co-spawned)"
+  tool stop || fail "dvm_tool stop failed"
+  expect_stopped 0 ""
   ;;
 *) die "unknown case $case" ;;
 esac

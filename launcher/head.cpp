@@ -499,6 +499,9 @@ bool start_dvm_server(Head& head) {
         });
     view.remote = head.dvm.get();
     head_debug_spawner(head.spawner.get());  // debugger daemons and co-spawn (dvm.cpp's spawn)
+    head_debug_forward([&head](const std::vector<std::string>& fields) {  // stops (debug_nodes.h)
+        send_all(head, MessageKind::debug_release, fields);
+    });
     head_debug_spawned([dvm = head.dvm.get()](const std::string& nspace) { dvm->adopt(nspace); });
     view.debugger_spawn = [](const pmix_proc_t* proc, const pmix_info_t* info, size_t ninfo,
                              const pmix_app_t* apps, size_t napps, pmix_spawn_cbfunc_t cbfunc,

@@ -57,8 +57,11 @@ bool decode_app(const std::vector<std::string>& fields, size_t at, AppSpec& app)
     pmix_info_t* info = nullptr;
     size_t ninfo = 0;
     if (unpack_infos(fields[at + 2], &info, &ninfo) != PMIX_SUCCESS) return false;
-    for (size_t i = 0; i < ninfo; ++i)
+    for (size_t i = 0; i < ninfo; ++i) {
         app.directives.push_back(std::make_shared<OwnedInfo>(info[i]));
+        // A tool's stops of a job of the persistent launcher travel in its job info (debug.cpp).
+        stop_directive(info[i], app.stops);
+    }
     if (info != nullptr) PMIX_INFO_FREE(info, ninfo);
     const auto first_arg = fields.begin() + static_cast<long>(at + 7);
     app.argv.assign(first_arg, first_arg + static_cast<long>(argc));

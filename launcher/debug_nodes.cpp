@@ -49,11 +49,11 @@ bool head_debug_report(Launcher& view, const Message& message, size_t nodes) {
         return false;
     }
     if (message.kind == MessageKind::debug_started && f.size() >= 2 && f.size() % 2 == 0) {
-        for (size_t i = 2; f[0] == view.nspace && i + 1 < f.size(); i += 2) {
+        for (size_t i = 2; i + 1 < f.size(); i += 2) {  // pmixrun's job or a DVM's
             const unsigned long rank = std::strtoul(f[i].c_str(), nullptr, 10);
-            if (rank < view.procs.size() && view.procs[rank].pid <= 0)
-                view.procs[rank].pid =
-                    static_cast<pid_t>(std::strtol(f[i + 1].c_str(), nullptr, 10));
+            for (Proc& p : view.procs)
+                if (p.nspace == f[0] && p.rank == rank && p.pid <= 0)
+                    p.pid = static_cast<pid_t>(std::strtol(f[i + 1].c_str(), nullptr, 10));
         }
         return debug_remote_started(view, f[0], std::strtoul(f[1].c_str(), nullptr, 10), nodes);
     }

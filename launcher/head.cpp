@@ -312,7 +312,7 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
         case MessageKind::debug_ready:  // the debugger stops across nodes (debug_nodes.h)
         case MessageKind::debug_started:
             if (head_debug_report(head.tools, message, head.daemons.size()))
-                lifecycle_started(head.tools, head.nspace);
+                lifecycle_started(head.tools, message.fields[0]);  // the held job's namespace
             break;
         case MessageKind::done:
             if (head.spawner->awaiting(daemon.index)) break;  // new processes are coming

@@ -107,12 +107,14 @@ std::string spawn_support(const Launcher& launcher) {
 // (debug_daemons.cpp); the stops of a spawned job, the events that report and release them, and
 // the job-control pause / resume (debug.cpp). The multi-node head: the debugger daemons
 // (head_debug_spawn.h), the breakpoints its job's held processes report (debug_nodes.h), pause /
-// resume (head_debug_spawn.h); the persistent launcher's head: the debugger daemons (the same);
+// resume (head_debug_spawn.h); the persistent launcher's head: the debugger daemons (the same)
+// and its tools' jobs stopped in init or on exec (debug_nodes.h, held on every node);
 // pmixd serves no spawn of debugger daemons or stops: nothing.
 std::string debug_support(const Launcher& launcher) {
     if (is_dvm_head(launcher))
         return join({PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET, PMIX_DEBUG_DAEMONS_PER_PROC,
-                     PMIX_DEBUG_DAEMONS_PER_NODE});
+                     PMIX_DEBUG_DAEMONS_PER_NODE, PMIX_DEBUG_STOP_IN_INIT, PMIX_DEBUG_STOP_ON_EXEC,
+                     PMIX_BREAKPOINT});
     if (launcher.remote == nullptr && !single_node(launcher))
         return join({PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET, PMIX_DEBUG_DAEMONS_PER_PROC,
                      PMIX_DEBUG_DAEMONS_PER_NODE, PMIX_BREAKPOINT, PMIX_JOB_CTRL_PAUSE,

@@ -145,7 +145,13 @@ void take_spawn_part(Launcher& launcher, Channel& head, const Message& message,
     } else {
         std::fprintf(stderr, "pmixd: malformed spawn part from the head\n");
     }
-    head.send(MessageKind::spawn_started, {f.empty() ? "" : f[0], std::to_string(rc)});
+    std::vector<std::string> started{f.empty() ? "" : f[0], std::to_string(rc)};
+    for (const Proc& p : launcher.procs)  // the pids, for the head's proc table
+        if (rc == PMIX_SUCCESS && p.nspace == started[0] && p.pid > 0) {
+            started.push_back(std::to_string(p.rank));
+            started.push_back(std::to_string(p.pid));
+        }
+    head.send(MessageKind::spawn_started, started);
     // The head counts this node busy again once it sent the part; a part refused before any
     // process started (PMIX_ERR_JOB_WDIR_NOT_FOUND) leaves nothing to wait for, so a node whose
     // processes had all ended says so again (else the head waited for it until killed).

@@ -30,6 +30,9 @@
 #            hellos), pmix-debugger exiting with the job's status (0, or 3); pmix-dvm --stop.
 #            debugger_abort fails for now: the job ends 143 (the abort's status 3 is not the
 #            head's JOB_END status across nodes), so CMakeLists.txt does not register it
+#  stops:   (5th argument: tests/tools/debug_stop) its tool's `exec` then `init` cases against
+#            the DVM: 3 hellos held on exec ('T') then in PMIx_Init over both nodes, the events,
+#            the release, JOB_END
 # Every case ends with the DVM gone: no pmixd, no job process, nothing in TMPDIR or /dev/shm.
 # Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -273,6 +276,19 @@ debugger | debugger_abort)
   if [[ $case == debugger ]]; then
     [[ $(grep -c "hello from rank [0-3] of 4" "$work/dvm.out") == 4 ]] || fail "not 4 hellos after the release"
   fi
+  ;;
+stops)
+  start_dvm --host "$hosts"
+  for stop in exec init; do
+    mkdir -p "$work/marks-$stop"
+    echo "+ debug_stop tool $stop"
+    timeout -s KILL 40 "$DAEMONS" tool "$DVM_PID" "$stop" "$work/marks-$stop" >"$work/stop.out" 2>&1 ||
+      fail "debug_stop tool $stop failed"
+    sed 's/^/tool| /' "$work/stop.out"
+    grep -q "^debug_stop: $stop ok" "$work/stop.out" || fail "tool $stop: no summary"
+  done
+  timeout 20 "$bin/pmix-dvm" --stop --pid "$DVM_PID" >/dev/null 2>&1 || fail "pmix-dvm --stop failed"
+  expect_stopped 0 ""
   ;;
 *) die "unknown case $case" ;;
 esac

@@ -258,7 +258,7 @@ debugger | debugger_abort)
   program=("$HELLO" 4) want=0
   [[ $case == debugger_abort ]] && program=("$(dirname "$HELLO")/abort") want=3
   echo "+ pmix-debugger -n 4 ${program[*]}"
-  timeout 20 stdbuf -oL "$DAEMONS" -n 4 "${program[@]}" >"$work/dbg.out" 2>&1
+  timeout 20 "$DAEMONS" -n 4 "${program[@]}" >"$work/dbg.out" 2>&1
   rc=$?
   sed 's/^/debugger| /' "$work/dbg.out"
   [[ $rc == "$want" ]] || { fail "pmix-debugger exited $rc, want $want"; sed "s/^/dvm| /" "$work/dvm.out" "$work/dvm.err" | tail -30; }

@@ -19,6 +19,11 @@ void head_debug_setup(Launcher& view, const std::string& nspace,
     const StopRequest stops = stop_main_request(view.options);
     if (!stops.any()) return;
     debug_watch_job(view, nspace, nullptr, stops);
+    head_debug_forward(std::move(send_all));
+    debug_watch_events();  // the tools' PMIX_DEBUGGER_RELEASE (debug.cpp)
+}
+
+void head_debug_forward(std::function<void(const std::vector<std::string>&)> send_all) {
     debug_set_release_forward([send = std::move(send_all)](const std::vector<pmix_proc_t>& to) {
         std::vector<std::string> fields;
         for (const pmix_proc_t& target : to) {
@@ -27,24 +32,28 @@ void head_debug_setup(Launcher& view, const std::string& nspace,
         }
         send(fields);
     });
-    debug_watch_events();  // the tools' PMIX_DEBUGGER_RELEASE (debug.cpp)
 }
 
 bool head_debug_report(Launcher& view, const Message& message, size_t nodes) {
     const std::vector<std::string>& f = message.fields;
-    if (message.kind == MessageKind::debug_ready && f.size() == 3) {
+    if (message.kind == MessageKind::debug_ready && f.size() == 4) {
         pmix_proc_t source;
         PMIX_LOAD_PROCID(&source, f[0].c_str(),
                          static_cast<pmix_rank_t>(std::strtoul(f[1].c_str(), nullptr, 10)));
+        // Its pid, for the proc table a debugger reads at the job's READY_FOR_DEBUG (a spawned
+        // job's processes report nothing else before they end).
+        for (Proc& p : view.procs)
+            if (p.nspace == f[0] && p.rank == source.rank && p.pid <= 0)
+                p.pid = static_cast<pid_t>(std::strtol(f[3].c_str(), nullptr, 10));
         debug_remote_ready(view, source, f[2]);
         return false;
     }
     if (message.kind == MessageKind::debug_started && f.size() >= 2 && f.size() % 2 == 0) {
-        for (size_t i = 2; f[0] == view.nspace && i + 1 < f.size(); i += 2) {
+        for (size_t i = 2; i + 1 < f.size(); i += 2) {  // pmixrun's job or a DVM's
             const unsigned long rank = std::strtoul(f[i].c_str(), nullptr, 10);
-            if (rank < view.procs.size() && view.procs[rank].pid <= 0)
-                view.procs[rank].pid =
-                    static_cast<pid_t>(std::strtol(f[i + 1].c_str(), nullptr, 10));
+            for (Proc& p : view.procs)
+                if (p.nspace == f[0] && p.rank == rank && p.pid <= 0)
+                    p.pid = static_cast<pid_t>(std::strtol(f[i + 1].c_str(), nullptr, 10));
         }
         return debug_remote_started(view, f[0], std::strtoul(f[1].c_str(), nullptr, 10), nodes);
     }
@@ -53,15 +62,18 @@ bool head_debug_report(Launcher& view, const Message& message, size_t nodes) {
 }
 
 void daemon_debug_setup(Launcher& launcher, Channel& head, const std::string& letters) {
-    if (letters.empty()) return;
+    if (letters.empty() && !launcher.options.dvm) return;  // a DVM's jobs may ask for stops
     Options& options = launcher.options;
     options.stop_in_init = letters.find('i') != std::string::npos;
     options.stop_on_exec = letters.find('e') != std::string::npos;
     options.stop_in_app = letters.find('a') != std::string::npos;
     DebugUplink link;
-    link.ready = [&head](const pmix_proc_t& source, const std::string& breakpoint) {
+    link.ready = [&head, &launcher](const pmix_proc_t& source, const std::string& breakpoint) {
+        pid_t pid = -1;
+        for (const Proc& p : launcher.procs)
+            if (p.nspace == source.nspace && p.rank == source.rank) pid = p.pid;
         head.send(MessageKind::debug_ready,
-                  {source.nspace, std::to_string(source.rank), breakpoint});
+                  {source.nspace, std::to_string(source.rank), breakpoint, std::to_string(pid)});
     };
     // With every local process's pid: the head's proc table has them before they connect
     // (a process held on exec connects only once released), which is what a debugger attaches to.

@@ -28,6 +28,9 @@ std::string debug_stop_letters(const Options& options);
 // the daemons through `send_all` (debug_release's fields). Nothing when no stop was asked.
 void head_debug_setup(Launcher& view, const std::string& nspace,
                       std::function<void(const std::vector<std::string>&)> send_all);
+// The persistent launcher's head (dvm_head.h): every release it hears goes to the daemons (the
+// same forward), for the jobs its tools spawn with stops; pmixd --dvm always reports (uplink).
+void head_debug_forward(std::function<void(const std::vector<std::string>&)> send_all);
 // A daemon's debug_ready or debug_started; true when the job's PMIX_LAUNCH_COMPLETE is due now
 // (every one of `nodes` reported its stopped-on-exec part started).
 bool head_debug_report(Launcher& view, const Message& message, size_t nodes);

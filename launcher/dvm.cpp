@@ -148,6 +148,12 @@ pmix_status_t dvm_spawn(const pmix_proc_t* proc, const pmix_info_t job_info[], s
                                   : nullptr;
         if (program != nullptr && !program_exists(program)) return PMIX_ERR_JOB_EXE_NOT_FOUND;
     }
+    // The head across nodes: debugger daemons and co-spawn as pmixrun --host's head places them.
+    if (g_launcher->debugger_spawn)  // set before the loop runs
+        if (const pmix_status_t rc =
+                g_launcher->debugger_spawn(proc, job_info, ninfo, apps, napps, cbfunc, cbdata);
+            rc != PMIX_ERR_NOT_FOUND)
+            return rc;
     if (g_launcher->spawn_placement)  // set before the loop runs
         if (const pmix_status_t rc = g_launcher->spawn_placement(
                 job_info, ninfo, apps != nullptr && napps == 1 ? &apps[0] : nullptr, cbdata);

@@ -55,6 +55,8 @@ public:
     // Every job whose processes all ended, with both streams, is retired here and on each node.
     void retire_finished();
     void fail_requests(pmix_status_t status);  // spawns still unanswered at the stop
+    // A job the head's debugger spawn placed (head_debug_spawn.h): retired as the others.
+    void adopt(const std::string& nspace) { answered_.insert(nspace); }
     // Launcher::spawn_placement, on the server's thread: a tool's PMIX_HOST (a host list as
     // --host takes it) or PMIX_HOSTFILE, of the app's info, else of the job info, places the
     // job in equal blocks over those of the DVM's nodes (in the DVM's node order) instead of all;

@@ -312,7 +312,7 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
         case MessageKind::debug_ready:  // the debugger stops across nodes (debug_nodes.h)
         case MessageKind::debug_started:
             if (head_debug_report(head.tools, message, head.daemons.size()))
-                lifecycle_started(head.tools, head.nspace);
+                lifecycle_started(head.tools, message.fields[0]);  // the held job's namespace
             break;
         case MessageKind::done:
             if (head.spawner->awaiting(daemon.index)) break;  // new processes are coming
@@ -498,6 +498,18 @@ bool start_dvm_server(Head& head) {
             send_all(head, kind, fields);
         });
     view.remote = head.dvm.get();
+    head_debug_spawner(head.spawner.get());  // debugger daemons and co-spawn (dvm.cpp's spawn)
+    head_debug_forward([&head](const std::vector<std::string>& fields) {  // stops (debug_nodes.h)
+        send_all(head, MessageKind::debug_release, fields);
+    });
+    head_debug_spawned([dvm = head.dvm.get()](const std::string& nspace) { dvm->adopt(nspace); });
+    view.debugger_spawn = [](const pmix_proc_t* proc, const pmix_info_t* info, size_t ninfo,
+                             const pmix_app_t* apps, size_t napps, pmix_spawn_cbfunc_t cbfunc,
+                             void* cbdata) {
+        return head_spawn_takes(info, ninfo, apps, napps)
+                   ? head_spawn_fn(proc, info, ninfo, apps, napps, cbfunc, cbdata)
+                   : PMIX_ERR_NOT_FOUND;
+    };
     view.spawn_placement = [dvm = head.dvm.get()](const pmix_info_t* info, size_t ninfo,
                                                   const pmix_app_t* app, void* cbdata) {
         return dvm->placement(info, ninfo, app, cbdata);

@@ -13,6 +13,10 @@ namespace pmix::launcher {
 namespace {
 
 HeadSpawner* g_spawner = nullptr;  // loop thread only
+std::function<void(const std::string&)>& spawned_hook() {
+    static auto* started = new std::function<void(const std::string&)>();
+    return *started;
+}
 std::function<void(const std::vector<std::string>&)>& signal_sender() {
     static auto* send = new std::function<void(const std::vector<std::string>&)>();
     return *send;
@@ -108,7 +112,11 @@ void start(const std::shared_ptr<SpawnTask>& task, AppSpec app, const DebugReque
             answer(*task, rc);
             return;
         }
-    g_spawner->spawn_here(task->parent, app, counts, std::move(then));
+    g_spawner->spawn_here(task->parent, app, counts,
+                          [then = std::move(then)](pmix_status_t rc, const std::string& nspace) {
+                              if (rc == PMIX_SUCCESS && spawned_hook()) spawned_hook()(nspace);
+                              then(rc, nspace);
+                          });
 }
 
 void start_cospawned(const std::shared_ptr<SpawnTask>& task) {
@@ -149,6 +157,24 @@ pmix_status_t check_job_info(const pmix_info_t job_info[], size_t ninfo, DebugRe
 }  // namespace
 
 void head_debug_spawner(HeadSpawner* spawner) { g_spawner = spawner; }
+
+void head_debug_spawned(std::function<void(const std::string&)> started) {
+    spawned_hook() = std::move(started);
+}
+
+bool head_spawn_takes(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[],
+                      size_t napps) {
+    if (apps == nullptr || napps == 0) return false;
+    DebugRequest debug;
+    LifecycleRequest lifecycle;
+    AppSpec app;
+    std::vector<CospawnApp> cospawned;
+    // A refusal here is head_spawn_fn's too: it answers it for the requests that name a debugger.
+    if (check_job_info(job_info, ninfo, debug, lifecycle) != PMIX_SUCCESS ||
+        plan_spawn(job_info, ninfo, apps, napps, lifecycle, app, debug, cospawned) != PMIX_SUCCESS)
+        return debug.placed() || debug.has_target || napps > 1;
+    return debug.placed() || debug.has_target || !cospawned.empty();
+}
 
 void head_job_control_sender(std::function<void(const std::vector<std::string>&)> send) {
     signal_sender() = std::move(send);

@@ -36,6 +36,13 @@ pmix_status_t head_job_control(const pmix_proc_t* requester, const pmix_proc_t t
 
 // The head's spawn upcall; `spawner` is the head's (set before the server starts).
 void head_debug_spawner(HeadSpawner* spawner);
+// The persistent launcher's head (dvm_head.h): `started` gets each job head_spawn_fn placed, on
+// the loop, so that the DVM retires it once it ended like the jobs it places itself.
+void head_debug_spawned(std::function<void(const std::string&)> started);
+// Whether head_spawn_fn takes this spawn (debugger daemons or co-spawned apps); the DVM's head
+// places any other application itself.
+bool head_spawn_takes(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[],
+                      size_t napps);
 pmix_status_t head_spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], size_t ninfo,
                             const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,
                             void* cbdata);

@@ -104,12 +104,17 @@ HeadSpawner::Pending& HeadSpawner::launch(const pmix_proc_t& parent,
 
 void HeadSpawner::started(size_t node, const Message& message) {
     const std::vector<std::string>& f = message.fields;
-    auto found = f.size() == 2 ? pending_.find(f[0]) : pending_.end();
+    auto found = f.size() >= 2 && f.size() % 2 == 0 ? pending_.find(f[0]) : pending_.end();
     if (found == pending_.end() || node >= found->second.reported.size() ||
         found->second.reported[node])
         return;
     Pending& pending = found->second;
     pending.reported[node] = true;
+    // The node's (rank, pid) pairs: the proc table a debugger reads before the processes end.
+    for (size_t i = 2; i + 1 < f.size(); i += 2)
+        for (Proc& p : view_.procs)
+            if (p.nspace == f[0] && p.rank == std::strtoul(f[i].c_str(), nullptr, 10) && p.pid <= 0)
+                p.pid = static_cast<pid_t>(std::strtol(f[i + 1].c_str(), nullptr, 10));
     const auto status = static_cast<pmix_status_t>(std::atoi(f[1].c_str()));
     if (status != PMIX_SUCCESS && pending.status == PMIX_SUCCESS) pending.status = status;
     if (--pending.waiting == 0) finish(f[0], pending);

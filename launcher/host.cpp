@@ -456,7 +456,9 @@ pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], si
     pmix_proc_t parent = *proc;
     g_launcher->queue.post([parent, app, debug, cospawned, cbfunc, cbdata] {
         if (g_launcher->remote != nullptr) {  // pmixd: placed across the nodes by the head
-            if (debug.placed() || !cospawned.empty() || app.stops.any()) {  // one node only
+            // The persistent launcher's head holds stopped jobs on every node (dvm_head.h).
+            const bool stops_here = app.stops.any() && !g_launcher->spawn_placement;
+            if (debug.placed() || !cospawned.empty() || stops_here) {  // one node only
                 cbfunc(PMIX_ERR_NOT_SUPPORTED, nullptr, cbdata);
                 return;
             }

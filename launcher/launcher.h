@@ -313,6 +313,11 @@ struct Launcher {
     // `app`: the one app (null: several, which spawn refuses there).
     std::function<pmix_status_t(const pmix_info_t[], size_t, const pmix_app_t* app, void* cbdata)>
         spawn_placement;
+    // The same head's spawn of debugger daemons and co-spawned apps (head_debug_spawn.h), on the
+    // server's thread; PMIX_ERR_NOT_FOUND: not such a spawn, placed as any other.
+    std::function<pmix_status_t(const pmix_proc_t*, const pmix_info_t[], size_t, const pmix_app_t[],
+                                size_t, pmix_spawn_cbfunc_t, void*)>
+        debugger_spawn;
     // The main job's lifecycle events go to this requester when it asked (indirect.cpp: the
     // initiator's PMIX_LAUNCH_DIRECTIVES); else as for any main job (lifecycle.cpp).
     std::optional<pmix_proc_t> main_requester;

@@ -45,6 +45,10 @@ bool single_node(const Launcher& launcher) {
            launcher.options.hostfile.empty();
 }
 
+// The persistent launcher's head across nodes: the only one that places tools' spawns itself
+// (dvm_head.h sets spawn_placement); its Remote is the DvmHead.
+bool is_dvm_head(const Launcher& launcher) { return static_cast<bool>(launcher.spawn_placement); }
+
 // What spawn_fn (host.cpp) acts on: the environment directives of the job and app info,
 // PMIX_ENVARS_HARVESTED accepted, the app's PMIX_PSET_NAME, PMIX_FWD_STDIN and the lifecycle
 // requests (lifecycle.cpp), co-spawn and the debugger-daemon keys (debug_daemons.cpp), PMIX_WDIR
@@ -53,17 +57,20 @@ bool single_node(const Launcher& launcher) {
 // lifecycle events, co-spawn nor debugger daemons. The multi-node head spawns for its tools
 // debugger daemons and co-spawned apps (head_debug_spawn.h), with the environment directives, the
 // process set and the lifecycle requests; as a persistent launcher (dvm_head.h) it takes tools'
-// jobs with the lifecycle requests and PMIX_HOST / PMIX_HOSTFILE placement.
+// jobs with the lifecycle requests and PMIX_HOST / PMIX_HOSTFILE placement, and debugger daemons
+// and co-spawn as the other head (dvm.cpp's spawn hands those to head_debug_spawn.h).
 std::string spawn_support(const Launcher& launcher) {
+    if (is_dvm_head(launcher))
+        return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
+                     PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME,
+                     PMIX_NOTIFY_JOB_EVENTS, PMIX_NOTIFY_COMPLETION, PMIX_NOTIFY_PROC_TERMINATION,
+                     PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION, PMIX_HOST, PMIX_HOSTFILE,
+                     PMIX_COSPAWN_APP, PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET,
+                     PMIX_DEBUG_DAEMONS_PER_PROC, PMIX_DEBUG_DAEMONS_PER_NODE});
     if (launcher.remote != nullptr)
         return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
                      PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME,
                      PMIX_WDIR, PMIX_FORKEXEC_AGENT, PMIX_EXEC_AGENT});
-    if (!single_node(launcher) && launcher.options.dvm)
-        return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
-                     PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME,
-                     PMIX_NOTIFY_JOB_EVENTS, PMIX_NOTIFY_COMPLETION, PMIX_NOTIFY_PROC_TERMINATION,
-                     PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION, PMIX_HOST, PMIX_HOSTFILE});
     if (!single_node(launcher))
         return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
                      PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME,
@@ -100,9 +107,14 @@ std::string spawn_support(const Launcher& launcher) {
 // (debug_daemons.cpp); the stops of a spawned job, the events that report and release them, and
 // the job-control pause / resume (debug.cpp). The multi-node head: the debugger daemons
 // (head_debug_spawn.h), the breakpoints its job's held processes report (debug_nodes.h), pause /
-// resume (head_debug_spawn.h); pmixd
-// serves no spawn of debugger daemons or stops: nothing.
+// resume (head_debug_spawn.h); the persistent launcher's head: the debugger daemons (the same)
+// and its tools' jobs stopped in init or on exec (debug_nodes.h, held on every node);
+// pmixd serves no spawn of debugger daemons or stops: nothing.
 std::string debug_support(const Launcher& launcher) {
+    if (is_dvm_head(launcher))
+        return join({PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET, PMIX_DEBUG_DAEMONS_PER_PROC,
+                     PMIX_DEBUG_DAEMONS_PER_NODE, PMIX_DEBUG_STOP_IN_INIT, PMIX_DEBUG_STOP_ON_EXEC,
+                     PMIX_BREAKPOINT});
     if (launcher.remote == nullptr && !single_node(launcher))
         return join({PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET, PMIX_DEBUG_DAEMONS_PER_PROC,
                      PMIX_DEBUG_DAEMONS_PER_NODE, PMIX_BREAKPOINT, PMIX_JOB_CTRL_PAUSE,

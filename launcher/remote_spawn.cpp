@@ -57,8 +57,11 @@ bool decode_app(const std::vector<std::string>& fields, size_t at, AppSpec& app)
     pmix_info_t* info = nullptr;
     size_t ninfo = 0;
     if (unpack_infos(fields[at + 2], &info, &ninfo) != PMIX_SUCCESS) return false;
-    for (size_t i = 0; i < ninfo; ++i)
+    for (size_t i = 0; i < ninfo; ++i) {
         app.directives.push_back(std::make_shared<OwnedInfo>(info[i]));
+        // A tool's stops of a job of the persistent launcher travel in its job info (debug.cpp).
+        stop_directive(info[i], app.stops);
+    }
     if (info != nullptr) PMIX_INFO_FREE(info, ninfo);
     const auto first_arg = fields.begin() + static_cast<long>(at + 7);
     app.argv.assign(first_arg, first_arg + static_cast<long>(argc));
@@ -142,7 +145,13 @@ void take_spawn_part(Launcher& launcher, Channel& head, const Message& message,
     } else {
         std::fprintf(stderr, "pmixd: malformed spawn part from the head\n");
     }
-    head.send(MessageKind::spawn_started, {f.empty() ? "" : f[0], std::to_string(rc)});
+    std::vector<std::string> started{f.empty() ? "" : f[0], std::to_string(rc)};
+    for (const Proc& p : launcher.procs)  // the pids, for the head's proc table
+        if (rc == PMIX_SUCCESS && p.nspace == started[0] && p.pid > 0) {
+            started.push_back(std::to_string(p.rank));
+            started.push_back(std::to_string(p.pid));
+        }
+    head.send(MessageKind::spawn_started, started);
     // The head counts this node busy again once it sent the part; a part refused before any
     // process started (PMIX_ERR_JOB_WDIR_NOT_FOUND) leaves nothing to wait for, so a node whose
     // processes had all ended says so again (else the head waited for it until killed).

@@ -18,10 +18,25 @@
 #  daemon_lost: node 1's pmixd SIGKILLed while a job sleeps on both nodes: the DVM stops (exit
 #            137), the job's tool still gets JOB_END; what the killed pmixd made (it could not
 #            remove it: names with its pid) is removed here, nothing else may be left
+#  daemons: (5th argument: tests/tools/debug_daemons) a job of 4 node-members runs on both
+#            nodes; a tool of the DVM (debug_daemons tool-nodes, DBG_TARGET_NS the job) spawns
+#            debugger daemons aimed at it, per node (2) and per process (4), one at an unknown
+#            target (refused), and a co-spawn of 2 node-members with a daemon per node, each
+#            daemon checking its target and its node's part; then the job ends well; dvm_tool stop
+#  debugger | debugger_abort: (5th argument: pmix-debugger, examples/debugger.c) `pmix-debugger
+#            -n 4 hello 4` (abort: `abort`, whose last rank calls PMIx_Abort(3)): the job held in
+#            PMIx_Init on both nodes, its proc table of 4 ranks on 2 nodes at READY_FOR_DEBUG, one
+#            daemon per node each seeing its node's 2 ranks, the release reaching both nodes (4
+#            hellos), pmix-debugger exiting with the job's status (0, or 3); pmix-dvm --stop.
+#            debugger_abort fails for now: the job ends 143 (the abort's status 3 is not the
+#            head's JOB_END status across nodes), so CMakeLists.txt does not register it
+#  stops:   (5th argument: tests/tools/debug_stop) its tool's `exec` then `init` cases against
+#            the DVM: 3 hellos held on exec ('T') then in PMIx_Init over both nodes, the events,
+#            the release, JOB_END
 # Every case ends with the DVM gone: no pmixd, no job process, nothing in TMPDIR or /dev/shm.
 # Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
-bin=$1 TOOL=$2 HELLO=$3 case=$4
+bin=$1 TOOL=$2 HELLO=$3 case=$4 DAEMONS=${5:-}
 here=$(cd "$(dirname "$0")" && pwd)
 netns="$here/../../scripts/netns.sh"
 prefix="dv$$"
@@ -209,6 +224,71 @@ stop | daemon_lost)
   grep 'JOB_END' "$work/sleeper.out" | sed 's/^/sleeper| /'
   grep -q 'JOB_END KILLED BY COMMAND exit 143' "$work/sleeper.out" ||
     fail "the running job's tool got no JOB_END (killed by command, 143)"
+  ;;
+daemons)
+  start_dvm --host "$hosts"
+  mkdir -p "$work/marks"
+  timeout 60 "$TOOL" run 1 1 0 4 "$DAEMONS" node-member "$work/marks/stop" >"$work/job.out" 2>&1 &
+  job=$!
+  timeout 20 bash -c "until [[ \$(grep -c '' <<<\"\$(ip netns pids ${prefix}n0; ip netns pids ${prefix}n1)\") -ge 6 ]]; do sleep 0.1; done" ||
+    fail "the job of 4 did not start"
+  echo "+ debug_daemons tool-nodes (target pmix-dvm.$DVM_PID.1)"
+  DBG_TARGET_NS="pmix-dvm.$DVM_PID.1" timeout -s KILL 40 "$DAEMONS" tool-nodes "$DVM_PID" \
+    "$work/marks/stop" >"$work/daemons.out" 2>&1 || fail "the daemons' tool failed"
+  sed 's/^/daemons| /' "$work/daemons.out"
+  grep -q "^tool-nodes ok" "$work/daemons.out" || fail "daemons' tool: no summary"
+  touch "$work/marks/stop"
+  timeout 30 bash -c "while kill -0 $job 2>/dev/null; do sleep 0.05; done" || kill -9 "$job"
+  wait "$job" || fail "the job's tool failed"
+  sed 's/^/job| /' "$work/job.out"
+  grep -q "dvm_tool: run ok" "$work/job.out" || fail "the job did not end well"
+  grep "node-daemon .* on ${prefix}n" "$work/dvm.out" | sed 's/^/dvm| /'
+  for node in 0 1; do
+    m=$(grep -c "^\[.*\] node-daemon .* on ${prefix}n$node: " "$work/dvm.out")
+    [ "$m" -eq 4 ] || fail "$m daemons on node $node, want 4"
+  done
+  # The DVM prints every job's output ([job.rank] prefix); its tool gets its own jobs' too.
+  n=$(grep -c "^\[.*\] node-daemon ok$" "$work/dvm.out")
+  [ "$n" -eq 8 ] || fail "$n daemons ok, want 8 (2 per node, 4 per process, 2 co-spawned)"
+  tool stop || fail "dvm_tool stop failed"
+  expect_stopped 0 ""
+  ;;
+debugger | debugger_abort)
+  start_dvm --host "$hosts"
+  program=("$HELLO" 4) want=0
+  [[ $case == debugger_abort ]] && program=("$(dirname "$HELLO")/abort") want=3
+  echo "+ pmix-debugger -n 4 ${program[*]}"
+  timeout 20 "$DAEMONS" -n 4 "${program[@]}" >"$work/dbg.out" 2>&1
+  rc=$?
+  sed 's/^/debugger| /' "$work/dbg.out"
+  [[ $rc == "$want" ]] || { fail "pmix-debugger exited $rc, want $want"; sed "s/^/dvm| /" "$work/dvm.out" "$work/dvm.err" | tail -30; }
+  grep -q "^pmix-debugger: proc table of .* (4 processes)" "$work/dbg.out" || fail "no table of 4"
+  [[ $(grep -c "^  rank [0-3]  host ${prefix}n[01] .* pid [0-9]" "$work/dbg.out") == 4 ]] ||
+    fail "not 4 table rows"
+  [[ $(grep "^  rank [0-3]  host " "$work/dbg.out" | awk '{print $4}' | sort -u | wc -l) == 2 ]] ||
+    fail "the table does not list 2 nodes"
+  grep -q "^pmix-debugger: job .* ended, exit code $want" "$work/dbg.out" || fail "no JOB_END line"
+  timeout 20 "$bin/pmix-dvm" --stop --pid "$DVM_PID" >/dev/null 2>&1 || fail "pmix-dvm --stop failed"
+  expect_stopped 0 ""
+  grep "pmix-debugger daemon" "$work/dvm.out" | sed 's/^/dvm| /'
+  n=$(grep -c "pmix-debugger daemon .*: target .*, its processes on this node: \(0,1\|2,3\)$" "$work/dvm.out")
+  [[ $n == 2 ]] || fail "$n daemons saw their node's 2 ranks, want 2"
+  if [[ $case == debugger ]]; then
+    [[ $(grep -c "hello from rank [0-3] of 4" "$work/dvm.out") == 4 ]] || fail "not 4 hellos after the release"
+  fi
+  ;;
+stops)
+  start_dvm --host "$hosts"
+  for stop in exec init; do
+    mkdir -p "$work/marks-$stop"
+    echo "+ debug_stop tool $stop"
+    timeout -s KILL 40 "$DAEMONS" tool "$DVM_PID" "$stop" "$work/marks-$stop" >"$work/stop.out" 2>&1 ||
+      fail "debug_stop tool $stop failed"
+    sed 's/^/tool| /' "$work/stop.out"
+    grep -q "^debug_stop: $stop ok" "$work/stop.out" || fail "tool $stop: no summary"
+  done
+  timeout 20 "$bin/pmix-dvm" --stop --pid "$DVM_PID" >/dev/null 2>&1 || fail "pmix-dvm --stop failed"
+  expect_stopped 0 ""
   ;;
 *) die "unknown case $case" ;;
 esac

@@ -24,7 +24,9 @@
 //                                      ... node-member STOP` (tests/multinode/debug_netns.sh):
 //                                      its spawn and debug support, daemons per node (2), per
 //                                      process (4), an unknown target;
-//                                      a co-spawn of 2 node-members and a daemon per node
+//                                      a co-spawn of 2 node-members and a daemon per node;
+//                                      with DBG_TARGET_NS set, the daemons aim at that job (a
+//                                      job of a persistent launcher across nodes)
 // Prints "<mode> ok" and exits 0 when every check held; "FAIL: ..." and exits 3 otherwise.
 #include <pmix.h>
 #include <pmix_tool.h>
@@ -564,7 +566,8 @@ int run_tool_nodes(const char* self, pid_t pid, const char* stop) {
     check_support();  // the head's PMIX_QUERY_SPAWN_SUPPORT / _DEBUG_SUPPORT name the keys
     const std::vector<std::string> before = namespaces();
     check(!before.empty(), "no namespace");
-    const std::string main_ns = before.empty() ? "" : before[0];
+    const char* named = std::getenv("DBG_TARGET_NS");  // a DVM's job: the DVM has no job of its own
+    const std::string main_ns = named != nullptr ? named : before.empty() ? "" : before[0];
     pmix_proc_t all, nowhere;
     PMIX_LOAD_PROCID(&all, main_ns.c_str(), PMIX_RANK_WILDCARD);
     PMIX_LOAD_PROCID(&nowhere, "no-such-job", PMIX_RANK_WILDCARD);

@@ -494,6 +494,8 @@ int run_node_daemon() {
     const std::string host = get_string(g_me.nspace, g_me.rank, PMIX_HOSTNAME);
     std::printf("node-daemon %s:%u on %s: target %s, here ranks %s\n", g_me.nspace, g_me.rank,
                 host.c_str(), target.nspace, ranks.c_str());
+    if (const char* hold = std::getenv("DBG_HOLD"); hold != nullptr)  // check_node_cospawn
+        for (int i = 0; i < 3000 && access(hold, F_OK) != 0; ++i) usleep(10000);
     PMIx_Finalize(nullptr, 0);
     return finish("node-daemon");
 }
@@ -529,8 +531,12 @@ void check_node_cospawn(const char* self, const char* stop) {
     const size_t before = namespaces().size();
     Spawn spawn;
     spawn.app(self, {"node-member", stop}, 2, {});
+    // The daemons wait for `hold` before they end: a persistent launcher retires a finished job at
+    // once, and the daemons' job must still be listed when its namespace is counted below.
+    const std::string hold = std::string(stop) + ".daemons";
     pmix_app_t& debugger =
-        spawn.app(self, {"node-daemon"}, 0, {"DBG_EXPECT_LOCAL=1", "DBG_EXPECT_TARGETS=1"});
+        spawn.app(self, {"node-daemon"}, 0,
+                  {"DBG_EXPECT_LOCAL=1", "DBG_EXPECT_TARGETS=1", "DBG_HOLD=" + hold});
     const uint16_t one = 1;
     PMIX_INFO_CREATE(debugger.info, 2);
     debugger.ninfo = 2;
@@ -547,6 +553,7 @@ void check_node_cospawn(const char* self, const char* stop) {
     check(after[before] == application, "the spawn did not name the application");
     check(proc_table(application.c_str()).size() == 2, "the application is not 2 processes");
     check(proc_table(after[before + 1].c_str()).size() == 2, "not 2 co-spawned daemons");
+    if (std::FILE* f = std::fopen(hold.c_str(), "w")) std::fclose(f);
     check_ended_well(after[before + 1]);
 }
 

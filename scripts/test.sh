@@ -6,7 +6,8 @@
 # a TSan-instrumented library (static TLS); all of them run under dev and asan. The fabric
 # collectives' group-size sweep (every size 1-64, about 120 s under dev, 180 under asan, 390 under
 # tsan) runs whole under dev only; asan and tsan take sizes 1-16, 32, 63 and 64. arch.build_refuses
-# (compile checks, the same under every preset) runs under dev only. Last, the fuzz preset
+# (compile checks, the same under every preset) runs under dev only. The multinode tests (run one
+# at a time, each with its own network namespaces) run under dev and asan, not tsan. Last, the fuzz preset
 # (clang + libFuzzer): only its harnesses are built (target fuzz_all), each fuzzed for 20 s
 # (tests/fuzz/README.md).
 set -euo pipefail

@@ -3,7 +3,8 @@
 # each with every CTest label it defines. Under TSan the tests that run Debian's OpenPMIx 4.2.2
 # (names with "openpmix", bench.e2e_quick) are left out, because OpenPMIx races inside itself
 # (pmix_ptl_base_start/stop_listening), and abi_real_programs_load, because python3 cannot dlopen
-# a TSan-instrumented library (static TLS); all of them run under dev and asan. The fabric
+# a TSan-instrumented library (static TLS); all of them run under dev and asan (the tsan preset does
+# not even build the programs linked against OpenPMIx: PMIX_OPENPMIX_PREFIX=none). The fabric
 # collectives' group-size sweep (every size 1-64, about 120 s under dev, 180 under asan, 390 under
 # tsan) runs whole under dev only; asan and tsan take sizes 1-16, 32, 63 and 64. arch.build_refuses
 # (compile checks, the same under every preset) runs under dev only. The multinode tests (run one

@@ -14,7 +14,8 @@ entries. At the end it stops the launcher with `pmix-dvm --stop` and counts what
 
 Exits 1 if a job ended otherwise than its kind expects, the launcher died, a count grew over the
 run (max of the last tenth of the samples against the max of the first tenth, with the slack
-named in `judge`), or a process, /dev/shm entry or TMPDIR entry was left after the stop.
+named in `judge`; RSS is not judged under a sanitizer), or a process, /dev/shm entry or TMPDIR
+entry was left after the stop.
 """
 import argparse
 import os
@@ -200,7 +201,10 @@ def judge(s, jobs, wall_s):
         s.failures.append("the launcher's descriptors grew over the run")
     if col(last, 3) > col(first, 3) + SHM_SLACK_B:
         s.failures.append("the launcher's /dev/shm bytes grew over the run")
-    if rss_last > rss_first * RSS_SLACK[0] + RSS_SLACK[1]:
+    # Under a sanitizer RSS is printed, not judged: ASan keeps freed memory in its quarantine
+    # (measured under the asan preset: 109 -> 151 MB over 60 jobs).
+    sanitized = any(os.environ.get(v) for v in ("ASAN_OPTIONS", "TSAN_OPTIONS"))
+    if not sanitized and rss_last > rss_first * RSS_SLACK[0] + RSS_SLACK[1]:
         s.failures.append("the launcher's RSS grew over the run")
     if procs_end or shm_end or tmp_end:
         s.failures.append(f"left after the stop: {procs_end} processes, {shm_end} /dev/shm "

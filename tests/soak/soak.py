@@ -75,6 +75,16 @@ class Soak:
     def tmp_files(self):
         return sum(len(dirs) + len(files) for _, dirs, files in os.walk(self.tmp))
 
+    def remove_everything(self, extra_files=()):
+        """Kills what still carries the tag and removes the soak's TMPDIR, its own files and its
+        /dev/shm entries (after the counts were taken)."""
+        for pid in self.tagged_pids():
+            os.kill(pid, signal.SIGKILL)
+        shutil.rmtree(self.tmp, ignore_errors=True)
+        for path in [self.err_path, *extra_files, *glob.glob(f"/dev/shm/{self.shm_prefix}*")]:
+            if os.path.exists(path):
+                os.unlink(path)
+
     def tagged_pids(self):
         pids = []
         for env in glob.glob("/proc/[0-9]*/environ"):
@@ -189,6 +199,17 @@ def summarize(soak, jobs, wall_s, fds):
     return "\n".join(lines)
 
 
+def report(soak, table, report_file):
+    """Prints the table (and writes it to report_file), then the failures; the exit code."""
+    print(table)
+    if report_file:
+        with open(report_file, "w") as f:
+            f.write(table + "\n")
+    for failure in soak.failures[:20]:
+        print("FAIL:", failure)
+    return 1 if soak.failures else 0
+
+
 def main():
     args = parse_args()
     soak = Soak(args)
@@ -213,20 +234,8 @@ def main():
         if os.environ.get("SOAK_KEEP"):
             print("kept:", soak.tmp, sorted(glob.glob(f"/dev/shm/{soak.shm_prefix}*")))
             return 1
-        for pid in soak.tagged_pids():
-            os.kill(pid, signal.SIGKILL)
-        shutil.rmtree(soak.tmp, ignore_errors=True)
-        if os.path.exists(soak.err_path):
-            os.unlink(soak.err_path)
-        for leftover in glob.glob(f"/dev/shm/{soak.shm_prefix}*"):
-            os.unlink(leftover)
-    print(table)
-    if args.report:
-        with open(args.report, "w") as f:
-            f.write(table + "\n")
-    for failure in soak.failures[:20]:
-        print("FAIL:", failure)
-    return 1 if soak.failures else 0
+        soak.remove_everything()
+    return report(soak, table, args.report)
 
 
 if __name__ == "__main__":

@@ -238,19 +238,8 @@ def main():
         if s.dvm is not None and s.dvm.poll() is None:
             s.dvm.kill()
             s.dvm.wait()
-        for pid in s.tagged_pids():
-            os.kill(pid, signal.SIGKILL)
-        soak.shutil.rmtree(s.tmp, ignore_errors=True)
-        for path in [s.err_path, s.tmp + ".dvm.err"] + soak.glob.glob(f"/dev/shm/{s.shm_prefix}*"):
-            if os.path.exists(path):
-                os.unlink(path)
-    print(table)
-    if args.report:
-        with open(args.report, "w") as f:
-            f.write(table + "\n")
-    for failure in s.failures[:20]:
-        print("FAIL:", failure)
-    return 1 if s.failures else 0
+        s.remove_everything(extra_files=[s.tmp + ".dvm.err"])
+    return soak.report(s, table, args.report)
 
 
 if __name__ == "__main__":

@@ -289,6 +289,9 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
                 report_end(head, *process);
             }
             break;
+        case MessageKind::aborted:  // before the kills it causes: JOB_END names it
+            lifecycle_remote_aborted(head.tools, message.fields);
+            break;
         case MessageKind::failed:
             fail(head, number(0),
                  message.fields.size() > 1 ? message.fields[1] : "node " + daemon.name + " failed");
@@ -311,6 +314,7 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
             break;
         case MessageKind::debug_ready:  // the debugger stops across nodes (debug_nodes.h)
         case MessageKind::debug_started:
+        case MessageKind::debug_release:  // a release a rank raised, for every node
             if (head_debug_report(head.tools, message, head.daemons.size()))
                 lifecycle_started(head.tools, message.fields[0]);  // the held job's namespace
             break;

@@ -259,7 +259,8 @@ void on_event(size_t, pmix_status_t code, const pmix_proc_t* source, pmix_info_t
         // to the head, which releases the targets on every node; one from elsewhere came from
         // the head already.
         const Proc* sender = find(*g_launcher, from.nspace, from.rank);
-        if (uplink().release && sender != nullptr && sender->host.empty()) uplink().release(targets);
+        if (uplink().release && sender != nullptr && sender->host.empty())
+            uplink().release(targets);
     });
     if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, nullptr, nullptr, cbdata);
 }

@@ -49,9 +49,8 @@ void head_debug_setup(Launcher& view, const std::string& nspace,
 }
 
 void head_debug_forward(std::function<void(const std::vector<std::string>&)> send_all) {
-    debug_set_release_forward([send = std::move(send_all)](const std::vector<pmix_proc_t>& to) {
-        send(fields_of(to));
-    });
+    debug_set_release_forward(
+        [send = std::move(send_all)](const std::vector<pmix_proc_t>& to) { send(fields_of(to)); });
 }
 
 void head_debug_hold(Launcher& view, const std::string& nspace, const pmix_proc_t& requester,
@@ -67,10 +66,9 @@ void head_debug_hold(Launcher& view, const std::string& nspace, const pmix_proc_
         std::string packed;
         if (pack_infos(info, ninfo, packed) != PMIX_SUCCESS) return;
         // No source: the launcher's own event; the daemon raises it as its own.
-        send_all(MessageKind::event,
-                 {std::to_string(code), source != nullptr ? source->nspace : "",
-                  std::to_string(source != nullptr ? source->rank : 0),
-                  std::to_string(PMIX_RANGE_CUSTOM), packed});
+        send_all(MessageKind::event, {std::to_string(code), source != nullptr ? source->nspace : "",
+                                      std::to_string(source != nullptr ? source->rank : 0),
+                                      std::to_string(PMIX_RANGE_CUSTOM), packed});
     });
     debug_watch_events();  // the tools' releases at the head too
 }

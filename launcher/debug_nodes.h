@@ -42,8 +42,9 @@ void head_debug_forward(std::function<void(const std::vector<std::string>&)> sen
 using DebugSendAll = std::function<void(MessageKind, const std::vector<std::string>&)>;
 void head_debug_hold(Launcher& view, const std::string& nspace, const pmix_proc_t& requester,
                      const StopRequest& stops, const DebugSendAll& send_all);
-// A daemon's debug_ready, debug_started or debug_release (a release its process raised); true when the job's PMIX_LAUNCH_COMPLETE is due now
-// (every one of `nodes` reported its stopped-on-exec part started).
+// A daemon's debug_ready, debug_started or debug_release (a release its process raised); true when
+// the job's PMIX_LAUNCH_COMPLETE is due now (every one of `nodes` reported its stopped-on-exec part
+// started).
 bool head_debug_report(Launcher& view, const Message& message, size_t nodes);
 
 // pmixd, with the job: its stops (the letters) in launcher.options, and its reports to the head.

@@ -64,7 +64,7 @@ public:
     virtual void exited(const Proc& process) = 0;  // with its exit code
     // A local process called PMIx_Abort(status): the head's JOB_END reports it (pmixd only).
     virtual void aborted(const pmix_proc_t&, int) {}
-    virtual int control_fd() const = 0;            // polled by run_loop; on_control() when readable
+    virtual int control_fd() const = 0;  // polled by run_loop; on_control() when readable
     virtual void on_control() = 0;
     virtual void tick() = 0;              // every loop turn (deadlines)
     virtual void job_done(int code) = 0;  // every local process has ended

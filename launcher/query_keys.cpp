@@ -63,13 +63,28 @@ bool is_dvm_head(const Launcher& launcher) { return static_cast<bool>(launcher.s
 // head_debug_spawn.h).
 std::string spawn_support(const Launcher& launcher) {
     if (is_dvm_head(launcher))
-        return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
-                     PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME,
-                     PMIX_NOTIFY_JOB_EVENTS, PMIX_NOTIFY_COMPLETION, PMIX_NOTIFY_PROC_TERMINATION,
-                     PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION, PMIX_HOST, PMIX_HOSTFILE,
-                     PMIX_COSPAWN_APP, PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET,
-                     PMIX_DEBUG_DAEMONS_PER_PROC, PMIX_DEBUG_DAEMONS_PER_NODE,
-                     PMIX_DEBUG_STOP_IN_INIT, PMIX_DEBUG_STOP_ON_EXEC, PMIX_DEBUG_STOP_IN_APP});
+        return join({PMIX_SET_ENVAR,
+                     PMIX_ADD_ENVAR,
+                     PMIX_UNSET_ENVAR,
+                     PMIX_PREPEND_ENVAR,
+                     PMIX_APPEND_ENVAR,
+                     PMIX_FIRST_ENVAR,
+                     PMIX_ENVARS_HARVESTED,
+                     PMIX_PSET_NAME,
+                     PMIX_NOTIFY_JOB_EVENTS,
+                     PMIX_NOTIFY_COMPLETION,
+                     PMIX_NOTIFY_PROC_TERMINATION,
+                     PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION,
+                     PMIX_HOST,
+                     PMIX_HOSTFILE,
+                     PMIX_COSPAWN_APP,
+                     PMIX_DEBUGGER_DAEMONS,
+                     PMIX_DEBUG_TARGET,
+                     PMIX_DEBUG_DAEMONS_PER_PROC,
+                     PMIX_DEBUG_DAEMONS_PER_NODE,
+                     PMIX_DEBUG_STOP_IN_INIT,
+                     PMIX_DEBUG_STOP_ON_EXEC,
+                     PMIX_DEBUG_STOP_IN_APP});
     if (launcher.remote != nullptr)
         return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
                      PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME,

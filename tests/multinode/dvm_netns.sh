@@ -35,8 +35,9 @@
 #  stops:   (5th argument: tests/tools/debug_stop) its tool's `exec`, `init` then `app` cases
 #            against the DVM: 3 hellos held on exec ('T'), then in PMIx_Init, then 2 stopped by
 #            themselves after PMIx_Init (PMIX_DEBUG_STOP_IN_APP), over both nodes; the events, the
-#            release, JOB_END; PMIX_QUERY_DEBUG_SUPPORT and _SPAWN_SUPPORT (pmix-query) name
-#            the three stops
+#            release, JOB_END; a DVM job's rank spawning 4 processes held in init on both nodes
+#            and releasing them (xnode_spawn_stop); PMIX_QUERY_DEBUG_SUPPORT and _SPAWN_SUPPORT
+#            (pmix-query) name the three stops
 # Every case ends with the DVM gone: no pmixd, no job process, nothing in TMPDIR or /dev/shm.
 # Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -305,6 +306,15 @@ stops)
     sed 's/^/tool| /' "$work/stop.out"
     grep -q "^debug_stop: $stop ok" "$work/stop.out" || fail "tool $stop: no summary"
   done
+  # A rank of a DVM job spawns 4 processes held in init over both nodes and releases them itself
+  # (tests/multinode/xnode_spawn_stop.c).
+  mkdir -p "$work/marks-rank"
+  tool run 1 1 0 2 "$bin/xnode_spawn_stop" init "$DAEMONS" "$work/marks-rank" ||
+    fail "a rank's spawn held in init"
+  grep 'rank 1: \(ok\|FAIL\|READY\)' "$work/dvm.out" | sed 's/^/dvm| /'
+  grep -q "rank 1: ok every process went on after the release" "$work/dvm.out" ||
+    fail "a rank's spawn held in init: not released on every node"
+  grep -q "FAIL " "$work/dvm.out" && fail "a check of xnode_spawn_stop failed"
   q=$(timeout 20 "$bin/pmix-query" --pid "$DVM_PID" PMIX_QUERY_DEBUG_SUPPORT PMIX_QUERY_SPAWN_SUPPORT 2>&1)
   echo "$q" | sed 's/^/query| /'
   for key in pmix.dbg.init pmix.dbg.exec pmix.dbg.notify; do

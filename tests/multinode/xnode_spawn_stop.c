@@ -157,7 +157,7 @@ static void release(const char* spawned) {
 
 static void requester(const char* stop, const char* program, const char* dir) {
     const int exec = strcmp(stop, "exec") == 0;
-    const char* key = exec                        ? PMIX_DEBUG_STOP_ON_EXEC
+    const char* key = exec                       ? PMIX_DEBUG_STOP_ON_EXEC
                       : strcmp(stop, "app") == 0 ? PMIX_DEBUG_STOP_IN_APP
                                                  : PMIX_DEBUG_STOP_IN_INIT;
     const char* breakpoint = strcmp(stop, "app") == 0 ? "app-main" : "pmix-init";

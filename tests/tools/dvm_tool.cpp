@@ -164,8 +164,8 @@ bool finish(Spawned& s, const WantedEnd& want) {
     if (end.status != want.status || (want.exit != 0 && end.exit_code != want.exit) ||
         (want.failed_rank >= 0 && end.failed_rank != want.failed_rank)) {
         std::printf("FAIL: %s ended with %s exit %d rank %ld, want %s exit %d rank %ld\n",
-                    s.nspace.c_str(), PMIx_Error_string(end.status), end.exit_code,
-                    end.failed_rank, PMIx_Error_string(want.status), want.exit, want.failed_rank);
+                    s.nspace.c_str(), PMIx_Error_string(end.status), end.exit_code, end.failed_rank,
+                    PMIx_Error_string(want.status), want.exit, want.failed_rank);
         return false;
     }
     return true;

@@ -39,7 +39,7 @@ constexpr KindName kKinds[] = {
     {MessageKind::connect, "connect"},     {MessageKind::connect_reply, "connect reply"},
     {MessageKind::retire, "retire"},
     {MessageKind::debug_ready, "debug ready"}, {MessageKind::debug_started, "debug started"},
-    {MessageKind::debug_release, "debug release"},
+    {MessageKind::debug_release, "debug release"}, {MessageKind::aborted, "aborted"},
 };
 // clang-format on
 

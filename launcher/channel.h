@@ -30,6 +30,10 @@ enum class MessageKind : char {
     stdin_taken = 'W',  // bytes of the head's stdin stream every local target has taken so far
     failed = 'E',       // exit code, why: a local failure that takes the job down
     done = 'D',         // exit code: every local process has ended
+    // nspace, rank, status: a local process called PMIx_Abort(status); sent before anything is
+    // killed for it, so the head's JOB_END names the aborter and its status, not a process that
+    // the abort's kills reached first
+    aborted = 'B',
     // head -> daemon
     job = 'J',         // the job (JobMessage)
     kill = 'K',        // exit code: the job is failing, kill the local ranks

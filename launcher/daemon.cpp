@@ -96,6 +96,10 @@ public:
                       {std::to_string(process.rank), std::to_string(process.pid),
                        std::to_string(process.exit_code), process.nspace});
     }
+    void aborted(const pmix_proc_t& proc, int status) override {
+        channel_.send(MessageKind::aborted,
+                      {proc.nspace, std::to_string(proc.rank), std::to_string(status)});
+    }
     void add_upcalls(pmix_server_module_t& module) override {
         fill_remote_directory(module);
         fill_remote_connect(module);
@@ -235,8 +239,9 @@ private:
             if (owned->first != nullptr) PMIX_INFO_FREE(owned->first, owned->second);
             delete owned;
         };
+        // No source nspace: the head's own event (debug_nodes.h), raised as ours.
         const pmix_status_t rc =
-            PMIx_Notify_event(std::atoi(fields[0].c_str()), &source,
+            PMIx_Notify_event(std::atoi(fields[0].c_str()), fields[1].empty() ? nullptr : &source,
                               static_cast<pmix_data_range_t>(std::atoi(fields[3].c_str())),
                               event_info->first, event_info->second, release, event_info);
         if (rc != PMIX_SUCCESS) release(rc, event_info);

@@ -45,6 +45,12 @@ std::function<void(const std::vector<pmix_proc_t>&)>& release_forward() {
     static auto* forward = new std::function<void(const std::vector<pmix_proc_t>&)>();
     return *forward;
 }
+// The multi-node head: an event for a requester on a daemon's node (a rank's spawn), sent to the
+// daemons, whose servers deliver it (debug_set_event_forward).
+DebugEventForward& event_forward() {
+    static auto* forward = new DebugEventForward();
+    return *forward;
+}
 
 std::map<std::string, DebugJob>& jobs() {
     static auto* all = new std::map<std::string, DebugJob>();  // loop thread only
@@ -120,6 +126,16 @@ void raise(pmix_status_t code, const pmix_proc_t* source, const pmix_proc_t* to,
     const time_t now = std::time(nullptr);
     list->add(PMIX_EVENT_TIMESTAMP, &now, PMIX_TIME);
     pmix_status_t rc = list->convert();
+    if (rc == PMIX_SUCCESS && to != nullptr && event_forward() && g_launcher != nullptr) {
+        // The head's view lists every node's processes with their host: a requester there is
+        // no client of the head's server, its daemon's server delivers the event.
+        const Proc* requester = find(*g_launcher, to->nspace, to->rank);
+        if (requester != nullptr && !requester->host.empty()) {
+            event_forward()(code, source, list->info(), list->size());
+            delete list;
+            return;
+        }
+    }
     if (rc == PMIX_SUCCESS) {
         rc = PMIx_Notify_event(code, source, to != nullptr ? PMIX_RANGE_CUSTOM : PMIX_RANGE_SESSION,
                                list->info(), list->size(), notified, list);
@@ -234,8 +250,17 @@ void on_event(size_t, pmix_status_t code, const pmix_proc_t* source, pmix_info_t
     pmix_proc_t from{};
     if (source != nullptr) from = *source;
     g_launcher->queue.post([code, from, breakpoint, targets] {
-        if (code == PMIX_READY_FOR_DEBUG) ready(*g_launcher, from, breakpoint);
-        else released(*g_launcher, targets);
+        if (code == PMIX_READY_FOR_DEBUG) {
+            ready(*g_launcher, from, breakpoint);
+            return;
+        }
+        released(*g_launcher, targets);
+        // pmixd: a release from a process of this node (the requester of a rank's spawn) goes
+        // to the head, which releases the targets on every node; one from elsewhere came from
+        // the head already.
+        const Proc* sender = find(*g_launcher, from.nspace, from.rank);
+        if (uplink().release && sender != nullptr && sender->host.empty())
+            uplink().release(targets);
     });
     if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, nullptr, nullptr, cbdata);
 }
@@ -331,6 +356,9 @@ void debug_started(Launcher&, const std::string& nspace) {
 }
 
 void debug_watch_events() {
+    static bool watching = false;  // once: a second handler would pass every event on twice
+    if (watching) return;
+    watching = true;
     // The host level of PMIX_QUERY_ATTRIBUTE_SUPPORT: what the job_control upcall acts on
     // (host.cpp; pause / resume answered once done).
     char* controls[] = {
@@ -354,6 +382,14 @@ void debug_set_uplink(DebugUplink link) { uplink() = std::move(link); }
 
 void debug_set_release_forward(std::function<void(const std::vector<pmix_proc_t>&)> forward) {
     release_forward() = std::move(forward);
+}
+
+void debug_set_event_forward(DebugEventForward forward) { event_forward() = std::move(forward); }
+
+bool debug_forwards_releases() { return static_cast<bool>(release_forward()); }
+
+void debug_remote_release(Launcher& launcher, const std::vector<pmix_proc_t>& targets) {
+    released(launcher, targets);
 }
 
 void debug_remote_ready(Launcher& launcher, const pmix_proc_t& source,

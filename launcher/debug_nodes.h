@@ -10,6 +10,11 @@
 //   and the job's PMIX_READY_FOR_DEBUG;
 // - a tool's PMIX_DEBUGGER_RELEASE, which the head hears, goes to every pmixd (debug_release):
 //   SIGCONT to those held on exec, the release event to those held in init or in the application.
+// A job a rank spawns (pmixrun --host, or a job of the persistent launcher) is held the same way:
+// its stops travel in its job info (remote_spawn.h), the head watches it (head_debug_hold) and
+// sends the requester's events (PMIX_READY_FOR_DEBUG) to the daemons, whose servers deliver them
+// to it; the requester's PMIX_DEBUGGER_RELEASE goes from its pmixd to the head (debug_release),
+// which sends it to every daemon.
 #pragma once
 
 #include "channel.h"
@@ -31,8 +36,15 @@ void head_debug_setup(Launcher& view, const std::string& nspace,
 // The persistent launcher's head (dvm_head.h): every release it hears goes to the daemons (the
 // same forward), for the jobs its tools spawn with stops; pmixd --dvm always reports (uplink).
 void head_debug_forward(std::function<void(const std::vector<std::string>&)> send_all);
-// A daemon's debug_ready or debug_started; true when the job's PMIX_LAUNCH_COMPLETE is due now
-// (every one of `nodes` reported its stopped-on-exec part started).
+// The head: a job placed across the nodes (a rank's spawn, a tool's at the persistent launcher)
+// with stops: watched here, its requester's events sent to the daemons when it is a rank (the
+// daemons' servers deliver them; `send_all` sends to every daemon), the releases forwarded.
+using DebugSendAll = std::function<void(MessageKind, const std::vector<std::string>&)>;
+void head_debug_hold(Launcher& view, const std::string& nspace, const pmix_proc_t& requester,
+                     const StopRequest& stops, const DebugSendAll& send_all);
+// A daemon's debug_ready, debug_started or debug_release (a release its process raised); true when
+// the job's PMIX_LAUNCH_COMPLETE is due now (every one of `nodes` reported its stopped-on-exec part
+// started).
 bool head_debug_report(Launcher& view, const Message& message, size_t nodes);
 
 // pmixd, with the job: its stops (the letters) in launcher.options, and its reports to the head.

@@ -129,6 +129,7 @@ pmix_status_t dvm_abort(const pmix_proc_t* proc, void*, int status, const char m
     g_launcher->queue.post([client, status, message, cbfunc, cbdata] {
         if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, cbdata);  // releases the caller first
         lifecycle_aborted(*g_launcher, client, status);
+        if (g_launcher->remote != nullptr) g_launcher->remote->aborted(client, status);  // pmixd
         fail_job(client.nspace, "rank " + std::to_string(client.rank) +
                                     " called PMIx_Abort(status " + std::to_string(status) +
                                     (message.empty() ? "" : ", \"" + message + "\"") + ")");

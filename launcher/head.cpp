@@ -105,9 +105,8 @@ void init_tool_view(Head& head) {
     g_launcher = &view;
 }
 
-// A rank's end as its daemon reported it, for the lifecycle events (lifecycle.cpp): its exit code
-// as a wait status (128+sig: killed by sig, as the daemons encode it), and the head's failure
-// state (a rank that ends once the job is failing was killed by the launcher).
+// A rank's end as its daemon reported it, for lifecycle.cpp: its code as a wait status (128+sig:
+// killed by sig) and the head's failure state (a rank ending while failing was killed by us).
 void report_end(Head& head, const Proc& process) {
     Launcher& view = head.tools;
     view.failing = head.failing;
@@ -115,8 +114,7 @@ void report_end(Head& head, const Proc& process) {
     view.kill_stage = head.failing ? 1 : 0;
     const int code = process.exit_code;
     const int wait_status = code > 128 && code < 128 + 65 ? code - 128 : (code & 0xff) << 8;
-    ++view.exited_count;  // a job over is not failed by an indirect launch's keepalive
-                          // (indirect.cpp)
+    ++view.exited_count;  // a job over is not failed by a keepalive (indirect.cpp)
     lifecycle_proc_ended(view, process, wait_status);
 }
 
@@ -204,8 +202,7 @@ void daemon_gone(Head& head, Daemon& daemon) {
     daemon.done = true;
     daemon.code = wait_status(daemon.pid);
     daemon.pid = -1;
-    send_all(head, MessageKind::node_lost,
-             {std::to_string(daemon.index)});  // its fences fail everywhere, now
+    send_all(head, MessageKind::node_lost, {std::to_string(daemon.index)});  // its fences fail
     head.directory->node_lost(daemon.index);
     head.spawner->node_lost(daemon.index);
     head.connector->node_lost(daemon.index);
@@ -267,9 +264,8 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
             if (Proc* process = reported_proc(head, message)) process->connected = true;
             if (++head.connected_count == nprocs) {
                 head.all_connected = Clock::now();
-                // The daemons report no fork/exec of their own: every rank having connected
-                // is when the head knows the whole job started (held on exec: once every node
-                // reported its part started, debug_nodes.h).
+                // No fork/exec reports: all connected is when the whole job started (held on
+                // exec: once every node reported its part started, debug_nodes.h).
                 if (!debug_launch_reported(head.nspace)) lifecycle_started(head.tools, head.nspace);
             }
             break;
@@ -288,6 +284,9 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
                 process->exit_code = number(2);
                 report_end(head, *process);
             }
+            break;
+        case MessageKind::aborted:  // before the kills it causes: JOB_END names it
+            lifecycle_remote_aborted(head.tools, message.fields);
             break;
         case MessageKind::failed:
             fail(head, number(0),
@@ -311,6 +310,7 @@ void handle(Head& head, Daemon& daemon, const Message& message) {
             break;
         case MessageKind::debug_ready:  // the debugger stops across nodes (debug_nodes.h)
         case MessageKind::debug_started:
+        case MessageKind::debug_release:  // a release a rank raised, for every node
             if (head_debug_report(head.tools, message, head.daemons.size()))
                 lifecycle_started(head.tools, message.fields[0]);  // the held job's namespace
             break;

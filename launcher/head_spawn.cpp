@@ -2,6 +2,8 @@
 // daemons, the requester's answer, and the new jobs' processes in the head's view for tools.
 #include "remote_spawn.h"
 
+#include "debug_nodes.h"
+
 #include <cstdlib>
 #include <utility>
 
@@ -50,6 +52,12 @@ void HeadSpawner::request(size_t node, const Message& message) {
     Pending& pending = launch(parent, counts, {f.begin() + kAppFieldsAt, f.end()});
     pending.requester_node = node;
     pending.id = f[0];
+    // Its debugger stops (in its job info): every node holds its part, the head reports.
+    if (AppSpec app; decode_app(f, kAppFieldsAt, app) && app.stops.any())
+        head_debug_hold(view_, view_.spawned_nspaces.back(), parent, app.stops,
+                        [this, nodes](MessageKind kind, const std::vector<std::string>& fields) {
+                            for (size_t n = 0; n < nodes; ++n) send_(n, kind, fields);
+                        });
 }
 
 void HeadSpawner::spawn_here(const pmix_proc_t& parent, const AppSpec& app,

@@ -106,6 +106,7 @@ pmix_status_t abort_fn(const pmix_proc_t* proc, void*, int status, const char ms
         // The caller stays blocked until this cbfunc runs; release it, then take the job down.
         if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, cbdata);
         lifecycle_aborted(*g_launcher, client, status);
+        if (g_launcher->remote != nullptr) g_launcher->remote->aborted(client, status);
         int code = status & 0xff;
         if (code == 0) code = 1;  // an abort is a failure even with status 0
         g_launcher->fail(code, "rank " + std::to_string(client.rank) +
@@ -456,9 +457,8 @@ pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], si
     pmix_proc_t parent = *proc;
     g_launcher->queue.post([parent, app, debug, cospawned, cbfunc, cbdata] {
         if (g_launcher->remote != nullptr) {  // pmixd: placed across the nodes by the head
-            // The persistent launcher's head holds stopped jobs on every node (dvm_head.h).
-            const bool stops_here = app.stops.any() && !g_launcher->spawn_placement;
-            if (debug.placed() || !cospawned.empty() || stops_here) {  // one node only
+            // The stops travel in the job info: every node holds its part (debug_nodes.h).
+            if (debug.placed() || !cospawned.empty()) {  // one node only
                 cbfunc(PMIX_ERR_NOT_SUPPORTED, nullptr, cbdata);
                 return;
             }

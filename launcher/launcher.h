@@ -62,7 +62,9 @@ public:
     virtual void connected(const Proc& process) = 0;  // main-job ranks only: rank, pid for the head
     virtual void finalized(pmix_rank_t rank) = 0;
     virtual void exited(const Proc& process) = 0;  // with its exit code
-    virtual int control_fd() const = 0;            // polled by run_loop; on_control() when readable
+    // A local process called PMIx_Abort(status): the head's JOB_END reports it (pmixd only).
+    virtual void aborted(const pmix_proc_t&, int) {}
+    virtual int control_fd() const = 0;  // polled by run_loop; on_control() when readable
     virtual void on_control() = 0;
     virtual void tick() = 0;              // every loop turn (deadlines)
     virtual void job_done(int code) = 0;  // every local process has ended
@@ -478,6 +480,8 @@ void lifecycle_started(Launcher& launcher, const std::string& nspace);
 // PMIx_Abort(status) called: the job's failure is the aborter's, with that status as its
 // PMIX_EXIT_CODE (as pmixrun's exit status), whichever process the kill that follows ends first.
 void lifecycle_aborted(Launcher& launcher, const pmix_proc_t& proc, int status);
+// The multi-node head: a daemon's `aborted` report (nspace, rank, status) for the job's JOB_END.
+void lifecycle_remote_aborted(Launcher& launcher, const std::vector<std::string>& fields);
 // A process was reaped (`wait_status` as waitpid gave it): its events, and JOB_END after the last.
 void lifecycle_proc_ended(Launcher& launcher, const Proc& process, int wait_status);
 // Waits (at most 2 s) until the library took every notification raised, before teardown.
@@ -519,9 +523,18 @@ void debug_watch_events();
 struct DebugUplink {
     std::function<void(const pmix_proc_t& source, const std::string& breakpoint)> ready;
     std::function<void(const std::string& nspace, size_t held)> exec_held;
+    // A PMIX_DEBUGGER_RELEASE a process of this node raised (a rank that spawned a held job).
+    std::function<void(const std::vector<pmix_proc_t>& targets)> release;
 };
 void debug_set_uplink(DebugUplink link);
 void debug_set_release_forward(std::function<void(const std::vector<pmix_proc_t>&)> forward);
+bool debug_forwards_releases();  // a release forward is set (the head)
+// The multi-node head: the events for a requester on another node (source nullptr: the launcher).
+using DebugEventForward = std::function<void(pmix_status_t code, const pmix_proc_t* source,
+                                             const pmix_info_t* info, size_t ninfo)>;
+void debug_set_event_forward(DebugEventForward forward);
+// The head: a daemon's debug_release (a release one of its processes raised), as if heard here.
+void debug_remote_release(Launcher& launcher, const std::vector<pmix_proc_t>& targets);
 void debug_remote_ready(Launcher& launcher, const pmix_proc_t& source,
                         const std::string& breakpoint);
 bool debug_remote_started(Launcher& launcher, const std::string& nspace, size_t held, size_t nodes);

@@ -25,6 +25,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <thread>
@@ -168,6 +169,17 @@ void lifecycle_aborted(Launcher& launcher, const pmix_proc_t& proc, int status) 
     job.failed_rank = proc.rank;
     job.failed_exit_code = (status & 0xff) != 0 ? status & 0xff : 1;  // pmixrun's exit rule
     job.reason = PMIX_ERR_JOB_ABORTED;
+}
+
+void lifecycle_remote_aborted(Launcher& launcher, const std::vector<std::string>& fields) {
+    if (fields.size() != 3) {
+        std::fprintf(stderr, "pmixrun: a malformed abort report from a daemon\n");
+        return;
+    }
+    pmix_proc_t proc;
+    PMIX_LOAD_PROCID(&proc, fields[0].c_str(),
+                     static_cast<pmix_rank_t>(std::strtoul(fields[1].c_str(), nullptr, 10)));
+    lifecycle_aborted(launcher, proc, std::atoi(fields[2].c_str()));
 }
 
 void lifecycle_proc_ended(Launcher& launcher, const Proc& process, int wait_status) {

@@ -53,23 +53,42 @@ bool is_dvm_head(const Launcher& launcher) { return static_cast<bool>(launcher.s
 // PMIX_ENVARS_HARVESTED accepted, the app's PMIX_PSET_NAME, PMIX_FWD_STDIN and the lifecycle
 // requests (lifecycle.cpp), co-spawn and the debugger-daemon keys (debug_daemons.cpp), PMIX_WDIR
 // (pmix_app_t.cwd too) and the agents (start_as.cpp). pmixd hands spawns to the head
-// (remote_spawn.h), which places the job across the nodes: not PMIX_FWD_STDIN, the requester's
-// lifecycle events, co-spawn nor debugger daemons. The multi-node head spawns for its tools
+// (remote_spawn.h), which places the job across the nodes, held by the stops on every node
+// (debug_nodes.h): not PMIX_FWD_STDIN, the requester's lifecycle events, co-spawn nor debugger
+// daemons. The multi-node head spawns for its tools
 // debugger daemons and co-spawned apps (head_debug_spawn.h), with the environment directives, the
 // process set and the lifecycle requests; as a persistent launcher (dvm_head.h) it takes tools'
-// jobs with the lifecycle requests and PMIX_HOST / PMIX_HOSTFILE placement, and debugger daemons
-// and co-spawn as the other head (dvm.cpp's spawn hands those to head_debug_spawn.h).
+// jobs with the lifecycle requests, the stops and PMIX_HOST / PMIX_HOSTFILE placement, and
+// debugger daemons and co-spawn as the other head (dvm.cpp's spawn hands those to
+// head_debug_spawn.h).
 std::string spawn_support(const Launcher& launcher) {
     if (is_dvm_head(launcher))
-        return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
-                     PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME,
-                     PMIX_NOTIFY_JOB_EVENTS, PMIX_NOTIFY_COMPLETION, PMIX_NOTIFY_PROC_TERMINATION,
-                     PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION, PMIX_HOST, PMIX_HOSTFILE,
-                     PMIX_COSPAWN_APP, PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET,
-                     PMIX_DEBUG_DAEMONS_PER_PROC, PMIX_DEBUG_DAEMONS_PER_NODE});
+        return join({PMIX_SET_ENVAR,
+                     PMIX_ADD_ENVAR,
+                     PMIX_UNSET_ENVAR,
+                     PMIX_PREPEND_ENVAR,
+                     PMIX_APPEND_ENVAR,
+                     PMIX_FIRST_ENVAR,
+                     PMIX_ENVARS_HARVESTED,
+                     PMIX_PSET_NAME,
+                     PMIX_NOTIFY_JOB_EVENTS,
+                     PMIX_NOTIFY_COMPLETION,
+                     PMIX_NOTIFY_PROC_TERMINATION,
+                     PMIX_NOTIFY_PROC_ABNORMAL_TERMINATION,
+                     PMIX_HOST,
+                     PMIX_HOSTFILE,
+                     PMIX_COSPAWN_APP,
+                     PMIX_DEBUGGER_DAEMONS,
+                     PMIX_DEBUG_TARGET,
+                     PMIX_DEBUG_DAEMONS_PER_PROC,
+                     PMIX_DEBUG_DAEMONS_PER_NODE,
+                     PMIX_DEBUG_STOP_IN_INIT,
+                     PMIX_DEBUG_STOP_ON_EXEC,
+                     PMIX_DEBUG_STOP_IN_APP});
     if (launcher.remote != nullptr)
         return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
                      PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME,
+                     PMIX_DEBUG_STOP_IN_INIT, PMIX_DEBUG_STOP_ON_EXEC, PMIX_DEBUG_STOP_IN_APP,
                      PMIX_WDIR, PMIX_FORKEXEC_AGENT, PMIX_EXEC_AGENT});
     if (!single_node(launcher))
         return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
@@ -108,12 +127,16 @@ std::string spawn_support(const Launcher& launcher) {
 // the job-control pause / resume (debug.cpp). The multi-node head: the debugger daemons
 // (head_debug_spawn.h), the breakpoints its job's held processes report (debug_nodes.h), pause /
 // resume (head_debug_spawn.h); the persistent launcher's head: the debugger daemons (the same)
-// and its tools' jobs stopped in init or on exec (debug_nodes.h, held on every node);
-// pmixd serves no spawn of debugger daemons or stops: nothing.
+// and its tools' jobs stopped in init, on exec or in the application (debug_nodes.h, held on
+// every node); pmixd: a rank's spawn with the stops (the head holds it on every node), no
+// debugger daemons.
 std::string debug_support(const Launcher& launcher) {
     if (is_dvm_head(launcher))
         return join({PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET, PMIX_DEBUG_DAEMONS_PER_PROC,
                      PMIX_DEBUG_DAEMONS_PER_NODE, PMIX_DEBUG_STOP_IN_INIT, PMIX_DEBUG_STOP_ON_EXEC,
+                     PMIX_DEBUG_STOP_IN_APP, PMIX_BREAKPOINT});
+    if (launcher.remote != nullptr)
+        return join({PMIX_DEBUG_STOP_IN_INIT, PMIX_DEBUG_STOP_ON_EXEC, PMIX_DEBUG_STOP_IN_APP,
                      PMIX_BREAKPOINT});
     if (launcher.remote == nullptr && !single_node(launcher))
         return join({PMIX_DEBUGGER_DAEMONS, PMIX_DEBUG_TARGET, PMIX_DEBUG_DAEMONS_PER_PROC,

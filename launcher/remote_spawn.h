@@ -9,7 +9,8 @@
 // new job cross nodes as the main job's do), starts its ranks and reports (spawn_started). Once
 // every node did, the head answers the requester's daemon (spawn_reply) with the namespace. The
 // daemons report the new job's exits like the main job's; the head raises its lifecycle events
-// (JOB_START, JOB_END, ...) for tools (PMIX_RANGE_SESSION). Not across nodes: the requester's
+// (JOB_START, JOB_END, ...) for tools (PMIX_RANGE_SESSION). The debugger stops in its job info hold
+// it on every node (debug_nodes.h head_debug_hold). Not across nodes: the requester's
 // own PMIX_NOTIFY_* events and PMIX_FWD_STDIN (PMIX_ERR_NOT_SUPPORTED), PMIX_HOST placement.
 #pragma once
 

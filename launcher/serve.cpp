@@ -210,11 +210,9 @@ int serve_job(Launcher& launcher, const std::vector<std::string>& env,
     if (rc != PMIX_SUCCESS) {
         launcher.fail(1, std::string("PMIx_server_init failed: ") + PMIx_Error_string(rc));
     } else {
-        // debug.cpp; pmixd only for a job held by the debugger (debug_nodes.h), or of a DVM's,
-        // whose jobs may be
-        if (launcher.remote == nullptr || stop_main_request(launcher.options).any() ||
-            launcher.options.dvm)
-            debug_watch_events();
+        // debug.cpp; pmixd too: its job, a DVM's or a job a rank spawns may be held
+        // (debug_nodes.h)
+        debug_watch_events();
         register_spawn_attributes(launcher);  // query_keys.cpp
         const bool go = !launcher.before_job || launcher.before_job(launcher);
         const bool prepared = go && prepare_job(launcher);

@@ -11,8 +11,11 @@
 #            node 0 and 2-3 on node 1 in every job; a job of 3 with PMIX_HOST node 1 runs there
 #            alone, one naming no node of the DVM is refused; stopped by PMIx_Job_control(TERMINATE)
 #  nonzero:  a job whose rank 3 (node 1) exits 3 while the others sleep: JOB_END NON-ZERO exit 3
-#            at once, its processes on both nodes gone; the next job ends well; stopped by SIGTERM
-#            (exit 143)
+#            with rank 3 as PMIX_PROCID at once, its processes on both nodes gone; the next job
+#            ends well; stopped by SIGTERM (exit 143)
+#  killed:   the same with rank 3 killing itself (SIGKILL): JOB_END ABORTED-BY-SIG exit 137, rank
+#            3; then `abort` (examples/abort.c: rank 3 calls PMIx_Abort(3) while the others wait in
+#            a fence): JOB_END ABORTED exit 3, rank 3 (pmixd reports the abort before its kills)
 #  stop:     pmix-dvm --stop while a job of 4 sleeps on both nodes: its tool gets JOB_END killed by
 #            command (143) first
 #  daemon_lost: node 1's pmixd SIGKILLed while a job sleeps on both nodes: the DVM stops (exit
@@ -27,12 +30,14 @@
 #            -n 4 hello 4` (abort: `abort`, whose last rank calls PMIx_Abort(3)): the job held in
 #            PMIx_Init on both nodes, its proc table of 4 ranks on 2 nodes at READY_FOR_DEBUG, one
 #            daemon per node each seeing its node's 2 ranks, the release reaching both nodes (4
-#            hellos), pmix-debugger exiting with the job's status (0, or 3); pmix-dvm --stop.
-#            debugger_abort fails for now: the job ends 143 (the abort's status 3 is not the
-#            head's JOB_END status across nodes), so CMakeLists.txt does not register it
-#  stops:   (5th argument: tests/tools/debug_stop) its tool's `exec` then `init` cases against
-#            the DVM: 3 hellos held on exec ('T') then in PMIx_Init over both nodes, the events,
-#            the release, JOB_END
+#            hellos), pmix-debugger exiting with the job's status (0, or the abort's 3);
+#            pmix-dvm --stop
+#  stops:   (5th argument: tests/tools/debug_stop) its tool's `exec`, `init` then `app` cases
+#            against the DVM: 3 hellos held on exec ('T'), then in PMIx_Init, then 2 stopped by
+#            themselves after PMIx_Init (PMIX_DEBUG_STOP_IN_APP), over both nodes; the events, the
+#            release, JOB_END; a DVM job's rank spawning 4 processes held in init on both nodes
+#            and releasing them (xnode_spawn_stop); PMIX_QUERY_DEBUG_SUPPORT and _SPAWN_SUPPORT
+#            (pmix-query) name the three stops
 # Every case ends with the DVM gone: no pmixd, no job process, nothing in TMPDIR or /dev/shm.
 # Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -193,15 +198,29 @@ at_once)
 nonzero)
   start_dvm --host "$hosts"
   start=$(date +%s)
-  tool run 1 1 3 4 /bin/sh -c '[ "$PMIX_RANK" = 3 ] && exit 3; exec sleep 30' ||
+  tool run 1 1 3@3 4 /bin/sh -c '[ "$PMIX_RANK" = 3 ] && exit 3; exec sleep 30' ||
     fail "the failing job's JOB_END"
-  grep -q 'NON-ZERO TERMINATION exit 3' "$work/tool.out" || fail "no exit 3 in JOB_END"
+  grep -q 'NON-ZERO TERMINATION exit 3 failed rank 3' "$work/tool.out" || fail "no exit 3 in JOB_END"
   [[ $(($(date +%s) - start)) -lt 15 ]] || fail "the failing job took too long to end"
   left=$(job_procs)
   [[ -z $left ]] || fail "the failed job's processes are still there: $left"
   tool run 1 1 0 4 "$HELLO" 4 || fail "the DVM did not run the next job"
   kill -TERM "$DVM_PID"
   expect_stopped 143 ""
+  ;;
+killed)
+  start_dvm --host "$hosts"
+  start=$(date +%s)
+  tool run 1 1 137s@3 4 /bin/sh -c '[ "$PMIX_RANK" = 3 ] && kill -KILL $$; exec sleep 30' ||
+    fail "the killed job's JOB_END"
+  [[ $(($(date +%s) - start)) -lt 15 ]] || fail "the killed job took too long to end"
+  [[ -z $(job_procs) ]] || fail "the killed job's processes are still there: $(job_procs)"
+  tool run 1 1 3a@3 4 "$(dirname "$HELLO")/abort" || fail "the aborted job's JOB_END"
+  [[ -z $(job_procs) ]] || fail "the aborted job's processes are still there: $(job_procs)"
+  grep 'PMIx_Abort' "$work/dvm.err" | sed 's/^/dvm| /'
+  tool run 1 1 0 4 "$HELLO" 4 || fail "the DVM did not run the next job"
+  tool stop || fail "stop by job control"
+  expect_stopped 0 ""
   ;;
 stop | daemon_lost)
   start_dvm --host "$hosts"
@@ -279,13 +298,27 @@ debugger | debugger_abort)
   ;;
 stops)
   start_dvm --host "$hosts"
-  for stop in exec init; do
+  for stop in exec init app; do
     mkdir -p "$work/marks-$stop"
     echo "+ debug_stop tool $stop"
     timeout -s KILL 40 "$DAEMONS" tool "$DVM_PID" "$stop" "$work/marks-$stop" >"$work/stop.out" 2>&1 ||
       fail "debug_stop tool $stop failed"
     sed 's/^/tool| /' "$work/stop.out"
     grep -q "^debug_stop: $stop ok" "$work/stop.out" || fail "tool $stop: no summary"
+  done
+  # A rank of a DVM job spawns 4 processes held in init over both nodes and releases them itself
+  # (tests/multinode/xnode_spawn_stop.c).
+  mkdir -p "$work/marks-rank"
+  tool run 1 1 0 2 "$bin/xnode_spawn_stop" init "$DAEMONS" "$work/marks-rank" ||
+    fail "a rank's spawn held in init"
+  grep 'rank 1: \(ok\|FAIL\|READY\)' "$work/dvm.out" | sed 's/^/dvm| /'
+  grep -q "rank 1: ok every process went on after the release" "$work/dvm.out" ||
+    fail "a rank's spawn held in init: not released on every node"
+  grep -q "FAIL " "$work/dvm.out" && fail "a check of xnode_spawn_stop failed"
+  q=$(timeout 20 "$bin/pmix-query" --pid "$DVM_PID" PMIX_QUERY_DEBUG_SUPPORT PMIX_QUERY_SPAWN_SUPPORT 2>&1)
+  echo "$q" | sed 's/^/query| /'
+  for key in pmix.dbg.init pmix.dbg.exec pmix.dbg.notify; do
+    [[ $(grep -c "$key" <<<"$q") == 2 ]] || fail "debug and spawn support do not both name $key"
   done
   timeout 20 "$bin/pmix-dvm" --stop --pid "$DVM_PID" >/dev/null 2>&1 || fail "pmix-dvm --stop failed"
   expect_stopped 0 ""

@@ -3,7 +3,7 @@
 # `ip netns exec` (the launch agent), exactly as it would through ssh on a cluster.
 #   pmixrun_netns.sh BINDIR CASE D SLOTS
 # CASE: putget | fence_nodata | fence_subset | modexrounds | modexrounds_any | dmodex | events | abort | killed | daemon_killed |
-#       hostfile | jobctl_kill | envars | instanton | tools | publish | publish_lookup | spawn | spawn_fence | spawn_jobend | startas | connect | qget | envdirectives | cred | querykeys | groups | groups_invite |
+#       hostfile | jobctl_kill | envars | instanton | tools | publish | publish_lookup | spawn | spawn_fence | spawn_jobend | spawn_stop | startas | connect | qget | envdirectives | cred | querykeys | groups | groups_invite |
 #       groups_leave. Every rank's output and pmixrun's exit status are checked; namespaces get a
 #       unique prefix and are always removed; no pmixd, rank or shared-memory segment may be
 #       left. Exit 77 (skipped) where network namespaces cannot be created.
@@ -209,6 +209,16 @@ spawn)  # PMIx_Spawn from rank 1 (node 1): a child on each node (xnode_spawn.c)
   expect_lines "child [01]: ok" 16
   expect_lines "child 0: on ${prefix}n0, the other on ${prefix}n1" 1
   expect_lines "child 1: on ${prefix}n1, the other on ${prefix}n0" 1
+  ;;
+spawn_stop)  # 5th, 6th arguments: init|exec|app, tests/tools/debug_stop (xnode_spawn_stop.c)
+  stop=$5 dbg=$6
+  mkdir -p "$work/marks"
+  run 0 --host "$hosts" -n 2 "$bin/xnode_spawn_stop" "$stop" "$dbg" "$work/marks"
+  expect_lines "done failures=0" 2
+  expect_lines ": FAIL " 0
+  expect_lines "rank 1: ok every process went on after the release" 1
+  sleep 0.2
+  pgrep -f "$dbg hello $work/marks" >/dev/null && fail "a spawned process outlived pmixrun"
   ;;
 startas)  # --wdir and --exec-agent on every node; spawns across nodes with app.cwd, a missing
   # cwd, PMIX_FORKEXEC_AGENT (tests/tools/agents.cpp, agent.sh; launcher/start_as.cpp)

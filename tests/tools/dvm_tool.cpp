@@ -6,7 +6,8 @@
 //       PMIX_EVENT_JOB_END and checks it: EXIT 0 wants PMIX_JOB_TERM_STATUS PMIX_SUCCESS, any
 //       other EXIT wants PMIX_ERR_JOB_NON_ZERO_TERM with that PMIX_EXIT_CODE; EXIT with the
 //       suffix "a" (3a) wants PMIX_ERR_JOB_ABORTED (a rank called PMIx_Abort), with "s" (137s)
-//       PMIX_ERR_JOB_ABORTED_BY_SIG (a rank was killed by a signal). With
+//       PMIX_ERR_JOB_ABORTED_BY_SIG (a rank was killed by a signal); a further "@R" (3a@3) wants
+//       rank R as the failed process (PMIX_PROCID). With
 //       DVM_TOOL_HOST set, its value is every job's PMIX_HOST.
 //   dvm_tool stop
 //       attaches to the system server and sends PMIx_Job_control(PMIX_JOB_CTRL_TERMINATE) with
@@ -32,6 +33,7 @@ namespace {
 struct JobEnd {
     pmix_status_t status = PMIX_ERROR;
     int exit_code = 0;
+    long failed_rank = -1;  // PMIX_PROCID's rank, -1 without one
 };
 
 std::mutex g_mu;
@@ -49,6 +51,9 @@ void on_job_end(size_t, pmix_status_t, const pmix_proc_t*, pmix_info_t info[], s
             end.status = info[i].value.data.status;
         if (PMIX_CHECK_KEY(&info[i], PMIX_EXIT_CODE) && info[i].value.type == PMIX_INT)
             end.exit_code = info[i].value.data.integer;
+        if (PMIX_CHECK_KEY(&info[i], PMIX_PROCID) && info[i].value.type == PMIX_PROC &&
+            info[i].value.data.proc != nullptr)
+            end.failed_rank = info[i].value.data.proc->rank;
     }
     {
         std::lock_guard lock(g_mu);
@@ -112,6 +117,7 @@ bool start(Spawned& s, int nprocs, char** argv) {
 struct WantedEnd {
     pmix_status_t status = PMIX_SUCCESS;
     int exit = 0;
+    long failed_rank = -1;  // -1: not checked
 };
 
 // "0", "N" (non-zero termination), "Na" (PMIx_Abort), "Ns" (killed by a signal).
@@ -119,7 +125,11 @@ WantedEnd parse_wanted_end(const char* text) {
     WantedEnd want;
     char* rest = nullptr;
     want.exit = static_cast<int>(std::strtol(text, &rest, 10));
-    const std::string suffix = rest != nullptr ? rest : "";
+    std::string suffix = rest != nullptr ? rest : "";
+    if (const size_t at = suffix.find('@'); at != std::string::npos) {
+        want.failed_rank = std::strtol(suffix.c_str() + at + 1, nullptr, 10);
+        suffix.resize(at);
+    }
     if (suffix == "a") want.status = PMIX_ERR_JOB_ABORTED;
     else if (suffix == "s") want.status = PMIX_ERR_JOB_ABORTED_BY_SIG;
     else if (want.exit != 0) want.status = PMIX_ERR_JOB_NON_ZERO_TERM;
@@ -147,12 +157,15 @@ bool finish(Spawned& s, const WantedEnd& want) {
     }
     const JobEnd end = g_ended[s.nspace];
     g_ended.erase(s.nspace);
-    std::printf("job %s: JOB_END %s exit %d\n", s.nspace.c_str(), PMIx_Error_string(end.status),
+    std::printf("job %s: JOB_END %s exit %d", s.nspace.c_str(), PMIx_Error_string(end.status),
                 end.exit_code);
-    if (end.status != want.status || (want.exit != 0 && end.exit_code != want.exit)) {
-        std::printf("FAIL: %s ended with %s exit %d, want %s exit %d\n", s.nspace.c_str(),
-                    PMIx_Error_string(end.status), end.exit_code, PMIx_Error_string(want.status),
-                    want.exit);
+    if (end.failed_rank >= 0) std::printf(" failed rank %ld", end.failed_rank);
+    std::printf("\n");
+    if (end.status != want.status || (want.exit != 0 && end.exit_code != want.exit) ||
+        (want.failed_rank >= 0 && end.failed_rank != want.failed_rank)) {
+        std::printf("FAIL: %s ended with %s exit %d rank %ld, want %s exit %d rank %ld\n",
+                    s.nspace.c_str(), PMIx_Error_string(end.status), end.exit_code, end.failed_rank,
+                    PMIx_Error_string(want.status), want.exit, want.failed_rank);
         return false;
     }
     return true;

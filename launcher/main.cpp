@@ -90,6 +90,10 @@ int main(int argc, char** argv) {
         return 2;
     }
     const bool multinode = !options.hosts.empty() || !options.hostfile.empty();
+    if (multinode && !options.start_as.fork_agent.empty()) {  // fork_agent.h: one node only
+        std::fprintf(stderr, "pmixrun: --fork-agent is not supported across nodes (--host)\n");
+        return 2;
+    }
     if (options.dvm && !multinode) {
         g_launcher = &launcher;
         return run_dvm(launcher);
@@ -105,7 +109,9 @@ int main(int argc, char** argv) {
     }
     for (const AppContext& app : options.apps) {
         // What is executed first (an agent, when given), found where the process starts.
-        std::string first = started_argv(options.start_as, app.argv)[0];
+        std::string first = options.start_as.fork_agent.empty()
+                                ? started_argv(options.start_as, app.argv)[0]
+                                : split_words(options.start_as.fork_agent)[0];
         if (!options.start_as.wdir.empty() && first.find('/') != std::string::npos &&
             first[0] != '/')
             first = options.start_as.wdir + "/" + first;

@@ -1,0 +1,252 @@
+// launcher/fork_agent.cpp - see fork_agent.h. The spawn description goes to the agent through the
+// server (registered data of the agent's debugger job, read with PMIx_Get), so that an agent
+// needs only pmix_tool.h; the Standard names no keys for it, the two exact lists are ours.
+#include "fork_agent.h"
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <set>
+
+namespace pmix::launcher {
+namespace {
+
+struct AgentJob {
+    std::string app_nspace;
+    std::vector<pmix_rank_t> targets;  // by agent rank: the application rank it starts
+};
+
+// Written on the loop, read on the server's thread (tool_connected) too.
+std::mutex g_mutex;
+std::map<std::string, AgentJob> g_jobs;  // by the agents' namespace
+std::vector<std::string> g_order;        // the agents' namespaces in start order
+// Application process (nspace, rank) -> its agent (nspace, rank).
+std::map<std::pair<std::string, pmix_rank_t>, std::pair<std::string, pmix_rank_t>> g_agent_of;
+std::set<std::pair<std::string, pmix_rank_t>> g_connected;  // agents that connected back
+
+// A waiter a late callback still finds (the library may answer after our bounded wait).
+Waiter& late_safe_waiter() {
+    static std::deque<Waiter> waiters;
+    return waiters.emplace_back();
+}
+
+std::string env_value(const std::vector<std::string>& env, const char* name) {
+    const std::string prefix = std::string(name) + "=";
+    for (const std::string& entry : env)
+        if (entry.compare(0, prefix.size(), prefix) == 0) return entry.substr(prefix.size());
+    return {};
+}
+
+// The URI setup_fork gave the application process: the server's listener, which admits tools too.
+std::string server_uri(const std::vector<std::string>& env) {
+    for (const char* name : {"PMIX_SERVER_URI41", "PMIX_SERVER_URI4", "PMIX_SERVER_URI3",
+                             "PMIX_SERVER_URI2", "PMIX_SERVER_URI21", "PMIX_SERVER_URI"})
+        if (std::string uri = env_value(env, name); !uri.empty()) return uri;
+    return {};
+}
+
+// The application process's environment: `base_env` plus PMIx_server_setup_fork's for it.
+bool app_environment(const Proc& process, char** base_env, std::vector<std::string>& out) {
+    char** env = nullptr;
+    for (char** entry = base_env; *entry != nullptr; ++entry) {
+        [[maybe_unused]] pmix_status_t appended;
+        PMIX_ARGV_APPEND(appended, env, *entry);
+    }
+    pmix_proc_t proc;
+    PMIX_PROC_LOAD(&proc, process.nspace.c_str(), process.rank);
+    const pmix_status_t rc = PMIx_server_setup_fork(&proc, &env);
+    if (rc != PMIX_SUCCESS) {
+        std::fprintf(stderr, "pmixrun: PMIx_server_setup_fork(%s) failed: %s\n",
+                     proc_tag(process).c_str(), PMIx_Error_string(rc));
+    } else {
+        for (char** entry = env; entry != nullptr && *entry != nullptr; ++entry)
+            out.emplace_back(*entry);
+    }
+    PMIX_ARGV_FREE(env);
+    return rc == PMIX_SUCCESS;
+}
+
+void add_strings(InfoList& list, const char* key, std::vector<std::string>& words) {
+    std::vector<char*> pointers;
+    for (std::string& word : words) pointers.push_back(word.data());
+    pmix_data_array_t array{PMIX_STRING, pointers.size(), pointers.data()};
+    list.add(key, &array, PMIX_DATA_ARRAY);
+}
+
+std::string joined(const std::vector<std::string>& words) {
+    std::string out;
+    for (const std::string& word : words) out += (out.empty() ? "" : " ") + word;
+    return out;
+}
+
+// One agent's spawn description: its PMIX_PROC_DATA (PMIX_RANK first, as the Standard asks).
+void add_description(InfoList& job, pmix_rank_t agent_rank, const pmix_proc_t& target,
+                     std::vector<std::string>& argv, std::vector<std::string>& env,
+                     const std::string& wdir) {
+    InfoList rank;
+    rank.add(PMIX_RANK, &agent_rank, PMIX_PROC_RANK);
+    rank.add(PMIX_DEBUG_TARGET, &target, PMIX_PROC);
+    rank.add(PMIX_APP_ARGV, joined(argv));
+    add_strings(rank, kForkAgentArgv, argv);
+    add_strings(rank, kForkAgentEnv, env);
+    if (!wdir.empty()) rank.add(PMIX_WDIR, wdir);
+    if (rank.convert() == PMIX_SUCCESS) job.add(PMIX_PROC_DATA, &rank.array(), PMIX_DATA_ARRAY);
+}
+
+struct Described {
+    std::vector<std::string> argv, env;
+};
+
+// Registers the agents' debugger job: no local client (the agents are tools), the application
+// namespace as its PMIX_DEBUG_TARGET, one description per agent.
+pmix_status_t register_agents(const Launcher& launcher, const std::string& agents,
+                              const std::string& app_nspace, const std::vector<Proc*>& procs,
+                              std::vector<Described>& described, const std::string& wdir) {
+    InfoList job;
+    const uint32_t size = static_cast<uint32_t>(procs.size()), one = 1;
+    pmix_proc_t target;
+    PMIX_LOAD_PROCID(&target, app_nspace.c_str(), PMIX_RANK_WILDCARD);
+    job.add(PMIX_JOBID, agents);
+    job.add(PMIX_JOB_SIZE, &size, PMIX_UINT32);
+    job.add(PMIX_NUM_NODES, &one, PMIX_UINT32);
+    job.add(PMIX_HOSTNAME, launcher.hostname);
+    job.add(PMIX_DEBUG_TARGET, &target, PMIX_PROC);
+    for (size_t i = 0; i < procs.size(); ++i) {
+        PMIX_LOAD_PROCID(&target, app_nspace.c_str(), procs[i]->rank);
+        add_description(job, static_cast<pmix_rank_t>(i), target, described[i].argv,
+                        described[i].env, wdir);
+    }
+    if (const pmix_status_t rc = job.convert(); rc != PMIX_SUCCESS) return rc;
+    Waiter& waiter = late_safe_waiter();
+    const pmix_status_t rc = PMIx_server_register_nspace(agents.c_str(), 0, job.info(), job.size(),
+                                                         Waiter::op_cb, &waiter);
+    if (rc == PMIX_OPERATION_SUCCEEDED) return PMIX_SUCCESS;
+    return rc != PMIX_SUCCESS ? rc : waiter.wait_for(std::chrono::seconds(30));
+}
+
+void remember(const std::string& agents, const std::string& app_nspace,
+              const std::vector<Proc*>& procs) {
+    std::lock_guard lock(g_mutex);
+    AgentJob& job = g_jobs[agents];
+    job.app_nspace = app_nspace;
+    for (size_t i = 0; i < procs.size(); ++i) {
+        job.targets.push_back(procs[i]->rank);
+        g_agent_of[{app_nspace, procs[i]->rank}] = {agents, static_cast<pmix_rank_t>(i)};
+    }
+    g_order.push_back(agents);
+}
+
+bool start_agents(Launcher& launcher, const std::string& nspace, const std::vector<Proc*>& procs,
+                  const std::function<std::vector<std::string>(const Proc&)>& argv_of,
+                  const StartAs& how, char** base_env) {
+    std::vector<Described> described(procs.size());
+    for (size_t i = 0; i < procs.size(); ++i) {
+        described[i].argv = started_argv(how, argv_of(*procs[i]));
+        if (!app_environment(*procs[i], base_env, described[i].env)) return false;
+    }
+    const std::string uri = described.empty() ? "" : server_uri(described[0].env);
+    const std::string agents = launcher.nspace + "." + std::to_string(launcher.next_job++);
+    if (const pmix_status_t rc =
+            register_agents(launcher, agents, nspace, procs, described, how.wdir);
+        rc != PMIX_SUCCESS) {
+        std::fprintf(stderr, "pmixrun: cannot register the fork/exec agents' job %s: %s\n",
+                     agents.c_str(), PMIx_Error_string(rc));
+        return false;
+    }
+    remember(agents, nspace, procs);
+    std::vector<std::string> words = split_words(how.fork_agent);
+    std::vector<char*> argv = c_strings(words);
+    const char* wdir = how.wdir.empty() ? nullptr : how.wdir.c_str();
+    for (size_t i = 0; i < procs.size(); ++i) {
+        std::vector<std::string> env;
+        for (char** entry = base_env; *entry != nullptr; ++entry) env.emplace_back(*entry);
+        env.push_back("PMIX_FEA_SERVER_URI=" + uri);
+        env.push_back("PMIX_FEA_NSPACE=" + agents);
+        env.push_back("PMIX_FEA_RANK=" + std::to_string(i));
+        std::vector<char*> envp = c_strings(env);
+        procs[i]->agent_group = true;  // signals reach the app the agent started too
+        if (!start_proc(launcher, *procs[i], argv, envp.data(), described[i].argv[0].c_str(), wdir,
+                        false))
+            return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+bool start_procs(Launcher& launcher, const std::string& nspace, const std::vector<Proc*>& procs,
+                 const std::function<std::vector<std::string>(const Proc&)>& argv_of,
+                 const StartAs& how, char** base_env) {
+    if (!how.fork_agent.empty()) {
+        if (launcher.remote != nullptr) {
+            std::fprintf(stderr, "pmixd: job %s: a fork/exec agent is not supported across nodes\n",
+                         nspace.c_str());
+            return false;
+        }
+        return start_agents(launcher, nspace, procs, argv_of, how, base_env);
+    }
+    const char* wdir = how.wdir.empty() ? nullptr : how.wdir.c_str();
+    for (Proc* process : procs) {
+        const std::vector<std::string> app = argv_of(*process);
+        std::vector<std::string> words = started_argv(how, app);
+        std::vector<char*> argv = c_strings(words);
+        if (!start_proc(launcher, *process, argv, base_env, app[0].c_str(), wdir)) return false;
+    }
+    return true;
+}
+
+void fea_tool_connected(const pmix_proc_t& tool) {
+    std::lock_guard lock(g_mutex);
+    const std::string nspace(tool.nspace, strnlen(tool.nspace, PMIX_MAX_NSLEN));
+    if (g_jobs.count(nspace) != 0) g_connected.insert({nspace, tool.rank});
+}
+
+void fea_check_ended(Proc& process, int& wait_status) {
+    std::lock_guard lock(g_mutex);
+    const auto agent = g_agent_of.find({process.nspace, process.rank});
+    if (agent == g_agent_of.end() || g_connected.count(agent->second) != 0) return;
+    std::fprintf(stderr,
+                 "pmixrun: rank %s: its fork/exec agent (%s rank %u, pid %d) ended (%s %d) "
+                 "without connecting back as a tool; the application process never started\n",
+                 proc_tag(process).c_str(), agent->second.first.c_str(), agent->second.second,
+                 static_cast<int>(process.pid), WIFSIGNALED(wait_status) ? "signal" : "status",
+                 WIFSIGNALED(wait_status) ? WTERMSIG(wait_status) : WEXITSTATUS(wait_status));
+    if (process.exit_code == 0) {
+        process.exit_code = 1;
+        wait_status = 1 << 8;  // as waitpid reports exit(1)
+    }
+}
+
+std::vector<std::string> fea_nspaces() {
+    std::lock_guard lock(g_mutex);
+    return g_order;
+}
+
+void fea_forget(const std::string& nspace) {
+    std::vector<std::string> gone;
+    {
+        std::lock_guard lock(g_mutex);
+        for (const auto& [agents, job] : g_jobs)
+            if (nspace.empty() || job.app_nspace == nspace) gone.push_back(agents);
+        for (const std::string& agents : gone) {
+            const AgentJob& job = g_jobs[agents];
+            for (size_t i = 0; i < job.targets.size(); ++i) {
+                g_agent_of.erase({job.app_nspace, job.targets[i]});
+                g_connected.erase({agents, static_cast<pmix_rank_t>(i)});
+            }
+            g_jobs.erase(agents);
+            std::erase(g_order, agents);
+        }
+    }
+    for (const std::string& agents : gone) {
+        Waiter& waiter = late_safe_waiter();
+        PMIx_server_deregister_nspace(agents.c_str(), Waiter::op_cb, &waiter);
+        (void)waiter.wait_for(std::chrono::seconds(5));
+    }
+}
+
+}  // namespace pmix::launcher

@@ -9,7 +9,7 @@
  * "pmix.fea.argv" and "pmix.fea.env" (string arrays: what to execute, in which environment) and
  * PMIX_WDIR (where, if given).
  *
- * Usage: fork_agent [--record DIR]. With --record, it writes DIR/fea.<target rank>:
+ * Usage: fork_agent [--record DIR]. With --record, it writes DIR/fea.<target nspace>.<rank>:
  * "<agent nspace> <agent rank> <agent pid> <target nspace> <target rank> <app pid>". A debugger
  * would do its own work where the comment "the debugger's part" stands. */
 #include <pmix_tool.h>
@@ -67,7 +67,7 @@ static pid_t start_app(char** argv, char** env, const char* wdir) {
 static void record(const char* dir, const pmix_proc_t* me, const pmix_proc_t* target, pid_t app) {
     char path[4096], tmp[4200];
     FILE* f;
-    snprintf(path, sizeof path, "%s/fea.%u", dir, target->rank);
+    snprintf(path, sizeof path, "%s/fea.%s.%u", dir, target->nspace, target->rank);
     snprintf(tmp, sizeof tmp, "%s.tmp", path);
     f = fopen(tmp, "w");
     if (f == NULL) return;

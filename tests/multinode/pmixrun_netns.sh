@@ -211,7 +211,8 @@ spawn)  # PMIx_Spawn from rank 1 (node 1): a child on each node (xnode_spawn.c)
   expect_lines "child 1: on ${prefix}n1, the other on ${prefix}n0" 1
   ;;
 startas)  # --wdir and --exec-agent on every node; spawns across nodes with app.cwd, a missing
-  # cwd, PMIX_FORKEXEC_AGENT (tests/tools/agents.cpp, agent.sh; launcher/start_as.cpp)
+  # cwd, a required PMIX_FORKEXEC_AGENT refused (tests/tools/agents.cpp, agent.sh;
+  # launcher/start_as.cpp, fork_agent.h: one node only)
   rec="$work/rec" agent="/bin/bash $here/../tools/agent.sh"
   mkdir -p "$rec/work"
   run 0 --host "$hosts" --wdir "$rec/work" --exec-agent "$agent exec $rec" "$bin/agents" hello "$rec"
@@ -219,7 +220,7 @@ startas)  # --wdir and --exec-agent on every node; spawns across nodes with app.
   [ "$ran_there" -eq "$n" ] || fail "$ran_there of $n ranks ran in $rec/work"
   agents=$(cat "$rec"/agent.* 2>/dev/null | grep -c "^exec ")
   [ "$agents" -eq "$n" ] || fail "$agents of $n exec agents ran"
-  for which in cwd badcwd fork; do
+  for which in cwd badcwd fork-refused; do
     run 0 --host "$hosts" -n 1 "$bin/agents" spawner "$rec" "$which" "$agent"
     expect_lines "agents: $which ok" 1
   done

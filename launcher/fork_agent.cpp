@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <deque>
+#include <fstream>
 #include <map>
 #include <mutex>
 #include <set>
@@ -219,6 +220,13 @@ void fea_check_ended(Proc& process, int& wait_status) {
         process.exit_code = 1;
         wait_status = 1 << 8;  // as waitpid reports exit(1)
     }
+}
+
+void fea_app_connected(Proc& process) {
+    const std::string pid = std::to_string(process.pid);
+    std::ifstream children("/proc/" + pid + "/task/" + pid + "/children");
+    long child = 0;
+    if (children >> child && child > 0) process.app_pid = static_cast<pid_t>(child);
 }
 
 std::vector<std::string> fea_nspaces() {

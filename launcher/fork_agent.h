@@ -54,6 +54,9 @@ void fea_tool_connected(const pmix_proc_t& tool);
 // A process was reaped with `wait_status` (loop thread): if an FEA stood in for it and never
 // connected back, says so and makes the status a failure (exit 1 if it exited 0).
 void fea_check_ended(Proc& process, int& wait_status);
+// The application process an FEA started connected: its pid (the FEA's one child, from
+// /proc/<pid>/task/<pid>/children) goes into `process.app_pid` for the proc tables.
+void fea_app_connected(Proc& process);
 // The debugger namespaces of the FEA jobs, in start order (PMIX_QUERY_NAMESPACES lists them).
 std::vector<std::string> fea_nspaces();
 // App job `nspace` is retired (dvm.cpp) or the launcher ends: its FEA job's namespace is

@@ -157,6 +157,7 @@ struct Proc {
     // Started by a fork/exec agent (start_as.cpp): signals go to its process group, which holds
     // the app the agent started (else a --timeout waited for the app to end by itself).
     bool agent_group = false;
+    pid_t app_pid = -1;  // the app that agent started, once it connected (proc tables show it)
     Clock::time_point forked, connected_at;
 };
 

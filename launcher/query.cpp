@@ -61,7 +61,7 @@ bool proc_table(const Launcher& launcher, const char* key, const std::string& ns
         table[i].hostname =
             strdup((process.host.empty() ? launcher.hostname : process.host).c_str());
         table[i].executable_name = strdup(process.executable.c_str());
-        table[i].pid = process.pid;
+        table[i].pid = process.app_pid > 0 ? process.app_pid : process.pid;
         table[i].exit_code = process.exited ? process.exit_code : 0;
         table[i].state = state_of(process);
     }

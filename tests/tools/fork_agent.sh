@@ -5,8 +5,8 @@
 #  main:  pmixrun --fork-agent FEA -n 3: every rank ran, started by its agent (the agent is the
 #         app's parent), sees size 3, local ranks 0..2, local size 3, peers 0,1,2 (no agent
 #         counted); each agent connected back as rank r of its own debugger namespace (not the
-#         application's), which PMIX_QUERY_NAMESPACES lists; --wdir reaches the app; the app's
-#         exit code 7 is pmixrun's
+#         application's), which PMIX_QUERY_NAMESPACES lists; the proc table gives the app's
+#         pid, not the agent's; --wdir reaches the app; the app's exit code 7 is pmixrun's
 #  fail:  an agent that ends without connecting back (exit 0; killed by SIGKILL): the job fails
 #         at once with a message naming the agent, no hang; --fork-agent across nodes: exit 2
 #  spawn: a tool of pmixrun --dvm spawns 2 apps with PMIX_FORKEXEC_AGENT (required) and
@@ -36,13 +36,14 @@ run() {  # pmixrun (30 s at most), output in $DIR/run.out / run.err, status in $
 # Checks the records of app job $1 (N ranks): each rank's view of its job and its agent.
 check_ranks() {
   local nspace=$1 n=$2 wdir=${3:-} r size lrank lsize peers pid ppid names cwd fns frank fpid
-  local tns trank apid
+  local tns trank apid tpid
   local want_peers
   want_peers=$(seq -s, 0 $((n - 1)))
   for ((r = 0; r < n; ++r)); do
     [[ -s $DIR/app.$nspace.$r ]] || fail "rank $r of $nspace did not report"
     [[ -s $DIR/fea.$nspace.$r ]] || fail "no agent started rank $r of $nspace"
-    read -r size lrank lsize peers pid ppid names cwd < "$DIR/app.$nspace.$r"
+    read -r size lrank lsize peers pid ppid names cwd tpid < "$DIR/app.$nspace.$r"
+    [[ $tpid == "$pid" ]] || fail "the proc table gives pid $tpid for rank $r ($pid)"
     [[ -z $wdir || $cwd == "$wdir" ]] || fail "rank $r ran in $cwd, not $wdir"
     read -r fns frank fpid tns trank apid < "$DIR/fea.$nspace.$r"
     [[ $size == "$n" && $lsize == "$n" && $lrank == "$r" && $peers == "$want_peers" ]] ||

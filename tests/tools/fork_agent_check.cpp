@@ -2,8 +2,8 @@
 // Standard's fork/exec agent, launcher/fork_agent.h), public API only.
 //   fork_agent_check app DIR CODE    PMIx_Init, a fence over its job, then writes
 //       DIR/app.<nspace>.<rank>: "<job size> <local rank> <local size> <local peers> <pid>
-//       <ppid> <namespaces> <cwd>" (namespaces: PMIX_QUERY_NAMESPACES' answer), PMIx_Finalize,
-//       exits CODE
+//       <ppid> <namespaces> <cwd> <proc table pid>" (namespaces: PMIX_QUERY_NAMESPACES' answer;
+//       the pid PMIX_QUERY_PROC_TABLE gives for it), PMIx_Finalize, exits CODE
 //   fork_agent_check spawner DIR FEA N CODE   a tool of the system server (pmixrun --dvm) that
 //       spawns N "app DIR CODE" with PMIX_FORKEXEC_AGENT = FEA (required) and
 //       PMIX_NOTIFY_COMPLETION, waits (30 s at most) for the job's JOB_END and prints
@@ -51,6 +51,30 @@ std::string namespaces() {
     return answer;
 }
 
+// The pid PMIX_QUERY_PROC_TABLE gives for `me` (0 if none).
+long table_pid(const pmix_proc_t& me) {
+    pmix_query_t query;
+    PMIX_QUERY_CONSTRUCT(&query);
+    [[maybe_unused]] pmix_status_t appended;
+    PMIX_ARGV_APPEND(appended, query.keys, PMIX_QUERY_PROC_TABLE);
+    PMIX_QUERY_QUALIFIERS_CREATE(&query, 1);
+    PMIX_INFO_LOAD(&query.qualifiers[0], PMIX_NSPACE, me.nspace, PMIX_STRING);
+    pmix_info_t* results = nullptr;
+    size_t nresults = 0;
+    long pid = 0;
+    if (PMIx_Query_info(&query, 1, &results, &nresults) == PMIX_SUCCESS && nresults == 1 &&
+        results[0].value.type == PMIX_DATA_ARRAY &&
+        results[0].value.data.darray->type == PMIX_PROC_INFO) {
+        const pmix_data_array_t* table = results[0].value.data.darray;
+        const auto* procs = static_cast<const pmix_proc_info_t*>(table->array);
+        for (size_t i = 0; i < table->size; ++i)
+            if (procs[i].proc.rank == me.rank) pid = procs[i].pid;
+    }
+    if (results != nullptr) PMIX_INFO_FREE(results, nresults);
+    PMIX_QUERY_DESTRUCT(&query);
+    return pid;
+}
+
 int app(const std::string& dir, int code) {
     pmix_proc_t me;
     if (PMIx_Init(&me, nullptr, 0) != PMIX_SUCCESS) return 90;
@@ -64,7 +88,7 @@ int app(const std::string& dir, int code) {
         std::ofstream out(path + ".tmp");
         out << get_string(job, PMIX_JOB_SIZE) << " " << get_string(me, PMIX_LOCAL_RANK) << " "
             << get_string(job, PMIX_LOCAL_SIZE) << " " << get_string(job, PMIX_LOCAL_PEERS) << " "
-            << ::getpid() << " " << ::getppid() << " " << namespaces() << " " << cwd << "\n";
+            << ::getpid() << " " << ::getppid() << " " << namespaces() << " " << cwd << " " << table_pid(me) << "\n";
     }
     std::rename((path + ".tmp").c_str(), path.c_str());
     PMIx_Finalize(nullptr, 0);

@@ -18,7 +18,7 @@ namespace {
 
 struct AgentJob {
     std::string app_nspace;
-    std::vector<pmix_rank_t> targets;  // by agent rank: the application rank it starts
+    std::vector<pmix_rank_t> ranks;  // this node's agents: each has its application rank's rank
 };
 
 // Written on the loop, read on the server's thread (tool_connected) too.
@@ -102,23 +102,38 @@ struct Described {
     std::vector<std::string> argv, env;
 };
 
+// The application job's size: pmixrun's own job, a job the head placed across nodes, or a job
+// on this node alone (all of `procs`).
+uint32_t app_job_size(const Launcher& launcher, const std::string& app_nspace, size_t local) {
+    if (app_nspace == launcher.nspace) return static_cast<uint32_t>(launcher.options.nprocs);
+    if (const auto placed = launcher.job_layouts.find(app_nspace);
+        placed != launcher.job_layouts.end()) {
+        uint32_t size = 0;
+        for (const uint32_t count : placed->second.rank_count) size += count;
+        return size;
+    }
+    return static_cast<uint32_t>(local);
+}
+
 // Registers the agents' debugger job: no local client (the agents are tools), the application
-// namespace as its PMIX_DEBUG_TARGET, one description per agent.
+// namespace as its PMIX_DEBUG_TARGET, one description per agent of this node. Agent rank r
+// stands for application rank r, so that every node names its agents alike without asking.
 pmix_status_t register_agents(const Launcher& launcher, const std::string& agents,
                               const std::string& app_nspace, const std::vector<Proc*>& procs,
                               std::vector<Described>& described, const std::string& wdir) {
     InfoList job;
-    const uint32_t size = static_cast<uint32_t>(procs.size()), one = 1;
+    const uint32_t size = app_job_size(launcher, app_nspace, procs.size());
+    const uint32_t nodes = static_cast<uint32_t>(launcher.layout.nodes.size());
     pmix_proc_t target;
     PMIX_LOAD_PROCID(&target, app_nspace.c_str(), PMIX_RANK_WILDCARD);
     job.add(PMIX_JOBID, agents);
     job.add(PMIX_JOB_SIZE, &size, PMIX_UINT32);
-    job.add(PMIX_NUM_NODES, &one, PMIX_UINT32);
+    job.add(PMIX_NUM_NODES, &nodes, PMIX_UINT32);
     job.add(PMIX_HOSTNAME, launcher.hostname);
     job.add(PMIX_DEBUG_TARGET, &target, PMIX_PROC);
     for (size_t i = 0; i < procs.size(); ++i) {
         PMIX_LOAD_PROCID(&target, app_nspace.c_str(), procs[i]->rank);
-        add_description(job, static_cast<pmix_rank_t>(i), target, described[i].argv,
+        add_description(job, procs[i]->rank, target, described[i].argv,
                         described[i].env, wdir);
     }
     if (const pmix_status_t rc = job.convert(); rc != PMIX_SUCCESS) return rc;
@@ -134,9 +149,9 @@ void remember(const std::string& agents, const std::string& app_nspace,
     std::lock_guard lock(g_mutex);
     AgentJob& job = g_jobs[agents];
     job.app_nspace = app_nspace;
-    for (size_t i = 0; i < procs.size(); ++i) {
-        job.targets.push_back(procs[i]->rank);
-        g_agent_of[{app_nspace, procs[i]->rank}] = {agents, static_cast<pmix_rank_t>(i)};
+    for (const Proc* process : procs) {
+        job.ranks.push_back(process->rank);
+        g_agent_of[{app_nspace, process->rank}] = {agents, process->rank};
     }
     g_order.push_back(agents);
 }
@@ -150,7 +165,7 @@ bool start_agents(Launcher& launcher, const std::string& nspace, const std::vect
         if (!app_environment(*procs[i], base_env, described[i].env)) return false;
     }
     const std::string uri = described.empty() ? "" : server_uri(described[0].env);
-    const std::string agents = launcher.nspace + "." + std::to_string(launcher.next_job++);
+    const std::string agents = nspace + ".fea";
     if (const pmix_status_t rc =
             register_agents(launcher, agents, nspace, procs, described, how.wdir);
         rc != PMIX_SUCCESS) {
@@ -167,7 +182,7 @@ bool start_agents(Launcher& launcher, const std::string& nspace, const std::vect
         for (char** entry = base_env; *entry != nullptr; ++entry) env.emplace_back(*entry);
         env.push_back("PMIX_FEA_SERVER_URI=" + uri);
         env.push_back("PMIX_FEA_NSPACE=" + agents);
-        env.push_back("PMIX_FEA_RANK=" + std::to_string(i));
+        env.push_back("PMIX_FEA_RANK=" + std::to_string(procs[i]->rank));
         std::vector<char*> envp = c_strings(env);
         procs[i]->agent_group = true;  // signals reach the app the agent started too
         if (!start_proc(launcher, *procs[i], argv, envp.data(), described[i].argv[0].c_str(), wdir,
@@ -182,14 +197,7 @@ bool start_agents(Launcher& launcher, const std::string& nspace, const std::vect
 bool start_procs(Launcher& launcher, const std::string& nspace, const std::vector<Proc*>& procs,
                  const std::function<std::vector<std::string>(const Proc&)>& argv_of,
                  const StartAs& how, char** base_env) {
-    if (!how.fork_agent.empty()) {
-        if (launcher.remote != nullptr) {
-            std::fprintf(stderr, "pmixd: job %s: a fork/exec agent is not supported across nodes\n",
-                         nspace.c_str());
-            return false;
-        }
-        return start_agents(launcher, nspace, procs, argv_of, how, base_env);
-    }
+    if (!how.fork_agent.empty()) return start_agents(launcher, nspace, procs, argv_of, how, base_env);
     const char* wdir = how.wdir.empty() ? nullptr : how.wdir.c_str();
     for (Proc* process : procs) {
         const std::vector<std::string> app = argv_of(*process);
@@ -242,9 +250,9 @@ void fea_forget(const std::string& nspace) {
             if (nspace.empty() || job.app_nspace == nspace) gone.push_back(agents);
         for (const std::string& agents : gone) {
             const AgentJob& job = g_jobs[agents];
-            for (size_t i = 0; i < job.targets.size(); ++i) {
-                g_agent_of.erase({job.app_nspace, job.targets[i]});
-                g_connected.erase({agents, static_cast<pmix_rank_t>(i)});
+            for (const pmix_rank_t rank : job.ranks) {
+                g_agent_of.erase({job.app_nspace, rank});
+                g_connected.erase({agents, rank});
             }
             g_jobs.erase(agents);
             std::erase(g_order, agents);

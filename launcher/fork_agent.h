@@ -3,9 +3,11 @@
 //
 // The launcher starts the agent (FEA) in place of each application process. The FEA is no client:
 // it is never registered as one, and no job-level value of the application counts it. The FEAs
-// of a job form a debugger job of their own namespace (the next "<launcher nspace>.<k>", as a
-// co-spawned job), registered with the server but with no local client, whose job info names
-// the application as PMIX_DEBUG_TARGET. Each FEA starts with, in its environment,
+// of a job form a debugger job of their own namespace, "<application nspace>.fea", as a
+// co-spawned job: registered with the server of each node (with that node's agents' data) but
+// with no local client, its job info naming the application as PMIX_DEBUG_TARGET; agent rank r
+// stands for application rank r (every node names its agents alike). Each FEA starts with, in
+// its environment,
 //   PMIX_FEA_SERVER_URI   the server's URI (for PMIx_tool_init's PMIX_SERVER_URI)
 //   PMIX_FEA_NSPACE       its namespace in the debugger job (PMIX_TOOL_NSPACE)
 //   PMIX_FEA_RANK         its rank there (PMIX_TOOL_RANK)
@@ -39,7 +41,6 @@ inline constexpr char kForkAgentEnv[] = "pmix.fea.env";
 // Starts `procs` (ranks of `nspace` on this node) as `how` says: each executes the exec agent's
 // words (if any) then argv_of(process), in how.wdir; with how.fork_agent through one FEA each.
 // False once one could not start (the caller gives up on the job; the rest are not started).
-// Across nodes (pmixd) a fork agent is refused here with a message.
 bool start_procs(Launcher& launcher, const std::string& nspace, const std::vector<Proc*>& procs,
                  const std::function<std::vector<std::string>(const Proc&)>& argv_of,
                  const StartAs& how, char** base_env);

@@ -90,10 +90,6 @@ int main(int argc, char** argv) {
         return 2;
     }
     const bool multinode = !options.hosts.empty() || !options.hostfile.empty();
-    if (multinode && !options.start_as.fork_agent.empty()) {  // fork_agent.h: one node only
-        std::fprintf(stderr, "pmixrun: --fork-agent is not supported across nodes (--host)\n");
-        return 2;
-    }
     if (options.dvm && !multinode) {
         g_launcher = &launcher;
         return run_dvm(launcher);

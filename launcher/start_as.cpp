@@ -22,8 +22,9 @@ bool is_fork_agent_key(const pmix_info_t& info) {
            PMIX_CHECK_KEY(&info, kStandardForkExecAgent);
 }
 
-// Across nodes (pmixd, the multi-node head) the launcher does not run fork/exec agents
-// (fork_agent.h): a spawn that requires one is refused, one that does not runs without it.
+// Across nodes (pmixd, the multi-node head) a spawn's fork/exec agent is not run (fork_agent.h
+// serves pmixrun --host's own job there): a spawn that requires one is refused, one that does
+// not runs without it.
 pmix_status_t fork_agent_across_nodes(const pmix_app_t& app, const pmix_info_t job_info[],
                                       size_t ninfo, StartAs& out) {
     const Launcher* launcher = g_launcher;

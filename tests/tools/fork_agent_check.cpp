@@ -77,10 +77,19 @@ long table_pid(const pmix_proc_t& me) {
 
 int app(const std::string& dir, int code) {
     pmix_proc_t me;
-    if (PMIx_Init(&me, nullptr, 0) != PMIX_SUCCESS) return 90;
+    // Failures exit 1: below the code the job is asked to end with, since the launcher's status
+    // is its worst rank's (across nodes, a rank that exits CODE first can fail the others' fence).
+    if (PMIx_Init(&me, nullptr, 0) != PMIX_SUCCESS) {
+        std::fprintf(stderr, "fork_agent_check: PMIx_Init failed\n");
+        return 1;
+    }
     pmix_proc_t job;
     PMIX_LOAD_PROCID(&job, me.nspace, PMIX_RANK_WILDCARD);
-    if (PMIx_Fence(&job, 1, nullptr, 0) != PMIX_SUCCESS) return 91;
+    if (PMIx_Fence(&job, 1, nullptr, 0) != PMIX_SUCCESS) {
+        std::fprintf(stderr, "fork_agent_check: rank %u: PMIx_Fence failed\n", me.rank);
+        PMIx_Finalize(nullptr, 0);
+        return 1;
+    }
     char cwd[4096] = "?";
     if (::getcwd(cwd, sizeof cwd) == nullptr) cwd[0] = '?';
     const std::string path = dir + "/app." + me.nspace + "." + std::to_string(me.rank);

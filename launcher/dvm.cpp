@@ -20,6 +20,7 @@
 // (dvm_stop.cpp), or SIGINT/SIGTERM. Running jobs get SIGTERM at once, SIGKILL 3 s later; the
 // server is finalized (rendezvous files, session directory, segments removed); exit status 0
 // for a requested stop, 128+signal for a signal.
+#include "fork_agent.h"
 #include "launcher.h"
 #include "output.h"
 
@@ -263,6 +264,7 @@ void retire_job(Launcher& launcher, const std::string& nspace) {
     g_retire_ordered.erase(nspace);
     launcher.job_layouts.erase(nspace);
     std::erase(launcher.spawned_nspaces, nspace);
+    fea_forget(nspace);  // its fork/exec agents' debugger job, if any
     const size_t removed = std::erase_if(
         launcher.procs, [&](const Proc& process) { return process.nspace == nspace; });
     launcher.exited_count -= removed;

@@ -1,5 +1,6 @@
 // The host module: every upcall arrives on the PMIx server's thread. Each one copies what it needs
 // and posts the real work to the launcher's loop, which calls the library's cbfunc from there.
+#include "fork_agent.h"
 #include "launcher.h"
 #include "debug_daemons.h"
 
@@ -41,6 +42,7 @@ pmix_status_t client_connected(const pmix_proc_t* proc, void*, pmix_op_cbfunc_t 
         if (Proc* process = find_proc(&client); process != nullptr && !process->connected) {
             process->connected = true;
             process->connected_at = Clock::now();
+            if (process->agent_group) fea_app_connected(*process);  // its pid, for proc tables
             if (launcher.remote != nullptr && process->job == 0)
                 launcher.remote->connected(*process);
             if (process->job == 0 && ++launcher.connected_count == launcher.local_main_ranks()) {

@@ -1,5 +1,6 @@
 // The job: what pmixrun registers with the server, the fork/exec of every rank, and the event loop
 // that forwards output, reaps children and enforces the failure and timeout rules.
+#include "fork_agent.h"
 #include "launcher.h"
 #include "output.h"
 #include "spawner.h"
@@ -388,12 +389,15 @@ SpawnSpec spawn_spec(const Launcher& launcher, char* const* argv, char* const* e
     return spec;
 }
 
+}  // namespace
+
 // setup_fork + spawn of one process with its output on two pipes. Nothing here depends on the
 // job's size: the cost per process is the same at -n 2 and -n 4096.
-// `argv` is what is executed (an agent's words first, if any: start_as.cpp); `program` the app's
-// own argv[0], for the proc tables; `wdir` where it starts (nullptr: here).
+// `argv` is what is executed (an exec agent's words first, if any: start_as.cpp); `program` the
+// app's own argv[0], for the proc tables; `wdir` where it starts (nullptr: here). Without
+// `client_env` `base_env` is used as is (a fork/exec agent, which is no client: fork_agent.h).
 bool start_proc(Launcher& launcher, Proc& process, std::vector<char*>& argv, char** base_env,
-                const char* program, const char* wdir) {
+                const char* program, const char* wdir, bool client_env) {
     char** env = nullptr;
     for (char** entry = base_env; *entry != nullptr; ++entry) {
         [[maybe_unused]] pmix_status_t appended;
@@ -402,7 +406,7 @@ bool start_proc(Launcher& launcher, Proc& process, std::vector<char*>& argv, cha
     pmix_proc_t proc;
     PMIX_PROC_LOAD(&proc, process.nspace.c_str(), process.rank);
     const auto setup_start = Clock::now();
-    const pmix_status_t rc = PMIx_server_setup_fork(&proc, &env);
+    const pmix_status_t rc = client_env ? PMIx_server_setup_fork(&proc, &env) : PMIX_SUCCESS;
     if (process.job == 0) launcher.times.setup_fork += Clock::now() - setup_start;
     if (rc != PMIX_SUCCESS) {
         std::fprintf(stderr, "pmixrun: PMIx_server_setup_fork(%s) failed: %s\n",
@@ -455,8 +459,6 @@ std::vector<char*> c_strings(std::vector<std::string>& strings) {
     out.push_back(nullptr);
     return out;
 }
-
-}  // namespace
 
 std::string proc_tag(const Proc& process) {
     return process.job == 0 ? std::to_string(process.rank)
@@ -590,19 +592,15 @@ pmix_status_t start_job_part(Launcher& launcher, const pmix_proc_t& parent, cons
         });
         env.push_back(added);
     }
-    std::vector<std::string> args = started_argv(app.start_as, app.argv);
-    std::vector<char*> argv = c_strings(args);
     std::vector<char*> envp = c_strings(env);
-    const char* wdir = app.start_as.wdir.empty() ? nullptr : app.start_as.wdir.c_str();
-    for (size_t i = first; i < launcher.procs.size(); ++i) {
-        launcher.procs[i].agent_group = !app.start_as.fork_agent.empty();
-        if (!start_proc(launcher, launcher.procs[i], argv, envp.data(), app.argv[0].c_str(),
-                        wdir)) {
-            launcher.fail(1, "could not start every process of spawned job " + job_nspace +
-                                 "; killing the job");
-            give_up_unstarted(launcher);  // the loop ends once the started ones have
-            return PMIX_ERR_JOB_FAILED_TO_LAUNCH;
-        }
+    std::vector<Proc*> started;
+    for (size_t i = first; i < launcher.procs.size(); ++i) started.push_back(&launcher.procs[i]);
+    if (!start_procs(launcher, job_nspace, started, [&](const Proc&) { return app.argv; },
+                     app.start_as, envp.data())) {
+        launcher.fail(1, "could not start every process of spawned job " + job_nspace +
+                             "; killing the job");
+        give_up_unstarted(launcher);  // the loop ends once the started ones have
+        return PMIX_ERR_JOB_FAILED_TO_LAUNCH;
     }
     lifecycle_started(launcher, job_nspace);
     debug_started(launcher, job_nspace);
@@ -618,22 +616,19 @@ bool spawn_all(Launcher& launcher, char** base_env) {
         give_up_unstarted(launcher);
         return false;
     }
-    // One per app context (MPMD): what is executed, and the app's own argv.
-    std::vector<std::vector<std::string>> programs, executed;
+    // One per app context (MPMD): the app's own argv.
+    std::vector<std::vector<std::string>> programs;
     for (const AppContext& app : launcher.options.apps) programs.push_back(app.argv);
     if (programs.empty()) programs.push_back(launcher.options.argv);
-    for (const auto& program : programs) executed.push_back(started_argv(how, program));
-    std::vector<std::vector<char*>> argvs;
-    for (auto& words : executed) argvs.push_back(c_strings(words));
-    const char* wdir = how.wdir.empty() ? nullptr : how.wdir.c_str();
-    for (Proc& process : launcher.procs) {
-        size_t app = process.job == 0 ? launcher.options.app_of(process.rank) : 0;
-        if (app >= argvs.size()) app = 0;
-        process.agent_group = !how.fork_agent.empty();
-        if (!start_proc(launcher, process, argvs[app], base_env, programs[app][0].c_str(), wdir)) {
-            give_up_unstarted(launcher);
-            return false;
-        }
+    auto argv_of = [&](const Proc& process) {
+        const size_t app = process.job == 0 ? launcher.options.app_of(process.rank) : 0;
+        return programs[app < programs.size() ? app : 0];
+    };
+    std::vector<Proc*> started;
+    for (Proc& process : launcher.procs) started.push_back(&process);
+    if (!start_procs(launcher, launcher.nspace, started, argv_of, how, base_env)) {
+        give_up_unstarted(launcher);
+        return false;
     }
     lifecycle_started(launcher, launcher.nspace);
     debug_started(launcher, launcher.nspace);
@@ -755,6 +750,7 @@ void reap(Launcher& launcher) {
         process.exited = true;
         process.exit_code = WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
         process.counted = launcher.kill_stage == 0;
+        fea_check_ended(process, status);  // an agent that never connected back fails its rank
         if (launcher.remote != nullptr) launcher.remote->exited(process);
         if (++launcher.exited_count == launcher.procs.size())
             launcher.times.all_exited = Clock::now();
@@ -906,6 +902,7 @@ void deregister_job(Launcher& launcher) {
     for (const std::string& nspace : launcher.spawned_nspaces)
         (void)deregister_nspace_bounded(nspace.c_str(), waiters.emplace_back());
     (void)deregister_nspace_bounded(launcher.nspace.c_str(), waiters.emplace_back());
+    fea_forget("");  // the fork/exec agents' debugger jobs
     for (Proc& process : launcher.procs) {
         if (process.out.fd >= 0) ::close(process.out.fd);
         if (process.err.fd >= 0) ::close(process.err.fd);

@@ -159,6 +159,7 @@ struct Proc {
     // Started by a fork/exec agent (start_as.cpp): signals go to its process group, which holds
     // the app the agent started (else a --timeout waited for the app to end by itself).
     bool agent_group = false;
+    pid_t app_pid = -1;  // the app that agent started, once it connected (proc tables show it)
     Clock::time_point forked, connected_at;
 };
 
@@ -559,7 +560,8 @@ pmix_status_t start_as_directive(const pmix_info_t& info, StartAs& out);
 // A spawned app's: its own (cwd, then its info), else the job info's, else `defaults`.
 pmix_status_t app_start_as(const pmix_app_t& app, const pmix_info_t job_info[], size_t ninfo,
                            const StartAs& defaults, StartAs& out);
-// What is executed: the agents' words, then the app's argv.
+// What the app's process executes: the exec agent's words, then the app's argv (a fork/exec
+// agent starts that itself: fork_agent.h).
 std::vector<std::string> started_argv(const StartAs& how, const std::vector<std::string>& app);
 // False, with `why` naming the directory, when `wdir` is set but no directory we can enter.
 bool wdir_usable(const std::string& wdir, std::string& why);

@@ -105,7 +105,9 @@ int main(int argc, char** argv) {
     }
     for (const AppContext& app : options.apps) {
         // What is executed first (an agent, when given), found where the process starts.
-        std::string first = started_argv(options.start_as, app.argv)[0];
+        std::string first = options.start_as.fork_agent.empty()
+                                ? started_argv(options.start_as, app.argv)[0]
+                                : split_words(options.start_as.fork_agent)[0];
         if (!options.start_as.wdir.empty() && first.find('/') != std::string::npos &&
             first[0] != '/')
             first = options.start_as.wdir + "/" + first;

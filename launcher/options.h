@@ -14,9 +14,10 @@ namespace pmix::launcher {
 // app.cwd, PMIX_WDIR, PMIX_FORKEXEC_AGENT, PMIX_EXEC_AGENT): launcher/start_as.cpp.
 struct StartAs {
     std::string wdir;  // absolute ("": the launcher's own); a missing one fails the start
-    // Commands split at blanks (prte splits its exec agent at spaces), started in place of the app
-    // with the app's argv after them, in the app's environment: the fork/exec agent, then the exec
-    // agent, then the app ("FEA EA app args" when both are given).
+    // Commands split at blanks (prte splits its exec agent at spaces), started in place of the
+    // app. The exec agent gets the app's argv after its words, in the app's environment; the
+    // fork/exec agent gets only its words and connects back as a tool for the rest (the exec
+    // agent's words and the app's argv, environment and directory: launcher/fork_agent.h).
     std::string fork_agent, exec_agent;
 };
 

@@ -5,6 +5,7 @@
 // the keys of query_keys.h. A
 // query it cannot answer is left out of the results (PMIX_QUERY_PARTIAL_SUCCESS, or
 // PMIX_ERR_NOT_FOUND when nothing was answered), as the Standard describes.
+#include "fork_agent.h"
 #include "launcher.h"
 #include "query_keys.h"
 
@@ -60,7 +61,7 @@ bool proc_table(const Launcher& launcher, const char* key, const std::string& ns
         table[i].hostname =
             strdup((process.host.empty() ? launcher.hostname : process.host).c_str());
         table[i].executable_name = strdup(process.executable.c_str());
-        table[i].pid = process.pid;
+        table[i].pid = process.app_pid > 0 ? process.app_pid : process.pid;
         table[i].exit_code = process.exited ? process.exit_code : 0;
         table[i].state = state_of(process);
     }
@@ -71,8 +72,10 @@ bool proc_table(const Launcher& launcher, const char* key, const std::string& ns
 
 bool known_nspace(const Launcher& launcher, const std::string& nspace) {
     if (nspace == launcher.nspace) return true;
+    const std::vector<std::string> agents = fea_nspaces();  // fork/exec agents' debugger jobs
     return std::find(launcher.spawned_nspaces.begin(), launcher.spawned_nspaces.end(), nspace) !=
-           launcher.spawned_nspaces.end();
+               launcher.spawned_nspaces.end() ||
+           std::find(agents.begin(), agents.end(), nspace) != agents.end();
 }
 
 // One key of one query; false when this launcher cannot answer it.
@@ -83,6 +86,7 @@ bool answer(const Launcher& launcher, const char* key, const pmix_query_t& query
     if (std::strcmp(key, PMIX_QUERY_NAMESPACES) == 0) {
         std::string all = launcher.nspace;  // comma-separated, as OpenPMIx answers
         for (const std::string& spawned : launcher.spawned_nspaces) all += "," + spawned;
+        for (const std::string& agents : fea_nspaces()) all += "," + agents;
         PMIx_Info_load(&out, key, all.c_str(), PMIX_STRING);
     } else if (std::strcmp(key, PMIX_QUERY_PROC_TABLE) == 0 ||
                std::strcmp(key, PMIX_QUERY_LOCAL_PROC_TABLE) == 0) {
@@ -221,6 +225,7 @@ void host_tool_connected(pmix_info_t* info, size_t ninfo, pmix_tool_connection_c
             g_launcher->nspace + ".tool." + std::to_string(++tools_admitted);
         PMIX_LOAD_PROCID(&proc, assigned.c_str(), 0);
     }
+    fea_tool_connected(proc);  // a fork/exec agent connecting back (fork_agent.h)
     cbfunc(PMIX_SUCCESS, &proc, cbdata);
 }
 

@@ -89,7 +89,7 @@ std::string spawn_support(const Launcher& launcher) {
         return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
                      PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME,
                      PMIX_DEBUG_STOP_IN_INIT, PMIX_DEBUG_STOP_ON_EXEC, PMIX_DEBUG_STOP_IN_APP,
-                     PMIX_WDIR, PMIX_FORKEXEC_AGENT, PMIX_EXEC_AGENT});
+                     PMIX_WDIR, PMIX_EXEC_AGENT});  // no fork/exec agent across nodes
     if (!single_node(launcher))
         return join({PMIX_SET_ENVAR, PMIX_ADD_ENVAR, PMIX_UNSET_ENVAR, PMIX_PREPEND_ENVAR,
                      PMIX_APPEND_ENVAR, PMIX_FIRST_ENVAR, PMIX_ENVARS_HARVESTED, PMIX_PSET_NAME,

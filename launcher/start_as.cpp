@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 
 namespace pmix::launcher {
@@ -19,6 +20,27 @@ constexpr char kStandardForkExecAgent[] = "pmix.frkex.agnt";
 bool is_fork_agent_key(const pmix_info_t& info) {
     return PMIX_CHECK_KEY(&info, PMIX_FORKEXEC_AGENT) ||
            PMIX_CHECK_KEY(&info, kStandardForkExecAgent);
+}
+
+// Across nodes (pmixd, the multi-node head) a spawn's fork/exec agent is not run (fork_agent.h
+// serves pmixrun --host's own job there): a spawn that requires one is refused, one that does
+// not runs without it.
+pmix_status_t fork_agent_across_nodes(const pmix_app_t& app, const pmix_info_t job_info[],
+                                      size_t ninfo, StartAs& out) {
+    const Launcher* launcher = g_launcher;
+    if (out.fork_agent.empty() || launcher == nullptr ||
+        (launcher->remote == nullptr && launcher->options.hosts.empty() &&
+         launcher->options.hostfile.empty()))
+        return PMIX_SUCCESS;
+    auto required = [](const pmix_info_t* info, size_t n) {
+        for (size_t i = 0; info != nullptr && i < n; ++i)
+            if (is_fork_agent_key(info[i]) && PMIX_INFO_IS_REQUIRED(&info[i])) return true;
+        return false;
+    };
+    if (required(job_info, ninfo) || required(app.info, app.ninfo)) return PMIX_ERR_NOT_SUPPORTED;
+    std::fprintf(stderr, "pmixrun: PMIX_FORKEXEC_AGENT ignored: not supported across nodes\n");
+    out.fork_agent.clear();
+    return PMIX_SUCCESS;
 }
 
 }  // namespace
@@ -60,13 +82,11 @@ pmix_status_t app_start_as(const pmix_app_t& app, const pmix_info_t job_info[], 
     out.wdir = pick(own.wdir, from_job.wdir, defaults.wdir);
     out.fork_agent = pick(own.fork_agent, from_job.fork_agent, defaults.fork_agent);
     out.exec_agent = pick(own.exec_agent, from_job.exec_agent, defaults.exec_agent);
-    return PMIX_SUCCESS;
+    return fork_agent_across_nodes(app, job_info, ninfo, out);
 }
 
 std::vector<std::string> started_argv(const StartAs& how, const std::vector<std::string>& app) {
-    std::vector<std::string> out = split_words(how.fork_agent);
-    const std::vector<std::string> exec_agent = split_words(how.exec_agent);
-    out.insert(out.end(), exec_agent.begin(), exec_agent.end());
+    std::vector<std::string> out = split_words(how.exec_agent);
     out.insert(out.end(), app.begin(), app.end());
     return out;
 }

@@ -3,7 +3,7 @@
 # `ip netns exec` (the launch agent), exactly as it would through ssh on a cluster.
 #   pmixrun_netns.sh BINDIR CASE D SLOTS
 # CASE: putget | fence_nodata | fence_subset | modexrounds | modexrounds_any | dmodex | events | abort | killed | daemon_killed |
-#       hostfile | jobctl_kill | envars | instanton | tools | publish | publish_lookup | spawn | spawn_fence | spawn_jobend | spawn_stop | startas | connect | qget | envdirectives | cred | querykeys | groups | groups_invite |
+#       hostfile | jobctl_kill | envars | instanton | tools | publish | publish_lookup | spawn | spawn_fence | spawn_jobend | spawn_stop | startas | forkagent | connect | qget | envdirectives | cred | querykeys | groups | groups_invite |
 #       groups_leave. Every rank's output and pmixrun's exit status are checked; namespaces get a
 #       unique prefix and are always removed; no pmixd, rank or shared-memory segment may be
 #       left. Exit 77 (skipped) where network namespaces cannot be created.
@@ -221,7 +221,8 @@ spawn_stop)  # 5th, 6th arguments: init|exec|app, tests/tools/debug_stop (xnode_
   pgrep -f "$dbg hello $work/marks" >/dev/null && fail "a spawned process outlived pmixrun"
   ;;
 startas)  # --wdir and --exec-agent on every node; spawns across nodes with app.cwd, a missing
-  # cwd, PMIX_FORKEXEC_AGENT (tests/tools/agents.cpp, agent.sh; launcher/start_as.cpp)
+  # cwd, a required PMIX_FORKEXEC_AGENT refused (tests/tools/agents.cpp, agent.sh;
+  # launcher/start_as.cpp, fork_agent.h: one node only)
   rec="$work/rec" agent="/bin/bash $here/../tools/agent.sh"
   mkdir -p "$rec/work"
   run 0 --host "$hosts" --wdir "$rec/work" --exec-agent "$agent exec $rec" "$bin/agents" hello "$rec"
@@ -229,10 +230,34 @@ startas)  # --wdir and --exec-agent on every node; spawns across nodes with app.
   [ "$ran_there" -eq "$n" ] || fail "$ran_there of $n ranks ran in $rec/work"
   agents=$(cat "$rec"/agent.* 2>/dev/null | grep -c "^exec ")
   [ "$agents" -eq "$n" ] || fail "$agents of $n exec agents ran"
-  for which in cwd badcwd fork; do
+  for which in cwd badcwd fork-refused; do
     run 0 --host "$hosts" -n 1 "$bin/agents" spawner "$rec" "$which" "$agent"
     expect_lines "agents: $which ok" 1
   done
+  ;;
+forkagent)  # pmixrun --host --fork-agent (launcher/fork_agent.h; examples/fork_agent.c and
+  # tests/tools/fork_agent_check.cpp): every rank started by an agent that connected back to its
+  # node's pmixd as rank r of "<job>.fea" and is the rank's parent; sizes, local ranks and peers
+  # without the agents; the proc table gives the app's pid; the app's exit code 7 is pmixrun's
+  rec="$work/rec"
+  mkdir -p "$rec"
+  run 0 --host "$hosts" --fork-agent "$bin/fork_agent --record $rec" "$bin/fork_agent_check" app "$rec" 0
+  ns=$(ls "$rec" | sed -n 's/^app\.\(.*\)\.0$/\1/p')
+  [ -n "$ns" ] || fail "no report of rank 0"
+  for ((r = 0; r < n; r++)); do
+    first=$((r / slots * slots))
+    peers=$(seq -s, "$first" $((first + slots - 1)))
+    read -r size lrank lsize lpeers pid ppid names _ tpid < "$rec/app.$ns.$r" || true
+    read -r fns frank fpid tns trank apid < "$rec/fea.$ns.$r" || true
+    [ "$size $lrank $lsize $lpeers" = "$n $((r - first)) $slots $peers" ] ||
+      fail "rank $r sees size $size, local rank $lrank, local size $lsize, peers $lpeers"
+    [ "$fns $frank $tns $trank" = "$ns.fea $r $ns $r" ] ||
+      fail "agent of rank $r: $fns:$frank targeting $tns:$trank"
+    [ "$apid $fpid $tpid" = "$pid $ppid $pid" ] ||
+      fail "rank $r (pid $pid, parent $ppid, proc table $tpid): agent $fpid said $apid"
+    case ",$names," in *",$ns.fea,"*) ;; *) fail "namespaces '$names' lack $ns.fea" ;; esac
+  done
+  run 7 --host "$hosts" --fork-agent "$bin/fork_agent" "$bin/fork_agent_check" app "$rec" 7
   ;;
 connect)  # spawn as above (2 children), then PMIx_Connect / PMIx_Disconnect of both jobs
   run 0 --host "$hosts" "$bin/xnode_spawn" connect

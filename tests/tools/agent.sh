@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# tests/tools/agent.sh MODE DIR PROGRAM [ARGS...] - the test fork/exec or exec agent
+# tests/tools/agent.sh MODE DIR PROGRAM [ARGS...] - a test agent: the exec agent, or (fork) an
+# agent of the old kind that only wraps the program (pmixrun's fork/exec agent connects back as a
+# tool: examples/fork_agent.c)
 # (launcher/start_as.cpp): records that it ran, in the rank's environment, as
 # DIR/agent.<nspace>.<rank> ("MODE nspace rank pid cwd"), then starts the program:
 #  fork: as its child, waited for, its exit status ours (a fork/exec agent);

@@ -8,9 +8,11 @@
 //     cwd:     app.cwd = DIR/work: both hellos report DIR/work
 //     wdir:    PMIX_WDIR in the job info = DIR/work (app.cwd unset): the same
 //     badcwd:  app.cwd = DIR/missing: PMIx_Spawn fails with PMIX_ERR_JOB_WDIR_NOT_FOUND
-//     fork:    PMIX_FORKEXEC_AGENT "AGENT fork DIR": the agent ran with the rank's PMIx
-//              environment (DIR/agent.<nspace>.<rank>) and is the hello's parent
+//     fork:    PMIX_FORKEXEC_AGENT AGENT (examples/fork_agent.c with --record DIR): each agent
+//              connected back as a tool of its own namespace, targeted its rank
+//              (DIR/fea.<nspace>.<rank>) and is the hello's parent
 //     fork-std: the same under the Standard's string for it, "pmix.frkex.agnt"
+//     fork-refused: a required PMIX_FORKEXEC_AGENT across nodes: PMIX_ERR_NOT_SUPPORTED
 //     exec:    PMIX_EXEC_AGENT "AGENT exec DIR": the agent ran and became the hello (same pid)
 //     support: PMIX_QUERY_ATTRIBUTE_SUPPORT (PMIX_HOST_ATTRIBUTES of PMIx_Spawn) and
 //              PMIX_QUERY_SPAWN_SUPPORT name PMIX_WDIR and both agents; PMIX_QUERY_DEBUG_SUPPORT
@@ -111,6 +113,25 @@ AgentReport agent_report(const std::string& dir, const std::string& nspace, int 
     return report;
 }
 
+// The example fork/exec agent's record (examples/fork_agent.c --record): "<agent nspace> <agent
+// rank> <agent pid> <target nspace> <target rank> <app pid>": a tool of its own namespace that
+// started the rank as its child.
+void check_fork_agent(const std::string& dir, const std::string& nspace, int rank,
+                      const HelloReport& hello) {
+    std::istringstream in(wait_file(dir + "/fea." + nspace + "." + std::to_string(rank)));
+    std::string agent_nspace, target_nspace;
+    long agent_rank = -1, agent_pid = 0, target_rank = -1, app_pid = 0;
+    in >> agent_nspace >> agent_rank >> agent_pid >> target_nspace >> target_rank >> app_pid;
+    const std::string who = "fork agent of rank " + std::to_string(rank);
+    check(!agent_nspace.empty() && agent_nspace != nspace,
+          who + " is in namespace '" + agent_nspace + "', not one of its own");
+    check(target_nspace == nspace && target_rank == rank,
+          who + " targeted " + target_nspace + ":" + std::to_string(target_rank));
+    check(hello.ppid == agent_pid && hello.pid == app_pid,
+          who + " (" + std::to_string(agent_pid) + ") did not start the hello (" +
+              std::to_string(hello.pid) + ", parent " + std::to_string(hello.ppid) + ")");
+}
+
 // PMIx_Spawn of 2 hellos; `cwd` into app.cwd, `job_info` as given. The status, `nspace` set.
 pmix_status_t spawn_hellos(const std::string& self, const std::string& dir, const char* cwd,
                            std::vector<pmix_info_t>& job_info, std::string& nspace) {
@@ -204,12 +225,21 @@ void case_spawn(const std::string& self, const std::string& dir, const std::stri
         PMIX_INFO_LOAD(&info, key, value.c_str(), PMIX_STRING);
     };
     if (which == "wdir") add(PMIX_WDIR, work);
-    if (which == "fork") add(PMIX_FORKEXEC_AGENT, agent + " fork " + dir);
-    if (which == "fork-std") add("pmix.frkex.agnt", agent + " fork " + dir);  // the Standard's
+    if (which == "fork") add(PMIX_FORKEXEC_AGENT, agent);
+    if (which == "fork-std") add("pmix.frkex.agnt", agent);  // the Standard's string
     if (which == "exec") add(PMIX_EXEC_AGENT, agent + " exec " + dir);
+    if (which == "fork-refused") {  // across nodes: a required fork/exec agent is refused
+        add(PMIX_FORKEXEC_AGENT, agent);
+        PMIX_INFO_REQUIRED(&job_info.back());
+    }
     const char* cwd = which == "cwd" ? work.c_str() : which == "badcwd" ? missing.c_str() : nullptr;
     std::string nspace;
     const pmix_status_t rc = spawn_hellos(self, dir, cwd, job_info, nspace);
+    if (which == "fork-refused") {
+        check(rc == PMIX_ERR_NOT_SUPPORTED,
+              std::string("a required fork/exec agent across nodes: ") + PMIx_Error_string(rc));
+        return;
+    }
     if (which == "badcwd") {
         check(rc == PMIX_ERR_JOB_WDIR_NOT_FOUND,
               std::string("spawn in a missing directory: ") + PMIx_Error_string(rc));
@@ -223,19 +253,15 @@ void case_spawn(const std::string& self, const std::string& dir, const std::stri
         if (which == "cwd" || which == "wdir")
             check(hello.cwd == work, "rank " + std::to_string(rank) + " ran in " + hello.cwd);
         const std::string mode = which == "fork-std" ? "fork" : which;
-        if (mode != "fork" && mode != "exec") continue;
+        if (mode == "fork") check_fork_agent(dir, nspace, rank, hello);
+        if (mode != "exec") continue;
         const AgentReport seen = agent_report(dir, nspace, rank);
         check(seen.mode == mode && seen.nspace == nspace && seen.rank == std::to_string(rank),
               "agent of rank " + std::to_string(rank) + ": '" + seen.mode + " " + seen.nspace +
                   " " + seen.rank + "'");
-        if (mode == "fork")
-            check(hello.ppid == seen.pid, "the fork agent (" + std::to_string(seen.pid) +
-                                              ") is not the hello's parent (" +
-                                              std::to_string(hello.ppid) + ")");
-        else
-            check(hello.pid == seen.pid, "the exec agent (" + std::to_string(seen.pid) +
-                                             ") did not become the hello (" +
-                                             std::to_string(hello.pid) + ")");
+        check(hello.pid == seen.pid, "the exec agent (" + std::to_string(seen.pid) +
+                                         ") did not become the hello (" +
+                                         std::to_string(hello.pid) + ")");
     }
 }
 

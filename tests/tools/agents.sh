@@ -1,21 +1,23 @@
 #!/usr/bin/env bash
-# tests/tools/agents.sh PMIXRUN AGENTS AGENT_SH CASE - the working directory and the agents a
-# launcher starts processes with (launcher/start_as.cpp); AGENTS is agents.cpp, AGENT_SH the test
-# agent (agent.sh). CASE:
+# tests/tools/agents.sh PMIXRUN AGENTS AGENT_SH FEA CASE - the working directory and the agents a
+# launcher starts processes with (launcher/start_as.cpp, fork_agent.h); AGENTS is agents.cpp,
+# AGENT_SH the test exec agent (agent.sh), FEA the example fork/exec agent (fork_agent.c). CASE:
 #  main:  pmixrun's own job: --wdir DIR (every rank's getcwd is DIR, also as -wdir and with a
 #         relative program found there); a missing --wdir fails naming the directory, exit 2;
-#         --fork-agent / --exec-agent: the agent ran with the rank's PMIx environment and
-#         started the rank, which passed PMIx_Init and a fence (fork: its parent; exec: it);
-#         --timeout ends the app a fork agent started as well
+#         --exec-agent: the agent ran with the rank's PMIx environment and became the rank;
+#         --fork-agent: the agent connected back as a tool of its own namespace and started the
+#         rank (its parent); both ranks passed PMIx_Init and a fence; --timeout ends the app a
+#         fork agent started as well
 #  spawn: PMIx_Spawn from a client of pmixrun: app.cwd, PMIX_WDIR, a missing cwd
 #         (PMIX_ERR_JOB_WDIR_NOT_FOUND), PMIX_FORKEXEC_AGENT, PMIX_EXEC_AGENT, and the spawn /
 #         debug support queries naming them
 #  dvm:   the same spawns from a tool of pmixrun --dvm, and --dvm --wdir as every job's default
 set -u
-PMIXRUN=$1 PROG=$2 AGENT_SH=$3 CASE=$4
+PMIXRUN=$1 PROG=$2 AGENT_SH=$3 FEA_BIN=$4 CASE=$5
 AGENT="/bin/bash $AGENT_SH"
 export TMPDIR=$(mktemp -d /tmp/pmix-agents.XXXXXX)
 DIR=$TMPDIR/out
+FEA="$FEA_BIN --record $DIR"
 mkdir -p "$DIR/work"
 unset PMIX_SYSTEM_TMPDIR
 DVM_PID=
@@ -60,28 +62,35 @@ case_main() {
   [[ $rc == 2 ]] || fail "a missing --wdir: exit $rc, not 2"
   grep -q "directory '$DIR/missing': No such file or directory" "$DIR/run.err" ||
     fail "a missing --wdir: the message does not name it"
-  local mode pids agents
-  for mode in fork exec; do
-    rm -f "$DIR"/hello.* "$DIR"/agent.*
-    run -n 2 --"$mode"-agent "$AGENT $mode $DIR" "$PROG" hello "$DIR"
-    [[ $rc == 0 ]] || fail "--$mode-agent: pmixrun exited $rc"
-    agents=$(cat "$DIR"/agent.* 2>/dev/null | awk -v m=$mode '$1 == m && $3 ~ /^[01]$/' | wc -l)
-    [[ $agents == 2 ]] || fail "--$mode-agent: $agents agent records with a rank, not 2"
-    [[ $(main_reports | wc -l) == 2 ]] || fail "--$mode-agent: ranks did not pass the fence"
-    for r in 0 1; do
-      local apid hpid hppid
-      apid=$(awk '{print $4}' "$DIR"/agent.*."$r")
-      read -r _ _ hpid hppid <<< "$(main_reports | awk -v r=$r '$1 == r')"
-      if [[ $mode == fork ]]; then
-        [[ $hppid == "$apid" ]] || fail "fork agent $apid is not rank $r's parent ($hppid)"
-      else
-        [[ $hpid == "$apid" ]] || fail "exec agent $apid did not become rank $r ($hpid)"
-      fi
-    done
+  local agents r apid hpid hppid fns fpid tns trank app_pid
+  rm -f "$DIR"/hello.* "$DIR"/agent.*
+  run -n 2 --exec-agent "$AGENT exec $DIR" "$PROG" hello "$DIR"
+  [[ $rc == 0 ]] || fail "--exec-agent: pmixrun exited $rc"
+  agents=$(cat "$DIR"/agent.* 2>/dev/null | awk '$1 == "exec" && $3 ~ /^[01]$/' | wc -l)
+  [[ $agents == 2 ]] || fail "--exec-agent: $agents agent records with a rank, not 2"
+  [[ $(main_reports | wc -l) == 2 ]] || fail "--exec-agent: ranks did not pass the fence"
+  for r in 0 1; do
+    apid=$(awk '{print $4}' "$DIR"/agent.*."$r")
+    read -r _ _ hpid hppid <<< "$(main_reports | awk -v r=$r '$1 == r')"
+    [[ $hpid == "$apid" ]] || fail "exec agent $apid did not become rank $r ($hpid)"
+  done
+  rm -f "$DIR"/hello.* "$DIR"/fea.*
+  run -n 2 --fork-agent "$FEA" "$PROG" hello "$DIR"
+  [[ $rc == 0 ]] || fail "--fork-agent: pmixrun exited $rc"
+  [[ $(main_reports | wc -l) == 2 ]] || fail "--fork-agent: ranks did not pass the fence"
+  for r in 0 1; do
+    local nspace
+    nspace=$(ls "$DIR" | sed -n "s/^hello\.\(.*\)\.$r\$/\1/p")
+    read -r _ _ hpid hppid <<< "$(main_reports | awk -v r=$r '$1 == r')"
+    read -r fns _ fpid tns trank app_pid < "$DIR/fea.$nspace.$r"
+    [[ $fns != "$nspace" && $tns == "$nspace" && $trank == "$r" ]] ||
+      fail "fork agent of rank $r: namespace $fns, target $tns:$trank"
+    [[ $hppid == "$fpid" && $hpid == "$app_pid" ]] ||
+      fail "fork agent $fpid did not start rank $r ($hpid, parent $hppid)"
   done
   # --timeout ends what a fork agent started too (its process group), not only the agent.
   local nap="29.$$"
-  timeout -s KILL 20 "$PMIXRUN" --timeout 1 -n 2 --fork-agent "$AGENT fork $DIR" sleep "$nap" \
+  timeout -s KILL 20 "$PMIXRUN" --timeout 1 -n 2 --fork-agent "$FEA" sleep "$nap" \
     > /dev/null 2> "$DIR/run.err"
   rc=$?
   [[ $rc == 124 ]] || fail "--timeout with a fork agent: exit $rc, not 124 (the job's sleep kept it)"
@@ -101,8 +110,11 @@ spawner() {  # CASE [tool]: agents spawner, 40 s at most
 
 case_spawn() {
   local which
+  local agent
   for which in cwd wdir badcwd fork fork-std exec support; do
-    run -n 1 "$PROG" spawner "$DIR" "$which" "$AGENT"
+    agent=$AGENT
+    [[ $which == fork* ]] && agent=$FEA
+    run -n 1 "$PROG" spawner "$DIR" "$which" "$agent"
     [[ $rc == 0 ]] && grep -q "^\[0\] agents: $which ok" "$DIR/run.out" ||
       fail "spawn $which: pmixrun exited $rc"
   done
@@ -126,14 +138,15 @@ stop_dvm() {
 case_dvm() {
   local which
   start_dvm
-  for which in cwd badcwd fork exec support; do
+  for which in cwd badcwd exec support; do
     spawner "$which" "$AGENT" tool || fail "dvm spawn $which"
   done
+  spawner fork "$FEA" tool || fail "dvm spawn fork"
   stop_dvm
   # --wdir with --dvm: every spawned job's directory unless the spawn names one.
   rm -f "$DIR"/hello.*
   start_dvm --wdir "$DIR/work"
-  spawner fork "$AGENT" tool || fail "dvm --wdir spawn"
+  spawner fork "$FEA" tool || fail "dvm --wdir spawn"
   grep -q "^$DIR/work " "$DIR"/hello.*.0 || fail "dvm --wdir: the job ran elsewhere"
   stop_dvm
 }

@@ -136,16 +136,14 @@ void start_cospawned(const std::shared_ptr<SpawnTask>& task) {
 }
 
 // The job-level directives: the debugger's, the lifecycle requests (the head raises the jobs'
-// events: to the requester as it asks), the environment's (kept by plan_spawn); the stops are
-// not carried across nodes for a tool's spawn yet.
+// events: to the requester as it asks), the stops (the application's alone, as on one node:
+// they travel in its job info to every node, debug_nodes.h), the environment's (kept by
+// plan_spawn).
 pmix_status_t check_job_info(const pmix_info_t job_info[], size_t ninfo, DebugRequest& debug,
-                             LifecycleRequest& lifecycle) {
+                             LifecycleRequest& lifecycle, StopRequest& stops) {
     for (size_t i = 0; i < ninfo; ++i) {
         if (lifecycle_directive(job_info[i], lifecycle)) continue;
-        if (StopRequest stops; stop_directive(job_info[i], stops)) {
-            if (stops.any()) return PMIX_ERR_NOT_SUPPORTED;
-            continue;
-        }
+        if (stop_directive(job_info[i], stops)) continue;
         const pmix_status_t rc = debug_directive(job_info[i], debug);
         if (rc != PMIX_ERR_NOT_FOUND && rc != PMIX_SUCCESS) return rc;
         if (rc == PMIX_ERR_NOT_FOUND && PMIX_CHECK_KEY(&job_info[i], PMIX_FWD_STDIN))
@@ -167,10 +165,11 @@ bool head_spawn_takes(const pmix_info_t job_info[], size_t ninfo, const pmix_app
     if (apps == nullptr || napps == 0) return false;
     DebugRequest debug;
     LifecycleRequest lifecycle;
+    StopRequest stops;
     AppSpec app;
     std::vector<CospawnApp> cospawned;
     // A refusal here is head_spawn_fn's too: it answers it for the requests that name a debugger.
-    if (check_job_info(job_info, ninfo, debug, lifecycle) != PMIX_SUCCESS ||
+    if (check_job_info(job_info, ninfo, debug, lifecycle, stops) != PMIX_SUCCESS ||
         plan_spawn(job_info, ninfo, apps, napps, lifecycle, app, debug, cospawned) != PMIX_SUCCESS)
         return debug.placed() || debug.has_target || napps > 1;
     return debug.placed() || debug.has_target || !cospawned.empty();
@@ -214,13 +213,17 @@ pmix_status_t head_spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[
         return PMIX_ERR_BAD_PARAM;
     auto task = std::make_shared<SpawnTask>();
     LifecycleRequest lifecycle;
-    if (const pmix_status_t rc = check_job_info(job_info, ninfo, task->debug, lifecycle);
+    StopRequest stops;
+    if (const pmix_status_t rc = check_job_info(job_info, ninfo, task->debug, lifecycle, stops);
         rc != PMIX_SUCCESS)
         return rc;
     if (const pmix_status_t rc = plan_spawn(job_info, ninfo, apps, napps, lifecycle, task->app,
                                             task->debug, task->cospawned);
         rc != PMIX_SUCCESS)
         return rc;
+    // Held: the application (HeadSpawner::spawn_here watches it); the co-spawned apps run.
+    task->app.stops = stops;
+    stop_add_job_info(stops, task->app.directives);
     const bool debugger = task->debug.placed() || task->debug.has_target;
     if (g_spawner == nullptr || (!debugger && task->cospawned.empty()))
         return PMIX_ERR_NOT_SUPPORTED;  // a plain application: not from a tool at the head

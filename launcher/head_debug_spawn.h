@@ -10,9 +10,14 @@
 //   info;
 // - an application in blocks over every node, then each co-spawned app (debugger ones aimed at
 //   the application unless they name a target); the spawn returns the application's namespace.
+// The stops of the job info (PMIX_DEBUG_STOP_IN_INIT / _ON_EXEC / _IN_APP) hold the application
+// alone, as on one node: they go in its job info to every node and the head watches it
+// (HeadSpawner::hold, debug_nodes.h); the co-spawned jobs run unheld. The requester's
+// PMIX_NOTIFY_* lifecycle requests are honoured (the head raises every job's events).
 // An unknown target: PMIX_ERR_NOT_FOUND; counts as debug_daemons.h. What else a tool might ask of
-// the head's spawn (a plain application, stops, PMIX_NOTIFY_*, PMIX_FWD_STDIN, another directive
-// marked required): PMIX_ERR_NOT_SUPPORTED.
+// the head's spawn (a plain application at the head of pmixrun --host, PMIX_FWD_STDIN, another
+// directive marked required):
+// PMIX_ERR_NOT_SUPPORTED.
 #pragma once
 
 #include "launcher.h"

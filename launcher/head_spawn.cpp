@@ -53,11 +53,7 @@ void HeadSpawner::request(size_t node, const Message& message) {
     pending.requester_node = node;
     pending.id = f[0];
     // Its debugger stops (in its job info): every node holds its part, the head reports.
-    if (AppSpec app; decode_app(f, kAppFieldsAt, app) && app.stops.any())
-        head_debug_hold(view_, view_.spawned_nspaces.back(), parent, app.stops,
-                        [this, nodes](MessageKind kind, const std::vector<std::string>& fields) {
-                            for (size_t n = 0; n < nodes; ++n) send_(n, kind, fields);
-                        });
+    if (AppSpec app; decode_app(f, kAppFieldsAt, app) && app.stops.any()) hold(parent, app.stops);
 }
 
 void HeadSpawner::spawn_here(const pmix_proc_t& parent, const AppSpec& app,
@@ -70,6 +66,15 @@ void HeadSpawner::spawn_here(const pmix_proc_t& parent, const AppSpec& app,
     placed.nprocs = 0;
     for (uint32_t count : counts) placed.nprocs += count;
     launch(parent, counts, encode_app(placed), app.lifecycle).done = std::move(done);
+    if (app.stops.any()) hold(parent, app.stops);  // its stops went in its job info
+}
+
+void HeadSpawner::hold(const pmix_proc_t& requester, const StopRequest& stops) {
+    const size_t nodes = view_.layout.nodes.size();
+    head_debug_hold(view_, view_.spawned_nspaces.back(), requester, stops,
+                    [this, nodes](MessageKind kind, const std::vector<std::string>& fields) {
+                        for (size_t n = 0; n < nodes; ++n) send_(n, kind, fields);
+                    });
 }
 
 HeadSpawner::Pending& HeadSpawner::launch(const pmix_proc_t& parent,

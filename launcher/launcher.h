@@ -206,6 +206,10 @@ struct JobLifecycle {
     int failed_exit_code = 0;
     pmix_status_t reason = PMIX_SUCCESS;  // PMIX_ERR_JOB_* of that failure
     std::vector<pmix_rank_t> aborted;     // ranks that called PMIx_Abort
+    // JOB_START / LAUNCH_COMPLETE raised: once per job, whichever report comes first (the
+    // multi-node head hears a job held on exec started from its debug_started reports and again
+    // once every node answered its spawn part).
+    bool start_raised = false;
     // Debugger-daemon jobs aimed at this one (debug_daemons.cpp): they get its events too when
     // they go to the requester alone (custom range), as prte's example daemon waits for JOB_END.
     std::vector<std::string> debugger_jobs;
@@ -476,7 +480,7 @@ bool lifecycle_directive(const pmix_info_t& info, LifecycleRequest& request);
 // A job registered: `requester` is its spawner (nullptr: the main job).
 void lifecycle_watch(Launcher& launcher, const std::string& nspace, size_t nprocs,
                      const pmix_proc_t* requester, const LifecycleRequest& request);
-// Every process of the job started: PMIX_EVENT_JOB_START, then PMIX_LAUNCH_COMPLETE.
+// Every process of the job started: PMIX_EVENT_JOB_START, then PMIX_LAUNCH_COMPLETE (once a job).
 void lifecycle_started(Launcher& launcher, const std::string& nspace);
 // PMIx_Abort(status) called: the job's failure is the aborter's, with that status as its
 // PMIX_EXIT_CODE (as pmixrun's exit status), whichever process the kill that follows ends first.

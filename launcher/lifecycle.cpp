@@ -151,8 +151,10 @@ void lifecycle_watch(Launcher& launcher, const std::string& nspace, size_t nproc
 void lifecycle_started(Launcher& launcher, const std::string& nspace) {
     auto it = launcher.lifecycles.find(nspace);
     if (it == launcher.lifecycles.end()) return;
-    const JobLifecycle& job = it->second;
+    JobLifecycle& job = it->second;
     if (launcher.remote != nullptr && nspace == launcher.nspace) return;
+    if (job.start_raised) return;
+    job.start_raised = true;
     if (job.has_requester && job.request.any() && !job.request.job_events) return;
     const pmix_proc_t all = proc_of(nspace, PMIX_RANK_WILDCARD);
     raise(job, nspace, PMIX_EVENT_JOB_START, all, no_extra);

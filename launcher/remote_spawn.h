@@ -74,6 +74,8 @@ private:
                     const LifecycleRequest& lifecycle = {});
     void started(size_t node, const Message& message);
     void finish(const std::string& nspace, Pending& pending);
+    // The job just launched asked for debugger stops: held on every node (debug_nodes.h).
+    void hold(const pmix_proc_t& requester, const StopRequest& stops);
 
     Launcher& view_;
     Send send_;

@@ -19,6 +19,13 @@
 #   job on both nodes and exits 129 (hangup); stop: the directives add PMIX_DEBUG_STOP_IN_INIT:
 #   the job's READY_FOR_DEBUG once both nodes' processes are held, no rank past PMIx_Init before
 #   the initiator releases the job, then JOB_END.
+# CASE abort (PROG tests/tools/lifecycle): a tool attached to the head of a 4-rank job whose last
+#   rank calls PMIx_Abort(3) (examples/abort.c, once the tool registered): the job's one JOB_END
+#   is PMIX_ERR_JOB_ABORTED with PMIX_EXIT_CODE 3 and rank 3's PMIX_PROCID; pmixrun exits 3.
+# CASE cospawn_stops (PROG tests/tools/cospawn_stops): a tool attached to the head of a running
+#   4-rank job spawns 4 ranks held in init with a co-spawned debugger daemon per node: the
+#   daemons run while the ranks are held on both nodes; released; JOB_END exit 7 (which, as any
+#   rank's failure, ends pmixrun with status 7).
 # Namespaces get a unique prefix and are always removed; no pmixd or segment may be left.
 # Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -124,6 +131,47 @@ indirect|hangup|stop)
     sleep 0.5
     pgrep -f "hold $work/marks/never" >/dev/null && fail "a rank outlived the hangup"
   fi
+  finish
+  ;;
+abort)
+  echo "+ pmixrun --host $hosts abort (once $work/marks/start exists)"
+  timeout -s KILL 60 "$bin/pmixrun" --launch-agent "ip netns exec" --host "$hosts" --timeout 50 \
+    /bin/sh -c 'while [ ! -e "$1" ]; do sleep 0.05; done; exec "$0"' "$bin/abort" \
+    "$work/marks/start" >"$work/out" 2>"$work/err" &
+  job=$!
+  wait_head
+  timeout -s KILL 40 "$prog" watch-abort "$head" "$work/marks/start" 3 >"$work/tool" 2>&1 ||
+    fail "the tool failed"
+  sed 's/^/tool| /' "$work/tool"
+  grep -q "^lifecycle: watch-abort ok" "$work/tool" || fail "tool: no summary"
+  wait "$job"
+  rc=$?
+  job=
+  cat "$work/out" "$work/err"
+  [ "$rc" -eq 3 ] || fail "pmixrun exited $rc, expected 3"
+  finish
+  ;;
+cospawn_stops)
+  echo "+ pmixrun --host $hosts debug_daemons node-member STOP"
+  timeout -s KILL 60 "$bin/pmixrun" --launch-agent "ip netns exec" --host "$hosts" --timeout 50 \
+    "$bin/debug_daemons" node-member "$work/marks/stop" >"$work/out" 2>"$work/err" &
+  job=$!
+  wait_head
+  mkdir -p "$work/marks/cs"
+  timeout -s KILL 40 "$prog" tool "$head" "$work/marks/cs" "$bin/debug_daemons" >"$work/tool" 2>&1 ||
+    fail "the tool failed"
+  touch "$work/marks/stop"
+  sed 's/^/tool| /' "$work/tool"
+  grep -q "^cospawn_stops: ok" "$work/tool" || fail "tool: no summary"
+  wait "$job"
+  rc=$?  # a spawned job's failing rank ends pmixrun's job as any rank does: its exit status
+  [ "$rc" -eq 7 ] || fail "pmixrun exited $rc, expected 7 (the spawned job's last rank)"
+  job=
+  cat "$work/out" "$work/err"
+  for node in 0 1; do
+    n=$(grep -c "^\[.*\] node-daemon .* on ${prefix}n$node: target .*, here ranks [0-9],[0-9]$" "$work/out")
+    [ "$n" -eq 1 ] || fail "$n daemons on node $node saw 2 targets, want 1"
+  done
   finish
   ;;
 *) echo "unknown case $case"; exit 2 ;;

@@ -38,6 +38,11 @@
 #            release, JOB_END; a DVM job's rank spawning 4 processes held in init on both nodes
 #            and releasing them (xnode_spawn_stop); PMIX_QUERY_DEBUG_SUPPORT and _SPAWN_SUPPORT
 #            (pmix-query) name the three stops
+#  cospawn_stops: (2nd argument: tests/tools/cospawn_stops, 5th: tests/tools/debug_daemons) a
+#            tool's spawn of 4 ranks held in init (PMIX_DEBUG_STOP_IN_INIT) with a co-spawned
+#            debugger daemon per node: the ranks held on both nodes, the daemons running (not
+#            held), seeing PMIX_DEBUG_TARGET and their node's 2 ranks, and ending; the release;
+#            JOB_END exit 7 (the last rank's); each lifecycle event once
 # Every case ends with the DVM gone: no pmixd, no job process, nothing in TMPDIR or /dev/shm.
 # Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -319,6 +324,22 @@ stops)
   echo "$q" | sed 's/^/query| /'
   for key in pmix.dbg.init pmix.dbg.exec pmix.dbg.notify; do
     [[ $(grep -c "$key" <<<"$q") == 2 ]] || fail "debug and spawn support do not both name $key"
+  done
+  timeout 20 "$bin/pmix-dvm" --stop --pid "$DVM_PID" >/dev/null 2>&1 || fail "pmix-dvm --stop failed"
+  expect_stopped 0 ""
+  ;;
+cospawn_stops)
+  start_dvm --host "$hosts"
+  mkdir -p "$work/marks"
+  echo "+ cospawn_stops tool $DVM_PID"
+  timeout -s KILL 60 "$TOOL" tool "$DVM_PID" "$work/marks" "$DAEMONS" >"$work/cs.out" 2>&1 ||
+    fail "cospawn_stops tool failed"
+  sed 's/^/tool| /' "$work/cs.out"
+  grep -q "^cospawn_stops: ok" "$work/cs.out" || fail "cospawn_stops: no summary"
+  grep "node-daemon" "$work/dvm.out" | sed 's/^/dvm| /'
+  for node in 0 1; do
+    n=$(grep -c "^\[.*\] node-daemon .* on ${prefix}n$node: target .*, here ranks [0-9],[0-9]$" "$work/dvm.out")
+    [[ $n == 1 ]] || fail "$n daemons on node $node saw 2 targets, want 1"
   done
   timeout 20 "$bin/pmix-dvm" --stop --pid "$DVM_PID" >/dev/null 2>&1 || fail "pmix-dvm --stop failed"
   expect_stopped 0 ""

@@ -224,12 +224,22 @@ void release(const char* nspace) {
     PMIX_INFO_DESTRUCT(&info[1]);
 }
 
+// Each lifecycle event of `nspace` arrived once (a little after its JOB_END: none comes late).
+void check_once(const std::string& nspace) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    for (pmix_status_t code : {PMIX_EVENT_JOB_START, PMIX_LAUNCH_COMPLETE, PMIX_EVENT_JOB_END}) {
+        const size_t n = seen(code, nspace).size();
+        check(n == 1, std::to_string(n) + " " + PMIx_Error_string(code) + " for " + nspace);
+    }
+}
+
 void check_job_end(const char* nspace) {
     check(wait_for(PMIX_EVENT_JOB_END, nspace, 1, 15000), "no JOB_END");
     const auto ends = seen(PMIX_EVENT_JOB_END, nspace);
     if (!ends.empty())
         check(ends[0].term == PMIX_SUCCESS,
               std::string("JOB_END status ") + PMIx_Error_string(ends[0].term));
+    check_once(nspace);  // every spawn asks PMIX_NOTIFY_JOB_EVENTS
 }
 
 void case_init(const char* self) {
@@ -469,6 +479,7 @@ void case_nodes(const std::string& stop) {
         std::printf("JOB_END %s exit code %d\n", PMIx_Error_string(ends[0].term),
                     ends[0].exit_code);
     }
+    check_once(nspace);
     check(markers("init.", n) == n, "not every process went on after its release");
 }
 
@@ -575,8 +586,9 @@ int run_tool(const char* self, pid_t pid, const std::string& which) {
         std::printf("FAIL: tool_init: %s\n", PMIx_Error_string(rc));
         return 1;
     }
-    pmix_status_t codes[] = {PMIX_READY_FOR_DEBUG, PMIX_LAUNCH_COMPLETE, PMIX_EVENT_JOB_END};
-    rc = PMIx_Register_event_handler(codes, 3, nullptr, 0, on_event, nullptr, nullptr);
+    pmix_status_t codes[] = {PMIX_READY_FOR_DEBUG, PMIX_LAUNCH_COMPLETE, PMIX_EVENT_JOB_END,
+                             PMIX_EVENT_JOB_START};
+    rc = PMIx_Register_event_handler(codes, 4, nullptr, 0, on_event, nullptr, nullptr);
     check(rc >= 0, std::string("register: ") + PMIx_Error_string(rc));
     if (which == "init") case_init(self);
     else if (which == "exec") case_exec(self);

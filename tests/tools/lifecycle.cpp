@@ -13,6 +13,9 @@
 //                              required directive pmixrun does not act on is refused
 //   lifecycle watch PID STOP   a tool attached to pmixrun PID (one node or the multi-node head):
 //                              the job's cached JOB_START, then its JOB_END once STOP is written
+//   lifecycle watch-abort PID STOP RANK  a tool attached to pmixrun PID whose job's rank RANK
+//                              calls PMIx_Abort(3) once STOP is written: one JOB_END, ABORTED,
+//                              PMIX_EXIT_CODE 3, RANK's PMIX_PROCID
 //   lifecycle parent GOFILE    a main-job rank spawns 3 "mixed" children with
 //                              PMIX_NOTIFY_COMPLETION + PMIX_NOTIFY_PROC_TERMINATION
 // Prints "lifecycle: <mode> ok" and exits 0 when every check held; "FAIL: ..." and 1 otherwise.
@@ -336,6 +339,47 @@ int run_watch(pid_t pid, const char* stop) {
     return g_failures == 0 ? 0 : 1;
 }
 
+// A tool attached to the launcher of a job whose rank RANK will call PMIx_Abort(3) once STOP is
+// written: the job's one JOB_END is PMIX_ERR_JOB_ABORTED, PMIX_EXIT_CODE 3 and RANK's PMIX_PROCID.
+int run_watch_abort(pid_t pid, const char* stop, pmix_rank_t rank) {
+    pmix_info_t info[2];
+    size_t ninfo = 0;
+    PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_PIDINFO, &pid, PMIX_PID);
+    if (const char* t = std::getenv("TMPDIR"); t != nullptr)
+        PMIX_INFO_LOAD(&info[ninfo++], PMIX_SERVER_TMPDIR, t, PMIX_STRING);
+    pmix_proc_t me;
+    const pmix_status_t rc = PMIx_tool_init(&me, info, ninfo);
+    for (size_t i = 0; i < ninfo; ++i) PMIX_INFO_DESTRUCT(&info[i]);
+    if (rc != PMIX_SUCCESS) {
+        std::printf("FAIL: tool_init: %s\n", PMIx_Error_string(rc));
+        return 1;
+    }
+    reg(PMIX_EVENT_JOB_END, on_event);
+    if (FILE* f = std::fopen(stop, "w")) std::fclose(f);
+    check(wait_for(PMIX_EVENT_JOB_END, 1, 20000), "no JOB_END");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // a second one would come now
+    std::vector<Seen> ends;
+    {
+        std::lock_guard lock(g_mu);
+        for (const Seen& s : g_seen)
+            if (s.code == PMIX_EVENT_JOB_END) ends.push_back(s);
+    }
+    check(ends.size() == 1, std::to_string(ends.size()) + " JOB_END");
+    for (const Seen& end : ends) {
+        std::printf("JOB_END of %s: %s, exit code %d, %s rank %d\n", end.nspace.c_str(),
+                    PMIx_Error_string(end.term), end.exit_code,
+                    end.has_procid ? end.procid.nspace : "(no PMIX_PROCID)",
+                    end.has_procid ? static_cast<int>(end.procid.rank) : -1);
+        check(end.term == PMIX_ERR_JOB_ABORTED, "not PMIX_ERR_JOB_ABORTED");
+        check(end.exit_code == 3, "PMIX_EXIT_CODE not 3");
+        check(end.has_procid && end.procid.rank == rank && end.nspace == end.procid.nspace,
+              "PMIX_PROCID not the aborting rank");
+    }
+    PMIx_tool_finalize();
+    if (g_failures == 0) std::printf("lifecycle: watch-abort ok\n");
+    return g_failures == 0 ? 0 : 1;
+}
+
 int run_parent(const char* self, const char* go) {
     g_go_file = go;
     // Child rank 1's exit 7 makes pmixrun end the whole job: SIGTERM 1 s later, SIGKILL 3 s after
@@ -389,6 +433,9 @@ int main(int argc, char** argv) {
     if (mode == "tool" && argc > 3)
         return run_tool(argv[0], static_cast<pid_t>(std::atoi(argv[2])), argv[3]);
     if (mode == "parent" && argc > 2) return run_parent(argv[0], argv[2]);
+    if (mode == "watch-abort" && argc > 4)
+        return run_watch_abort(static_cast<pid_t>(std::atoi(argv[2])), argv[3],
+                               static_cast<pmix_rank_t>(std::atoi(argv[4])));
     if (mode == "watch" && argc > 3)
         return run_watch(static_cast<pid_t>(std::atoi(argv[2])), argv[3]);
     std::fprintf(stderr,

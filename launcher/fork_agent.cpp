@@ -53,22 +53,11 @@ std::string server_uri(const std::vector<std::string>& env) {
 // The application process's environment: `base_env` plus PMIx_server_setup_fork's for it.
 bool app_environment(const Proc& process, char** base_env, std::vector<std::string>& out) {
     char** env = nullptr;
-    for (char** entry = base_env; *entry != nullptr; ++entry) {
-        [[maybe_unused]] pmix_status_t appended;
-        PMIX_ARGV_APPEND(appended, env, *entry);
-    }
-    pmix_proc_t proc;
-    PMIX_PROC_LOAD(&proc, process.nspace.c_str(), process.rank);
-    const pmix_status_t rc = PMIx_server_setup_fork(&proc, &env);
-    if (rc != PMIX_SUCCESS) {
-        std::fprintf(stderr, "pmixrun: PMIx_server_setup_fork(%s) failed: %s\n",
-                     proc_tag(process).c_str(), PMIx_Error_string(rc));
-    } else {
-        for (char** entry = env; entry != nullptr && *entry != nullptr; ++entry)
-            out.emplace_back(*entry);
-    }
+    if (!process_environment(process, base_env, true, env)) return false;
+    for (char** entry = env; entry != nullptr && *entry != nullptr; ++entry)
+        out.emplace_back(*entry);
     PMIX_ARGV_FREE(env);
-    return rc == PMIX_SUCCESS;
+    return true;
 }
 
 void add_strings(InfoList& list, const char* key, std::vector<std::string>& words) {
@@ -133,8 +122,7 @@ pmix_status_t register_agents(const Launcher& launcher, const std::string& agent
     job.add(PMIX_DEBUG_TARGET, &target, PMIX_PROC);
     for (size_t i = 0; i < procs.size(); ++i) {
         PMIX_LOAD_PROCID(&target, app_nspace.c_str(), procs[i]->rank);
-        add_description(job, procs[i]->rank, target, described[i].argv,
-                        described[i].env, wdir);
+        add_description(job, procs[i]->rank, target, described[i].argv, described[i].env, wdir);
     }
     if (const pmix_status_t rc = job.convert(); rc != PMIX_SUCCESS) return rc;
     Waiter& waiter = late_safe_waiter();
@@ -197,7 +185,8 @@ bool start_agents(Launcher& launcher, const std::string& nspace, const std::vect
 bool start_procs(Launcher& launcher, const std::string& nspace, const std::vector<Proc*>& procs,
                  const std::function<std::vector<std::string>(const Proc&)>& argv_of,
                  const StartAs& how, char** base_env) {
-    if (!how.fork_agent.empty()) return start_agents(launcher, nspace, procs, argv_of, how, base_env);
+    if (!how.fork_agent.empty())
+        return start_agents(launcher, nspace, procs, argv_of, how, base_env);
     const char* wdir = how.wdir.empty() ? nullptr : how.wdir.c_str();
     for (Proc* process : procs) {
         const std::vector<std::string> app = argv_of(*process);

@@ -399,21 +399,10 @@ SpawnSpec spawn_spec(const Launcher& launcher, char* const* argv, char* const* e
 bool start_proc(Launcher& launcher, Proc& process, std::vector<char*>& argv, char** base_env,
                 const char* program, const char* wdir, bool client_env) {
     char** env = nullptr;
-    for (char** entry = base_env; *entry != nullptr; ++entry) {
-        [[maybe_unused]] pmix_status_t appended;
-        PMIX_ARGV_APPEND(appended, env, *entry);
-    }
-    pmix_proc_t proc;
-    PMIX_PROC_LOAD(&proc, process.nspace.c_str(), process.rank);
     const auto setup_start = Clock::now();
-    const pmix_status_t rc = client_env ? PMIx_server_setup_fork(&proc, &env) : PMIX_SUCCESS;
+    const bool have_env = process_environment(process, base_env, client_env, env);
     if (process.job == 0) launcher.times.setup_fork += Clock::now() - setup_start;
-    if (rc != PMIX_SUCCESS) {
-        std::fprintf(stderr, "pmixrun: PMIx_server_setup_fork(%s) failed: %s\n",
-                     proc_tag(process).c_str(), PMIx_Error_string(rc));
-        PMIX_ARGV_FREE(env);
-        return false;
-    }
+    if (!have_env) return false;
     // The child's stdout and stderr: [0] read end (ours), [1] write end (its 1 and 2 after dup2).
     // Close-on-exec from the start, so that no other child inherits them.
     int out[2], err[2];
@@ -595,10 +584,11 @@ pmix_status_t start_job_part(Launcher& launcher, const pmix_proc_t& parent, cons
     std::vector<char*> envp = c_strings(env);
     std::vector<Proc*> started;
     for (size_t i = first; i < launcher.procs.size(); ++i) started.push_back(&launcher.procs[i]);
-    if (!start_procs(launcher, job_nspace, started, [&](const Proc&) { return app.argv; },
-                     app.start_as, envp.data())) {
-        launcher.fail(1, "could not start every process of spawned job " + job_nspace +
-                             "; killing the job");
+    if (!start_procs(
+            launcher, job_nspace, started, [&](const Proc&) { return app.argv; }, app.start_as,
+            envp.data())) {
+        launcher.fail(
+            1, "could not start every process of spawned job " + job_nspace + "; killing the job");
         give_up_unstarted(launcher);  // the loop ends once the started ones have
         return PMIX_ERR_JOB_FAILED_TO_LAUNCH;
     }

@@ -569,6 +569,10 @@ pmix_status_t app_start_as(const pmix_app_t& app, const pmix_info_t job_info[], 
 std::vector<std::string> started_argv(const StartAs& how, const std::vector<std::string>& app);
 // False, with `why` naming the directory, when `wdir` is set but no directory we can enter.
 bool wdir_usable(const std::string& wdir, std::string& why);
+// A process's environment: a copy of `base_env` plus, for a client (not a fork/exec agent,
+// fork_agent.h), what PMIx_server_setup_fork adds for it. False, with a message, when setup_fork
+// fails. The caller frees `env` with PMIX_ARGV_FREE.
+bool process_environment(const Proc& process, char** base_env, bool client_env, char**& env);
 
 // query_keys.cpp: the host level of PMIX_QUERY_ATTRIBUTE_SUPPORT for PMIx_Spawn (where the
 // Standard has a tool look for PMIX_DEBUG_STOP_ON_EXEC): PMIX_QUERY_SPAWN_SUPPORT's keys by name.

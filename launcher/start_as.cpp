@@ -91,6 +91,23 @@ std::vector<std::string> started_argv(const StartAs& how, const std::vector<std:
     return out;
 }
 
+bool process_environment(const Proc& process, char** base_env, bool client_env, char**& env) {
+    env = nullptr;
+    for (char** entry = base_env; *entry != nullptr; ++entry) {
+        [[maybe_unused]] pmix_status_t appended;
+        PMIX_ARGV_APPEND(appended, env, *entry);
+    }
+    if (!client_env) return true;
+    pmix_proc_t proc;
+    PMIX_PROC_LOAD(&proc, process.nspace.c_str(), process.rank);
+    const pmix_status_t rc = PMIx_server_setup_fork(&proc, &env);
+    if (rc == PMIX_SUCCESS) return true;
+    std::fprintf(stderr, "pmixrun: PMIx_server_setup_fork(%s) failed: %s\n",
+                 proc_tag(process).c_str(), PMIx_Error_string(rc));
+    PMIX_ARGV_FREE(env);
+    return false;
+}
+
 bool wdir_usable(const std::string& wdir, std::string& why) {
     if (wdir.empty()) return true;
     struct stat st;

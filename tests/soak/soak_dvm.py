@@ -106,15 +106,38 @@ class DvmSoak(soak.Soak):
             raise RuntimeError(f"the launcher died (status {self.dvm.returncode}) at job {index}")
 
     def wait_for_job_end(self, index, kind, n):
-        """A killed tool's job runs on; every job's ranks must be gone before the next sample."""
-        deadline = time.time() + soak.LEFTOVER_WAIT_S + 30
-        while time.time() < deadline and self.job_pids():
+        """A killed tool's job runs on; every job's ranks must be gone before the next sample.
+        Ranks alive 20 s on get their stacks and the launcher's taken then (kept only if they are
+        still alive at 40 s, the failure), since ranks seen stuck at 40 s have ended right after
+        (twice in session 19), too late for a look at them."""
+        start = time.time()
+        early = None
+        while time.time() - start < soak.LEFTOVER_WAIT_S + 30 and self.job_pids():
+            if early is None and time.time() - start > 20:
+                early = self.stacks(self.job_pids(), "20 s after the tool ended")
             time.sleep(0.02)
         if self.job_pids():
             self.failures.append(f"job {index} ({kind}, n={n}): ranks still alive after 40 s; "
-                                 + self.describe_stuck())
+                                 + self.describe_stuck(early))
+        elif early is not None:
+            os.unlink(early)
 
-    def describe_stuck(self):
+    def stacks(self, pids, when):
+        """gdb's stacks of every thread of the launcher and of (up to 4 of) `pids`, to a file."""
+        path = f"/tmp/soak_dvm.stacks.{os.getpid()}.{int(time.time() * 1000)}"
+        with open(path, "w") as out:
+            out.write(f"== {when}\n")
+            for pid in [self.dvm.pid] + pids[:4]:
+                out.write(f"== pid {pid}\n")
+                try:
+                    out.write(subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex",
+                                              "thread apply all bt"], capture_output=True,
+                                             text=True, timeout=60).stdout)
+                except subprocess.TimeoutExpired:
+                    out.write("gdb timed out\n")
+        return path
+
+    def describe_stuck(self, early=None):
         """Where the stuck ranks are (state, kernel wait, threads' stacks of one of them, saved
         to a file named in the failure), then how long they took to end (up to 120 s more)."""
         pids = self.job_pids()
@@ -133,10 +156,10 @@ class DvmSoak(soak.Soak):
         path = f"/tmp/soak_dvm.stuck.{os.getpid()}.{int(time.time())}"
         with open(path, "w") as out:
             out.write("\n".join(lines) + "\n")
+            if early is not None:
+                out.write(f"stacks 20 s after the tool ended: {early}\n")
             if pids:
-                out.write(subprocess.run(["gdb", "-p", str(pids[0]), "-batch", "-ex",
-                                          "thread apply all bt"], capture_output=True,
-                                         text=True, timeout=60).stdout)
+                out.write(f"stacks now: {self.stacks(pids, '40 s after the tool ended')}\n")
             self.dvm_err.seek(0)
             out.write(self.dvm_err.read()[-3000:].decode(errors="replace"))
         start = time.time()

@@ -110,15 +110,18 @@ class DvmSoak(soak.Soak):
         Ranks alive 20 s on get their stacks and the launcher's taken then (kept only if they are
         still alive at 40 s, the failure), since ranks seen stuck at 40 s have ended right after
         (twice in session 19), too late for a look at them."""
-        start = time.time()
+        start, wall_start, turns = time.monotonic(), time.time(), 0
         early = None
-        while time.time() - start < soak.LEFTOVER_WAIT_S + 30 and self.job_pids():
-            if early is None and time.time() - start > 20:
+        while time.monotonic() - start < soak.LEFTOVER_WAIT_S + 30 and self.job_pids():
+            if early is None and time.monotonic() - start > 20:
                 early = self.stacks(self.job_pids(), "20 s after the tool ended")
             time.sleep(0.02)
+            turns += 1
         if self.job_pids():
-            self.failures.append(f"job {index} ({kind}, n={n}): ranks still alive after 40 s; "
-                                 + self.describe_stuck(early))
+            self.failures.append(
+                f"job {index} ({kind}, n={n}): ranks still alive after 40 s "
+                f"({time.monotonic() - start:.1f} s monotonic, {time.time() - wall_start:.1f} s "
+                f"wall, {turns} turns); " + self.describe_stuck(early))
         elif early is not None:
             os.unlink(early)
 

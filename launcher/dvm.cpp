@@ -143,7 +143,7 @@ namespace {
 // Whether the program of `app` is found where its processes will look for it (spawner.h
 // find_program): its cwd / PMIX_WDIR, its environment's PATH (else the jobs' one).
 bool app_program_found(const pmix_app_t& app, const pmix_info_t job_info[], size_t ninfo) {
-    const char* program = app.cmd != nullptr                                  ? app.cmd
+    const char* program = app.cmd != nullptr                              ? app.cmd
                           : app.argv != nullptr && app.argv[0] != nullptr ? app.argv[0]
                                                                           : nullptr;
     StartAs how;

@@ -445,8 +445,8 @@ pmix_status_t host_push_stdin(const pmix_proc_t* source, const pmix_proc_t targe
 int serve_job(Launcher& launcher, const std::vector<std::string>& child_env,
               const std::vector<std::pair<const char*, std::string>>& server_info);
 std::vector<std::string> child_env(const Options& options);
-// Whether `prog` is found as spawn_process finds it (spawner.h find_program): from `cwd` ("": ours),
-// in `path` (nullptr: our PATH) then in `cwd`.
+// Whether `prog` is found as spawn_process finds it (spawner.h find_program): from `cwd` ("":
+// ours), in `path` (nullptr: our PATH) then in `cwd`.
 bool program_exists(const std::string& prog, const std::string& cwd = "",
                     const char* path = nullptr);
 

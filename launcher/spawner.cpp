@@ -27,7 +27,8 @@ struct ChildFailure {
 
 bool executable_file(const std::string& path) {
     struct stat st;
-    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && ::access(path.c_str(), X_OK) == 0;
+    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+           ::access(path.c_str(), X_OK) == 0;
 }
 
 // `name` taken from `base` (absolute), without "./" in front.
@@ -236,8 +237,8 @@ std::string SpawnResult::message(const SpawnSpec& spec) const {
 
 std::string find_program(const std::string& program, const char* path, const char* cwd) {
     if (program.empty()) return "";
-    const std::string base = cwd != nullptr && *cwd != '\0' ? from_dir(our_directory(), cwd)
-                                                            : our_directory();
+    const std::string base =
+        cwd != nullptr && *cwd != '\0' ? from_dir(our_directory(), cwd) : our_directory();
     if (program.find('/') != std::string::npos) {
         const std::string full = from_dir(base, program);
         return executable_file(full) ? full : "";

@@ -50,9 +50,9 @@ const char* path_in(char* const* envp);
 // Starts argv[0] as `spec` says, from the absolute path find_program gives (envp's PATH, else ours;
 // spec.cwd; none: Failed::exec, ENOENT), so that the process runs the program a check before the
 // start found. posix_spawn when its attributes and file actions are enough; with die_with_parent,
-// switch_user or stop_on_exec (no posix_spawn attribute does those) vfork, whose child makes only
-// system calls (raw ones for the ids: glibc's setuid would signal the parent's threads) before exec. Either way the exec's failure comes back here, and no child is
-// left behind then.
+// switch_user or stop_on_exec (no posix_spawn attribute does those) vfork, whose child makes
+// only system calls (raw ones for the ids: glibc's setuid would signal the parent's threads)
+// before exec. Either way the exec's failure comes back here, and no child is left behind then.
 SpawnResult spawn_process(const SpawnSpec& spec);
 
 }  // namespace pmix::launcher

@@ -129,8 +129,8 @@ pmix_status_t register_ready(const pmix_proc_t& server) {
     pmix_info_t filter;
     PMIX_INFO_LOAD(&filter, PMIX_EVENT_AFFECTED_PROC, &server, PMIX_PROC);
     pmix_status_t code = PMIX_READY_FOR_DEBUG;
-    const pmix_status_t rc = PMIx_Register_event_handler(&code, 1, &filter, 1, on_ready, nullptr,
-                                                         nullptr);
+    const pmix_status_t rc =
+        PMIx_Register_event_handler(&code, 1, &filter, 1, on_ready, nullptr, nullptr);
     PMIX_INFO_DESTRUCT(&filter);
     return rc < 0 ? rc : PMIX_SUCCESS;
 }
@@ -142,9 +142,8 @@ pmix_status_t release(const std::string& job) {
     const bool yes = true;
     PMIX_INFO_LOAD(&info[0], PMIX_EVENT_CUSTOM_RANGE, &all, PMIX_PROC);
     PMIX_INFO_LOAD(&info[1], PMIX_EVENT_NON_DEFAULT, &yes, PMIX_BOOL);
-    const pmix_status_t rc =
-        PMIx_Notify_event(PMIX_DEBUGGER_RELEASE, nullptr, PMIX_RANGE_CUSTOM, info, 2, nullptr,
-                          nullptr);
+    const pmix_status_t rc = PMIx_Notify_event(PMIX_DEBUGGER_RELEASE, nullptr, PMIX_RANGE_CUSTOM,
+                                               info, 2, nullptr, nullptr);
     PMIX_INFO_DESTRUCT(&info[0]);
     PMIX_INFO_DESTRUCT(&info[1]);
     return rc;
@@ -184,7 +183,7 @@ int main(int argc, char** argv) {
     std::vector<pid_t> pids = pids_of(job);
     if (pids.size() != 2) return fail("proc table of " + job + ": " + std::to_string(pids.size()));
     if (!on_exec) usleep(1500 * 1000);  // both reach PMIx_Init: the READY is raised meanwhile
-    for (pid_t pid : pids)  // held: stopped on exec ('T'), or waiting in PMIx_Init
+    for (pid_t pid : pids)              // held: stopped on exec ('T'), or waiting in PMIx_Init
         if (on_exec ? state_of(pid) != 'T' : state_of(pid) == '?')
             return fail("pid " + std::to_string(pid) + " in state " + state_of(pid));
     if ((rc = register_ready(server)) != PMIX_SUCCESS)
@@ -195,7 +194,8 @@ int main(int argc, char** argv) {
     std::unique_lock lock(g_seen.mutex);
     if (!g_seen.cv.wait_for(lock, std::chrono::seconds(10), [] { return g_seen.ready > 0; }))
         return lock.unlock(), fail("no READY_FOR_DEBUG for " + job + " in 10 s");
-    if (g_seen.ready_had_affected) return lock.unlock(), fail("READY_FOR_DEBUG had an affected proc");
+    if (g_seen.ready_had_affected)
+        return lock.unlock(), fail("READY_FOR_DEBUG had an affected proc");
     std::printf("late_ready: READY_FOR_DEBUG for %s (%s)\n", job.c_str(), argv[1]);
     for (pid_t pid : pids)
         if (on_exec && state_of(pid) != 'T')

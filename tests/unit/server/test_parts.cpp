@@ -212,7 +212,7 @@ TEST(EventCacheReady, KeptUntilReleasedOrEnded) {
     cache.keep(ended);
     PMIX_INFO_DESTRUCT(&end);
     EXPECT_EQ(readies(), (std::vector<std::string>{"d"}));
-    ASSERT_EQ(cache.entries.size(), 2u);  // a's JOB_END is kept
+    ASSERT_EQ(cache.entries.size(), 2u);   // a's JOB_END is kept
     release(PMIX_EVENT_CUSTOM_RANGE, "");  // names no one: every job's
     EXPECT_TRUE(readies().empty());
     for (std::size_t i = 0; i < EventCache::kMax + 10; ++i) ready("r" + std::to_string(i), "x");

@@ -290,6 +290,7 @@ void State::events_request(const ProcKey& who, Client& c, proto::Reader& r, wire
         reply_status(conn, frame, PMIX_SUCCESS);  // a vote (groups.h): for this server only
         return;
     }
+    event_cache.forget_ready(ev);  // a release the host distributes: its READY goes now
     if (!tell_host(*this, ev)) deliver_event(ev);
     // The host process's own handlers hear it too, whatever the range, as OpenPMIx 4.2's server
     // runs its local handlers for every event it passes on (a Slurm step's default handler

@@ -343,14 +343,10 @@ void debug_started(Launcher&, const std::string& nspace) {
         return;
     }
     if (it == jobs().end() || it->second.exec_stopped.empty()) return;
-    const pmix_proc_t all = [&] {
-        pmix_proc_t p;
-        PMIX_LOAD_PROCID(&p, nspace.c_str(), PMIX_RANK_WILDCARD);
-        return p;
-    }();
+    // As ready_job's (and prte's job-level event): no affected proc, so that a handler filtered
+    // on the launcher's own proc gets it; the server keeps it for handlers registered later.
     auto* list = new InfoList();
     list->add(PMIX_NSPACE, nspace);
-    list->add(PMIX_EVENT_AFFECTED_PROC, &all, PMIX_PROC);
     raise(PMIX_READY_FOR_DEBUG, nullptr, it->second.has_requester ? &it->second.requester : nullptr,
           list);
 }

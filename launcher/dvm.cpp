@@ -138,18 +138,34 @@ pmix_status_t dvm_abort(const pmix_proc_t* proc, void*, int status, const char m
     return PMIX_SUCCESS;
 }
 
+namespace {
+
+// Whether the program of `app` is found where its processes will look for it (spawner.h
+// find_program): its cwd / PMIX_WDIR, its environment's PATH (else the jobs' one).
+bool app_program_found(const pmix_app_t& app, const pmix_info_t job_info[], size_t ninfo) {
+    const char* program = app.cmd != nullptr                              ? app.cmd
+                          : app.argv != nullptr && app.argv[0] != nullptr ? app.argv[0]
+                                                                          : nullptr;
+    StartAs how;
+    if (program == nullptr ||
+        app_start_as(app, job_info, ninfo, g_launcher->options.start_as, how) != PMIX_SUCCESS)
+        return true;  // the spawn itself says what is wrong
+    std::vector<std::string> env;
+    for (char** entry = app.env; entry != nullptr && *entry != nullptr; ++entry)
+        env.emplace_back(*entry);
+    const char* path = path_of(env) != nullptr ? path_of(env) : path_of(g_launcher->child_env);
+    return program_exists(first_program(how, {program}), how.wdir, path);
+}
+
+}  // namespace
+
 // A program that cannot be found is refused before anything starts (in pmixrun a start failure
 // ends the launcher, which a persistent one must not).
 pmix_status_t dvm_spawn(const pmix_proc_t* proc, const pmix_info_t job_info[], size_t ninfo,
                         const pmix_app_t apps[], size_t napps, pmix_spawn_cbfunc_t cbfunc,
                         void* cbdata) {
-    for (size_t a = 0; apps != nullptr && a < napps; ++a) {
-        const char* program = apps[a].cmd != nullptr ? apps[a].cmd
-                              : apps[a].argv != nullptr && apps[a].argv[0] != nullptr
-                                  ? apps[a].argv[0]
-                                  : nullptr;
-        if (program != nullptr && !program_exists(program)) return PMIX_ERR_JOB_EXE_NOT_FOUND;
-    }
+    for (size_t a = 0; apps != nullptr && a < napps; ++a)
+        if (!app_program_found(apps[a], job_info, ninfo)) return PMIX_ERR_JOB_EXE_NOT_FOUND;
     // The head across nodes: debugger daemons and co-spawn as pmixrun --host's head places them.
     if (g_launcher->debugger_spawn)  // set before the loop runs
         if (const pmix_status_t rc =

@@ -545,9 +545,10 @@ pmix_status_t spawn_job(Launcher& launcher, const pmix_proc_t& parent, const App
 pmix_status_t start_job_part(Launcher& launcher, const pmix_proc_t& parent, const AppSpec& app,
                              const std::string& job_nspace, unsigned job, const Layout* placed) {
     if (launcher.failing) return PMIX_ERR_JOB_TERMINATED;
-    if (std::string why; !wdir_usable(app.start_as.wdir, why)) {  // before anything is registered
+    std::string why;  // checked before anything is registered
+    if (const auto rc = start_as_usable(app, launcher.child_env, why); rc != PMIX_SUCCESS) {
         std::fprintf(stderr, "pmixrun: spawned job %s: %s\n", job_nspace.c_str(), why.c_str());
-        return PMIX_ERR_JOB_WDIR_NOT_FOUND;
+        return rc;
     }
     const size_t first = launcher.procs.size();
     const pmix_rank_t first_rank = placed != nullptr ? placed->first_rank[placed->here] : 0;

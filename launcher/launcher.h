@@ -445,7 +445,10 @@ pmix_status_t host_push_stdin(const pmix_proc_t* source, const pmix_proc_t targe
 int serve_job(Launcher& launcher, const std::vector<std::string>& child_env,
               const std::vector<std::pair<const char*, std::string>>& server_info);
 std::vector<std::string> child_env(const Options& options);
-bool program_exists(const std::string& prog);
+// Whether `prog` is found as spawn_process finds it (spawner.h find_program): from `cwd` ("":
+// ours), in `path` (nullptr: our PATH) then in `cwd`.
+bool program_exists(const std::string& prog, const std::string& cwd = "",
+                    const char* path = nullptr);
 
 // app_setup.cpp: "first,first+1,..." (count ranks).
 std::string rank_list(uint32_t first, uint32_t count);
@@ -569,6 +572,16 @@ pmix_status_t app_start_as(const pmix_app_t& app, const pmix_info_t job_info[], 
 std::vector<std::string> started_argv(const StartAs& how, const std::vector<std::string>& app);
 // False, with `why` naming the directory, when `wdir` is set but no directory we can enter.
 bool wdir_usable(const std::string& wdir, std::string& why);
+// What a process started `how` executes first: its fork/exec agent's first word, else its exec
+// agent's, else the app's argv[0].
+std::string first_program(const StartAs& how, const std::vector<std::string>& argv);
+// The PATH of an environment given as "NAME=value" strings, the last one winning (nullptr: none).
+const char* path_of(const std::vector<std::string>& env);
+// Whether a job's processes can start: its working directory (PMIX_ERR_JOB_WDIR_NOT_FOUND) and
+// its first program, found in its PATH (app.env's, else `base_env`'s, else ours) then in that
+// directory (PMIX_ERR_JOB_EXE_NOT_FOUND); `why` names the one missing.
+pmix_status_t start_as_usable(const AppSpec& app, const std::vector<std::string>& base_env,
+                              std::string& why);
 // A process's environment: a copy of `base_env` plus, for a client (not a fork/exec agent,
 // fork_agent.h), what PMIx_server_setup_fork adds for it. False, with a message, when setup_fork
 // fails. The caller frees `env` with PMIX_ARGV_FREE.

@@ -104,14 +104,10 @@ int main(int argc, char** argv) {
         return 2;
     }
     for (const AppContext& app : options.apps) {
-        // What is executed first (an agent, when given), found where the process starts.
-        std::string first = options.start_as.fork_agent.empty()
-                                ? started_argv(options.start_as, app.argv)[0]
-                                : split_words(options.start_as.fork_agent)[0];
-        if (!options.start_as.wdir.empty() && first.find('/') != std::string::npos &&
-            first[0] != '/')
-            first = options.start_as.wdir + "/" + first;
-        if (!program_exists(first)) {
+        // What is executed first (an agent, when given), found as it will be started (spawner.h),
+        // with -x PATH=... if given.
+        const std::string first = first_program(options.start_as, app.argv);
+        if (!program_exists(first, options.start_as.wdir, path_of(options.env))) {
             std::fprintf(stderr,
                          "pmixrun: cannot find program '%s' (not found or not executable)\n",
                          first.c_str());

@@ -1,6 +1,7 @@
 // What pmixrun and pmixd share: the work queue and waiter, failure bookkeeping and serve_job
 // (server init, register, fork, loop, teardown).
 #include "launcher.h"
+#include "spawner.h"
 
 #include <sys/eventfd.h>
 #include <unistd.h>
@@ -96,21 +97,10 @@ int Launcher::final_exit_code() const {
     return worst;
 }
 
-// Resolves the program like execvp would, so a missing program fails before anything starts.
-bool program_exists(const std::string& prog) {
-    if (prog.find('/') != std::string::npos) return ::access(prog.c_str(), X_OK) == 0;
-    const char* path = std::getenv("PATH");
-    std::string dirs = path != nullptr ? path : "/usr/bin:/bin";
-    size_t start = 0;
-    while (start <= dirs.size()) {
-        size_t end = dirs.find(':', start);
-        if (end == std::string::npos) end = dirs.size();
-        const std::string dir = dirs.substr(start, end - start);
-        const std::string full = (dir.empty() ? "." : dir) + "/" + prog;
-        if (::access(full.c_str(), X_OK) == 0) return true;
-        start = end + 1;
-    }
-    return false;
+// Resolves the program as spawn_process will (spawner.h), so a missing program fails before
+// anything starts.
+bool program_exists(const std::string& prog, const std::string& cwd, const char* path) {
+    return !find_program(prog, path, cwd.c_str()).empty();
 }
 
 // The environment every rank starts from: ours, plus -x VAR=value (a bare -x VAR is already in it).

@@ -1,4 +1,4 @@
-// spawn_process (spawner.h): posix_spawnp, or vfork with a child that makes system calls only.
+// spawn_process (spawner.h): posix_spawn, or vfork with a child that makes system calls only.
 #include "spawner.h"
 
 #include <fcntl.h>
@@ -25,30 +25,33 @@ struct ChildFailure {
     int error;
 };
 
-// Where execvp finds `program`: itself if it names a path, else the first executable file of that
-// name in our PATH ("" when there is none).
-std::string resolve(const std::string& program) {
-    if (program.find('/') != std::string::npos) return program;
-    const char* path = std::getenv("PATH");
-    const std::string dirs = path != nullptr ? path : "/bin:/usr/bin";
-    for (size_t start = 0; start <= dirs.size();) {
-        size_t end = dirs.find(':', start);
-        if (end == std::string::npos) end = dirs.size();
-        const std::string dir = dirs.substr(start, end - start);
-        const std::string full = (dir.empty() ? "." : dir) + "/" + program;
-        if (::access(full.c_str(), X_OK) == 0) return full;
-        start = end + 1;
-    }
-    return "";
+bool executable_file(const std::string& path) {
+    struct stat st;
+    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+           ::access(path.c_str(), X_OK) == 0;
 }
 
-// posix_spawn reports a failed chdir as it does a failed exec (the step's errno): told apart here.
+// `name` taken from `base` (absolute), without "./" in front.
+std::string from_dir(const std::string& base, const std::string& name) {
+    if (!name.empty() && name[0] == '/') return name;
+    std::string rest = name;
+    while (rest.compare(0, 2, "./") == 0) rest.erase(0, 2);
+    if (rest.empty() || rest == ".") return base;
+    return base == "/" ? "/" + rest : base + "/" + rest;
+}
+
+std::string our_directory() {
+    char buffer[4096];
+    return ::getcwd(buffer, sizeof buffer) != nullptr ? buffer : ".";
+}
+
+// posix_spawn reports a failed chdir as it does a failed exec: the directory is checked first.
 bool is_directory(const char* path) {
     struct stat st;
     return ::stat(path, &st) == 0 && S_ISDIR(st.st_mode) && ::access(path, X_OK) == 0;
 }
 
-SpawnResult spawn_posix(const SpawnSpec& spec, char* const* argv) {
+SpawnResult spawn_posix(const SpawnSpec& spec, const char* program, char* const* argv) {
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attributes;
     posix_spawn_file_actions_init(&actions);
@@ -74,7 +77,7 @@ SpawnResult spawn_posix(const SpawnSpec& spec, char* const* argv) {
     }
     posix_spawnattr_setflags(&attributes, flags);
     SpawnResult result;
-    const int rc = ::posix_spawnp(&result.pid, argv[0], &actions, &attributes, argv, spec.envp);
+    const int rc = ::posix_spawn(&result.pid, program, &actions, &attributes, argv, spec.envp);
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attributes);
     if (rc != 0) {  // glibc reports the exec's errno too (and has reaped that child)
@@ -96,8 +99,8 @@ SpawnResult spawn_posix(const SpawnSpec& spec, char* const* argv) {
 // (a handler of the launcher must not run here), and so are the signals the spec lists. The ids
 // change with raw system calls: glibc's setuid/setgid/setgroups would make every thread of the
 // parent change too (they live in this memory), and Linux credentials are per thread.
-[[noreturn]] void vfork_child(const SpawnSpec& spec, pid_t parent, int report_fd,
-                              const sigset_t& mask) {
+[[noreturn]] void vfork_child(const SpawnSpec& spec, const char* program, pid_t parent,
+                              int report_fd, const sigset_t& mask) {
     struct sigaction action;
     for (int sig = 1; sig < NSIG; ++sig) {
         if (sig == SIGKILL || sig == SIGSTOP) continue;
@@ -129,15 +132,15 @@ SpawnResult spawn_posix(const SpawnSpec& spec, char* const* argv) {
     if (spec.stop_on_exec && ::ptrace(PTRACE_TRACEME, 0, nullptr, nullptr) != 0)
         child_fails(report_fd, SpawnResult::Failed::start, 127);
     ::sigprocmask(SIG_SETMASK, &mask, nullptr);
-    ::execvpe(spec.argv[0], spec.argv, spec.envp);
+    ::execve(program, spec.argv, spec.envp);
     child_fails(report_fd, SpawnResult::Failed::exec, 127);
 }
 
 // vfork returns twice: kept apart from everything the parent does afterwards.
-__attribute__((noinline)) pid_t vfork_and_exec(const SpawnSpec& spec, pid_t parent, int report_fd,
-                                               const sigset_t& mask) {
+__attribute__((noinline)) pid_t vfork_and_exec(const SpawnSpec& spec, const char* program,
+                                               pid_t parent, int report_fd, const sigset_t& mask) {
     const pid_t pid = ::vfork();
-    if (pid == 0) vfork_child(spec, parent, report_fd, mask);
+    if (pid == 0) vfork_child(spec, program, parent, report_fd, mask);
     return pid;
 }
 
@@ -172,7 +175,7 @@ void hold_after_exec(SpawnResult& result) {
     result.error = ECHILD;
 }
 
-SpawnResult spawn_vfork(const SpawnSpec& spec) {
+SpawnResult spawn_vfork(const SpawnSpec& spec, const char* program) {
     SpawnResult result;
     int report[2];
     if (::pipe2(report, O_CLOEXEC) != 0) {
@@ -183,7 +186,7 @@ SpawnResult spawn_vfork(const SpawnSpec& spec) {
     sigset_t all, mask;
     sigfillset(&all);
     ::pthread_sigmask(SIG_SETMASK, &all, &mask);
-    const pid_t pid = vfork_and_exec(spec, ::getpid(), report[1], mask);
+    const pid_t pid = vfork_and_exec(spec, program, ::getpid(), report[1], mask);
     const int vfork_error = errno;
     ::pthread_sigmask(SIG_SETMASK, &mask, nullptr);
     ::close(report[1]);
@@ -232,27 +235,62 @@ std::string SpawnResult::message(const SpawnSpec& spec) const {
     return "cannot execute '" + program + "': " + why;
 }
 
+std::string find_program(const std::string& program, const char* path, const char* cwd) {
+    if (program.empty()) return "";
+    const std::string base =
+        cwd != nullptr && *cwd != '\0' ? from_dir(our_directory(), cwd) : our_directory();
+    if (program.find('/') != std::string::npos) {
+        const std::string full = from_dir(base, program);
+        return executable_file(full) ? full : "";
+    }
+    if (path == nullptr) path = std::getenv("PATH");
+    const std::string dirs = path != nullptr ? path : "/usr/bin:/bin";
+    for (size_t start = 0; start <= dirs.size();) {
+        size_t end = dirs.find(':', start);
+        if (end == std::string::npos) end = dirs.size();
+        const std::string full = from_dir(from_dir(base, dirs.substr(start, end - start)), program);
+        if (executable_file(full)) return full;
+        start = end + 1;
+    }
+    const std::string here = from_dir(base, program);  // then the app's working directory
+    return executable_file(here) ? here : "";
+}
+
+const char* path_in(char* const* envp) {
+    for (char* const* entry = envp; entry != nullptr && *entry != nullptr; ++entry)
+        if (std::strncmp(*entry, "PATH=", 5) == 0) return *entry + 5;
+    return nullptr;
+}
+
 SpawnResult spawn_process(const SpawnSpec& spec) {
+    SpawnResult result;
     if (spec.argv == nullptr || spec.argv[0] == nullptr) {
-        SpawnResult result;
         result.failed = SpawnResult::Failed::exec;
         result.error = EINVAL;
         return result;
     }
-    if (spec.die_with_parent || spec.switch_user || spec.stop_on_exec) return spawn_vfork(spec);
-    SpawnResult result = spawn_posix(spec, spec.argv);
-    if (result.failed == SpawnResult::Failed::exec && spec.cwd != nullptr &&
-        !is_directory(spec.cwd))
-        result.failed = SpawnResult::Failed::cwd;  // posix_spawn's chdir failed, not its exec
+    errno = 0;
+    if (spec.cwd != nullptr && !is_directory(spec.cwd)) {
+        result.failed = SpawnResult::Failed::cwd;
+        result.error = errno != 0 ? errno : ENOTDIR;
+        return result;
+    }
+    std::string program = find_program(spec.argv[0], path_in(spec.envp), spec.cwd);
+    if (program.empty()) {
+        result.failed = SpawnResult::Failed::exec;
+        result.error = ENOENT;
+        return result;
+    }
+    if (spec.die_with_parent || spec.switch_user || spec.stop_on_exec)
+        return spawn_vfork(spec, program.c_str());
+    result = spawn_posix(spec, program.c_str(), spec.argv);
     if (result.failed != SpawnResult::Failed::exec || result.error != ENOEXEC) return result;
-    // An executable file without "#!": execvp runs it with /bin/sh, posix_spawnp (glibc >= 2.27)
-    // does not; the fork path ran such scripts, so they still run.
-    std::string script = resolve(spec.argv[0]);
-    if (script.empty()) return result;
-    std::vector<char*> with_shell{const_cast<char*>("/bin/sh"), script.data()};
+    // An executable file without "#!": execvp runs it with /bin/sh, posix_spawn does not; the fork
+    // path ran such scripts, so they still run.
+    std::vector<char*> with_shell{const_cast<char*>("/bin/sh"), program.data()};
     for (char* const* arg = spec.argv + 1; *arg != nullptr; ++arg) with_shell.push_back(*arg);
     with_shell.push_back(nullptr);
-    SpawnResult by_shell = spawn_posix(spec, with_shell.data());
+    SpawnResult by_shell = spawn_posix(spec, "/bin/sh", with_shell.data());
     return by_shell.failed == SpawnResult::Failed::no ? by_shell : result;
 }
 

@@ -13,12 +13,11 @@
 namespace pmix::launcher {
 
 struct SpawnSpec {
-    char* const* argv = nullptr;  // argv[0] is looked up in our PATH, as execvp does
+    char* const* argv = nullptr;  // argv[0] is looked up by find_program (envp's PATH, cwd)
     char* const* envp = nullptr;  // the process's whole environment
     int stdin_fd = -1;            // -1: ours is inherited
     int stdout_fd = -1, stderr_fd = -1;
-    // The directory it starts in (nullptr: ours). A relative argv[0] is then looked up there, as
-    // after a chdir in the child.
+    // The directory it starts in (nullptr: ours); a relative argv[0] is found from there.
     const char* cwd = nullptr;
     bool own_process_group = true;  // setpgid(0, 0): our ^C is ours to handle, not the ranks'
     bool die_with_parent = false;   // PR_SET_PDEATHSIG SIGKILL (pmixd: gone, so are its ranks)
@@ -40,11 +39,20 @@ struct SpawnResult {
     std::string message(const SpawnSpec& spec) const;
 };
 
-// Starts argv[0] as `spec` says. posix_spawnp when its attributes and file actions are enough;
-// with die_with_parent, switch_user or stop_on_exec (no posix_spawn attribute does those) vfork,
-// whose child makes only system calls (raw ones for the ids: glibc's setuid would signal the
-// parent's threads) before exec. Either way the exec's failure comes back here, and no child is
-// left behind then.
+// Where an app's program is, as OpenPMIx and prte find an app's command (the app's PATH, then its
+// working directory): a relative name with a '/' is taken from `cwd`; a bare name is searched in
+// `path` (nullptr: our PATH), then in `cwd`. `cwd` nullptr or "": ours; relative PATH entries
+// ("", ".") are taken from `cwd` too. Absolute; "" when there is no executable file there.
+std::string find_program(const std::string& program, const char* path, const char* cwd);
+// The value of PATH in the environment `envp` (nullptr when it sets none, or no `envp`).
+const char* path_in(char* const* envp);
+
+// Starts argv[0] as `spec` says, from the absolute path find_program gives (envp's PATH, else ours;
+// spec.cwd; none: Failed::exec, ENOENT), so that the process runs the program a check before the
+// start found. posix_spawn when its attributes and file actions are enough; with die_with_parent,
+// switch_user or stop_on_exec (no posix_spawn attribute does those) vfork, whose child makes
+// only system calls (raw ones for the ids: glibc's setuid would signal the parent's threads)
+// before exec. Either way the exec's failure comes back here, and no child is left behind then.
 SpawnResult spawn_process(const SpawnSpec& spec);
 
 }  // namespace pmix::launcher

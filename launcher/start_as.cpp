@@ -120,4 +120,26 @@ bool wdir_usable(const std::string& wdir, std::string& why) {
     return false;
 }
 
+std::string first_program(const StartAs& how, const std::vector<std::string>& argv) {
+    const std::vector<std::string> words =
+        how.fork_agent.empty() ? started_argv(how, argv) : split_words(how.fork_agent);
+    return words.empty() ? "" : words[0];
+}
+
+const char* path_of(const std::vector<std::string>& env) {
+    for (auto entry = env.rbegin(); entry != env.rend(); ++entry)
+        if (entry->compare(0, 5, "PATH=") == 0) return entry->c_str() + 5;
+    return nullptr;
+}
+
+pmix_status_t start_as_usable(const AppSpec& app, const std::vector<std::string>& base_env,
+                              std::string& why) {
+    if (!wdir_usable(app.start_as.wdir, why)) return PMIX_ERR_JOB_WDIR_NOT_FOUND;
+    const std::string program = first_program(app.start_as, app.argv);
+    const char* path = path_of(app.env) != nullptr ? path_of(app.env) : path_of(base_env);
+    if (program_exists(program, app.start_as.wdir, path)) return PMIX_SUCCESS;
+    why = "cannot find program '" + program + "' (not found or not executable)";
+    return PMIX_ERR_JOB_EXE_NOT_FOUND;
+}
+
 }  // namespace pmix::launcher

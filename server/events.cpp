@@ -132,7 +132,7 @@ bool tell_host(State& s, const Event& ev) {
 
 bool EventCache::cached_code(pmix_status_t code) {
     return code == PMIX_EVENT_JOB_START || code == PMIX_LAUNCH_COMPLETE ||
-           code == PMIX_EVENT_JOB_END;
+           code == PMIX_EVENT_JOB_END || code == PMIX_READY_FOR_DEBUG;
 }
 
 namespace {
@@ -154,9 +154,44 @@ std::string event_nspace(const Event& ev) {
     }
     return {};
 }
+
+// The namespaces a PMIX_DEBUGGER_RELEASE names (its custom range, affected proc(s)); `all` when it
+// names none (every held process of the range).
+void released_nspaces(const Event& ev, std::vector<std::string>& out, bool& all) {
+    for (std::size_t i = 0; i < ev.ninfo; ++i) {
+        const pmix_info_t& in = ev.info[i];
+        const bool named = std::strncmp(in.key, PMIX_EVENT_CUSTOM_RANGE, PMIX_MAX_KEYLEN) == 0 ||
+                           std::strncmp(in.key, PMIX_EVENT_AFFECTED_PROC, PMIX_MAX_KEYLEN) == 0 ||
+                           std::strncmp(in.key, PMIX_EVENT_AFFECTED_PROCS, PMIX_MAX_KEYLEN) == 0;
+        if (!named) continue;
+        if (in.value.type == PMIX_PROC && in.value.data.proc != nullptr)
+            out.push_back(ns_of(*in.value.data.proc));
+        const pmix_data_array_t* a = in.value.data.darray;
+        if (in.value.type == PMIX_DATA_ARRAY && a != nullptr && a->type == PMIX_PROC &&
+            a->array != nullptr)
+            for (std::size_t k = 0; k < a->size; ++k)
+                out.push_back(ns_of(static_cast<const pmix_proc_t*>(a->array)[k]));
+    }
+    all = out.empty();
+}
 }  // namespace
 
+// A job's PMIX_READY_FOR_DEBUG stays while it is held: a release or its end drops it, so that a
+// handler registered afterwards is not told to debug (and release) a job that runs already.
+void EventCache::forget_ready(const Event& ev) {
+    std::vector<std::string> nspaces;
+    bool all = false;
+    if (ev.code == PMIX_DEBUGGER_RELEASE) released_nspaces(ev, nspaces, all);
+    else if (ev.code == PMIX_EVENT_JOB_END) nspaces.push_back(event_nspace(ev));
+    else return;
+    std::erase_if(entries, [&](const Entry& e) {
+        return e.code == PMIX_READY_FOR_DEBUG &&
+               (all || std::find(nspaces.begin(), nspaces.end(), e.nspace) != nspaces.end());
+    });
+}
+
 void EventCache::keep(const Event& ev) {
+    forget_ready(ev);
     if (!cached_code(ev.code)) return;
     Entry entry;
     entry.code = ev.code;
@@ -255,6 +290,7 @@ void State::events_request(const ProcKey& who, Client& c, proto::Reader& r, wire
         reply_status(conn, frame, PMIX_SUCCESS);  // a vote (groups.h): for this server only
         return;
     }
+    event_cache.forget_ready(ev);  // a release the host distributes: its READY goes now
     if (!tell_host(*this, ev)) deliver_event(ev);
     // The host process's own handlers hear it too, whatever the range, as OpenPMIx 4.2's server
     // runs its local handlers for every event it passes on (a Slurm step's default handler

@@ -42,11 +42,12 @@ struct Event {
 };
 
 // Job-lifecycle events kept for handlers registered after they were raised (the Standard keeps
-// an event until it is replaced): PMIX_EVENT_JOB_START, PMIX_LAUNCH_COMPLETE and
-// PMIX_EVENT_JOB_END, one per code and namespace (PMIX_NSPACE, else the first affected proc's;
-// a newer one replaces it), at most kMax (the oldest dropped: a few hundred bytes each, so
-// under ~100 KiB). A registration that names the code gets the cached ones its range reaches
-// (events.cpp), for that handler only.
+// an event until it is replaced): PMIX_EVENT_JOB_START, PMIX_LAUNCH_COMPLETE,
+// PMIX_EVENT_JOB_END and PMIX_READY_FOR_DEBUG (until a PMIX_DEBUGGER_RELEASE naming its
+// namespace, or naming none, or the job's end), one per code and namespace (PMIX_NSPACE, else
+// the first affected proc's; a newer one replaces it), at most kMax (the oldest dropped: a few
+// hundred bytes each, so under ~100 KiB). A registration that names the code gets the cached
+// ones its range reaches (events.cpp), for that handler only.
 struct EventCache {
     static constexpr std::size_t kMax = 256;
     struct Entry {
@@ -58,7 +59,8 @@ struct EventCache {
     };
     std::deque<Entry> entries;
     static bool cached_code(pmix_status_t code);
-    void keep(const Event& ev);
+    void keep(const Event& ev);  // also drops what `ev` makes stale (forget_ready)
+    void forget_ready(const Event& ev);
 };
 
 // How long a lost client's event waits before it reaches the host's own handlers: the value of

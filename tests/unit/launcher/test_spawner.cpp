@@ -1,4 +1,4 @@
-// spawn_process (launcher/spawner.h), both ways it starts a process: posix_spawnp, and vfork when
+// spawn_process (launcher/spawner.h), both ways it starts a process: posix_spawn, and vfork when
 // the process must die with its parent or change user. Each test starts /bin/sh and checks what
 // reached it: environment, working directory, stdin/stdout/stderr, process group, signals, ids,
 // and how an exec that fails is reported (no child left behind).
@@ -8,6 +8,7 @@
 
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -290,6 +291,48 @@ TEST_F(SpawnerFiles, ScriptWithoutInterpreterLineRunsWithTheShell) {
     const Ran ran = run(SpawnSpec{}, Strings({path, "arg"}), kShellEnv);
     ASSERT_GT(ran.result.pid, 0) << ran.result.error;
     EXPECT_EQ(ran.out, "plain arg forty two\n");
+}
+
+// The app's program as OpenPMIx and prte find it: a relative name with a '/' from the app's
+// directory; a bare name in the app's PATH first, then in its directory; "" when not there.
+TEST_F(SpawnerFiles, FindProgramLooksInPathThenInTheWorkingDirectory) {
+    ASSERT_EQ(::mkdir((dir_ + "/bin").c_str(), 0755), 0);
+    const std::string here = write("prog", "#!/bin/sh\necho here\n");
+    const std::string in_path = write("bin/prog", "#!/bin/sh\necho in-path\n");
+    write("not-executable", "x");
+    ::chmod((dir_ + "/not-executable").c_str(), 0644);
+    const std::string bin = dir_ + "/bin";
+    EXPECT_EQ(find_program("prog", "/usr/bin:/bin", dir_.c_str()), here);
+    EXPECT_EQ(find_program("prog", bin.c_str(), dir_.c_str()), in_path);  // PATH first
+    EXPECT_EQ(find_program("./prog", bin.c_str(), dir_.c_str()), here);
+    EXPECT_EQ(find_program("bin/prog", "/usr/bin", dir_.c_str()), in_path);
+    EXPECT_EQ(find_program("prog", "bin", dir_.c_str()), in_path);  // a relative PATH entry
+    EXPECT_EQ(find_program("./prog", nullptr, "/"), "");
+    EXPECT_EQ(find_program("not-executable", "/usr/bin", dir_.c_str()), "");
+    EXPECT_EQ(find_program("sh", "/bin", "/"), "/bin/sh");
+    const Strings env({"A=1", "PATH=/x:" + bin});
+    EXPECT_STREQ(path_in(env.get()), ("/x:" + bin).c_str());
+    EXPECT_EQ(path_in(kReport.get()), nullptr);
+}
+
+// spawn_process starts the program find_program gives, in its directory, both ways: a bare name
+// that is only in the working directory runs (not one of our PATH or our directory).
+TEST_F(SpawnerFiles, SpawnRunsTheProgramOfItsWorkingDirectoryBothWays) {
+    write("spawner-test-here", "#!/bin/sh\necho \"ran in $(pwd)\"\n");
+    for (bool vfork_path : {false, true}) {
+        SpawnSpec spec;
+        spec.die_with_parent = vfork_path;
+        spec.cwd = dir_.c_str();
+        for (const char* name : {"spawner-test-here", "./spawner-test-here"}) {
+            const Ran ran = run(spec, Strings({name}), kShellEnv);
+            ASSERT_GT(ran.result.pid, 0) << ran.result.message(spec);
+            EXPECT_EQ(ran.out, "ran in " + dir_ + "\n");
+        }
+        spec.cwd = "/";
+        const Ran elsewhere = run(spec, Strings({"spawner-test-here"}), kShellEnv);
+        EXPECT_EQ(elsewhere.result.pid, -1);
+        EXPECT_EQ(elsewhere.result.error, ENOENT);
+    }
 }
 
 // --user: as root the process runs with the ids asked for and no supplementary group; without the

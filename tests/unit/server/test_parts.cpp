@@ -151,6 +151,74 @@ TEST(EventCacheBound, KeepsOnePerCodeAndNamespaceUpToTheBound) {
     EXPECT_EQ(cache.entries.back().nspace, "job" + std::to_string(EventCache::kMax + 9));
 }
 
+// PMIX_READY_FOR_DEBUG is kept like the job events (one per namespace, the newest), until a
+// PMIX_DEBUGGER_RELEASE names its namespace (custom range or affected proc; one that names none
+// drops every one) or its job ends.
+TEST(EventCacheReady, KeptUntilReleasedOrEnded) {
+    using pmix::server::Event;
+    using pmix::server::EventCache;
+    EventCache cache;
+    auto ready = [&](const std::string& ns, const char* breakpoint) {
+        pmix_info_t info[2];
+        PMIX_INFO_LOAD(&info[0], PMIX_NSPACE, ns.c_str(), PMIX_STRING);
+        PMIX_INFO_LOAD(&info[1], PMIX_BREAKPOINT, breakpoint, PMIX_STRING);
+        Event ev;
+        ev.code = PMIX_READY_FOR_DEBUG;
+        ev.range = PMIX_RANGE_SESSION;
+        ev.info = info;
+        ev.ninfo = 2;
+        cache.keep(ev);
+        PMIX_INFO_DESTRUCT(&info[0]);
+        PMIX_INFO_DESTRUCT(&info[1]);
+    };
+    auto release = [&](const char* key, const std::string& ns) {
+        pmix_proc_t target;
+        PMIX_LOAD_PROCID(&target, ns.c_str(), PMIX_RANK_WILDCARD);
+        pmix_info_t info;
+        PMIX_INFO_LOAD(&info, key, &target, PMIX_PROC);
+        Event ev;
+        ev.code = PMIX_DEBUGGER_RELEASE;
+        ev.range = PMIX_RANGE_CUSTOM;
+        ev.info = &info;
+        ev.ninfo = ns.empty() ? 0 : 1;
+        cache.keep(ev);
+        PMIX_INFO_DESTRUCT(&info);
+    };
+    auto readies = [&] {
+        std::vector<std::string> out;
+        for (const EventCache::Entry& e : cache.entries)
+            if (e.code == PMIX_READY_FOR_DEBUG) out.push_back(e.nspace);
+        return out;
+    };
+    ASSERT_TRUE(EventCache::cached_code(PMIX_READY_FOR_DEBUG));
+    ready("a", "one");
+    ready("a", "two");  // replaces the first
+    ready("b", "x");
+    ready("c", "x");
+    ready("d", "x");
+    ASSERT_EQ(readies(), (std::vector<std::string>{"a", "b", "c", "d"}));
+    EXPECT_STREQ(cache.entries.front().info.find(PMIX_BREAKPOINT)->value.data.string, "two");
+    release(PMIX_EVENT_CUSTOM_RANGE, "b");
+    EXPECT_EQ(readies(), (std::vector<std::string>{"a", "c", "d"}));
+    release(PMIX_EVENT_AFFECTED_PROC, "c");
+    EXPECT_EQ(readies(), (std::vector<std::string>{"a", "d"}));
+    pmix_info_t end;
+    PMIX_INFO_LOAD(&end, PMIX_NSPACE, "a", PMIX_STRING);
+    Event ended;
+    ended.code = PMIX_EVENT_JOB_END;
+    ended.range = PMIX_RANGE_SESSION;
+    ended.info = &end;
+    ended.ninfo = 1;
+    cache.keep(ended);
+    PMIX_INFO_DESTRUCT(&end);
+    EXPECT_EQ(readies(), (std::vector<std::string>{"d"}));
+    ASSERT_EQ(cache.entries.size(), 2u);   // a's JOB_END is kept
+    release(PMIX_EVENT_CUSTOM_RANGE, "");  // names no one: every job's
+    EXPECT_TRUE(readies().empty());
+    for (std::size_t i = 0; i < EventCache::kMax + 10; ++i) ready("r" + std::to_string(i), "x");
+    EXPECT_EQ(cache.entries.size(), EventCache::kMax);  // bounded with the others
+}
+
 // PMIX_MCA_pmix_event_caching_window: whole seconds as OpenPMIx reads it; anything else is a
 // warning (written where the log goes) and the default of 1 s, never a silent fallback.
 // A deregistered namespace takes its output cache and the registrations for it alone along (a

@@ -43,6 +43,7 @@
 #            debugger daemon per node: the ranks held on both nodes, the daemons running (not
 #            held), seeing PMIX_DEBUG_TARGET and their node's 2 ranks, and ending; the release;
 #            JOB_END exit 7 (the last rank's); each lifecycle event once
+#  cospawn_appstops: the same with the stop in the application's app info (not the job's)
 # Every case ends with the DVM gone: no pmixd, no job process, nothing in TMPDIR or /dev/shm.
 # Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -328,7 +329,8 @@ stops)
   timeout 20 "$bin/pmix-dvm" --stop --pid "$DVM_PID" >/dev/null 2>&1 || fail "pmix-dvm --stop failed"
   expect_stopped 0 ""
   ;;
-cospawn_stops)
+cospawn_stops|cospawn_appstops)
+  [[ $case == cospawn_appstops ]] && export CS_STOP_IN_APP=1  # the stop in the app's own info
   start_dvm --host "$hosts"
   mkdir -p "$work/marks"
   echo "+ cospawn_stops tool $DVM_PID"

@@ -33,6 +33,7 @@ void DvmHead::spawn(const pmix_proc_t& parent, const AppSpec& app, pmix_spawn_cb
     // Placed: its events go where the requester asked (lifecycle.cpp), the head raising them all.
     const std::string& nspace = view_.spawned_nspaces.back();
     view_.lifecycles[nspace].request = app.lifecycle;
+    forward_only(view_, parent, nspace, app.forwarded);  // a tool's forwarded output: not printed
     // Its stops: HeadSpawner::request holds it on every node (debug_nodes.h head_debug_hold).
     if (!app.pset.empty()) psets_[nspace] = app.pset;
 }

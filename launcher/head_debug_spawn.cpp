@@ -221,9 +221,8 @@ pmix_status_t head_spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[
                                             task->debug, task->cospawned);
         rc != PMIX_SUCCESS)
         return rc;
-    // Held: the application (HeadSpawner::spawn_here watches it); the co-spawned apps run.
-    task->app.stops = stops;
-    stop_add_job_info(stops, task->app.directives);
+    // Held: the apps whose stops plan_spawn took (the job info's: the application's alone;
+    // HeadSpawner::spawn_here watches each); the others run.
     const bool debugger = task->debug.placed() || task->debug.has_target;
     if (g_spawner == nullptr || (!debugger && task->cospawned.empty()))
         return PMIX_ERR_NOT_SUPPORTED;  // a plain application: not from a tool at the head

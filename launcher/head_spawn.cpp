@@ -66,6 +66,7 @@ void HeadSpawner::spawn_here(const pmix_proc_t& parent, const AppSpec& app,
     placed.nprocs = 0;
     for (uint32_t count : counts) placed.nprocs += count;
     launch(parent, counts, encode_app(placed), app.lifecycle).done = std::move(done);
+    forward_only(view_, parent, view_.spawned_nspaces.back(), app.forwarded);  // not printed
     if (app.stops.any()) hold(parent, app.stops);  // its stops went in its job info
 }
 

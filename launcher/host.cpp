@@ -6,6 +6,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -383,6 +384,7 @@ pmix_status_t app_spec(const pmix_app_t& source, const pmix_info_t job_info[], s
     for (size_t i = 0; source.info != nullptr && i < source.ninfo; ++i) {
         const pmix_info_t& entry = source.info[i];
         if (lifecycle_directive(entry, app.lifecycle)) continue;
+        if (stop_directive(entry, app.stops)) continue;  // the app's own stops trump the job's
         if (!PMIX_CHECK_KEY(&entry, PMIX_PSET_NAME)) continue;
         if (entry.value.type != PMIX_STRING || entry.value.data.string == nullptr ||
             *entry.value.data.string == '\0' || std::strlen(entry.value.data.string) > 255)
@@ -392,9 +394,24 @@ pmix_status_t app_spec(const pmix_app_t& source, const pmix_info_t job_info[], s
     return PMIX_SUCCESS;
 }
 
+// The output channels a spawn's job info asks forwarded to the requester (PMIX_FWD_STDOUT /
+// _STDERR / _STDDIAG set true): the library registers the requester for them (server/iof.h).
+pmix_iof_channel_t asked_forwarded(const pmix_info_t job_info[], size_t ninfo) {
+    pmix_iof_channel_t channels = PMIX_FWD_NO_CHANNELS;
+    for (size_t i = 0; i < ninfo; ++i) {
+        if (!PMIX_INFO_TRUE(&job_info[i])) continue;
+        if (PMIX_CHECK_KEY(&job_info[i], PMIX_FWD_STDOUT)) channels |= PMIX_FWD_STDOUT_CHANNEL;
+        if (PMIX_CHECK_KEY(&job_info[i], PMIX_FWD_STDERR)) channels |= PMIX_FWD_STDERR_CHANNEL;
+        if (PMIX_CHECK_KEY(&job_info[i], PMIX_FWD_STDDIAG)) channels |= PMIX_FWD_STDDIAG_CHANNEL;
+    }
+    return channels;
+}
+
 // The apps of a spawn: one application (`app`, with its own debugger keys in `debug`), and with
 // several apps the co-spawned ones (debug_daemons.h), each with the job info's debugger keys and
-// its own. Several applications: PMIX_ERR_NOT_SUPPORTED.
+// its own. Several applications: PMIX_ERR_NOT_SUPPORTED. The stops (PMIX_DEBUG_STOP_*): the job
+// info's hold the application alone, an app info's that app alone (over the job's); every app
+// is a job of its own, so they go into its job info (debug.cpp).
 pmix_status_t spawn_plan(const pmix_info_t job_info[], size_t ninfo, const pmix_app_t apps[],
                          size_t napps, const LifecycleRequest& lifecycle, AppSpec& app,
                          DebugRequest& debug, std::vector<CospawnApp>& cospawned) {
@@ -414,11 +431,18 @@ pmix_status_t spawn_plan(const pmix_info_t job_info[], size_t ninfo, const pmix_
             return rc;
         if (const pmix_status_t rc = app_debug_request(apps[a], other.debug); rc != PMIX_SUCCESS)
             return rc;
+        stop_add_job_info(other.app.stops, other.app.directives);
     }
     if (napps == 1)
         if (const pmix_status_t rc = app_debug_request(apps[0], debug); rc != PMIX_SUCCESS)
             return rc;
-    return app_spec(apps[application], job_info, ninfo, lifecycle, app);
+    for (size_t i = 0; i < ninfo; ++i) stop_directive(job_info[i], app.stops);
+    if (const pmix_status_t rc = app_spec(apps[application], job_info, ninfo, lifecycle, app);
+        rc != PMIX_SUCCESS)
+        return rc;
+    stop_add_job_info(app.stops, app.directives);
+    app.forwarded = asked_forwarded(job_info, ninfo);  // the library forwards the application's
+    return PMIX_SUCCESS;
 }
 
 // The library delivers to local clients itself; a one-node host has nobody else to tell.
@@ -432,7 +456,7 @@ pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], si
                        void* cbdata) {
     LifecycleRequest lifecycle;
     DebugRequest debug;
-    StopRequest stops;
+    StopRequest stops;  // taken by spawn_plan, per app
     for (size_t i = 0; i < ninfo; ++i) {
         if (lifecycle_directive(job_info[i], lifecycle)) continue;  // lifecycle.cpp
         if (stop_directive(job_info[i], stops)) continue;           // debug.cpp
@@ -454,8 +478,6 @@ pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], si
             spawn_plan(job_info, ninfo, apps, napps, lifecycle, app, debug, cospawned);
         rc != PMIX_SUCCESS)
         return rc;
-    app.stops = stops;  // the application only: co-spawned apps are not held (debug.cpp)
-    stop_add_job_info(stops, app.directives);
     pmix_proc_t parent = *proc;
     g_launcher->queue.post([parent, app, debug, cospawned, cbfunc, cbdata] {
         if (g_launcher->remote != nullptr) {  // pmixd: placed across the nodes by the head
@@ -470,6 +492,7 @@ pmix_status_t spawn_fn(const pmix_proc_t* proc, const pmix_info_t job_info[], si
         std::string nspace;
         pmix_status_t rc =
             spawn_with_debuggers(*g_launcher, parent, app, debug, cospawned, &nspace);
+        if (rc == PMIX_SUCCESS) forward_only(*g_launcher, parent, nspace, app.forwarded);
         pmix_nspace_t spawned;  // the callback takes a (non-const) pmix_nspace_t
         PMIX_LOAD_NSPACE(spawned, rc == PMIX_SUCCESS ? nspace.c_str() : nullptr);
         cbfunc(rc, spawned, cbdata);
@@ -696,6 +719,21 @@ bool redirected(const Launcher& launcher, const Proc& process, pmix_iof_channel_
             if (PMIX_CHECK_PROCID(&source, &p)) return true;
     }
     return false;
+}
+
+// A tool that asked a job's output forwarded to itself gets it alone: pmixrun does not print it
+// too (as prte does not); the redirection goes with the job (dvm.cpp). A rank that asked has its
+// library write it to its own stdout, which pmixrun prints as that rank's: the job's own lines
+// are still printed then (tests/iof/fwd_spawn.sh).
+void forward_only(Launcher& launcher, const pmix_proc_t& requester, const std::string& nspace,
+                  pmix_iof_channel_t channels) {
+    const bool ours = launcher.nspace == requester.nspace ||
+                      std::find(launcher.spawned_nspaces.begin(), launcher.spawned_nspaces.end(),
+                                requester.nspace) != launcher.spawned_nspaces.end();
+    if (ours || channels == PMIX_FWD_NO_CHANNELS) return;
+    pmix_proc_t all;
+    PMIX_LOAD_PROCID(&all, nspace.c_str(), PMIX_RANK_WILDCARD);
+    launcher.redirects.push_back(Redirect{{all}, channels});
 }
 
 void fail_pending_lookups(pmix_status_t status) {

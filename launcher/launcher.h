@@ -238,6 +238,9 @@ struct AppSpec {
     LifecycleRequest lifecycle;  // PMIX_NOTIFY_* of the job info
     StopRequest stops;           // PMIX_DEBUG_STOP_* of the job info (debug.cpp)
     StartAs start_as;            // cwd / PMIX_WDIR and the agents (start_as.cpp)
+    // The application's channels its requester asked forwarded to itself (PMIX_FWD_STDOUT /
+    // _STDERR / _STDDIAG of the job info): a tool's are not printed (forward_only, host.cpp).
+    pmix_iof_channel_t forwarded = PMIX_FWD_NO_CHANNELS;
 };
 
 // A process set this launcher defined (PMIx_server_define_process_set): one per app context.
@@ -405,6 +408,11 @@ bool spawn_all(Launcher& launcher, char** base_env);
 void run_loop(Launcher& launcher);
 void deregister_job(Launcher& launcher);
 void kill_all(Launcher& launcher, int sig);
+// A job just registered (loop thread, before any of its output is read): when its requester is a
+// tool (no job of this launcher) that asked `channels` forwarded to itself, those channels are
+// delivered, not printed, as if the tool had pulled them with PMIX_IOF_REDIRECT (host.cpp).
+void forward_only(Launcher& launcher, const pmix_proc_t& requester, const std::string& nspace,
+                  pmix_iof_channel_t channels);
 // True while a tool took `channel` of `process` with PMIX_IOF_REDIRECT (host.cpp).
 bool redirected(const Launcher& launcher, const Proc& process, pmix_iof_channel_t channel);
 // stdin_forward.cpp: whether --stdin names `process`; the fd a process gets as its stdin (a pipe

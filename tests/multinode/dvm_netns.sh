@@ -43,6 +43,9 @@
 #            debugger daemon per node: the ranks held on both nodes, the daemons running (not
 #            held), seeing PMIX_DEBUG_TARGET and their node's 2 ranks, and ending; the release;
 #            JOB_END exit 7 (the last rank's); each lifecycle event once
+#  cospawn_appstops: the same with the stop in the application's app info (not the job's)
+#  appstops_fwd: (2nd argument: tests/tools/app_stops) a tool's spawn of 2 ranks (one per node)
+#            with PMIX_FWD_STDOUT: their lines reach the tool once, the head does not print them
 # Every case ends with the DVM gone: no pmixd, no job process, nothing in TMPDIR or /dev/shm.
 # Exit 77 (skipped) where network namespaces cannot be created.
 set -uo pipefail
@@ -328,7 +331,8 @@ stops)
   timeout 20 "$bin/pmix-dvm" --stop --pid "$DVM_PID" >/dev/null 2>&1 || fail "pmix-dvm --stop failed"
   expect_stopped 0 ""
   ;;
-cospawn_stops)
+cospawn_stops|cospawn_appstops)
+  [[ $case == cospawn_appstops ]] && export CS_STOP_IN_APP=1  # the stop in the app's own info
   start_dvm --host "$hosts"
   mkdir -p "$work/marks"
   echo "+ cospawn_stops tool $DVM_PID"
@@ -343,6 +347,23 @@ cospawn_stops)
   done
   timeout 20 "$bin/pmix-dvm" --stop --pid "$DVM_PID" >/dev/null 2>&1 || fail "pmix-dvm --stop failed"
   expect_stopped 0 ""
+  ;;
+appstops_fwd)  # 2nd argument: tests/tools/app_stops
+  start_dvm --host "$hosts"
+  mkdir -p "$work/marks"
+  echo "+ app_stops tool $DVM_PID fwd"
+  timeout -s KILL 60 "$TOOL" tool "$DVM_PID" "$work/marks" fwd >"$work/as.out" 2>&1 ||
+    fail "app_stops tool failed"
+  sed 's/^/tool| /' "$work/as.out"
+  grep -q "^app_stops: ok" "$work/as.out" || fail "app_stops: no summary"
+  for r in 0 1; do
+    n=$(grep -c "^app-stops-line fwd $r\$" "$work/as.out")
+    [[ $n == 1 ]] || fail "rank $r's line reached the tool $n times (want 1)"
+  done
+  timeout 20 "$bin/pmix-dvm" --stop --pid "$DVM_PID" >/dev/null 2>&1 || fail "pmix-dvm --stop failed"
+  expect_stopped 0 ""
+  n=$(cat "$work/dvm.out" "$work/dvm.err" | grep -c 'app-stops-line fwd')
+  [[ $n == 0 ]] || fail "the head printed $n of the lines forwarded to the tool"
   ;;
 *) die "unknown case $case" ;;
 esac

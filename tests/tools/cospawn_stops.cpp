@@ -15,7 +15,8 @@
 //                                         job ending well while no rank passed PMIx_Init; releases;
 //                                         JOB_END NON-ZERO TERMINATION, exit 7, rank 3; every rank
 //                                         past PMIx_Init; JOB_START, LAUNCH_COMPLETE and JOB_END
-//                                         once each
+//                                         once each; CS_STOP_IN_APP set: the stop in the
+//                                         application's own info, not the job's
 // Prints "cospawn_stops: ok" and exits 0 when every check held; "FAIL: ..." and 1 otherwise.
 #include <pmix.h>
 #include <pmix_tool.h>
@@ -144,9 +145,16 @@ std::string spawn(const char* self, const char* daemons) {
     const bool yes = true;
     PMIX_INFO_LOAD(&apps[1].info[0], PMIX_DEBUGGER_DAEMONS, &yes, PMIX_BOOL);
     PMIX_INFO_LOAD(&apps[1].info[1], PMIX_DEBUG_DAEMONS_PER_NODE, &one, PMIX_UINT16);
-    pmix_info_t info[2] = {flag(PMIX_DEBUG_STOP_IN_INIT), flag(PMIX_NOTIFY_JOB_EVENTS)};
+    // CS_STOP_IN_APP set: the stop in the application's own info instead of the job's.
+    const bool in_app = std::getenv("CS_STOP_IN_APP") != nullptr;
+    if (in_app) {
+        PMIX_INFO_CREATE(apps[0].info, 1);
+        apps[0].ninfo = 1;
+        apps[0].info[0] = flag(PMIX_DEBUG_STOP_IN_INIT);
+    }
+    pmix_info_t info[2] = {flag(PMIX_NOTIFY_JOB_EVENTS), flag(PMIX_DEBUG_STOP_IN_INIT)};
     char nspace[PMIX_MAX_NSLEN + 1] = {};
-    const pmix_status_t rc = PMIx_Spawn(info, 2, apps, 2, nspace);
+    const pmix_status_t rc = PMIx_Spawn(info, in_app ? 1 : 2, apps, 2, nspace);
     check(rc == PMIX_SUCCESS, std::string("spawn: ") + PMIx_Error_string(rc));
     for (pmix_info_t& i : info) PMIX_INFO_DESTRUCT(&i);
     for (pmix_app_t& a : apps) PMIX_APP_DESTRUCT(&a);

@@ -179,7 +179,7 @@ class DvmSoak(soak.Soak):
         for _ in range(40):
             shm = soak.glob.glob(f"/dev/shm/{self.shm_prefix}*")
             now = (len(os.listdir(f"/proc/{self.dvm.pid}/fd")), len(shm),
-                   sum(os.path.getsize(f) for f in shm if os.path.exists(f)), self.tmp_files())
+                   sum(size_or_zero(f) for f in shm), self.tmp_files())
             if now == last:
                 break
             last = now
@@ -199,6 +199,14 @@ class DvmSoak(soak.Soak):
             self.dvm.wait()
         if stop.returncode != 0:
             self.failures.append(f"pmix-dvm --stop exited {stop.returncode}: {stop.stdout[-200:]}")
+
+
+def size_or_zero(path):
+    """A segment's size; 0 if it went away since it was listed (a job being retired)."""
+    try:
+        return os.path.getsize(path)
+    except FileNotFoundError:
+        return 0
 
 
 def tenth(values, last):

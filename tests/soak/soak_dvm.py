@@ -101,29 +101,38 @@ class DvmSoak(soak.Soak):
                                  f"{soak.JOB_TIMEOUT_S} s: {tail}")
         elif want is not None and status != 0:
             self.failures.append(f"job {index} ({kind}, n={n}): {tail}")
-        self.wait_for_job_end(index, kind, n)
+        self.wait_for_job_end(index, kind, n, settle=1.0 if want is None else 0.0)
         if self.dvm.poll() is not None:
             raise RuntimeError(f"the launcher died (status {self.dvm.returncode}) at job {index}")
 
-    def wait_for_job_end(self, index, kind, n):
-        """A killed tool's job runs on; every job's ranks must be gone before the next sample.
-        Ranks alive 20 s on get their stacks and the launcher's taken then (kept only if they are
-        still alive at 40 s, the failure), since ranks seen stuck at 40 s have ended right after
-        (twice in session 19), too late for a look at them."""
-        start, wall_start, turns = time.monotonic(), time.time(), 0
-        early = None
-        while time.monotonic() - start < soak.LEFTOVER_WAIT_S + 30 and self.job_pids():
-            if early is None and time.monotonic() - start > 20:
-                early = self.stacks(self.job_pids(), "20 s after the tool ended")
+    def wait_for_job_end(self, index, kind, n, settle=0.0):
+        """Every job's ranks must be gone before the next sample. A killed tool's job runs on, and
+        may even start after the tool died (the launcher had its spawn request already): its ranks
+        must be absent `settle` seconds in a row. (Without that, ranks that started just after an
+        empty look were reported as "still alive after 40 s" at once: the four such failures of
+        sessions 18-19, all of killed tools' jobs, "all ended 0.0 s later".) Ranks alive 20 s on
+        get their stacks and the launcher's taken then (kept only if they outlive 40 s)."""
+        start, turns = time.monotonic(), 0
+        early = empty_since = None
+        while True:
+            pids, now = self.job_pids(), time.monotonic()
+            if pids:
+                empty_since = None
+            else:
+                empty_since = now if empty_since is None else empty_since
+                if now - empty_since >= settle:
+                    if early is not None:
+                        os.unlink(early)
+                    return
+            if now - start >= soak.LEFTOVER_WAIT_S + 30:
+                break
+            if early is None and pids and now - start > 20:
+                early = self.stacks(pids, "20 s after the tool ended")
             time.sleep(0.02)
             turns += 1
-        if self.job_pids():
-            self.failures.append(
-                f"job {index} ({kind}, n={n}): ranks still alive after 40 s "
-                f"({time.monotonic() - start:.1f} s monotonic, {time.time() - wall_start:.1f} s "
-                f"wall, {turns} turns); " + self.describe_stuck(early))
-        elif early is not None:
-            os.unlink(early)
+        self.failures.append(f"job {index} ({kind}, n={n}): ranks still alive after "
+                             f"{time.monotonic() - start:.1f} s ({turns} looks); "
+                             + self.describe_stuck(early))
 
     def stacks(self, pids, when):
         """gdb's stacks of every thread of the launcher and of (up to 4 of) `pids`, to a file."""
@@ -133,9 +142,10 @@ class DvmSoak(soak.Soak):
             for pid in [self.dvm.pid] + pids[:4]:
                 out.write(f"== pid {pid}\n")
                 try:
-                    out.write(subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex",
-                                              "thread apply all bt"], capture_output=True,
-                                             text=True, timeout=60).stdout)
+                    done = subprocess.run(["gdb", "-p", str(pid), "-batch", "-ex",
+                                           "thread apply all bt"], capture_output=True,
+                                          text=True, timeout=60)
+                    out.write(done.stdout + done.stderr[-300:])
                 except subprocess.TimeoutExpired:
                     out.write("gdb timed out\n")
         return path

@@ -34,52 +34,19 @@
 #include <thread>
 #include <vector>
 
+#include "event_record.h"
+
 namespace {
 
-struct Seen {
-    pmix_status_t code;
-    pmix_proc_t source;
-    std::string nspace, breakpoint;
-    pmix_status_t term = PMIX_ERR_NOT_FOUND;
-    int exit_code = -1;
-    pmix_rank_t failed_rank = PMIX_RANK_INVALID;
-};
+using namespace event_record;
 
-std::mutex g_mu;
-std::condition_variable g_cv;
-std::vector<Seen> g_seen;
-int g_failures = 0;
 constexpr int kRanks = 4, kExit = 7;
-
-void check(bool ok, const std::string& what) {
-    if (ok) return;
-    std::printf("FAIL: %s\n", what.c_str());
-    std::fflush(stdout);
-    ++g_failures;
-}
 
 void on_event(size_t, pmix_status_t code, const pmix_proc_t* source, pmix_info_t info[],
               size_t ninfo, pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc,
               void* cbdata) {
-    Seen s{code, source != nullptr ? *source : pmix_proc_t{}, "", ""};
-    for (size_t i = 0; i < ninfo; ++i) {
-        const pmix_info_t& in = info[i];
-        if (PMIX_CHECK_KEY(&in, PMIX_NSPACE) && in.value.type == PMIX_STRING)
-            s.nspace = in.value.data.string;
-        else if (PMIX_CHECK_KEY(&in, PMIX_BREAKPOINT) && in.value.type == PMIX_STRING)
-            s.breakpoint = in.value.data.string;
-        else if (PMIX_CHECK_KEY(&in, PMIX_JOB_TERM_STATUS) && in.value.type == PMIX_STATUS)
-            s.term = in.value.data.status;
-        else if (PMIX_CHECK_KEY(&in, PMIX_EXIT_CODE) && in.value.type == PMIX_INT)
-            s.exit_code = in.value.data.integer;
-        else if (PMIX_CHECK_KEY(&in, PMIX_PROCID) && in.value.type == PMIX_PROC)
-            s.failed_rank = in.value.data.proc->rank;
-    }
-    {
-        std::lock_guard lock(g_mu);
-        g_seen.push_back(s);
-        g_cv.notify_all();
-    }
+    Seen s = parse_event(code, source, info, ninfo);
+    record(s);
     if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, nullptr, nullptr, cbdata);
 }
 

@@ -53,56 +53,25 @@
 #include <thread>
 #include <vector>
 
+#include "event_record.h"
+
 namespace {
+
+using namespace event_record;
 
 // Not a PMIx code: how on_event records the launcher's job-level PMIX_READY_FOR_DEBUG.
 constexpr pmix_status_t kJobReady = -100000;
 
-struct Seen {
-    pmix_status_t code;
-    pmix_proc_t source;
-    std::string nspace, breakpoint;
-    pmix_status_t term = PMIX_ERR_NOT_FOUND;
-    int exit_code = -1;
-};
-
-std::mutex g_mu;
-std::condition_variable g_cv;
-std::vector<Seen> g_seen;
-int g_failures = 0;
-
-void check(bool ok, const std::string& what) {
-    if (ok) return;
-    std::printf("FAIL: %s\n", what.c_str());
-    std::fflush(stdout);
-    ++g_failures;
-}
-
 void on_event(size_t, pmix_status_t code, const pmix_proc_t* source, pmix_info_t info[],
               size_t ninfo, pmix_info_t*, size_t, pmix_event_notification_cbfunc_fn_t cbfunc,
               void* cbdata) {
-    Seen s{code, source != nullptr ? *source : pmix_proc_t{}, "", ""};
-    for (size_t i = 0; i < ninfo; ++i) {
-        const pmix_info_t& in = info[i];
-        if (PMIX_CHECK_KEY(&in, PMIX_NSPACE) && in.value.type == PMIX_STRING)
-            s.nspace = in.value.data.string;
-        else if (PMIX_CHECK_KEY(&in, PMIX_BREAKPOINT) && in.value.type == PMIX_STRING)
-            s.breakpoint = in.value.data.string;
-        else if (PMIX_CHECK_KEY(&in, PMIX_JOB_TERM_STATUS) && in.value.type == PMIX_STATUS)
-            s.term = in.value.data.status;
-        else if (PMIX_CHECK_KEY(&in, PMIX_EXIT_CODE) && in.value.type == PMIX_INT)
-            s.exit_code = in.value.data.integer;
-    }
+    Seen s = parse_event(code, source, info, ninfo);
     // The launcher's one READY_FOR_DEBUG for a whole job (its source is not a process of the job)
     // is kept apart from the processes' own.
     if (code == PMIX_READY_FOR_DEBUG && !s.nspace.empty() &&
         std::strncmp(s.source.nspace, s.nspace.c_str(), PMIX_MAX_NSLEN) != 0)
         s.code = kJobReady;
-    {
-        std::lock_guard lock(g_mu);
-        g_seen.push_back(s);
-        g_cv.notify_all();
-    }
+    record(s);
     if (cbfunc != nullptr) cbfunc(PMIX_SUCCESS, nullptr, 0, nullptr, nullptr, cbdata);
 }
 

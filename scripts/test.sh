@@ -14,18 +14,26 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
+phase_start=$start
+# Prints how long the previous phase took, so CI logs show where the time goes.
+phase() {
+  local now; now=$(date +%s)
+  echo "=== (previous phase: $((now - phase_start)) s; total $((now - start)) s) $*"
+  phase_start=$now
+}
 for preset in dev asan; do
-  echo "=== ${preset}: build"
+  phase "${preset}: build"
   bash scripts/setup.sh "$preset"
-  echo "=== ${preset}: test"
+  phase "${preset}: test"
   ctest --preset "$preset" "$@"
 done
-echo "=== tsan: build"
+phase "tsan: build"
 bash scripts/setup.sh tsan
-echo "=== tsan: test"
+phase "tsan: test"
 ctest --preset tsan "$@"
-echo "=== fuzz: build (fuzz_all only)"
+phase "fuzz: build (fuzz_all only)"
 bash scripts/setup.sh fuzz fuzz_all
-echo "=== fuzz: test"
+phase "fuzz: test"
 ctest --preset fuzz
+phase "done"
 echo "=== all suites passed in $(( $(date +%s) - start )) s"

@@ -80,6 +80,8 @@ class DvmSoak(soak.Soak):
         return [p for p in self.tagged_pids() if p != self.dvm.pid]
 
     def run_one(self, index, forced=None):
+        if forced is None and 0 <= index < len(KINDS):
+            forced = KINDS[index]  # every kind once first, so that a short run has them all
         kind, example, sizes, at_once, want = forced or self.rng.choices(KINDS, WEIGHTS)[0]
         n = self.rng.choice(sizes)
         self.kinds_run[kind] = self.kinds_run.get(kind, 0) + at_once

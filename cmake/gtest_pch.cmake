@@ -5,6 +5,12 @@
 # files per preset, and CI builds three presets on two cores. Measured on test_wire, test_codec and
 # test_data (29 files, dev flags, no ccache): 82.5 s of CPU without, 62.0 s with (-25%).
 # With ccache, set CCACHE_SLOPPINESS=pch_defines,time_macros or those files are not cached.
+# With gtest.h ahead of them, GCC 12 at -O2 reports -Warray-bounds, -Wstringop-overflow and
+# -Wstringop-overread on plain std::string operations inside libstdc++'s char_traits::copy in
+# test files (std::string("NAME=") + value, vector<string>::insert of a literal: six files of
+# test_client and test_tools; the inlining changes; GCC bugs 105651 and 106199), and warnings are
+# errors. So these test executables compile without those middle-end warnings under GCC; the
+# libraries keep them, and the tests run under ASan, which sees real overflows.
 # How: one small executable (pmix_gtest_pch) owns the header; the test executables reuse it
 # (REUSE_FROM), so it is compiled once per build with the same flags as they. A header that GCC
 # or clang finds unusable for a file is simply parsed as text again: nothing can break, only the
@@ -35,6 +41,10 @@ function(pmix_gtest_precompiled_header)
     get_target_property(libs ${t} LINK_LIBRARIES)
     if(type STREQUAL "EXECUTABLE" AND NOT t STREQUAL "pmix_gtest_pch" AND libs MATCHES "GTest::")
       target_precompile_headers(${t} REUSE_FROM pmix_gtest_pch)
+      if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+        target_compile_options(${t} PRIVATE -Wno-array-bounds -Wno-stringop-overflow
+                                                -Wno-stringop-overread -Wno-restrict)
+      endif()
       math(EXPR count "${count} + 1")
     endif()
   endforeach()

@@ -1,6 +1,10 @@
 // spawn_process (spawner.h): posix_spawn, or vfork with a child that makes system calls only.
 #include "spawner.h"
 
+#include <pthread.h>
+
+#include "spawn_thread.h"
+
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
@@ -51,7 +55,9 @@ bool is_directory(const char* path) {
     return ::stat(path, &st) == 0 && S_ISDIR(st.st_mode) && ::access(path, X_OK) == 0;
 }
 
-SpawnResult spawn_posix(const SpawnSpec& spec, const char* program, char* const* argv) {
+// `mask`: the signal mask the child starts with (the thread that asked for it has it).
+SpawnResult spawn_posix(const SpawnSpec& spec, const char* program, char* const* argv,
+                        const sigset_t& mask) {
     posix_spawn_file_actions_t actions;
     posix_spawnattr_t attributes;
     posix_spawn_file_actions_init(&actions);
@@ -75,6 +81,8 @@ SpawnResult spawn_posix(const SpawnSpec& spec, const char* program, char* const*
         posix_spawnattr_setsigdefault(&attributes, &defaults);
         flags |= POSIX_SPAWN_SETSIGDEF;
     }
+    posix_spawnattr_setsigmask(&attributes, &mask);
+    flags |= POSIX_SPAWN_SETSIGMASK;
     posix_spawnattr_setflags(&attributes, flags);
     SpawnResult result;
     const int rc = ::posix_spawn(&result.pid, program, &actions, &attributes, argv, spec.envp);
@@ -283,14 +291,23 @@ SpawnResult spawn_process(const SpawnSpec& spec) {
     }
     if (spec.die_with_parent || spec.switch_user || spec.stop_on_exec)
         return spawn_vfork(spec, program.c_str());
-    result = spawn_posix(spec, program.c_str(), spec.argv);
+    // From the spawn thread (spawn_thread.h: the child's exec then closes a handful of descriptors,
+    // not the ~3 per rank we hold), else from here.
+    sigset_t mask;
+    ::pthread_sigmask(SIG_BLOCK, nullptr, &mask);
+    const auto posix = [&spec, &mask](const char* path, char* const* argv) {
+        SpawnResult started;
+        if (spawn_on_own_table(&spawn_posix, spec, path, argv, started)) return started;
+        return spawn_posix(spec, path, argv, mask);
+    };
+    result = posix(program.c_str(), spec.argv);
     if (result.failed != SpawnResult::Failed::exec || result.error != ENOEXEC) return result;
     // An executable file without "#!": execvp runs it with /bin/sh, posix_spawn does not; the fork
     // path ran such scripts, so they still run.
     std::vector<char*> with_shell{const_cast<char*>("/bin/sh"), program.data()};
     for (char* const* arg = spec.argv + 1; *arg != nullptr; ++arg) with_shell.push_back(*arg);
     with_shell.push_back(nullptr);
-    SpawnResult by_shell = spawn_posix(spec, "/bin/sh", with_shell.data());
+    SpawnResult by_shell = posix("/bin/sh", with_shell.data());
     return by_shell.failed == SpawnResult::Failed::no ? by_shell : result;
 }
 

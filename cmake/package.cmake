@@ -65,9 +65,10 @@ PMIx-C++. Removing this package restores Debian's library.")
 set(CPACK_DEBIAN_PACKAGE_VERSION ${PROJECT_VERSION}+cpp${_revision})
 set(CPACK_DEBIAN_PACKAGE_SECTION libs)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
-set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # libc6, libstdc++6, libgcc-s1 (dpkg-shlibdeps)
-# The diverted file name and the symbolic links are libpmix2 4.2.2's.
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libpmix2 (>= 4.2.2), libpmix2 (<< 4.2.3~)")
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)  # libc6 (dpkg-shlibdeps; the C++ runtime is linked in)
+# The diverted file name and the symbolic links are libpmix2 4.2.2's. libhwloc and zlib are
+# opened on first use (capi/lazy_libs.cpp), so dpkg-shlibdeps cannot see them: named here.
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libpmix2 (>= 4.2.2), libpmix2 (<< 4.2.3~), libhwloc15, zlib1g")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_ALL debian)

@@ -9,6 +9,7 @@
 #include "client/debug_stop.h"
 #include "client/fence_board.h"
 #include "client/store_path.h"
+#include "client/commit_segment.h"
 
 #include "base/env_names.h"
 #include "data/directives.h"
@@ -189,6 +190,7 @@ void teardown() {
     }
     fence_board::close();  // before the executor goes: the helper posts callbacks to it
     store_path::close();
+    commit_segment::close();  // unlinks this process's own modex segment
     if (conn) {
         conn->close("finalized");
     }

@@ -11,8 +11,10 @@
 #include "server/board.h"
 #include "server/api.h"
 #include "server/state.h"
+#include "server/stale.h"
 
 #include "data/value.h"
+#include "gds/proc_segment.h"
 #include "exec/log.h"
 #include "wire/proto/message.h"
 
@@ -117,6 +119,9 @@ void State::on_closed(const ProcKey& who) {
     c.lost = !c.finalized;
     if (c.lost) disable_board(*this, who.first, nullptr);  // its fences fail at the server
     run_cleanups(c);
+    // A client that died keeps no shared memory: its own modex segment (and any segment it
+    // chained) carries its pid; peers that mapped it keep their mapping.
+    if (c.lost && c.own_segment) remove_client_segments(c.pid, c.uid);
     monitors_client_lost(who);
     fail_fences_of(who, PMIX_ERR_LOST_CONNECTION);
     connect_client_gone(*this, who);  // replies only: safe inside a host's call
@@ -177,6 +182,27 @@ bool State::is_local(const pmix_proc_t& p) const {
 
 namespace {
 
+// A client's own modex segment (gds/proc_segment.h), announced in its first commit: checked, then
+// named in the store for its peers. Refused (false): the client commits synchronously as before.
+bool accept_segment(State& s, const ProcKey& who, const std::string& locator) {
+    auto c = s.clients.find(who);
+    if (c == s.clients.end() || c->second.pid <= 0 || c->second.own_segment) return false;
+    const pmix_status_t rc = gds::check_announced(locator, shm_prefix(), who.first, who.second,
+                                                  c->second.pid, c->second.uid);
+    pmix_value_t v{};
+    v.type = PMIX_STRING;
+    v.data.string = const_cast<char*>(locator.c_str());
+    if (rc != PMIX_SUCCESS ||
+        publish_value(*s.store, who.first, who.second, gds::kSegmentKey, v) != PMIX_SUCCESS) {
+        slog(exec::LogLevel::debug, "segment " + locator + " of " + who.first + ":" +
+                                        std::to_string(who.second) + " refused (status " +
+                                        std::to_string(rc) + ")");
+        return false;
+    }
+    c->second.own_segment = true;
+    return true;
+}
+
 void handle_commit(State& s, const ProcKey& who, proto::Reader& r, wire::Connection& conn,
                    const wire::Frame& f) {
     std::size_t n = 0;
@@ -190,6 +216,8 @@ void handle_commit(State& s, const ProcKey& who, proto::Reader& r, wire::Connect
         r.scope(&kvs.back().first);
         r.raw(info, 1, PMIX_INFO);
     }
+    std::string announced;  // the client's own modex segment, in its first commit only
+    if (r.status_code() == PMIX_SUCCESS && !r.at_end()) r.string(&announced);
     if (r.finish() != PMIX_SUCCESS) {
         conn.close("undecodable commit", wire::CloseKind::bad_frame);
         return;
@@ -206,7 +234,12 @@ void handle_commit(State& s, const ProcKey& who, proto::Reader& r, wire::Connect
     // A commit that did not land in the store (a full /dev/shm: PMIX_ERR_OUT_OF_RESOURCE,
     // logged with the reason) is the committer's error; nobody could read its data.
     const pmix_status_t rc = publish_modex(*s.store, who.first, who.second, items);
-    reply_status(conn, f, rc);
+    proto::Writer reply;
+    reply.status(rc);
+    if (!announced.empty()) {
+        reply.size(rc == PMIX_SUCCESS && accept_segment(s, who, announced) ? 1 : 0);
+    }
+    conn.reply(f, reply.take());
     if (rc != PMIX_SUCCESS) return;
     if (auto c = s.clients.find(who); c != s.clients.end()) {
         c->second.committed = true;

@@ -146,6 +146,21 @@ int remove_stale_rendezvous(const std::string& dir, const std::string& host) {
 
 }  // namespace
 
+int remove_client_segments(pid_t pid, uid_t uid) {
+    const std::string stem = shm_prefix().substr(1);
+    int removed = 0;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator("/dev/shm", ec)) {
+        const std::string name = e.path().filename().string();
+        struct stat st {};
+        if (pid > 0 && segment_pid(name, stem) == pid && name.find("-fb-") == std::string::npos &&
+            ::lstat(e.path().c_str(), &st) == 0 && st.st_uid == uid) {
+            removed += ::shm_unlink(("/" + name).c_str()) == 0 ? 1 : 0;
+        }
+    }
+    return removed;
+}
+
 void remove_stale_leftovers(const State& st, const std::string& system_tmpdir) {
     const int segments = remove_stale_segments(shm_prefix().substr(1));
     const std::string session_lead = "pmix-cpp." + st.hostname + ".";

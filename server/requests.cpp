@@ -121,7 +121,10 @@ void State::on_closed(const ProcKey& who) {
     run_cleanups(c);
     // A client that died keeps no shared memory: its own modex segment (and any segment it
     // chained) carries its pid; peers that mapped it keep their mapping.
-    if (c.lost && c.own_segment) remove_client_segments(c.pid, c.uid);
+    if (c.lost && c.pid > 0) {  // announced or not yet (see forget_client_segment)
+        remove_client_segments(c.pid, c.uid);
+        c.own_segment = false;
+    }
     monitors_client_lost(who);
     fail_fences_of(who, PMIX_ERR_LOST_CONNECTION);
     connect_client_gone(*this, who);  // replies only: safe inside a host's call

@@ -325,6 +325,13 @@ pmix_status_t finalize() {
     st->listener.reset();
     drop_group_sockets(*st);
     st->tools.tcp.reset();
+    // Clients that never finalized (killed with their job just before): their own modex
+    // segments (gds/proc_segment.h) go with the server that named them.
+    std::map<pid_t, uid_t> unfinished;
+    for (const auto& [key, c] : st->clients) {
+        if (!c.finalized && c.pid > 0) unfinished.emplace(c.pid, c.uid);
+    }
+    remove_client_segments(unfinished);
     st->clients.clear();
     st->fences.clear();
     st->reader.reset();
@@ -405,6 +412,16 @@ pmix_status_t register_nspace(const char* nspace, int nlocalprocs, const pmix_in
     return run_op(*st, std::move(work), cbfunc, cbdata);
 }
 
+// A client whose record goes while it has not finalized (killed with its job, or still running
+// without a server): its own modex segment goes too (gds/proc_segment.h); a finalized one unlinked
+// its own.
+static void forget_client_segment(Client& c) {
+    // Not only when announced: a client killed between creating its segment and the server's
+    // reply to the announcement has one too (the name carries its pid; the owner is checked).
+    if (!c.finalized && c.pid > 0) remove_client_segments(c.pid, c.uid);
+    c.own_segment = false;
+}
+
 pmix_status_t deregister_nspace(const char* nspace, pmix_op_cbfunc_t cbfunc, void* cbdata) {
     auto st = current();
     if (st == nullptr) {
@@ -425,6 +442,7 @@ pmix_status_t deregister_nspace(const char* nspace, pmix_op_cbfunc_t cbfunc, voi
         for (auto it = s.clients.begin(); it != s.clients.end();) {
             if (it->first.first == name) {
                 if (it->second.conn) it->second.conn->close("namespace deregistered");
+                forget_client_segment(it->second);
                 it = s.clients.erase(it);
             } else {
                 ++it;
@@ -472,6 +490,7 @@ pmix_status_t deregister_client(const pmix_proc_t& proc, pmix_op_cbfunc_t cbfunc
             return PMIX_ERR_NOT_FOUND;
         }
         auto conn = std::move(it->second.conn);
+        forget_client_segment(it->second);
         s.clients.erase(it);
         s.answer_commit_waits(key);
         if (conn) {

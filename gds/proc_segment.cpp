@@ -128,7 +128,8 @@ std::string prefix_of_locator(std::string_view locator) {
 }
 
 pmix_status_t check_announced(std::string_view locator, std::string_view prefix,
-                              std::string_view nspace, pmix_rank_t rank, pid_t pid, uid_t uid) {
+                              std::string_view nspace, pmix_rank_t rank, pid_t pid, uid_t uid,
+                              bool deep) {
     if (!segment_name_of(locator, prefix, pid)) return PMIX_ERR_BAD_PARAM;
     const std::string name(locator);
     const int fd = ::shm_open(name.c_str(), O_RDONLY | O_NOFOLLOW, 0);
@@ -138,6 +139,7 @@ pmix_status_t check_announced(std::string_view locator, std::string_view prefix,
                        (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
     ::close(fd);
     if (!owned) return PMIX_ERR_NO_PERMISSIONS;
+    if (!deep) return PMIX_SUCCESS;
     pmix_status_t rc = PMIX_SUCCESS;
     pid_t stamped = 0;
     auto reader = open_peer_segment(locator, nspace, rank, &rc, &stamped);

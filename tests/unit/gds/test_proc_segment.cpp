@@ -131,9 +131,12 @@ TEST(ProcSegment, ServerCheckOfTheAnnouncement) {
     // server's prefix: refused.
     EXPECT_NE(pmix::gds::check_announced(loc, kShmPrefix, kNs, kRank, me + 1, uid), PMIX_SUCCESS);
     EXPECT_NE(pmix::gds::check_announced(loc, kShmPrefix, kNs, kRank, me, uid + 1), PMIX_SUCCESS);
-    EXPECT_NE(pmix::gds::check_announced(loc, kShmPrefix, kNs, kRank + 1, me, uid),
+    // The stamp: checked by the deep check (and by every peer at attach).
+    EXPECT_EQ(pmix::gds::check_announced(loc, kShmPrefix, kNs, kRank, me, uid, true),
               PMIX_SUCCESS);
-    EXPECT_NE(pmix::gds::check_announced(loc, kShmPrefix, "job.x", kRank, me, uid),
+    EXPECT_NE(pmix::gds::check_announced(loc, kShmPrefix, kNs, kRank + 1, me, uid, true),
+              PMIX_SUCCESS);
+    EXPECT_NE(pmix::gds::check_announced(loc, kShmPrefix, "job.x", kRank, me, uid, true),
               PMIX_SUCCESS);
     EXPECT_NE(pmix::gds::check_announced(loc, "/pmixgds", kNs, kRank, me, uid), PMIX_SUCCESS);
     // Writable by the group: a peer could change what others read.

@@ -84,6 +84,10 @@ wire::Verdict State::accept(const std::shared_ptr<wire::Connection>& conn, const
     c.pid = peer.cred.pid;
     c.finalized = false;
     c.lost = false;
+    if (c.pid > 0) {
+        std::lock_guard lock(unfinished_mu);
+        unfinished[c.pid] = c.uid;
+    }
     conn->on_message(
         [this, key](wire::Connection& cn, wire::Frame&& f) { on_message(key, cn, std::move(f)); });
     std::weak_ptr<wire::Connection> weak = conn;
@@ -492,6 +496,10 @@ void State::on_message(const ProcKey& who, wire::Connection& conn, wire::Frame&&
         case Op::kFinalize:
             if (r.finish() == PMIX_SUCCESS) {
                 c.finalized = true;
+                {  // it removed its own segment before saying goodbye (client/lifecycle.cpp)
+                    std::lock_guard lock(unfinished_mu);
+                    unfinished.erase(c.pid);
+                }
                 answer_commit_waits(who);
                 if (c.tool) {  // the host admitted it as a tool; client_finalized is for clients
                     reply_status(conn, frame, PMIX_SUCCESS);

@@ -218,6 +218,10 @@ pmix_status_t abandon(std::shared_ptr<State> st) {
     static auto* abandoned = new std::vector<std::shared_ptr<State>>();
     abandoned->push_back(st);
     unlink_own_segments();
+    {
+        std::lock_guard lock(st->unfinished_mu);
+        remove_client_segments(st->unfinished);
+    }
     remove_session_dir(*st);
     data::clear_host_attributes();
     return PMIX_ERR_TIMEOUT;
@@ -330,6 +334,10 @@ pmix_status_t finalize() {
     std::map<pid_t, uid_t> unfinished;
     for (const auto& [key, c] : st->clients) {
         if (!c.finalized && c.pid > 0) unfinished.emplace(c.pid, c.uid);
+    }
+    {
+        std::lock_guard lock(st->unfinished_mu);
+        unfinished.insert(st->unfinished.begin(), st->unfinished.end());
     }
     remove_client_segments(unfinished);
     st->clients.clear();

@@ -6,6 +6,7 @@
 // nor the cache answers is asked of the server (kGet); job-level answers (rank UNDEF or WILDCARD)
 // are cached, since they do not change during the job.
 #include "client/client.h"
+#include "client/commit_segment.h"
 #include "client/host_mode.h"
 #include "client/state.h"
 #include "client/fence_board.h"
@@ -206,18 +207,7 @@ pmix_status_t commit() {
         }
         puts.swap(s.uncommitted);
     }
-    proto::Writer w;
-    w.size(puts.size());
-    for (const Put& p : puts) {
-        pmix_info_t info{};
-        std::memcpy(info.key, p.key.data(), p.key.size());
-        info.value = *p.value;  // shallow: packed, not owned
-        w.scope(p.scope).raw(&info, 1, PMIX_INFO);
-    }
-    if (w.status_code() != PMIX_SUCCESS) {
-        return w.status_code();
-    }
-    return call_status(proto::Op::kCommit, w.take(), kDefaultTimeout);
+    return commit_segment::commit(puts);
 }
 
 pmix_status_t store_internal(const pmix_proc_t* proc, const char* key, const pmix_value_t* value) {
@@ -398,6 +388,8 @@ pmix_status_t fence_nb(const pmix_proc_t* procs, std::size_t nprocs, const pmix_
     if (cbfunc == nullptr) {
         return PMIX_ERR_BAD_PARAM;
     }
+    // A failure the server reported for an asynchronous commit (commit_segment.h).
+    if (pmix_status_t rc = commit_segment::take_async_error(); rc != PMIX_SUCCESS) return rc;
     FenceCall call;
     if (pmix_status_t rc = prepare_fence(procs, nprocs, info, ninfo, &call); rc != PMIX_SUCCESS) {
         return rc;
@@ -438,6 +430,8 @@ pmix_status_t fence(const pmix_proc_t* procs, std::size_t nprocs, const pmix_inf
     if (exec::on_progress_thread()) {
         return PMIX_ERR_WOULD_BLOCK;
     }
+    // A failure the server reported for an asynchronous commit (commit_segment.h).
+    if (pmix_status_t rc = commit_segment::take_async_error(); rc != PMIX_SUCCESS) return rc;
     FenceCall call;
     if (pmix_status_t rc = prepare_fence(procs, nprocs, info, ninfo, &call); rc != PMIX_SUCCESS) {
         return rc;

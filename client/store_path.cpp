@@ -1,5 +1,6 @@
 // client/store_path.cpp - see store_path.h.
 #include "client/store_path.h"
+#include "client/peer_segments.h"
 
 #include "base/env_names.h"
 #include "data/directives.h"
@@ -178,6 +179,19 @@ pmix_status_t read(gds::StoreReader& r, std::string_view ns, const gds::Entity& 
     return read_places(r, ns, rank, key, q, pointer, out);
 }
 
+// A peer's proc-level key: its own segment first (newest data, peer_segments.h), then the
+// server's store (registration data; what the peer committed without a segment).
+pmix_status_t read_proc(gds::StoreReader& r, std::string_view ns, pmix_rank_t rank,
+                        std::string_view key, bool pointer, pmix_value_t** out) {
+    const std::string_view own(g_me.nspace, strnlen(g_me.nspace, PMIX_MAX_NSLEN));
+    if (gds::StoreReader* peer = peer_segments::reader_for(r, ns, own, rank)) {
+        const pmix_status_t rc = read(*peer, ns, gds::Entity::proc(rank), key, pointer, out);
+        if (rc == PMIX_SUCCESS || rc == PMIX_ERR_NOMEM) return rc;
+        if (rc == gds::kErrCorrupt) peer_segments::distrust(rank);
+    }
+    return read(r, ns, gds::Entity::proc(rank), key, pointer, out);
+}
+
 }  // namespace
 
 void open_from_env(const pmix_proc_t& me) {
@@ -208,6 +222,7 @@ void close() {
         }
         g_retained.clear();
     }
+    peer_segments::close();  // after the views into them
     g_reader.reset();
 }
 
@@ -235,7 +250,7 @@ pmix_status_t try_get(const pmix_proc_t* proc, const char* key, const pmix_info_
         if (qualified && job) {
             rc = read_qualified(*r, ns, rank, key, info, ninfo, pointer, out);
         } else {
-            if (!job) rc = read(*r, ns, gds::Entity::proc(rank), key, pointer, out);
+            if (!job) rc = read_proc(*r, ns, rank, key, pointer, out);
             // As the server answers: a proc's own keys first, then the job level; then, for a
             // node- or app-level key, the caller's node or app (only after a miss: the common
             // Get pays nothing for it).

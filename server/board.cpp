@@ -4,7 +4,9 @@
 // to the job size, every rank in the local set) and PMIX_CPP_LOCAL_FENCE is not "server".
 // setup_fork names it to the clients (PMIX_CPP_FENCE_BOARD); they meet on it for whole-namespace
 // fences, and the host's fence_nb is not called for those: with every participant here there is
-// nothing for it to exchange, and every commit is in the store before the commit call returns.
+// nothing for it to exchange, and every commit is readable by the peers before the commit call
+// returns: in the committer's own segment (gds/proc_segment.h; the server's store gets it
+// asynchronously) or, without one, in the store.
 // The server only ever disables a board: when one of its processes is lost, and when a
 // whole-namespace fence of it reaches the server (a participant that could not map the board, or
 // passed a directive only the host can honour), so that everyone meets there instead.

@@ -38,6 +38,7 @@ struct Client {
     bool finalized = false;
     bool lost = false;       // its connection closed before it finalized
     bool committed = false;  // has sent at least one commit
+    bool own_segment = false;  // its own modex segment is named in the store (gds/proc_segment.h)
     bool tool = false;       // a tool admitted by the host's tool_connected (tools.cpp)
     std::vector<CleanupRequest> cleanups;
 };

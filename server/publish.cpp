@@ -1,5 +1,6 @@
 // server/publish.cpp - writing into and reading from the server's store (see publish.h).
 #include "server/publish.h"
+#include "gds/proc_segment.h"
 #include "server/board.h"
 
 #include "base/env_names.h"
@@ -147,7 +148,10 @@ InfoList read_all(gds::StoreReader& r, const std::string& nspace, pmix_rank_t ra
     }
     r.visit(
         nspace, entity_of(rank),
-        [&out](std::string_view key, const pmix_value_t& v) { out.add(key, v); }, scopes);
+        [&out](std::string_view key, const pmix_value_t& v) {
+            if (key != gds::kSegmentKey) out.add(key, v);  // internal: where its segment is
+        },
+        scopes);
     return out;
 }
 

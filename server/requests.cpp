@@ -11,8 +11,10 @@
 #include "server/board.h"
 #include "server/api.h"
 #include "server/state.h"
+#include "server/stale.h"
 
 #include "data/value.h"
+#include "gds/proc_segment.h"
 #include "exec/log.h"
 #include "wire/proto/message.h"
 
@@ -82,6 +84,10 @@ wire::Verdict State::accept(const std::shared_ptr<wire::Connection>& conn, const
     c.pid = peer.cred.pid;
     c.finalized = false;
     c.lost = false;
+    if (c.pid > 0) {
+        std::lock_guard lock(unfinished_mu);
+        unfinished[c.pid] = c.uid;
+    }
     conn->on_message(
         [this, key](wire::Connection& cn, wire::Frame&& f) { on_message(key, cn, std::move(f)); });
     std::weak_ptr<wire::Connection> weak = conn;
@@ -117,6 +123,12 @@ void State::on_closed(const ProcKey& who) {
     c.lost = !c.finalized;
     if (c.lost) disable_board(*this, who.first, nullptr);  // its fences fail at the server
     run_cleanups(c);
+    // A client that died keeps no shared memory: its own modex segment (and any segment it
+    // chained) carries its pid; peers that mapped it keep their mapping.
+    if (c.lost && c.pid > 0) {  // announced or not yet (see forget_client_segment)
+        remove_client_segments(c.pid, c.uid);
+        c.own_segment = false;
+    }
     monitors_client_lost(who);
     fail_fences_of(who, PMIX_ERR_LOST_CONNECTION);
     connect_client_gone(*this, who);  // replies only: safe inside a host's call
@@ -177,6 +189,27 @@ bool State::is_local(const pmix_proc_t& p) const {
 
 namespace {
 
+// A client's own modex segment (gds/proc_segment.h), announced in its first commit: checked, then
+// named in the store for its peers. Refused (false): the client commits synchronously as before.
+bool accept_segment(State& s, const ProcKey& who, const std::string& locator) {
+    auto c = s.clients.find(who);
+    if (c == s.clients.end() || c->second.pid <= 0 || c->second.own_segment) return false;
+    const pmix_status_t rc = gds::check_announced(locator, shm_prefix(), who.first, who.second,
+                                                  c->second.pid, c->second.uid);
+    pmix_value_t v{};
+    v.type = PMIX_STRING;
+    v.data.string = const_cast<char*>(locator.c_str());
+    if (rc != PMIX_SUCCESS ||
+        publish_value(*s.store, who.first, who.second, gds::kSegmentKey, v) != PMIX_SUCCESS) {
+        slog(exec::LogLevel::debug, "segment " + locator + " of " + who.first + ":" +
+                                        std::to_string(who.second) + " refused (status " +
+                                        std::to_string(rc) + ")");
+        return false;
+    }
+    c->second.own_segment = true;
+    return true;
+}
+
 void handle_commit(State& s, const ProcKey& who, proto::Reader& r, wire::Connection& conn,
                    const wire::Frame& f) {
     std::size_t n = 0;
@@ -190,6 +223,8 @@ void handle_commit(State& s, const ProcKey& who, proto::Reader& r, wire::Connect
         r.scope(&kvs.back().first);
         r.raw(info, 1, PMIX_INFO);
     }
+    std::string announced;  // the client's own modex segment, in its first commit only
+    if (r.status_code() == PMIX_SUCCESS && !r.at_end()) r.string(&announced);
     if (r.finish() != PMIX_SUCCESS) {
         conn.close("undecodable commit", wire::CloseKind::bad_frame);
         return;
@@ -206,7 +241,12 @@ void handle_commit(State& s, const ProcKey& who, proto::Reader& r, wire::Connect
     // A commit that did not land in the store (a full /dev/shm: PMIX_ERR_OUT_OF_RESOURCE,
     // logged with the reason) is the committer's error; nobody could read its data.
     const pmix_status_t rc = publish_modex(*s.store, who.first, who.second, items);
-    reply_status(conn, f, rc);
+    proto::Writer reply;
+    reply.status(rc);
+    if (!announced.empty()) {
+        reply.size(rc == PMIX_SUCCESS && accept_segment(s, who, announced) ? 1 : 0);
+    }
+    conn.reply(f, reply.take());
     if (rc != PMIX_SUCCESS) return;
     if (auto c = s.clients.find(who); c != s.clients.end()) {
         c->second.committed = true;
@@ -456,6 +496,10 @@ void State::on_message(const ProcKey& who, wire::Connection& conn, wire::Frame&&
         case Op::kFinalize:
             if (r.finish() == PMIX_SUCCESS) {
                 c.finalized = true;
+                {  // it removed its own segment before saying goodbye (client/lifecycle.cpp)
+                    std::lock_guard lock(unfinished_mu);
+                    unfinished.erase(c.pid);
+                }
                 answer_commit_waits(who);
                 if (c.tool) {  // the host admitted it as a tool; client_finalized is for clients
                     reply_status(conn, frame, PMIX_SUCCESS);

@@ -218,6 +218,10 @@ pmix_status_t abandon(std::shared_ptr<State> st) {
     static auto* abandoned = new std::vector<std::shared_ptr<State>>();
     abandoned->push_back(st);
     unlink_own_segments();
+    {
+        std::lock_guard lock(st->unfinished_mu);
+        remove_client_segments(st->unfinished);
+    }
     remove_session_dir(*st);
     data::clear_host_attributes();
     return PMIX_ERR_TIMEOUT;
@@ -325,6 +329,17 @@ pmix_status_t finalize() {
     st->listener.reset();
     drop_group_sockets(*st);
     st->tools.tcp.reset();
+    // Clients that never finalized (killed with their job just before): their own modex
+    // segments (gds/proc_segment.h) go with the server that named them.
+    std::map<pid_t, uid_t> unfinished;
+    for (const auto& [key, c] : st->clients) {
+        if (!c.finalized && c.pid > 0) unfinished.emplace(c.pid, c.uid);
+    }
+    {
+        std::lock_guard lock(st->unfinished_mu);
+        unfinished.insert(st->unfinished.begin(), st->unfinished.end());
+    }
+    remove_client_segments(unfinished);
     st->clients.clear();
     st->fences.clear();
     st->reader.reset();
@@ -405,6 +420,16 @@ pmix_status_t register_nspace(const char* nspace, int nlocalprocs, const pmix_in
     return run_op(*st, std::move(work), cbfunc, cbdata);
 }
 
+// A client whose record goes while it has not finalized (killed with its job, or still running
+// without a server): its own modex segment goes too (gds/proc_segment.h); a finalized one unlinked
+// its own.
+static void forget_client_segment(Client& c) {
+    // Not only when announced: a client killed between creating its segment and the server's
+    // reply to the announcement has one too (the name carries its pid; the owner is checked).
+    if (!c.finalized && c.pid > 0) remove_client_segments(c.pid, c.uid);
+    c.own_segment = false;
+}
+
 pmix_status_t deregister_nspace(const char* nspace, pmix_op_cbfunc_t cbfunc, void* cbdata) {
     auto st = current();
     if (st == nullptr) {
@@ -425,6 +450,7 @@ pmix_status_t deregister_nspace(const char* nspace, pmix_op_cbfunc_t cbfunc, voi
         for (auto it = s.clients.begin(); it != s.clients.end();) {
             if (it->first.first == name) {
                 if (it->second.conn) it->second.conn->close("namespace deregistered");
+                forget_client_segment(it->second);
                 it = s.clients.erase(it);
             } else {
                 ++it;
@@ -472,6 +498,7 @@ pmix_status_t deregister_client(const pmix_proc_t& proc, pmix_op_cbfunc_t cbfunc
             return PMIX_ERR_NOT_FOUND;
         }
         auto conn = std::move(it->second.conn);
+        forget_client_segment(it->second);
         s.clients.erase(it);
         s.answer_commit_waits(key);
         if (conn) {

@@ -26,6 +26,8 @@
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -47,10 +49,20 @@ int pid_of(std::string_view s) {
     return pid > 0 && pid <= 0x7fffffff ? static_cast<int>(pid) : 0;
 }
 
+// A zombie is dead too: clients whose server was killed are reparented, and where nobody reaps
+// them (a container's init that does not) kill(pid, 0) keeps answering for them.
+bool zombie(int pid) {
+    std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    if (!std::getline(in, line)) return false;
+    const std::size_t close = line.rfind(')');
+    return close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z';
+}
+
 bool owned_by_dead(const fs::path& path, int pid) {
     struct stat st {};
     return pid > 0 && pid != ::getpid() && ::lstat(path.c_str(), &st) == 0 &&
-           st.st_uid == ::geteuid() && !wire::pid_alive(pid);
+           st.st_uid == ::geteuid() && (!wire::pid_alive(pid) || zombie(pid));
 }
 
 // "<stem>-<pid>-<n>" or "<stem>-fb-<pid>-<n>": the pid, else 0.
@@ -145,6 +157,27 @@ int remove_stale_rendezvous(const std::string& dir, const std::string& host) {
 }
 
 }  // namespace
+
+int remove_client_segments(const std::map<pid_t, uid_t>& owners) {
+    if (owners.empty()) return 0;
+    const std::string stem = shm_prefix().substr(1);
+    int removed = 0;
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator("/dev/shm", ec)) {
+        const std::string name = e.path().filename().string();
+        const auto owner = owners.find(segment_pid(name, stem));
+        struct stat st {};
+        if (owner != owners.end() && owner->first > 0 && name.find("-fb-") == std::string::npos &&
+            ::lstat(e.path().c_str(), &st) == 0 && st.st_uid == owner->second) {
+            removed += ::shm_unlink(("/" + name).c_str()) == 0 ? 1 : 0;
+        }
+    }
+    return removed;
+}
+
+int remove_client_segments(pid_t pid, uid_t uid) {
+    return pid > 0 ? remove_client_segments(std::map<pid_t, uid_t>{{pid, uid}}) : 0;
+}
 
 void remove_stale_leftovers(const State& st, const std::string& system_tmpdir) {
     const int segments = remove_stale_segments(shm_prefix().substr(1));

@@ -40,6 +40,7 @@
 #include <chrono>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -62,6 +63,11 @@ public:
     std::vector<std::string> created_tmpdirs;  // levels of tmpdir we had to make (removed if empty)
     std::shared_ptr<wire::Listener> listener;
     bool finalizing = false;
+    // Connected clients that have not finalized, pid -> uid: whose own modex segments
+    // (gds/proc_segment.h) the server removes when it finalizes, also when its thread is stuck in
+    // the host and the client table cannot be read (server.cpp, abandon). Under its own mutex.
+    std::mutex unfinished_mu;
+    std::map<pid_t, uid_t> unfinished;
 
     // The parts, each with its contract in its header.
     NamespaceTable namespaces;  // namespaces.h: bookkeeping, no values

@@ -38,6 +38,8 @@ inline constexpr char kGdsPrefix[] = "PMIX_CPP_GDS_PREFIX";        // server: se
 inline constexpr char kLocalFence[] = "PMIX_CPP_LOCAL_FENCE";      // server: fence board on/off
 inline constexpr char kSyslogSocket[] = "PMIX_CPP_SYSLOG_SOCKET";  // server: PMIx_Log's syslog
 inline constexpr char kFenceSpinUs[] = "PMIX_CPP_FENCE_SPIN_US";   // client: board spin budget
+// client: "off" keeps the synchronous PMIx_Commit (no own modex segment, gds/proc_segment.h).
+inline constexpr char kCommitSegment[] = "PMIX_CPP_COMMIT_SEGMENT";
 inline constexpr char kFabricProvider[] = "PMIX_CPP_FABRIC_PROVIDER";  // fabric: libfabric provider
 inline constexpr char kFabricNode[] = "PMIX_CPP_FABRIC_NODE";          // fabric: endpoint address
 // server: which base a fence's modex deltas use (server/modex_delta.h): set (default), any, off.

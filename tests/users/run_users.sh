@@ -149,9 +149,14 @@ check_permissions() {
     expect_mode "$(dirname "$(dirname "$sock")")/server.sock" "600 root:root"
     expect_mode "/dev/shm${locator}" "644 root:root"
     expect_mode "/dev/shm${board}" "660 root:$ga"
-    segs=$(ls /dev/shm | grep "^${PREFIX#/}-[0-9]*-[0-9]*$" | grep -v "^${locator#/}$")
+    local spid=${locator#/"${PREFIX#/}"-} own
+    spid=${spid%%-*}
+    segs=$(ls /dev/shm | grep "^${PREFIX#/}-${spid}-[0-9]*$" | grep -v "^${locator#/}$")
     [ -n "$segs" ] || fail "no namespace segment found"
     for s in $segs; do expect_mode "/dev/shm/$s" "640 root:$ga"; done
+    # The ranks' own modex segments (gds/proc_segment.h): theirs, readable by nobody else.
+    own=$(ls /dev/shm | grep "^${PREFIX#/}-[0-9]*-[0-9]*$" | grep -v "^${PREFIX#/}-${spid}-")
+    for s in $own; do expect_mode "/dev/shm/$s" "600 $USER_A:$ga"; done
     NS_SEG=/dev/shm/$(echo "$segs" | head -1)
 }
 

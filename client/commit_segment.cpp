@@ -1,0 +1,172 @@
+// client/commit_segment.cpp - see commit_segment.h.
+#include "client/commit_segment.h"
+#include "client/peer_segments.h"
+
+#include "base/env_names.h"
+#include "exec/completion.h"
+#include "exec/log.h"
+#include "gds/proc_segment.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <utility>
+
+namespace pmix::client::commit_segment {
+
+namespace {
+
+enum class Mode { untried, announced, refused };
+
+// Commits are serialised: one writer for the segment, and the messages leave in the order of
+// the generations they carry.
+std::mutex g_mu;
+Mode g_mode = Mode::untried;
+std::unique_ptr<gds::OwnSegment> g_own;
+std::atomic<pmix_status_t> g_async_error{PMIX_SUCCESS};
+
+// The commit message: the puts with their scopes, then (first commit only) the segment's name.
+pmix_status_t build(const std::vector<Put>& puts, const std::string* announce,
+                    wire::Bytes* out) {
+    proto::Writer w;
+    w.size(puts.size());
+    for (const Put& p : puts) {
+        pmix_info_t info{};
+        std::memcpy(info.key, p.key.data(), p.key.size());
+        info.value = *p.value;  // shallow: packed, not owned
+        w.scope(p.scope).raw(&info, 1, PMIX_INFO);
+    }
+    if (announce != nullptr) w.string(announce->c_str());
+    if (w.status_code() != PMIX_SUCCESS) return w.status_code();
+    *out = w.take();
+    return PMIX_SUCCESS;
+}
+
+pmix_status_t write_segment(const std::vector<Put>& puts) {
+    std::vector<gds::ModexPut> items;
+    items.reserve(puts.size());
+    for (const Put& p : puts) items.push_back({p.scope, p.key, p.value.get()});
+    return g_own->commit(items.data(), items.size());
+}
+
+// The announcing commit: status, then whether the server took the segment (a server that does
+// not say so did not).
+pmix_status_t call_announce(wire::Bytes payload, bool* accepted) {
+    struct Reply {
+        pmix_status_t status;
+        bool accepted;
+    };
+    exec::Completion<Reply> done;
+    pmix_status_t rc = request(proto::Op::kCommit, std::move(payload), kDefaultTimeout,
+                               [done](pmix_status_t st, wire::Frame&& f) {
+                                   Reply out{st, false};
+                                   if (st == PMIX_SUCCESS) {
+                                       proto::Reader r(f.payload);
+                                       std::size_t flag = 0;
+                                       if (r.status(&out.status) != PMIX_SUCCESS) {
+                                           out.status = PMIX_ERR_UNPACK_FAILURE;
+                                       } else if (!r.at_end() && r.size(&flag) == PMIX_SUCCESS) {
+                                           out.accepted = flag == 1;
+                                       }
+                                   }
+                                   done.complete(out);
+                               });
+    if (rc != PMIX_SUCCESS) return rc;
+    auto waited = done.wait(kDefaultTimeout + kWaitMargin);
+    if (waited.status != PMIX_SUCCESS) return waited.status;
+    *accepted = waited.value->accepted;
+    return waited.value->status;
+}
+
+pmix_status_t commit_sync(const std::vector<Put>& puts) {
+    wire::Bytes payload;
+    if (pmix_status_t rc = build(puts, nullptr, &payload); rc != PMIX_SUCCESS) return rc;
+    return call_status(proto::Op::kCommit, std::move(payload), kDefaultTimeout);
+}
+
+void give_up(const char* why, pmix_status_t rc) {
+    g_own.reset();
+    g_mode = Mode::refused;
+    exec::log_debug("pmix client", std::string("no own modex segment (") + why + ", status " +
+                                       std::to_string(rc) + "): every commit waits for the server");
+}
+
+// The first commit with data: a segment, written, then announced in a synchronous commit.
+pmix_status_t announce(const std::vector<Put>& puts) {
+    const char* locator = std::getenv(env::kGdsLocator);
+    const std::string prefix = locator != nullptr ? gds::prefix_of_locator(locator) : "";
+    pmix_proc_t me{};
+    if (prefix.empty() || !own_proc(&me)) {
+        g_mode = Mode::refused;  // no shared store: nobody could read a segment either
+        return commit_sync(puts);
+    }
+    pmix_status_t rc = gds::OwnSegment::create(
+        prefix, {me.nspace, strnlen(me.nspace, PMIX_MAX_NSLEN)}, me.rank, g_own);
+    if (rc == PMIX_SUCCESS) rc = write_segment(puts);
+    if (rc != PMIX_SUCCESS) {
+        give_up("cannot create it", rc);
+        return commit_sync(puts);
+    }
+    wire::Bytes payload;
+    if (rc = build(puts, &g_own->locator(), &payload); rc != PMIX_SUCCESS) return rc;
+    bool accepted = false;
+    rc = call_announce(std::move(payload), &accepted);
+    if (accepted) {
+        g_mode = Mode::announced;
+    } else {
+        give_up("the server did not take it", rc);
+    }
+    return rc;
+}
+
+pmix_status_t commit_async(const std::vector<Put>& puts) {
+    wire::Bytes payload;
+    pmix_status_t rc = build(puts, nullptr, &payload);
+    // The segment first: a peer that passes the next fence reads it there.
+    if (rc == PMIX_SUCCESS) rc = write_segment(puts);
+    if (rc != PMIX_SUCCESS) {
+        // Peers keep the segment's previous generation; the server gets the data all the same.
+        const pmix_status_t sent = commit_sync(puts);
+        return sent != PMIX_SUCCESS ? sent : rc;
+    }
+    return request(proto::Op::kCommit, std::move(payload), kDefaultTimeout,
+                   [](pmix_status_t st, wire::Frame&& f) {
+                       if (st == PMIX_SUCCESS) st = reply_status(f);
+                       pmix_status_t none = PMIX_SUCCESS;
+                       if (st != PMIX_SUCCESS) g_async_error.compare_exchange_strong(none, st);
+                   });
+}
+
+}  // namespace
+
+pmix_status_t commit(const std::vector<Put>& puts) {
+    const pmix_status_t earlier = take_async_error();
+    pmix_status_t rc = PMIX_SUCCESS;
+    {
+        std::lock_guard lock(g_mu);
+        if (g_mode == Mode::announced) {
+            rc = commit_async(puts);
+        } else if (g_mode == Mode::untried && !puts.empty() && !peer_segments::disabled()) {
+            rc = announce(puts);
+        } else {
+            rc = commit_sync(puts);
+        }
+    }
+    return rc != PMIX_SUCCESS ? rc : earlier;
+}
+
+pmix_status_t take_async_error() noexcept {
+    return g_async_error.exchange(PMIX_SUCCESS);
+}
+
+void close() noexcept {
+    std::lock_guard lock(g_mu);
+    g_own.reset();
+    g_mode = Mode::untried;
+    g_async_error.store(PMIX_SUCCESS);
+}
+
+}  // namespace pmix::client::commit_segment

@@ -1,0 +1,31 @@
+// client/commit_segment.h - PMIx_Commit (issue 20, item 2).
+//
+// The first commit with data creates this process's own modex segment (gds/proc_segment.h),
+// writes the puts there and sends them to the server synchronously, as before, with the
+// segment's name; the server's reply says whether it accepted the segment. From then on a commit
+// appends to the segment (one new generation) and sends the same commit message to the server
+// without waiting for its reply: the same socket carries it before any later request of this
+// process (fence, Get, ...), so the server's store, which cross-node fences, direct modex and
+// tools read, stays complete and in order. A failure the server reports for such a commit is
+// kept and returned by the next Commit or Fence. Without a segment (refused, shared memory
+// unavailable, PMIX_CPP_COMMIT_SEGMENT=off) every commit waits for the server, as before.
+#pragma once
+
+#include "client/state.h"
+
+#include <pmix_common.h>
+
+#include <vector>
+
+namespace pmix::client::commit_segment {
+
+// The commit of `puts` (taken from the uncommitted list by the caller).
+pmix_status_t commit(const std::vector<Put>& puts);
+
+// The failure an asynchronous commit reported since the last call, if any (cleared).
+pmix_status_t take_async_error() noexcept;
+
+// PMIx_Finalize: the segment is unlinked (peers that mapped it keep their mapping).
+void close() noexcept;
+
+}  // namespace pmix::client::commit_segment

@@ -1,0 +1,35 @@
+// client/peer_segments.h - reading a local peer's own modex segment (gds/proc_segment.h).
+//
+// A Get of a peer's proc-level key in the own namespace first looks in that peer's segment, when
+// the server's store names one for it (kSegmentKey): the peer writes it at each commit before it
+// reaches the next fence, so data a board fence (which never reaches the server) just made
+// visible is there even while the server is still applying the commit it was also sent. Attached
+// on first use, under this table's mutex, and kept until PMIx_Finalize. A segment that fails a
+// check (open, owner stamp, any Ref or stamp during a lookup) is distrusted for good: the Gets of
+// that peer then read the server's store, as before.
+#pragma once
+
+#include "gds/store.h"
+
+#include <pmix_common.h>
+
+#include <string_view>
+
+namespace pmix::client::peer_segments {
+
+// The reader of `rank`'s segment in namespace `ns` (the own one), or nullptr: none announced
+// (yet), distrusted, not openable, another namespace, or disabled (PMIX_CPP_COMMIT_SEGMENT=off).
+// `server` is the server's store, where the announcement is read.
+gds::StoreReader* reader_for(gds::StoreReader& server, std::string_view ns,
+                             std::string_view own_ns, pmix_rank_t rank) noexcept;
+
+// A lookup in `rank`'s segment returned kErrCorrupt: never read it again.
+void distrust(pmix_rank_t rank) noexcept;
+
+// PMIx_Finalize: drops every attachment (after the pointer-mode views into them are gone).
+void close() noexcept;
+
+// PMIX_CPP_COMMIT_SEGMENT=off (read once): the synchronous commit of before, no segments.
+bool disabled() noexcept;
+
+}  // namespace pmix::client::peer_segments

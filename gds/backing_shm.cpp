@@ -54,11 +54,16 @@ bool valid_name(std::string_view name) noexcept {
 class ShmSegment final : public WritableSegment {
 public:
     ShmSegment(std::byte* base, std::size_t size, std::string name)
-        : WritableSegment(base, size, std::move(name)) {}
+        : WritableSegment(base, size, std::move(name)), creator_(::getpid()) {}
     ~ShmSegment() override {
         ::munmap(base(), size());
-        ::shm_unlink(name().c_str());
+        // Only the creating process removes the name: a forked child that exits normally runs
+        // the same destructors on its copy, and must not take its parent's segments away.
+        if (::getpid() == creator_) ::shm_unlink(name().c_str());
     }
+
+private:
+    pid_t creator_;
 };
 
 }  // namespace

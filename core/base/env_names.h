@@ -38,7 +38,8 @@ inline constexpr char kGdsPrefix[] = "PMIX_CPP_GDS_PREFIX";        // server: se
 inline constexpr char kLocalFence[] = "PMIX_CPP_LOCAL_FENCE";      // server: fence board on/off
 inline constexpr char kSyslogSocket[] = "PMIX_CPP_SYSLOG_SOCKET";  // server: PMIx_Log's syslog
 inline constexpr char kFenceSpinUs[] = "PMIX_CPP_FENCE_SPIN_US";   // client: board spin budget
-// client: "off" keeps the synchronous PMIx_Commit (no own modex segment, gds/proc_segment.h).
+// client: "on" (or "1") gives PMIx_Commit its own modex segment and no wait for the server
+// after the first commit (gds/proc_segment.h); unset or anything else: the synchronous commit.
 inline constexpr char kCommitSegment[] = "PMIX_CPP_COMMIT_SEGMENT";
 inline constexpr char kFabricProvider[] = "PMIX_CPP_FABRIC_PROVIDER";  // fabric: libfabric provider
 inline constexpr char kFabricNode[] = "PMIX_CPP_FABRIC_NODE";          // fabric: endpoint address

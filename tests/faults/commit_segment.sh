@@ -1,13 +1,14 @@
 #!/bin/bash
 # commit_segment.sh MODE BINDIR N: N ranks loop Put/Commit/collecting Fence/Get of the next rank's
 # fresh key (fault_client, 300 rounds, values checked) with the own modex segment (MODE on: the
-# asynchronous commit, peers read the segment) or without (off: PMIX_CPP_COMMIT_SEGMENT=off, the
-# synchronous commit); every rank must finish, and no shared-memory object of the run may be left.
+# asynchronous commit, peers read the segment: PMIX_CPP_COMMIT_SEGMENT=on) or without (off: the
+# default, the synchronous commit); every rank must finish, and no shared-memory object of the run may be left.
 set -u
 MODE=$1 BIN=$2 N=${3:-4}
 PREFIX="pmixcseg-$$"
 export PMIX_CPP_GDS_PREFIX="/$PREFIX"
-[ "$MODE" = off ] && export PMIX_CPP_COMMIT_SEGMENT=off
+[ "$MODE" = on ] && export PMIX_CPP_COMMIT_SEGMENT=on
+[ "$MODE" = off ] && unset PMIX_CPP_COMMIT_SEGMENT
 log=$(mktemp)
 FAULT_PAUSE_MS=2 timeout -s KILL 60 "$BIN/pmixrun" -n "$N" "$BIN/fault_client" 300 64 10 - >"$log" 2>&1 &
 job=$!

@@ -367,5 +367,32 @@ TEST(ProcSegment, HostileOwnerCannotShowAnotherRanksData) {
     hostile.join();
 }
 
+// A forked child that ends normally destroys its copy of the owner's segment (static destructors
+// at exit): the names stay, since only the creating process removes them, and a peer can still
+// attach and read.
+TEST(ProcSegment, AForkedChildEndingDoesNotRemoveTheParentsSegment) {
+    auto own = make_own();
+    ASSERT_NE(own, nullptr);
+    Value a;
+    make_string(&a, "kept");
+    ModexPut puts[] = {{PMIX_GLOBAL, "k.a", a.get()}};
+    ASSERT_EQ(own->commit(puts, 1), PMIX_SUCCESS);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        own.reset();  // what exit() does to a global owner
+        ::_exit(0);
+    }
+    int status = 0;
+    ASSERT_EQ(::waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    pmix_status_t rc = PMIX_ERROR;
+    auto reader = pmix::gds::open_peer_segment(own->locator(), kNs, kRank, &rc);
+    ASSERT_NE(reader, nullptr) << rc;
+    Value got;
+    ASSERT_EQ(reader->get(kNs, Entity::proc(kRank), "k.a", &got), PMIX_SUCCESS);
+    EXPECT_STREQ(got.v.data.string, "kept");
+}
+
 }  // namespace
 }  // namespace gds_test

@@ -9,16 +9,20 @@
 // that peer then read the server's store, as before.
 #pragma once
 
-#include "gds/store.h"
-
 #include <pmix_common.h>
 
 #include <string_view>
 
+// Declared, not included: the client links gds PRIVATE, so its headers may not include gds's
+// (arch.build_refuses).
+namespace pmix::gds {
+class StoreReader;
+}
+
 namespace pmix::client::peer_segments {
 
 // The reader of `rank`'s segment in namespace `ns` (the own one), or nullptr: none announced
-// (yet), distrusted, not openable, another namespace, or disabled (PMIX_CPP_COMMIT_SEGMENT=off).
+// (yet), distrusted, not openable, another namespace, or not asked for (PMIX_CPP_COMMIT_SEGMENT not "on").
 // `server` is the server's store, where the announcement is read.
 gds::StoreReader* reader_for(gds::StoreReader& server, std::string_view ns,
                              std::string_view own_ns, pmix_rank_t rank) noexcept;
@@ -29,7 +33,7 @@ void distrust(pmix_rank_t rank) noexcept;
 // PMIx_Finalize: drops every attachment (after the pointer-mode views into them are gone).
 void close() noexcept;
 
-// PMIX_CPP_COMMIT_SEGMENT=off (read once): the synchronous commit of before, no segments.
+// PMIX_CPP_COMMIT_SEGMENT is not "on" or "1" (read once): the synchronous commit, no segments.
 bool disabled() noexcept;
 
 }  // namespace pmix::client::peer_segments

@@ -19,7 +19,6 @@ namespace {
 
 constexpr std::chrono::milliseconds kAfterServer{std::chrono::seconds(2)};
 
-bool bad(const void* array, std::size_t n) { return array == nullptr && n > 0; }
 
 // A group id names the group wherever a namespace may (groups of groups): it must fit one.
 bool bad_group_id(const char* grp) {
@@ -103,7 +102,7 @@ pmix_status_t start_with_procs(proto::Op op, const char* grp, const pmix_proc_t*
                                std::size_t nprocs, const pmix_info_t* info, std::size_t ninfo,
                                ReplyFn fn) {
     if (!initialized()) return PMIX_ERR_INIT;
-    if (bad_group_id(grp) || procs == nullptr || nprocs == 0 || bad(info, ninfo)) {
+    if (bad_group_id(grp) || procs == nullptr || nprocs == 0 || null_array_with_count(info, ninfo)) {
         return PMIX_ERR_BAD_PARAM;
     }
     proto::Writer w;
@@ -115,7 +114,7 @@ pmix_status_t start_with_procs(proto::Op op, const char* grp, const pmix_proc_t*
 pmix_status_t start_join(const char* grp, const pmix_proc_t* leader, pmix_group_opt_t opt,
                          const pmix_info_t* info, std::size_t ninfo, ReplyFn fn) {
     if (!initialized()) return PMIX_ERR_INIT;
-    if (bad_group_id(grp) || bad(info, ninfo) ||
+    if (bad_group_id(grp) || null_array_with_count(info, ninfo) ||
         (opt != PMIX_GROUP_ACCEPT && opt != PMIX_GROUP_DECLINE)) {
         return PMIX_ERR_BAD_PARAM;
     }
@@ -132,7 +131,7 @@ pmix_status_t start_join(const char* grp, const pmix_proc_t* leader, pmix_group_
 pmix_status_t id_only_payload(const char* grp, const pmix_info_t* info, std::size_t ninfo,
                               wire::Bytes* out) {
     if (!initialized()) return PMIX_ERR_INIT;
-    if (bad_group_id(grp) || bad(info, ninfo)) return PMIX_ERR_BAD_PARAM;
+    if (bad_group_id(grp) || null_array_with_count(info, ninfo)) return PMIX_ERR_BAD_PARAM;
     proto::Writer w;
     w.string(grp).infos(info, ninfo);
     if (w.status_code() != PMIX_SUCCESS) return w.status_code();

@@ -15,7 +15,6 @@ namespace pmix::client {
 
 namespace {
 
-bool bad(const void* array, std::size_t n) { return array == nullptr && n > 0; }
 
 std::vector<char*> key_list(char** keys) {
     std::vector<char*> out;
@@ -85,7 +84,7 @@ wire::Bytes procs_info(const pmix_proc_t* procs, std::size_t n, const pmix_info_
 pmix_status_t publish_nb(const pmix_info_t* info, std::size_t ninfo, pmix_op_cbfunc_t cbfunc,
                          void* cbdata) {
     if (!initialized()) return PMIX_ERR_INIT;
-    if (bad(info, ninfo) || ninfo == 0 || cbfunc == nullptr) return PMIX_ERR_BAD_PARAM;
+    if (null_array_with_count(info, ninfo) || ninfo == 0 || cbfunc == nullptr) return PMIX_ERR_BAD_PARAM;
     proto::Writer w;
     w.infos(info, ninfo);
     if (w.status_code() != PMIX_SUCCESS) return w.status_code();
@@ -95,7 +94,7 @@ pmix_status_t publish_nb(const pmix_info_t* info, std::size_t ninfo, pmix_op_cbf
 
 pmix_status_t publish(const pmix_info_t* info, std::size_t ninfo) {
     if (!initialized()) return PMIX_ERR_INIT;
-    if (bad(info, ninfo) || ninfo == 0) return PMIX_ERR_BAD_PARAM;
+    if (null_array_with_count(info, ninfo) || ninfo == 0) return PMIX_ERR_BAD_PARAM;
     proto::Writer w;
     w.infos(info, ninfo);
     if (w.status_code() != PMIX_SUCCESS) return w.status_code();
@@ -106,7 +105,7 @@ pmix_status_t lookup_nb(char** keys, const pmix_info_t* info, std::size_t ninfo,
                         pmix_lookup_cbfunc_t cbfunc, void* cbdata) {
     if (!initialized()) return PMIX_ERR_INIT;
     auto list = key_list(keys);
-    if (list.empty() || !keys_valid(list) || bad(info, ninfo) || cbfunc == nullptr) {
+    if (list.empty() || !keys_valid(list) || null_array_with_count(info, ninfo) || cbfunc == nullptr) {
         return PMIX_ERR_BAD_PARAM;
     }
     return start_lookup(std::move(list), info, ninfo,
@@ -120,7 +119,7 @@ pmix_status_t lookup_nb(char** keys, const pmix_info_t* info, std::size_t ninfo,
 pmix_status_t lookup(pmix_pdata_t* data, std::size_t ndata, const pmix_info_t* info,
                      std::size_t ninfo) {
     if (!initialized()) return PMIX_ERR_INIT;
-    if (data == nullptr || ndata == 0 || bad(info, ninfo)) return PMIX_ERR_BAD_PARAM;
+    if (data == nullptr || ndata == 0 || null_array_with_count(info, ninfo)) return PMIX_ERR_BAD_PARAM;
     std::vector<char*> keys;
     for (std::size_t i = 0; i < ndata; ++i) {
         if (::strnlen(data[i].key, PMIX_MAX_KEYLEN + 1) > PMIX_MAX_KEYLEN ||
@@ -160,7 +159,7 @@ pmix_status_t unpublish_nb(char** keys, const pmix_info_t* info, std::size_t nin
                            pmix_op_cbfunc_t cbfunc, void* cbdata) {
     if (!initialized()) return PMIX_ERR_INIT;
     auto list = key_list(keys);  // NULL keys = everything this process published
-    if (!keys_valid(list) || bad(info, ninfo) || cbfunc == nullptr) return PMIX_ERR_BAD_PARAM;
+    if (!keys_valid(list) || null_array_with_count(info, ninfo) || cbfunc == nullptr) return PMIX_ERR_BAD_PARAM;
     proto::Writer w;
     w.strings(list.data(), list.size()).infos(info, ninfo);
     if (w.status_code() != PMIX_SUCCESS) return w.status_code();
@@ -171,7 +170,7 @@ pmix_status_t unpublish_nb(char** keys, const pmix_info_t* info, std::size_t nin
 pmix_status_t unpublish(char** keys, const pmix_info_t* info, std::size_t ninfo) {
     if (!initialized()) return PMIX_ERR_INIT;
     auto list = key_list(keys);
-    if (!keys_valid(list) || bad(info, ninfo)) return PMIX_ERR_BAD_PARAM;
+    if (!keys_valid(list) || null_array_with_count(info, ninfo)) return PMIX_ERR_BAD_PARAM;
     proto::Writer w;
     w.strings(list.data(), list.size()).infos(info, ninfo);
     if (w.status_code() != PMIX_SUCCESS) return w.status_code();
@@ -186,7 +185,7 @@ pmix_status_t procs_op_nb(proto::Op op, const pmix_proc_t* procs, std::size_t np
                           const pmix_info_t* info, std::size_t ninfo, pmix_op_cbfunc_t cbfunc,
                           void* cbdata) {
     if (!initialized()) return PMIX_ERR_INIT;
-    if (procs == nullptr || nprocs == 0 || bad(info, ninfo) || cbfunc == nullptr) {
+    if (procs == nullptr || nprocs == 0 || null_array_with_count(info, ninfo) || cbfunc == nullptr) {
         return PMIX_ERR_BAD_PARAM;
     }
     pmix_status_t rc = PMIX_SUCCESS;
@@ -199,7 +198,7 @@ pmix_status_t procs_op_nb(proto::Op op, const pmix_proc_t* procs, std::size_t np
 pmix_status_t procs_op(proto::Op op, const pmix_proc_t* procs, std::size_t nprocs,
                        const pmix_info_t* info, std::size_t ninfo) {
     if (!initialized()) return PMIX_ERR_INIT;
-    if (procs == nullptr || nprocs == 0 || bad(info, ninfo)) return PMIX_ERR_BAD_PARAM;
+    if (procs == nullptr || nprocs == 0 || null_array_with_count(info, ninfo)) return PMIX_ERR_BAD_PARAM;
     pmix_status_t rc = PMIX_SUCCESS;
     wire::Bytes payload = procs_info(procs, nprocs, info, ninfo, &rc);
     if (rc != PMIX_SUCCESS) return rc;
@@ -234,7 +233,7 @@ pmix_status_t disconnect_nb(const pmix_proc_t* procs, std::size_t nprocs, const 
 pmix_status_t log_nb(const pmix_info_t* data, std::size_t ndata, const pmix_info_t* directives,
                      std::size_t ndirs, pmix_op_cbfunc_t cbfunc, void* cbdata) {
     if (!initialized()) return PMIX_ERR_INIT;
-    if (data == nullptr || ndata == 0 || bad(directives, ndirs)) return PMIX_ERR_BAD_PARAM;
+    if (data == nullptr || ndata == 0 || null_array_with_count(directives, ndirs)) return PMIX_ERR_BAD_PARAM;
     proto::Writer w;
     w.infos(data, ndata).infos(directives, ndirs);
     if (w.status_code() != PMIX_SUCCESS) return w.status_code();
@@ -248,7 +247,7 @@ pmix_status_t log_nb(const pmix_info_t* data, std::size_t ndata, const pmix_info
 pmix_status_t log(const pmix_info_t* data, std::size_t ndata, const pmix_info_t* directives,
                   std::size_t ndirs) {
     if (!initialized()) return PMIX_ERR_INIT;
-    if (data == nullptr || ndata == 0 || bad(directives, ndirs)) return PMIX_ERR_BAD_PARAM;
+    if (data == nullptr || ndata == 0 || null_array_with_count(directives, ndirs)) return PMIX_ERR_BAD_PARAM;
     proto::Writer w;
     w.infos(data, ndata).infos(directives, ndirs);
     if (w.status_code() != PMIX_SUCCESS) return w.status_code();

@@ -23,7 +23,6 @@ namespace pmix::client {
 
 namespace {
 
-bool bad(const void* array, std::size_t n) { return array == nullptr && n > 0; }
 
 template <class T>
 pmix_status_t wait_result(const exec::Completion<T>& done, std::chrono::milliseconds timeout,
@@ -59,7 +58,7 @@ Spawned decode_spawn(pmix_status_t st, const wire::Frame& f) {
 pmix_status_t start_spawn(const pmix_info_t* job_info, std::size_t ninfo, const pmix_app_t* apps,
                           std::size_t napps, ReplyFn fn) {
     if (!initialized()) return PMIX_ERR_INIT;
-    if (bad(job_info, ninfo) || apps == nullptr || napps == 0) return PMIX_ERR_BAD_PARAM;
+    if (null_array_with_count(job_info, ninfo) || apps == nullptr || napps == 0) return PMIX_ERR_BAD_PARAM;
     proto::Writer w;
     w.infos(job_info, ninfo).apps(apps, napps);
     if (w.status_code() != PMIX_SUCCESS) return w.status_code();
@@ -150,7 +149,7 @@ pmix_status_t start_query(pmix_query_t* queries, std::size_t n, ReplyFn fn) {
 pmix_status_t start_job_control(const pmix_proc_t* targets, std::size_t ntargets,
                                 const pmix_info_t* dirs, std::size_t ndirs, ReplyFn fn) {
     if (!initialized()) return PMIX_ERR_INIT;
-    if (bad(targets, ntargets) || dirs == nullptr || ndirs == 0) return PMIX_ERR_BAD_PARAM;
+    if (null_array_with_count(targets, ntargets) || dirs == nullptr || ndirs == 0) return PMIX_ERR_BAD_PARAM;
     proto::Writer w;
     w.procs(targets, ntargets).infos(dirs, ndirs);
     if (w.status_code() != PMIX_SUCCESS) return w.status_code();
@@ -285,7 +284,7 @@ bool valid_directive(pmix_alloc_directive_t d) noexcept {
 pmix_status_t start_allocation(pmix_alloc_directive_t directive, const pmix_info_t* info,
                                std::size_t ninfo, ReplyFn fn) {
     if (!initialized()) return PMIX_ERR_INIT;
-    if (bad(info, ninfo) || !valid_directive(directive)) return PMIX_ERR_BAD_PARAM;
+    if (null_array_with_count(info, ninfo) || !valid_directive(directive)) return PMIX_ERR_BAD_PARAM;
     proto::Writer w;
     w.raw(&directive, 1, PMIX_ALLOC_DIRECTIVE).infos(info, ninfo);
     if (w.status_code() != PMIX_SUCCESS) return w.status_code();
@@ -312,7 +311,7 @@ void store_fabric_info(pmix_fabric_t* fabric, InfoResult& res) {
 pmix_status_t start_fabric(pmix_fabric_t* fabric, pmix_fabric_operation_t op,
                            const pmix_info_t* dirs, std::size_t ndirs, ReplyFn fn) {
     if (!initialized()) return PMIX_ERR_INIT;
-    if (fabric == nullptr || bad(dirs, ndirs)) return PMIX_ERR_BAD_PARAM;
+    if (fabric == nullptr || null_array_with_count(dirs, ndirs)) return PMIX_ERR_BAD_PARAM;
     proto::Writer w;
     const auto code = static_cast<std::uint8_t>(op);  // the enum travels as one byte
     if (op == PMIX_FABRIC_UPDATE_INFO) {  // the fabric is named by the index register gave it
@@ -424,7 +423,7 @@ pmix_status_t host_fabric(const HostServer& host, pmix_fabric_t* fabric, pmix_fa
 pmix_status_t host_fabric_blocking(const HostServer& host, pmix_fabric_t* fabric,
                                    pmix_fabric_operation_t op, const pmix_info_t* dirs,
                                    std::size_t ndirs) {
-    if (fabric == nullptr || bad(dirs, ndirs)) return PMIX_ERR_BAD_PARAM;
+    if (fabric == nullptr || null_array_with_count(dirs, ndirs)) return PMIX_ERR_BAD_PARAM;
     InfoResult res{PMIX_ERROR, nullptr, 0};
     pmix_status_t rc =
         host_blocking(host, kDefaultTimeout, &res, [&](pmix_info_cbfunc_t cb, void* cd) {
@@ -439,7 +438,7 @@ pmix_status_t host_fabric_blocking(const HostServer& host, pmix_fabric_t* fabric
 pmix_status_t host_fabric_nb(const HostServer& host, pmix_fabric_t* fabric,
                              pmix_fabric_operation_t op, const pmix_info_t* dirs, std::size_t ndirs,
                              pmix_op_cbfunc_t cbfunc, void* cbdata) {
-    if (fabric == nullptr || cbfunc == nullptr || bad(dirs, ndirs)) return PMIX_ERR_BAD_PARAM;
+    if (fabric == nullptr || cbfunc == nullptr || null_array_with_count(dirs, ndirs)) return PMIX_ERR_BAD_PARAM;
     auto op_data = std::make_unique<HostFabricOp>(HostFabricOp{fabric, cbfunc, cbdata});
     pmix_status_t rc = host_fabric(host, fabric, op, dirs, ndirs, host_fabric_cb, op_data.get());
     if (rc == PMIX_SUCCESS) op_data.release();
@@ -451,7 +450,7 @@ pmix_status_t host_fabric_nb(const HostServer& host, pmix_fabric_t* fabric,
 pmix_status_t allocation_request(pmix_alloc_directive_t directive, const pmix_info_t* info,
                                  std::size_t ninfo, pmix_info_t** results, std::size_t* nresults) {
     if (const HostServer* host = serving_host()) {
-        if (results == nullptr || nresults == nullptr || bad(info, ninfo) ||
+        if (results == nullptr || nresults == nullptr || null_array_with_count(info, ninfo) ||
             !valid_directive(directive)) {
             return PMIX_ERR_BAD_PARAM;
         }
@@ -480,7 +479,7 @@ pmix_status_t allocation_request(pmix_alloc_directive_t directive, const pmix_in
 pmix_status_t allocation_request_nb(pmix_alloc_directive_t directive, const pmix_info_t* info,
                                     std::size_t ninfo, pmix_info_cbfunc_t cbfunc, void* cbdata) {
     if (const HostServer* host = serving_host()) {
-        if (cbfunc == nullptr || bad(info, ninfo) || !valid_directive(directive)) {
+        if (cbfunc == nullptr || null_array_with_count(info, ninfo) || !valid_directive(directive)) {
             return PMIX_ERR_BAD_PARAM;
         }
         return host->allocate(directive, info, ninfo, cbfunc, cbdata);

@@ -114,4 +114,9 @@ void deliver_iof_frame(const wire::Frame& f);
 void iof_forget_all();
 void raise_lost_connection();
 
+// A caller's array argument that is NULL while its count says it holds elements.
+inline bool null_array_with_count(const void* array, std::size_t n) {
+    return array == nullptr && n > 0;
+}
+
 }  // namespace pmix::client

@@ -14,21 +14,21 @@ using namespace layout;
 
 namespace {
 
-constexpr std::size_t kHeaderBytes = sizeof(SegmentHeader);
+constexpr std::size_t kDirHeaderBytes = sizeof(SegmentHeader);
 constexpr std::size_t kWords = sizeof(DirEntry) / sizeof(std::uint64_t);
-static_assert(sizeof(DirEntry) % sizeof(std::uint64_t) == 0 && kHeaderBytes % 8 == 0);
+static_assert(sizeof(DirEntry) % sizeof(std::uint64_t) == 0 && kDirHeaderBytes % 8 == 0);
 
 // Entries a directory segment of `size` bytes holds (its hash words come first).
 constexpr std::size_t entries_in(std::size_t size) noexcept {
-    return size < kHeaderBytes ? 0
-                               : (size - kHeaderBytes) / (sizeof(std::uint64_t) + sizeof(DirEntry));
+    return size < kDirHeaderBytes ? 0
+                               : (size - kDirHeaderBytes) / (sizeof(std::uint64_t) + sizeof(DirEntry));
 }
 
 // Never 0, the mark of a free entry.
 std::uint64_t dir_hash(std::string_view nspace) noexcept { return keys::hash_text(nspace) | 1; }
 
 std::size_t entry_offset(std::size_t size, std::size_t index) noexcept {
-    return kHeaderBytes + entries_in(size) * sizeof(std::uint64_t) + index * sizeof(DirEntry);
+    return kDirHeaderBytes + entries_in(size) * sizeof(std::uint64_t) + index * sizeof(DirEntry);
 }
 
 }  // namespace
@@ -69,7 +69,7 @@ pmix_status_t DirectoryWriter::add_segment() {
 }
 
 std::uint64_t* DirectoryWriter::hash_word(Place at) const noexcept {
-    return reinterpret_cast<std::uint64_t*>(segments_[at.segment]->base() + kHeaderBytes) +
+    return reinterpret_cast<std::uint64_t*>(segments_[at.segment]->base() + kDirHeaderBytes) +
            at.index;
 }
 
@@ -227,7 +227,7 @@ pmix_status_t DirectoryReader::find(std::string_view nspace, Found& out) {
     }
     const std::uint64_t hash = dir_hash(nspace);
     for (const auto& segment : segments_) {
-        const auto* hashes = reinterpret_cast<const std::uint64_t*>(segment->base() + kHeaderBytes);
+        const auto* hashes = reinterpret_cast<const std::uint64_t*>(segment->base() + kDirHeaderBytes);
         for (std::size_t i = 0, n = entries_in(segment->size()); i < n; ++i) {
             if (load_acquire(&hashes[i]) != hash) {
                 continue;

@@ -173,7 +173,7 @@ pmix_status_t answer(const Launcher& launcher, const Request& req, InfoList& out
     }
 }
 
-void release_answer(void* cbdata) { delete static_cast<InfoList*>(cbdata); }
+void release_alloc_answer(void* cbdata) { delete static_cast<InfoList*>(cbdata); }
 
 }  // namespace
 
@@ -196,7 +196,7 @@ pmix_status_t allocate_fn(const pmix_proc_t*, pmix_alloc_directive_t directive,
             cbfunc(rc, nullptr, 0, cbdata, nullptr, nullptr);
             return;
         }
-        cbfunc(PMIX_SUCCESS, out->info(), out->size(), cbdata, release_answer, out);
+        cbfunc(PMIX_SUCCESS, out->info(), out->size(), cbdata, release_alloc_answer, out);
     });
     return PMIX_SUCCESS;
 }

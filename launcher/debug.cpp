@@ -114,7 +114,7 @@ void cont(Launcher& launcher, const std::string& nspace, pmix_rank_t rank) {
 // library hand them to it too (prte marks its own the same way, "prte.notify.donotloop").
 constexpr char kOwnEvent[] = "pmixrun.dbg.own";
 
-void notified(pmix_status_t, void* cbdata) { delete static_cast<InfoList*>(cbdata); }
+void release_debug_notice(pmix_status_t, void* cbdata) { delete static_cast<InfoList*>(cbdata); }
 
 // Raises `code` from `source` (nullptr: pmixrun) with `list` (taken), reaching `to` (nullptr:
 // the session's non-default handlers).
@@ -138,7 +138,7 @@ void raise(pmix_status_t code, const pmix_proc_t* source, const pmix_proc_t* to,
     }
     if (rc == PMIX_SUCCESS) {
         rc = PMIx_Notify_event(code, source, to != nullptr ? PMIX_RANGE_CUSTOM : PMIX_RANGE_SESSION,
-                               list->info(), list->size(), notified, list);
+                               list->info(), list->size(), release_debug_notice, list);
         if (rc == PMIX_SUCCESS) return;
     }
     delete list;

@@ -28,7 +28,9 @@ fi
 
 preset=${1:-dev}
 shift || true
-cmake --preset "$preset" >/dev/null
+# PMIX_UNITY_BUILD=ON (scripts/test.sh sets it) compiles each target's files in batches (CMake unity
+# build): a full build takes about a third less CPU; incremental builds are faster without it.
+cmake --preset "$preset" -DCMAKE_UNITY_BUILD="${PMIX_UNITY_BUILD:-OFF}" >/dev/null
 if (($#)); then
   cmake --build --preset "$preset" --target "$@"
 else

@@ -26,7 +26,7 @@ namespace {
 using proto::Op;
 
 // Directives honoured by both calls (anything else marked required is refused).
-constexpr const char* kKnown[] = {PMIX_CRED_TYPE, PMIX_TIMEOUT};
+constexpr const char* kCredentialKnown[] = {PMIX_CRED_TYPE, PMIX_TIMEOUT};
 
 // One request waiting for the host's callback: owns what the host was handed.
 struct CredentialCall {
@@ -132,7 +132,7 @@ pmix_status_t State::credential_request(Client& c, proto::Reader& r, wire::Conne
     if (validation) r.raw(&call->cred, 1, PMIX_BYTE_OBJECT);
     r.infos(&call->directives);
     if (r.finish() != PMIX_SUCCESS) return PMIX_ERR_UNPACK_FAILURE;
-    if (data::unknown_required(call->directives.data(), call->directives.size(), kKnown)) {
+    if (data::unknown_required(call->directives.data(), call->directives.size(), kCredentialKnown)) {
         return PMIX_ERR_NOT_SUPPORTED;
     }
     CredentialCall* raw = call.get();
@@ -242,7 +242,7 @@ pmix_status_t start_own_call(std::unique_ptr<OwnCall> call, const pmix_info_t* i
     auto st = current();
     if (st == nullptr) return PMIX_ERR_INIT;
     if (info == nullptr && ninfo > 0) return PMIX_ERR_BAD_PARAM;
-    if (data::unknown_required(info, ninfo, kKnown)) return PMIX_ERR_NOT_SUPPORTED;
+    if (data::unknown_required(info, ninfo, kCredentialKnown)) return PMIX_ERR_NOT_SUPPORTED;
     if (pmix_status_t rc = call->directives.assign_copy(info, ninfo); rc != PMIX_SUCCESS) {
         return rc;
     }

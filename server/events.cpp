@@ -60,10 +60,6 @@ void EventRegistry::remove(const ClientKey& client, const Codes& codes) {
 
 namespace {
 
-std::string ns_of(const pmix_proc_t& p) {
-    return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN));
-}
-
 bool proc_matches(const pmix_proc_t& want, const pmix_proc_t& who) {
     return ns_of(want) == ns_of(who) && (want.rank == PMIX_RANK_WILDCARD || want.rank == who.rank);
 }

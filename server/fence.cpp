@@ -36,10 +36,6 @@ namespace pmix::server {
 
 namespace {
 
-std::string ns_of(const pmix_proc_t& p) {
-    return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN));
-}
-
 std::string signature(std::vector<pmix_proc_t> procs) {
     std::vector<std::string> parts;
     for (const auto& p : procs) {

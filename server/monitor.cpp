@@ -21,7 +21,7 @@ namespace {
 
 using proto::Op;
 
-constexpr const char* kKnown[] = {PMIX_MONITOR_ID,
+constexpr const char* kMonitorKnown[] = {PMIX_MONITOR_ID,
                                   PMIX_MONITOR_HEARTBEAT_TIME,
                                   PMIX_MONITOR_HEARTBEAT_DROPS,
                                   PMIX_MONITOR_FILE_SIZE,
@@ -296,7 +296,7 @@ pmix_status_t State::monitor_request(const ProcKey& who, Client& c, proto::Reade
             if (rc == PMIX_SUCCESS) return PMIX_SUCCESS;
         }
     } else if (data::key_is(mon, PMIX_MONITOR_HEARTBEAT) || data::key_is(mon, PMIX_MONITOR_FILE)) {
-        if (data::unknown_required(call->directives.data(), call->directives.size(), kKnown)) {
+        if (data::unknown_required(call->directives.data(), call->directives.size(), kMonitorKnown)) {
             return PMIX_ERR_NOT_SUPPORTED;
         }
         const auto kind = data::key_is(mon, PMIX_MONITOR_FILE) ? ProcessMonitor::Kind::file

@@ -14,7 +14,6 @@ namespace pmix::server {
 
 namespace {
 
-std::string ns_of(const pmix_proc_t& p) { return {p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN)}; }
 
 bool covers(const pmix_proc_t& member, const pmix_proc_t& proc) {
     return ns_of(member) == ns_of(proc) &&

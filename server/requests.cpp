@@ -40,10 +40,6 @@ void reply_status(const ReplyTo& to, pmix_status_t status) {
 
 namespace {
 
-std::string ns_of(const pmix_proc_t& p) {
-    return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN));
-}
-
 // For upcalls whose outcome we do not wait for: some hosts call the callback unconditionally.
 void ignore_op(pmix_status_t, void*) {}
 

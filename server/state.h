@@ -38,6 +38,7 @@
 #include <pmix_server.h>
 
 #include <chrono>
+#include <cstring>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -220,5 +221,10 @@ void deliver_to_host(State& s, pmix_status_t code, const pmix_proc_t& source,
 
 void reply_status(wire::Connection& conn, const wire::Frame& req, pmix_status_t status);
 void reply_status(const ReplyTo& to, pmix_status_t status);
+
+// A process's namespace as a string (pmix_proc_t.nspace need not be terminated at its full length).
+inline std::string ns_of(const pmix_proc_t& p) {
+    return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN));
+}
 
 }  // namespace pmix::server

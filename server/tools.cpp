@@ -31,10 +31,6 @@ using data::info_true;
 
 using data::string_of;
 
-std::string ns_of(const pmix_proc_t& p) {
-    return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN));
-}
-
 pmix_status_t write_one(State& st, const std::string& path, const wire::Rendezvous& r) {
     auto w = wire::write_rendezvous(path, r, &st.tools.created_dirs);
     if (!w.ok()) {

@@ -18,7 +18,7 @@ namespace {
 
 using exec::UniqueFd;
 
-std::string errno_text(const std::string& what) { return what + ": " + std::strerror(errno); }
+std::string tcp_errno_text(const std::string& what) { return what + ": " + std::strerror(errno); }
 
 std::string dotted(const in_addr& a) {
     char buf[INET_ADDRSTRLEN] = {};
@@ -91,19 +91,19 @@ Result<ListeningSocket> listen_tcp(const std::string& bind_ip, std::uint16_t por
         return R::failure(PMIX_ERR_BAD_PARAM, "not an IPv4 address: " + bind_ip);
     }
     UniqueFd fd(::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
-    if (!fd) return R::failure(PMIX_ERR_OUT_OF_RESOURCE, errno_text("socket"));
+    if (!fd) return R::failure(PMIX_ERR_OUT_OF_RESOURCE, tcp_errno_text("socket"));
     const int one = 1;
     ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     if (::bind(fd.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
         return R::failure(PMIX_ERR_OUT_OF_RESOURCE,
-                          errno_text("bind " + bind_ip + ":" + std::to_string(port)));
+                          tcp_errno_text("bind " + bind_ip + ":" + std::to_string(port)));
     }
     if (::listen(fd.get(), backlog) != 0)
-        return R::failure(PMIX_ERR_OUT_OF_RESOURCE, errno_text("listen"));
+        return R::failure(PMIX_ERR_OUT_OF_RESOURCE, tcp_errno_text("listen"));
     sockaddr_in bound{};
     socklen_t len = sizeof bound;
     if (::getsockname(fd.get(), reinterpret_cast<sockaddr*>(&bound), &len) != 0) {
-        return R::failure(PMIX_ERR_OUT_OF_RESOURCE, errno_text("getsockname"));
+        return R::failure(PMIX_ERR_OUT_OF_RESOURCE, tcp_errno_text("getsockname"));
     }
     ListeningSocket sock;
     sock.fd = std::move(fd);
@@ -120,12 +120,12 @@ Result<UniqueFd> connect_tcp(const TcpAddress& to) {
     if (!to_sockaddr(to, addr))
         return R::failure(PMIX_ERR_BAD_PARAM, "not an IPv4 address: " + to.ip);
     UniqueFd fd(::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
-    if (!fd) return R::failure(PMIX_ERR_OUT_OF_RESOURCE, errno_text("socket"));
+    if (!fd) return R::failure(PMIX_ERR_OUT_OF_RESOURCE, tcp_errno_text("socket"));
     if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr) == 0 ||
         errno == EINPROGRESS) {
         return R::success(std::move(fd));
     }
-    return R::failure(PMIX_ERR_UNREACH, errno_text("connect " + make_tcp_uri(to)));
+    return R::failure(PMIX_ERR_UNREACH, tcp_errno_text("connect " + make_tcp_uri(to)));
 }
 
 Result<bool> tcp_connect_finished(int fd) {
@@ -136,7 +136,7 @@ Result<bool> tcp_connect_finished(int fd) {
     int err = 0;
     socklen_t len = sizeof err;
     if (n < 0 || ::getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len) != 0) {
-        return R::failure(PMIX_ERR_UNREACH, errno_text("connect"));
+        return R::failure(PMIX_ERR_UNREACH, tcp_errno_text("connect"));
     }
     if (err != 0)
         return R::failure(PMIX_ERR_UNREACH, std::string("connect: ") + std::strerror(err));

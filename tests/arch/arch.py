@@ -245,15 +245,29 @@ def collect_targets(table, source, entries):
             comp = dependent.group(1)
             targets[target] = [entry, {"include"} | table.components[comp], {comp}]
             continue
-        rel = os.path.relpath(os.path.realpath(os.path.join(entry["directory"], entry["file"])),
-                              os.path.realpath(source))
-        comp = table.component_of(rel)
-        if comp is None or target is None:
-            continue  # generated sources (core/text's attribute table) are in the build tree
-        first, allowed, own = targets.setdefault(target, [entry, set(), set()])
-        allowed |= table.allowed(rel)
-        own.add(comp)
+        for path in sources_of(entry):
+            rel = os.path.relpath(os.path.realpath(path), os.path.realpath(source))
+            comp = table.component_of(rel)
+            if comp is None or target is None:
+                continue  # generated sources (core/text's attribute table) are in the build tree
+            first, allowed, own = targets.setdefault(target, [entry, set(), set()])
+            allowed |= table.allowed(rel)
+            own.add(comp)
     return targets
+
+
+UNITY_RE = re.compile(r"/Unity/unity_[^/]*\.(cxx|c)$")
+
+
+def sources_of(entry):
+    """The source files an entry compiles: its file, or, for a CMake unity batch
+    (CMAKE_UNITY_BUILD), every file the batch includes."""
+    path = os.path.join(entry["directory"], entry["file"])
+    if not UNITY_RE.search(entry["file"]):
+        return [path]
+    with open(path) as f:
+        return [os.path.join(entry["directory"], m.group(1))
+                for m in re.finditer(r'^#include\s+"([^"]+)"', f.read(), re.M)]
 
 
 def submit_probes(table, source, targets, prober):

@@ -22,7 +22,7 @@ namespace {
 using tooltest::HostProcess;
 using tooltest::ScratchDir;
 
-std::string ns_of(const pmix_proc_t& p) {
+std::string nspace_text(const pmix_proc_t& p) {
     return std::string(p.nspace, strnlen(p.nspace, PMIX_MAX_NSLEN));
 }
 
@@ -118,7 +118,7 @@ TEST_F(ToolQueryLog, NamespacesAndProcTablesFromTheRegistration) {
         ASSERT_EQ(table->value.data.darray->size, 2u);
         auto* rows = static_cast<pmix_proc_info_t*>(table->value.data.darray->array);
         for (pmix_rank_t i = 0; i < 2; ++i) {
-            EXPECT_EQ(ns_of(rows[i].proc), job);
+            EXPECT_EQ(nspace_text(rows[i].proc), job);
             EXPECT_EQ(rows[i].proc.rank, i);
             EXPECT_EQ(rows[i].state, PMIX_PROC_STATE_PREPPED) << "registered, never started";
             EXPECT_EQ(rows[i].pid, 0);
@@ -160,7 +160,7 @@ TEST_F(ToolQueryLog, LogToStdoutOnceTaggedAndUnsupportedChannels) {
               PMIX_SUCCESS);
     EXPECT_EQ(host->wait_line("first"), "first");
     ASSERT_EQ(log({{PMIX_LOG_STDOUT, "tagged"}}, {PMIX_LOG_TAG_OUTPUT}), PMIX_SUCCESS);
-    EXPECT_EQ(host->wait_line("["), "[" + ns_of(me) + ",0] tagged");
+    EXPECT_EQ(host->wait_line("["), "[" + nspace_text(me) + ",0] tagged");
     EXPECT_EQ(log({{PMIX_LOG_EMAIL, "nobody reads this"}}), PMIX_ERR_NOT_SUPPORTED);
     EXPECT_EQ(log({{PMIX_LOG_STDOUT, "half"}, {PMIX_LOG_EMAIL, "x"}}), PMIX_ERR_PARTIAL_SUCCESS);
     EXPECT_EQ(host->wait_line("half"), "half");

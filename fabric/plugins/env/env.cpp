@@ -15,7 +15,7 @@
 namespace pmix::fabric {
 namespace {
 
-constexpr std::uint8_t kVersion = 1;
+constexpr std::uint8_t kEnvBlobVersion = 1;
 constexpr const char* kForwardKey = "pmix.cpp.fwd.envars";  // PMIX_CPP_FORWARD_ENVARS
 
 bool valid_item(std::string_view item) {
@@ -69,7 +69,7 @@ public:
                 picked.emplace_back(kv);
         }
         if (picked.empty()) return PMIX_SUCCESS;
-        blob.push_back(static_cast<std::byte>(kVersion));
+        blob.push_back(static_cast<std::byte>(kEnvBlobVersion));
         put_u32(blob, static_cast<std::uint32_t>(picked.size()));
         for (const std::string& kv : picked) put_string(blob, kv);
         return PMIX_SUCCESS;
@@ -80,7 +80,7 @@ public:
         BlobReader r(req.blob);
         std::uint8_t version = 0;
         std::uint32_t n = 0;
-        if (!r.u8(version) || version != kVersion || !r.u32(n)) {
+        if (!r.u8(version) || version != kEnvBlobVersion || !r.u32(n)) {
             why = "envar blob: bad header";
             return PMIX_ERR_UNPACK_FAILURE;
         }

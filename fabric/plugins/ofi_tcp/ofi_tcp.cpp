@@ -33,7 +33,7 @@
 namespace pmix::fabric {
 namespace {
 
-constexpr std::uint8_t kVersion = 1;
+constexpr std::uint8_t kOfiTcpBlobVersion = 1;
 constexpr const char* kAddrsKey = "pmix.cpp.node.addrs";
 constexpr const char* kPortKey = "pmix.cpp.fab.port";
 
@@ -101,7 +101,7 @@ public:
         for (std::size_t i = 0; i < names.size(); ++i) {
             if (!resolve(names[i], addrs[i])) return PMIX_SUCCESS;  // no instant-on for this job
         }
-        blob.push_back(static_cast<std::byte>(kVersion));
+        blob.push_back(static_cast<std::byte>(kOfiTcpBlobVersion));
         put_u16(blob, static_cast<std::uint16_t>(base));
         put_u32(blob, static_cast<std::uint32_t>(addrs.size()));
         for (std::uint32_t a : addrs) put_u32(blob, a);
@@ -114,7 +114,7 @@ public:
         std::uint8_t version = 0;
         std::uint16_t base = 0;
         std::uint32_t n = 0;
-        if (!r.u8(version) || version != kVersion || !r.u16(base) || !r.u32(n) ||
+        if (!r.u8(version) || version != kOfiTcpBlobVersion || !r.u16(base) || !r.u32(n) ||
             n != req.map.nodes.size()) {
             why = "ofi-tcp blob: bad header or node count (the job map has " +
                   std::to_string(req.map.nodes.size()) + " nodes)";

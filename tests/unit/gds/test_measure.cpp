@@ -15,7 +15,7 @@ namespace {
 using pmix::gds::Entity;
 using Clock = std::chrono::steady_clock;
 
-constexpr pmix_rank_t kPeers = 64;
+constexpr pmix_rank_t kMeasuredPeers = 64;
 constexpr int kIterations = 200000;
 
 // A job as registration leaves it (four process-level keys per rank) and, with `modex`, as a
@@ -72,30 +72,30 @@ template <typename Kind>
 void measure_get(const char* label) {
     auto w = Kind::make();
     ASSERT_NE(w, nullptr);
-    register_job(*w, kPeers, "job.measure");
+    register_job(*w, kMeasuredPeers, "job.measure");
     auto r = w->make_reader();
     ASSERT_NE(r, nullptr);
     int bad = 0;
     const double job = ns_per_op([&](int) {
         Value v;
         bad += r->get("job.measure", Entity::job(), PMIX_JOB_SIZE, &v) != PMIX_SUCCESS ||
-               v.v.data.uint32 != kPeers;
+               v.v.data.uint32 != kMeasuredPeers;
     });
     const double local_rank = ns_per_op([&](int i) {
         Value v;
-        const auto peer = static_cast<pmix_rank_t>(i % kPeers);
+        const auto peer = static_cast<pmix_rank_t>(i % kMeasuredPeers);
         bad += r->get("job.measure", Entity::proc(peer), PMIX_LOCAL_RANK, &v) != PMIX_SUCCESS ||
                v.v.data.uint16 != peer % 64;
     });
     const double modex = ns_per_op([&](int i) {
         Value v;
-        bad += r->get("job.measure", Entity::proc(static_cast<pmix_rank_t>(i % kPeers)),
+        bad += r->get("job.measure", Entity::proc(static_cast<pmix_rank_t>(i % kMeasuredPeers)),
                       "btl.tcp.4.1", &v) != PMIX_SUCCESS ||
                v.v.type != PMIX_BYTE_OBJECT;
     });
     const double modex_view = ns_per_op([&](int i) {
         pmix::gds::ValueView view;
-        bad += r->get_view("job.measure", Entity::proc(static_cast<pmix_rank_t>(i % kPeers)),
+        bad += r->get_view("job.measure", Entity::proc(static_cast<pmix_rank_t>(i % kMeasuredPeers)),
                            "btl.tcp.4.1", view) != PMIX_SUCCESS ||
                view.value().data.bo.size == 0;
     });

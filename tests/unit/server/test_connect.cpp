@@ -160,8 +160,8 @@ TEST_F(ConnectServer, TimesOutWhenALocalParticipantNeverCalls) {
 }
 
 // The host's connect callback, held until the test answers it.
-std::atomic<pmix_op_cbfunc_t> g_held_cb{nullptr};
-std::atomic<void*> g_held_cbdata{nullptr};
+std::atomic<pmix_op_cbfunc_t> g_held_connect_cb{nullptr};
+std::atomic<void*> g_held_connect_cbdata{nullptr};
 
 pmix_status_t host_connect_held(const pmix_proc_t[], size_t, const pmix_info_t[], size_t,
                                 pmix_op_cbfunc_t cbfunc, void* cbdata) {
@@ -169,15 +169,15 @@ pmix_status_t host_connect_held(const pmix_proc_t[], size_t, const pmix_info_t[]
         std::lock_guard lock(g_seen.m);
         ++g_seen.connects;
     }
-    g_held_cbdata = cbdata;
-    g_held_cb = cbfunc;
+    g_held_connect_cbdata = cbdata;
+    g_held_connect_cb = cbfunc;
     return PMIX_SUCCESS;
 }
 
 // PMIX_TIMEOUT passes while the host holds the operation: the caller gets PMIX_ERR_TIMEOUT from
 // the server; the host's late answer (its arguments still valid until then) is taken quietly.
 TEST_F(ConnectServer, TimesOutWhileTheHostHoldsIt) {
-    g_held_cb = nullptr;
+    g_held_connect_cb = nullptr;
     module_.connect = host_connect_held;
     start();
     register_job("job-ch", 1);
@@ -186,8 +186,8 @@ TEST_F(ConnectServer, TimesOutWhileTheHostHoldsIt) {
         std::lock_guard lock(g_seen.m);
         EXPECT_EQ(g_seen.connects, 1);
     }
-    ASSERT_NE(g_held_cb.load(), nullptr);
-    g_held_cb.load()(PMIX_SUCCESS, g_held_cbdata.load());
+    ASSERT_NE(g_held_connect_cb.load(), nullptr);
+    g_held_connect_cb.load()(PMIX_SUCCESS, g_held_connect_cbdata.load());
     std::this_thread::sleep_for(std::chrono::milliseconds(100));  // the late answer's task runs
 }
 

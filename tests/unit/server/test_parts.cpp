@@ -62,7 +62,7 @@ TEST(CommitWaits, TakeAllAnswersEveryWaitOfOneTargetOnly) {
 TEST(NamespaceTable, TouchCreatesUnregisteredAndLocalityIsPerRank) {
     NamespaceTable t;
     EXPECT_FALSE(t.contains("a"));
-    Namespace& a = t.touch("a");
+    pmix::server::Namespace& a = t.touch("a");
     EXPECT_EQ(a.name, "a");
     EXPECT_FALSE(a.registered);
     a.local_ranks.insert(3);

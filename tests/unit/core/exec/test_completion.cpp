@@ -18,7 +18,7 @@ using pmix::exec::Clock;
 using pmix::exec::Completion;
 using pmix::exec::Executor;
 
-constexpr auto kWait = 10s;
+constexpr auto kCompletionWait = 10s;
 
 TEST(Completion, WaitForTimesOutWithNothing) {
     Completion<int> never;
@@ -46,7 +46,7 @@ TEST(Completion, CompletionFromAnotherThreadWakesTheWaiter) {
         std::this_thread::sleep_for(20ms);
         c.complete("done");
     });
-    auto r = c.wait(kWait);
+    auto r = c.wait(kCompletionWait);
     producer.join();
     EXPECT_EQ(r.status, PMIX_SUCCESS);
     EXPECT_EQ(r.value.value_or(""), "done");
@@ -58,7 +58,7 @@ TEST(Completion, FirstResultWinsAndEveryWaiterSeesIt) {
     std::vector<std::thread> waiters;
     std::vector<int> got(8, -1);
     for (std::size_t i = 0; i < got.size(); ++i) {
-        waiters.emplace_back([c, &got, i] { got[i] = c.wait_for(kWait).value_or(-2); });
+        waiters.emplace_back([c, &got, i] { got[i] = c.wait_for(kCompletionWait).value_or(-2); });
     }
     EXPECT_TRUE(c.complete(1));
     EXPECT_FALSE(c.complete(2));
@@ -73,7 +73,7 @@ TEST(Completion, FirstResultWinsAndEveryWaiterSeesIt) {
 TEST(Completion, MoveOnlyResultIsMovedOut) {
     Completion<std::unique_ptr<int>> c;
     c.complete(std::make_unique<int>(9));
-    auto r = c.wait_for(kWait);
+    auto r = c.wait_for(kCompletionWait);
     ASSERT_TRUE(r.has_value());
     ASSERT_NE(*r, nullptr);
     EXPECT_EQ(**r, 9);
@@ -103,7 +103,7 @@ TEST(Completion, WaitingOnTheProgressThreadIsWouldBlock) {
         // Only this thread could complete `pending`: blocking here would deadlock.
         outcome.complete(pending.wait(5s).status);
     }));
-    EXPECT_EQ(outcome.wait_for(kWait).value_or(PMIX_SUCCESS), PMIX_ERR_WOULD_BLOCK);
+    EXPECT_EQ(outcome.wait_for(kCompletionWait).value_or(PMIX_SUCCESS), PMIX_ERR_WOULD_BLOCK);
     EXPECT_LT(Clock::now() - t0, 4s);  // returned at once, not after the 5 s timeout
     EXPECT_FALSE(pmix::exec::on_progress_thread());
 }
@@ -118,7 +118,7 @@ TEST(Completion, AReadyResultIsReturnedEvenOnTheProgressThread) {
         auto r = ready.wait(1s);
         seen.complete(r.status == PMIX_SUCCESS ? r.value.value_or(-1) : -1);
     }));
-    EXPECT_EQ(seen.wait_for(kWait).value_or(0), 5);
+    EXPECT_EQ(seen.wait_for(kCompletionWait).value_or(0), 5);
 }
 
 TEST(Completion, BlockingCallBuiltFromAsyncPlusWait) {
@@ -128,7 +128,7 @@ TEST(Completion, BlockingCallBuiltFromAsyncPlusWait) {
     auto async_square = [&ex](int x, auto done) { ex.run_after(2ms, [x, done] { done(x * x); }); };
     Completion<int> result;
     async_square(7, [result](int v) { result.complete(v); });
-    auto r = result.wait(kWait);
+    auto r = result.wait(kCompletionWait);
     EXPECT_EQ(r.status, PMIX_SUCCESS);
     EXPECT_EQ(r.value.value_or(0), 49);
 }

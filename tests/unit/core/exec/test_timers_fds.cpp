@@ -28,7 +28,7 @@ using pmix::exec::TimerId;
 using pmix::exec::UniqueFd;
 using pmix::exec::WatchId;
 
-constexpr auto kWait = 10s;
+constexpr auto kFdWait = 10s;
 
 class ExecutorTest : public ::testing::Test {
 protected:
@@ -39,7 +39,7 @@ protected:
     auto on_loop(Fn fn) -> decltype(fn()) {
         Completion<decltype(fn())> result;
         EXPECT_TRUE(ex.post([&fn, result] { result.complete(fn()); }));
-        auto r = result.wait_for(kWait);
+        auto r = result.wait_for(kFdWait);
         EXPECT_TRUE(r.has_value());
         return r.value_or(decltype(fn()){});
     }
@@ -52,7 +52,7 @@ TEST_F(ExecutorTest, TimerFiresNoEarlierThanItsDelay) {
     auto start = Clock::now();
     ASSERT_NE(ex.run_after(30ms, [fired] { fired.complete(Clock::now()); }),
               pmix::exec::kInvalidTimer);
-    auto when = fired.wait_for(kWait);
+    auto when = fired.wait_for(kFdWait);
     ASSERT_TRUE(when.has_value());
     EXPECT_GE(*when - start, 30ms);
 }
@@ -80,7 +80,7 @@ TEST_F(ExecutorTest, TimersFireInDeadlineOrder) {
                       });
         }
     }));
-    ASSERT_TRUE(all.wait_for(kWait).value_or(false));
+    ASSERT_TRUE(all.wait_for(kFdWait).value_or(false));
     std::vector<int> expected(kTimers);
     for (int i = 0; i < kTimers; ++i) {
         expected[static_cast<std::size_t>(i)] = i;
@@ -123,7 +123,7 @@ TEST_F(ExecutorTest, CancellingTheEarliestTimerKeepsTheLaterOnes) {
         return ex.cancel(first);
     });
     EXPECT_TRUE(cancelled);
-    auto when = later.wait_for(kWait);
+    auto when = later.wait_for(kFdWait);
     ASSERT_TRUE(when.has_value());
     EXPECT_GE(*when - start, 40ms);
     // And a timer earlier than the standing arming re-arms the timerfd earlier.
@@ -134,7 +134,7 @@ TEST_F(ExecutorTest, CancellingTheEarliestTimerKeepsTheLaterOnes) {
         ex.run_after(20ms, [soon] { soon.complete(Clock::now()); });
         return true;
     });
-    auto fired = soon.wait_for(kWait);
+    auto fired = soon.wait_for(kFdWait);
     ASSERT_TRUE(fired.has_value());
     EXPECT_GE(*fired - again, 20ms);
     EXPECT_LT(*fired - again, 5s);
@@ -144,7 +144,7 @@ TEST_F(ExecutorTest, CancelAfterFiringReportsFalse) {
     Completion<TimerId> fired;
     TimerId id = ex.run_after(1ms, [] {});
     ex.run_after(20ms, [fired, id] { fired.complete(id); });
-    ASSERT_TRUE(fired.wait_for(kWait).has_value());
+    ASSERT_TRUE(fired.wait_for(kFdWait).has_value());
     EXPECT_FALSE(on_loop([&] { return ex.cancel(id); }));
     EXPECT_FALSE(on_loop([&] { return ex.cancel(pmix::exec::kInvalidTimer); }));
 }
@@ -160,7 +160,7 @@ TEST_F(ExecutorTest, ManyCancelledTimersDoNotAccumulate) {
     EXPECT_EQ(pending, 0u);
     Completion<bool> still_works;
     ex.run_after(1ms, [still_works] { still_works.complete(true); });
-    EXPECT_TRUE(still_works.wait_for(kWait).value_or(false));
+    EXPECT_TRUE(still_works.wait_for(kFdWait).value_or(false));
 }
 
 TEST_F(ExecutorTest, TimerCallbackCanScheduleAnother) {
@@ -175,7 +175,7 @@ TEST_F(ExecutorTest, TimerCallbackCanScheduleAnother) {
         }
     };
     ex.run_after(1ms, [&step] { step(); });
-    EXPECT_EQ(chain.wait_for(kWait).value_or(0), 5);
+    EXPECT_EQ(chain.wait_for(kFdWait).value_or(0), 5);
 }
 
 TEST_F(ExecutorTest, FdReadinessCallsTheHandler) {
@@ -193,7 +193,7 @@ TEST_F(ExecutorTest, FdReadinessCallsTheHandler) {
     });
     ASSERT_NE(id, pmix::exec::kInvalidWatch);
     ASSERT_EQ(::write(wr.get(), "x", 1), 1);
-    EXPECT_EQ(got.wait_for(kWait).value_or('?'), 'x');
+    EXPECT_EQ(got.wait_for(kFdWait).value_or('?'), 'x');
     EXPECT_TRUE(on_loop([&] { return ex.unwatch(id); }));
     EXPECT_FALSE(on_loop([&] { return ex.unwatch(id); }));
     EXPECT_EQ(on_loop([&] { return ex.watch_count(); }), 0u);
@@ -218,7 +218,7 @@ TEST_F(ExecutorTest, SetEventsSwitchesInterest) {
     std::this_thread::sleep_for(30ms);
     EXPECT_EQ(calls->load(), 0);
     EXPECT_TRUE(on_loop([&] { return ex.set_events(id, EPOLLOUT); }));
-    EXPECT_TRUE(writable.wait_for(kWait).value_or(false));
+    EXPECT_TRUE(writable.wait_for(kFdWait).value_or(false));
     EXPECT_TRUE(on_loop([&] { return ex.unwatch(id); }));
     EXPECT_FALSE(on_loop([&] { return ex.set_events(id, EPOLLOUT); }));
 }
@@ -264,7 +264,7 @@ TEST_F(ExecutorTest, HangUpIsReported) {
                            [seen](std::uint32_t events) { seen.complete(events); });
     });
     wr.reset();
-    auto events = seen.wait_for(kWait);
+    auto events = seen.wait_for(kFdWait);
     ASSERT_TRUE(events.has_value());
     EXPECT_NE(*events & EPOLLHUP, 0u);
     EXPECT_TRUE(on_loop([&] { return ex.unwatch(id); }));

@@ -122,6 +122,10 @@ pmix_status_t share_shm_object(const std::string& name, const SegmentAccess& acc
 
 namespace {
 
+// Readers populate the page tables of segments up to this size when they map them (the default
+// first segment of a namespace, StoreOptions::segment_bytes); see open() below.
+constexpr std::uint64_t kPopulateBytes = std::uint64_t{1} << 20;
+
 class ShmMapping final : public MappedSegment {
 public:
     ShmMapping(const std::byte* base, std::size_t size) : MappedSegment(base, size) {}
@@ -173,8 +177,13 @@ public:
             // a page fault. Measured (release, bench-scenario): the first Get of a peer's key
             // right after a fence 1.7-2.3 -> 0.6-0.7 us at N = 2 (warm 0.33), 4.0 -> 2.5 us at
             // N = 16, 5.1 -> 3.6 us at N = 64; the cost is the page tables of a 1 MiB segment.
+            // Only segments up to kPopulateBytes: at N = 1,024 the first modex chains larger
+            // segments, and every rank populating them at once (in the warm-up after the fence)
+            // made that fence 52-69 ms instead of 20-22 ms, with the first Get after it no
+            // faster (6.0-6.6 us either way).
+            const bool populate = static_cast<std::uint64_t>(st.st_size) <= kPopulateBytes;
             base = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ,
-                          MAP_SHARED | MAP_POPULATE, fd, 0);
+                          MAP_SHARED | (populate ? MAP_POPULATE : 0), fd, 0);
             if (base == MAP_FAILED) {
                 rc = shm_status_from_errno(errno);
             }

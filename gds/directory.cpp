@@ -14,21 +14,22 @@ using namespace layout;
 
 namespace {
 
-constexpr std::size_t kDirHeaderBytes = sizeof(SegmentHeader);
 constexpr std::size_t kWords = sizeof(DirEntry) / sizeof(std::uint64_t);
-static_assert(sizeof(DirEntry) % sizeof(std::uint64_t) == 0 && kDirHeaderBytes % 8 == 0);
+static_assert(sizeof(DirEntry) % sizeof(std::uint64_t) == 0 && kSegmentHeaderBytes % 8 == 0);
 
 // Entries a directory segment of `size` bytes holds (its hash words come first).
 constexpr std::size_t entries_in(std::size_t size) noexcept {
-    return size < kDirHeaderBytes ? 0
-                               : (size - kDirHeaderBytes) / (sizeof(std::uint64_t) + sizeof(DirEntry));
+    return size < kSegmentHeaderBytes
+               ? 0
+               : (size - kSegmentHeaderBytes) / (sizeof(std::uint64_t) + sizeof(DirEntry));
 }
 
 // Never 0, the mark of a free entry.
 std::uint64_t dir_hash(std::string_view nspace) noexcept { return keys::hash_text(nspace) | 1; }
 
 std::size_t entry_offset(std::size_t size, std::size_t index) noexcept {
-    return kDirHeaderBytes + entries_in(size) * sizeof(std::uint64_t) + index * sizeof(DirEntry);
+    return kSegmentHeaderBytes + entries_in(size) * sizeof(std::uint64_t) +
+           index * sizeof(DirEntry);
 }
 
 }  // namespace
@@ -69,7 +70,7 @@ pmix_status_t DirectoryWriter::add_segment() {
 }
 
 std::uint64_t* DirectoryWriter::hash_word(Place at) const noexcept {
-    return reinterpret_cast<std::uint64_t*>(segments_[at.segment]->base() + kDirHeaderBytes) +
+    return reinterpret_cast<std::uint64_t*>(segments_[at.segment]->base() + kSegmentHeaderBytes) +
            at.index;
 }
 
@@ -227,7 +228,8 @@ pmix_status_t DirectoryReader::find(std::string_view nspace, Found& out) {
     }
     const std::uint64_t hash = dir_hash(nspace);
     for (const auto& segment : segments_) {
-        const auto* hashes = reinterpret_cast<const std::uint64_t*>(segment->base() + kDirHeaderBytes);
+        const auto* hashes =
+            reinterpret_cast<const std::uint64_t*>(segment->base() + kSegmentHeaderBytes);
         for (std::size_t i = 0, n = entries_in(segment->size()); i < n; ++i) {
             if (load_acquire(&hashes[i]) != hash) {
                 continue;

@@ -106,6 +106,7 @@ struct SegmentHeader {
     char next[kNameBytes];  // name of the next segment, empty while there is none
     char nspace[256];       // namespace (PMIX_MAX_NSLEN + 1), empty for a directory
 };
+inline constexpr std::size_t kSegmentHeaderBytes = sizeof(SegmentHeader);
 
 // Common prefix of every record reached through the index.
 struct RecordHead {

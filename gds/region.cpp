@@ -15,7 +15,6 @@ using namespace layout;
 namespace {
 
 constexpr std::size_t kFirstCapacity = 1024;  // index slots of a new region (8 KiB)
-constexpr std::size_t kHeaderBytes = sizeof(SegmentHeader);
 
 constexpr std::size_t round8(std::size_t n) noexcept { return (n + 7) & ~std::size_t{7}; }
 
@@ -83,9 +82,9 @@ pmix_status_t RegionWriter::add_segment(std::size_t min_bytes) {
     if (options_.grow && !segments_.empty()) {
         size = std::max(size, segments_.back()->size() * 2);
     }
-    size = round8(std::max(size, kHeaderBytes + min_bytes));
+    size = round8(std::max(size, kSegmentHeaderBytes + min_bytes));
     size = std::min<std::size_t>(size, kMaxSegmentBytes);
-    if (kHeaderBytes + min_bytes > size) {
+    if (kSegmentHeaderBytes + min_bytes > size) {
         return PMIX_ERR_BAD_PARAM;
     }
     std::unique_ptr<WritableSegment> segment;
@@ -101,13 +100,13 @@ pmix_status_t RegionWriter::add_segment(std::size_t min_bytes) {
         chain_segment(*segments_.back(), segment->name());
     }
     segments_.push_back(std::move(segment));
-    used_.push_back(kHeaderBytes);
+    used_.push_back(kSegmentHeaderBytes);
     return PMIX_SUCCESS;
 }
 
 pmix_status_t RegionWriter::allocate(std::size_t bytes, Ref& out) {
     bytes = round8(bytes);
-    if (bytes == 0 || bytes > kMaxSegmentBytes - kHeaderBytes) {
+    if (bytes == 0 || bytes > kMaxSegmentBytes - kSegmentHeaderBytes) {
         return PMIX_ERR_BAD_PARAM;
     }
     if (segments_.empty() || segments_.back()->size() - used_.back() < bytes) {
@@ -270,7 +269,7 @@ NamespaceStats RegionWriter::stats() const noexcept {
 
 pmix_status_t check_header(const MappedSegment& segment, std::uint32_t index,
                            std::string_view nspace, std::uint32_t incarnation) noexcept {
-    if (segment.size() < kHeaderBytes) {
+    if (segment.size() < kSegmentHeaderBytes) {
         return kErrCorrupt;
     }
     // Field by field: `root` and `next` may be written by the writer right now (they are read
@@ -466,7 +465,7 @@ pmix_status_t RegionReader::find(const Snapshot& snap, const Probe& probe, std::
 void RegionReader::touch(Ref from, Ref to, std::size_t limit) const noexcept {
     const std::uint32_t seg = ref_segment(to);
     const std::uint64_t end = ref_offset(to) + sizeof(RootRecord);
-    std::uint64_t begin = kHeaderBytes;
+    std::uint64_t begin = kSegmentHeaderBytes;
     if (from != 0 && ref_segment(from) == seg) {
         begin = ref_offset(from);
     } else if (from != 0 && ref_segment(from) > seg) {

@@ -29,7 +29,7 @@ fi
 preset=${1:-dev}
 shift || true
 # PMIX_UNITY_BUILD=ON (scripts/test.sh sets it) compiles each target's files in batches (CMake unity
-# build): a full build takes about a third less CPU; incremental builds are faster without it.
+# build): a full build takes about half the CPU; incremental builds are faster without it.
 cmake --preset "$preset" -DCMAKE_UNITY_BUILD="${PMIX_UNITY_BUILD:-OFF}" >/dev/null
 if (($#)); then
   cmake --build --preset "$preset" --target "$@"

@@ -19,7 +19,8 @@ namespace pmix::client::commit_segment {
 
 namespace {
 
-enum class Mode { untried, announced, refused };
+// abandoned: announced, then a write failed; kept (mapped by peers) until PMIx_Finalize.
+enum class Mode { untried, announced, refused, abandoned };
 
 // Commits are serialised: one writer for the segment, and the messages leave in the order of
 // the generations they carry.
@@ -103,15 +104,15 @@ pmix_status_t announce(const std::vector<Put>& puts) {
         g_mode = Mode::refused;  // no shared store: nobody could read a segment either
         return commit_sync(puts);
     }
-    pmix_status_t rc = gds::OwnSegment::create(
-        prefix, {me.nspace, strnlen(me.nspace, PMIX_MAX_NSLEN)}, me.rank, g_own);
+    pmix_status_t rc =
+        gds::OwnSegment::create({me.nspace, strnlen(me.nspace, PMIX_MAX_NSLEN)}, me.rank, g_own);
     if (rc == PMIX_SUCCESS) rc = write_segment(puts);
     if (rc != PMIX_SUCCESS) {
         give_up("cannot create it", rc);
         return commit_sync(puts);
     }
     wire::Bytes payload;
-    if (rc = build(puts, &g_own->locator(), &payload); rc != PMIX_SUCCESS) return rc;
+    if (rc = build(puts, &g_own->announcement(), &payload); rc != PMIX_SUCCESS) return rc;
     bool accepted = false;
     rc = call_announce(std::move(payload), &accepted);
     if (accepted) {
@@ -128,9 +129,17 @@ pmix_status_t commit_async(const std::vector<Put>& puts) {
     // The segment first: a peer that passes the next fence reads it there.
     if (rc == PMIX_SUCCESS) rc = write_segment(puts);
     if (rc != PMIX_SUCCESS) {
-        // Peers keep the segment's previous generation; the server gets the data all the same.
+        // The write published nothing (peers keep the previous generation, which is all they
+        // may read before the next fence). The commit goes to the server and waits: once it
+        // answers, it has applied this one and every earlier (same socket), so the segment is
+        // abandoned only then and peers read the server's store from then on; so do later
+        // commits (client.CommitSegment.failed_write_*).
         const pmix_status_t sent = commit_sync(puts);
-        return sent != PMIX_SUCCESS ? sent : rc;
+        g_own->retire(true);
+        g_mode = Mode::abandoned;
+        exec::log_debug("pmix client", "own modex segment abandoned (write status " +
+                                           std::to_string(rc) + "): every commit waits for the server");
+        return sent;
     }
     return request(proto::Op::kCommit, std::move(payload), kDefaultTimeout,
                    [](pmix_status_t st, wire::Frame&& f) {
@@ -164,6 +173,9 @@ pmix_status_t take_async_error() noexcept {
 
 void close() noexcept {
     std::lock_guard lock(g_mu);
+    // Peers that mapped it keep reading its data until this process announces another segment
+    // (PMIx_Init again); the memfds go with their last mapping.
+    if (g_own != nullptr && g_mode == Mode::announced) g_own->retire(false);
     g_own.reset();
     g_mode = Mode::untried;
     g_async_error.store(PMIX_SUCCESS);

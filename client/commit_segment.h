@@ -25,7 +25,8 @@ pmix_status_t commit(const std::vector<Put>& puts);
 // The failure an asynchronous commit reported since the last call, if any (cleared).
 pmix_status_t take_async_error() noexcept;
 
-// PMIx_Finalize: the segment is unlinked (peers that mapped it keep their mapping).
+// PMIx_Finalize, after the goodbye: the segment is retired as closed and released (peers that
+// mapped it keep their mapping and read it until another one is announced).
 void close() noexcept;
 
 }  // namespace pmix::client::commit_segment

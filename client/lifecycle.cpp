@@ -190,7 +190,7 @@ void teardown() {
     }
     fence_board::close();  // before the executor goes: the helper posts callbacks to it
     store_path::close();
-    commit_segment::close();  // unlinks this process's own modex segment
+    commit_segment::close();  // closes this process's own modex segment
     if (conn) {
         conn->close("finalized");
     }
@@ -309,11 +309,11 @@ pmix_status_t finalize(const pmix_info_t* info, std::size_t ninfo) {
     }
     // Last reference: tell the server we leave on purpose (so it does not report us as a
     // process that died), then tear down whatever it answered.
-    // The own modex segment goes before the goodbye: the server trusts a finalized client to
-    // have removed it, and a job killed right then would otherwise leave it in /dev/shm. Peers
-    // that mapped it keep their mapping; the server's store has every commit sent before.
-    commit_segment::close();
     pmix_status_t rc = say_goodbye(timeout_from(info, ninfo, kShortTimeout));
+    // The own modex segment closes after the goodbye, which the server answers once it has
+    // applied every commit sent before: a peer that cannot attach it any more (its memfds go
+    // with this process's last descriptor) finds all of it in the server's store.
+    commit_segment::close();
     if (rc != PMIX_SUCCESS && rc != PMIX_ERR_LOST_CONNECTION) {
         exec::log_warn(
             "pmix client",

@@ -12,21 +12,25 @@
 #include <mutex>
 #include <string>
 #include <unordered_map>
+#include <vector>
 
 namespace pmix::client::peer_segments {
 
 namespace {
 
+// What this process knows of one peer's segment. `reader` is the segment read for that peer now,
+// or nullptr: none could be opened for `announcement`, it failed a check, or its owner abandoned
+// it; only a different announcement (the owner initialised again) is tried after that.
 struct Peer {
-    std::string locator;                 // what the server's store named when attached
-    std::unique_ptr<gds::StoreReader> reader;
-    bool distrusted = false;
+    std::string announcement;  // what the server's store named when last attached
+    gds::StoreReader* reader = nullptr;
 };
 
 // Readers are never freed before close(): a Get on another thread may still use one it was
 // handed (lock-free lookups), as the store's own reader keeps its attachments.
 std::mutex g_mu;
 std::unordered_map<pmix_rank_t, Peer> g_peers;
+std::vector<std::unique_ptr<gds::StoreReader>> g_kept;
 
 std::string announced(gds::StoreReader& server, std::string_view ns, pmix_rank_t rank) {
     pmix_value_t v{};
@@ -38,25 +42,57 @@ std::string announced(gds::StoreReader& server, std::string_view ns, pmix_rank_t
     return out;
 }
 
-void attach(Peer& p, std::string_view ns, pmix_rank_t rank) {
+void attach(Peer& p, std::string announcement, std::string_view ns, pmix_rank_t rank) {
+    p.announcement = std::move(announcement);
     pmix_status_t rc = PMIX_SUCCESS;
-    p.reader = gds::open_peer_segment(p.locator, ns, rank, &rc);
-    if (p.reader != nullptr) return;
-    p.distrusted = true;
-    exec::log_debug("pmix client", "segment " + p.locator + " of rank " + std::to_string(rank) +
-                                       " refused (status " + std::to_string(rc) +
-                                       "); its data is read from the server's store");
+    auto reader = gds::open_peer_segment(p.announcement, ns, rank, &rc);
+    p.reader = reader.get();
+    if (reader != nullptr) {
+        g_kept.push_back(std::move(reader));
+        return;
+    }
+    exec::log_debug("pmix client", "segment " + p.announcement + " of rank " +
+                                       std::to_string(rank) + " not read (status " +
+                                       std::to_string(rc) + "); its data is read from the server's store");
+}
+
+// The peer's segment as it stands at this Get (see Peer).
+gds::StoreReader* current(Peer& p, gds::StoreReader& server, std::string_view ns,
+                          pmix_rank_t rank) {
+    if (p.reader != nullptr) {
+        switch (p.reader->retired(ns)) {
+            case gds::StoreReader::Retired::live:
+                return p.reader;
+            case gds::StoreReader::Retired::abandoned:
+                // A write failed after the announcement: the server's store has every commit
+                // since (the owner committed synchronously before abandoning it).
+                p.reader = nullptr;
+                return nullptr;
+            case gds::StoreReader::Retired::closed:
+                // Finalized. The server's store named no segment for it any more before the
+                // owner closed this one, and has all of its data; a new announcement is the
+                // process initialised again.
+                if (std::string now = announced(server, ns, rank); now != p.announcement) {
+                    p.reader = nullptr;
+                    p.announcement.clear();
+                    if (!now.empty()) attach(p, std::move(now), ns, rank);
+                }
+                return p.reader;
+        }
+    }
+    if (std::string now = announced(server, ns, rank); !now.empty() && now != p.announcement) {
+        attach(p, std::move(now), ns, rank);
+    }
+    return p.reader;
 }
 
 }  // namespace
 
 bool disabled() noexcept {
-    // Opt-in for now (PMIX_CPP_COMMIT_SEGMENT=on or 1): client/README.md lists what is still
-    // missing before it can be the default (an owner that truncates its segment, a failed write
-    // after the announcement, a process initialised again).
+    // On unless PMIX_CPP_COMMIT_SEGMENT is "off" or "0" (read once).
     static const bool off = [] {
         const char* v = std::getenv(env::kCommitSegment);
-        return v == nullptr || (std::strcmp(v, "on") != 0 && std::strcmp(v, "1") != 0);
+        return v != nullptr && (std::strcmp(v, "off") == 0 || std::strcmp(v, "0") == 0);
     }();
     return off;
 }
@@ -67,16 +103,13 @@ gds::StoreReader* reader_for(gds::StoreReader& server, std::string_view ns,
     try {
         std::lock_guard lock(g_mu);
         auto it = g_peers.find(rank);
-        if (it != g_peers.end()) {
-            return it->second.distrusted ? nullptr : it->second.reader.get();
-        }
+        if (it != g_peers.end()) return current(it->second, server, ns, rank);
         // Not announced yet: asked again at the next Get (one lookup in the server's store).
-        std::string locator = announced(server, ns, rank);
-        if (locator.empty()) return nullptr;
+        std::string announcement = announced(server, ns, rank);
+        if (announcement.empty()) return nullptr;
         Peer& p = g_peers[rank];
-        p.locator = std::move(locator);
-        attach(p, ns, rank);
-        return p.distrusted ? nullptr : p.reader.get();
+        attach(p, std::move(announcement), ns, rank);
+        return p.reader;
     } catch (...) {
         return nullptr;
     }
@@ -84,9 +117,9 @@ gds::StoreReader* reader_for(gds::StoreReader& server, std::string_view ns,
 
 void distrust(pmix_rank_t rank) noexcept {
     std::lock_guard lock(g_mu);
-    if (auto it = g_peers.find(rank); it != g_peers.end() && !it->second.distrusted) {
-        it->second.distrusted = true;  // the reader stays mapped: another thread may hold it
-        exec::log_warn("pmix client", "segment " + it->second.locator + " of rank " +
+    if (auto it = g_peers.find(rank); it != g_peers.end() && it->second.reader != nullptr) {
+        it->second.reader = nullptr;  // stays mapped (g_kept): another thread may hold it
+        exec::log_warn("pmix client", "segment " + it->second.announcement + " of rank " +
                                           std::to_string(rank) +
                                           " is damaged; its data is read from the server's store");
     }
@@ -95,6 +128,7 @@ void distrust(pmix_rank_t rank) noexcept {
 void close() noexcept {
     std::lock_guard lock(g_mu);
     g_peers.clear();
+    g_kept.clear();
 }
 
 }  // namespace pmix::client::peer_segments

@@ -84,6 +84,18 @@ pmix_status_t create_shm_object(const std::string& stem, std::size_t size,
 // not a member of).
 pmix_status_t share_shm_object(const std::string& name, const SegmentAccess& access);
 
+// Sealed memfds (backing_memfd.cpp): nobody can shrink or grow them, so no reader can be made to
+// fault; named "/proc/<pid>/fd/<fd>", openable by the writer's uid only; gone with the writer.
+// Its open() accepts only such names and only objects that carry the seals. share() is
+// PMIX_ERR_NOT_SUPPORTED.
+std::shared_ptr<Backing> make_memfd_backing();
+// "/proc/<digits>/fd/<digits>", shorter than a header's name field; *pid (optional) the first
+// number.
+bool memfd_name_of(std::string_view name, pid_t* pid) noexcept;
+// Opens such a name read-only: a regular object with both seals and a plausible segment size
+// (else kErrCorrupt). On success `fd` is open (the caller closes it) and `size` is its size.
+pmix_status_t open_sealed_memfd(std::string_view name, int& fd, std::size_t& size);
+
 // malloc'd blocks, reachable by name only from readers that share this Backing object.
 std::shared_ptr<Backing> make_heap_backing();
 

@@ -90,7 +90,8 @@ inline constexpr std::size_t kNameBytes = 64;                   // shm names, NU
 
 // ---- records ------------------------------------------------------------------------------------
 // At offset 0 of every segment. Only `root` changes after the segment is created (and, once,
-// `next`, before the commit that first refers to the next segment). A store's directory (a chain
+// `next`, before the commit that first refers to the next segment; and `retired` of a region's
+// segment 0, see kRetiredClosed). A store's directory (a chain
 // of DirEntry tables, not a region) uses `root` of its segment 0 for the number of segments in
 // its chain, release-stored after the new segment is named in `next`.
 struct SegmentHeader {
@@ -103,10 +104,17 @@ struct SegmentHeader {
     std::uint32_t index;        // position in the chain
     std::uint32_t incarnation;  // the namespace's incarnation (directory: 0)
     std::uint64_t writer_pid;
+    std::uint64_t retired;  // region segment 0: 0, kRetiredClosed or kRetiredAbandoned (release)
     char next[kNameBytes];  // name of the next segment, empty while there is none
     char nspace[256];       // namespace (PMIX_MAX_NSLEN + 1), empty for a directory
 };
 inline constexpr std::size_t kSegmentHeaderBytes = sizeof(SegmentHeader);
+// A region's writer will publish nothing more there: what it holds stays valid (a process's own
+// modex segment at PMIx_Finalize, gds/proc_segment.h).
+inline constexpr std::uint64_t kRetiredClosed = 1;
+// What the region holds may be older than what its writer committed elsewhere (a write that
+// failed): readers must not use it any more. Set without allocating, so it works on a full segment.
+inline constexpr std::uint64_t kRetiredAbandoned = 2;
 
 // Common prefix of every record reached through the index.
 struct RecordHead {
@@ -200,7 +208,7 @@ struct DirEntry {
 template <typename T>
 constexpr bool kRecordOk = std::is_trivially_copyable_v<T>&& std::is_standard_layout_v<T> &&
                            alignof(T) <= 8 && sizeof(T) % 8 == 0;
-static_assert(kRecordOk<SegmentHeader> && sizeof(SegmentHeader) == 376);
+static_assert(kRecordOk<SegmentHeader> && sizeof(SegmentHeader) == 384);
 static_assert(kRecordOk<RecordHead> && sizeof(RecordHead) == 16);
 static_assert(kRecordOk<RootRecord> && sizeof(RootRecord) == 56);
 static_assert(kRecordOk<ValueRecord> && sizeof(ValueRecord) == 48);
@@ -213,8 +221,10 @@ static_assert(kRecordOk<DirEntry> && sizeof(DirEntry) == 336);
 // Offsets that readers and writers of other builds must agree on (the stamp covers all of them;
 // these make a change visible at compile time).
 static_assert(offsetof(SegmentHeader, root) == 32 && offsetof(SegmentHeader, index) == 40 &&
-              offsetof(SegmentHeader, next) == 56 && offsetof(SegmentHeader, nspace) == 120);
-static_assert(offsetof(SegmentHeader, root) % 8 == 0, "root is accessed atomically");
+              offsetof(SegmentHeader, retired) == 56 && offsetof(SegmentHeader, next) == 64 &&
+              offsetof(SegmentHeader, nspace) == 128);
+static_assert(offsetof(SegmentHeader, root) % 8 == 0 && offsetof(SegmentHeader, retired) % 8 == 0,
+              "root and retired are accessed atomically");
 static_assert(offsetof(RecordHead, generation) == 8 && offsetof(RecordHead, kind) == 12 &&
               offsetof(RecordHead, aux) == 14);
 static_assert(offsetof(RootRecord, slots) == 16 && offsetof(RootRecord, capacity) == 24 &&
@@ -253,13 +263,14 @@ constexpr std::uint64_t fold_all(std::uint64_t h, V... values) noexcept {
 
 #define PMIX_GDS_FIELD(T, f) offsetof(T, f), sizeof(T::f)
 constexpr std::uint64_t compute_layout_stamp() noexcept {
-    std::uint64_t h = detail::fold_all(0xcbf29ce484222325ull, kMagic, 2 /* format version */);
+    std::uint64_t h = detail::fold_all(0xcbf29ce484222325ull, kMagic, 3 /* format version */);
     h = detail::fold_all(
         h, sizeof(SegmentHeader), PMIX_GDS_FIELD(SegmentHeader, magic),
         PMIX_GDS_FIELD(SegmentHeader, layout_stamp), PMIX_GDS_FIELD(SegmentHeader, keys_stamp),
         PMIX_GDS_FIELD(SegmentHeader, size), PMIX_GDS_FIELD(SegmentHeader, root),
         PMIX_GDS_FIELD(SegmentHeader, index), PMIX_GDS_FIELD(SegmentHeader, incarnation),
-        PMIX_GDS_FIELD(SegmentHeader, writer_pid), PMIX_GDS_FIELD(SegmentHeader, next),
+        PMIX_GDS_FIELD(SegmentHeader, writer_pid), PMIX_GDS_FIELD(SegmentHeader, retired),
+        PMIX_GDS_FIELD(SegmentHeader, next),
         PMIX_GDS_FIELD(SegmentHeader, nspace));
     h = detail::fold_all(h, sizeof(RecordHead), PMIX_GDS_FIELD(RecordHead, prev),
                          PMIX_GDS_FIELD(RecordHead, generation), PMIX_GDS_FIELD(RecordHead, kind),

@@ -40,6 +40,8 @@ public:
     pmix_status_t commit();
     // Publish a root that tells readers the namespace is gone.
     pmix_status_t publish_deleted() { return region_.publish(layout::kRootDeleted); }
+    // Tell readers no more commits come here (layout::kRetiredClosed / kRetiredAbandoned).
+    void retire(std::uint64_t how) noexcept { region_.retire(how); }
 
     pmix_status_t share(const SegmentAccess& access) { return region_.share(access); }
 

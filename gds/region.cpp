@@ -234,6 +234,11 @@ pmix_status_t RegionWriter::publish(std::uint32_t flags) {
     return PMIX_SUCCESS;
 }
 
+void RegionWriter::retire(std::uint64_t how) noexcept {
+    auto* header = reinterpret_cast<SegmentHeader*>(segments_.front()->base());
+    store_release(&header->retired, how);
+}
+
 pmix_status_t RegionWriter::share(const SegmentAccess& access) {
     access_ = access;
     for (const auto& segment : segments_) {
@@ -385,6 +390,12 @@ Ref RegionReader::root() const noexcept {
     const auto* header = reinterpret_cast<const SegmentHeader*>(
         bases_[0].load(std::memory_order_relaxed));  // segment 0 is mapped before the reader exists
     return load_acquire(&header->root);
+}
+
+std::uint64_t RegionReader::retired() const noexcept {
+    const auto* header =
+        reinterpret_cast<const SegmentHeader*>(bases_[0].load(std::memory_order_relaxed));
+    return load_acquire(&header->retired);
 }
 
 pmix_status_t RegionReader::snapshot(Snapshot& out) const noexcept {

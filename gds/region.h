@@ -69,6 +69,9 @@ public:
     // Write staged index updates, append a RootRecord and release-store it.
     pmix_status_t publish(std::uint32_t flags = 0);
 
+    // Release-stores `how` (layout::kRetiredClosed / kRetiredAbandoned) in segment 0's header.
+    void retire(std::uint64_t how) noexcept;
+
     // Gives every segment, and each one chained later, this access (backing.h).
     pmix_status_t share(const SegmentAccess& access);
 
@@ -128,6 +131,8 @@ public:
     // Just the current root's Ref (acquire): a published root never changes, so a snapshot
     // validated from the same Ref is still valid.
     layout::Ref root() const noexcept;
+    // Segment 0's `retired` word (acquire): 0 while the writer may still publish.
+    std::uint64_t retired() const noexcept;
 
     // The first `bytes` bytes at `ref`, or nullptr when any of them lies outside the segment's
     // mapping (or the segment cannot be mapped). Maps chained segments on first use.

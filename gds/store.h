@@ -145,6 +145,11 @@ public:
     // a fence that brought data returns.
     static constexpr std::size_t kWarmBytes = std::size_t{256} << 10;
     virtual void warm(std::string_view nspace) noexcept = 0;
+
+    // What the writer said with StoreWriter::retire: live (still published to, or not
+    // attachable), closed (complete, nothing more comes) or abandoned (stale: do not read).
+    enum class Retired { live, closed, abandoned };
+    virtual Retired retired(std::string_view nspace) noexcept = 0;
 };
 
 // Who besides the writer may open a segment. The writer stays the owner (a reader that owned a
@@ -203,6 +208,11 @@ public:
     // names are unlinked at once; memory returns when the last reader detaches).
     virtual pmix_status_t delete_namespace(std::string_view nspace) = 0;
 
+    // Tells readers of the namespace that this writer publishes nothing more there, without
+    // allocating (works on a full segment). `abandoned`: what it holds is stale, readers must not
+    // use it (StoreReader::retired). A process's own modex segment (proc_segment.h) uses it.
+    virtual pmix_status_t retire(std::string_view nspace, bool abandoned) = 0;
+
     // What a reader in another process passes to open_shm_reader() (shm: the directory
     // segment's name; heap: empty, no other process can read it).
     virtual std::string locator() const = 0;
@@ -228,6 +238,9 @@ struct StoreOptions {
     std::size_t segment_bytes = std::size_t{1} << 20;  // first segment of a namespace
     bool grow = true;                 // each chained segment twice the size of the previous one
     std::string prefix = "/pmixgds";  // shm names: <prefix>-<pid>-<counter>
+    // make_shm_store: sealed memfds instead of POSIX shm (backing.h make_memfd_backing): no
+    // writer can shrink a segment under its readers; readable by the writer's uid only.
+    bool sealed = false;
 };
 
 enum class StoreKind { shm, heap };
@@ -244,6 +257,10 @@ std::unique_ptr<StoreWriter> make_shm_store(const StoreOptions& options = {},
 // locator cannot be opened (PMIX_ERR_NOT_FOUND) or is not a valid store (kErrCorrupt).
 std::unique_ptr<StoreReader> open_shm_reader(std::string_view locator,
                                              pmix_status_t* status = nullptr);
+// The same for a store made with StoreOptions::sealed: every segment of it, the chained ones
+// too, must be a sealed memfd (a name of another kind is refused as kErrCorrupt).
+std::unique_ptr<StoreReader> open_sealed_reader(std::string_view locator,
+                                                pmix_status_t* status = nullptr);
 
 // Store selection from a setting such as the PMIX_GDS_MODULE environment variable: "heap" (or
 // "hash", OpenPMIx's name for its in-process store) selects the heap store; "shm", "ds12",

@@ -161,6 +161,7 @@ public:
                         unsigned scopes) override;
 
     void warm(std::string_view nspace) noexcept override;
+    Retired retired(std::string_view nspace) noexcept override;
 
 private:
     Attachment* find(std::string_view nspace) const noexcept;
@@ -356,6 +357,22 @@ void EngineReader::warm(std::string_view nspace) noexcept {
     RegionReader::Snapshot snap;
     if (ready(nspace, region, snap) == PMIX_SUCCESS && snap.root != before) {
         region->touch(before, snap.root, kWarmBytes);
+    }
+}
+
+StoreReader::Retired EngineReader::retired(std::string_view nspace) noexcept {
+    const RegionReader* region = nullptr;
+    RegionReader::Snapshot snap;
+    if (!valid_text(nspace, PMIX_MAX_NSLEN) || ready(nspace, region, snap) != PMIX_SUCCESS) {
+        return Retired::live;  // nothing attached: a Get finds out what is wrong
+    }
+    switch (region->retired()) {
+        case 0:
+            return Retired::live;
+        case layout::kRetiredClosed:
+            return Retired::closed;
+        default:
+            return Retired::abandoned;  // abandoned, or a value no writer sets: not trusted
     }
 }
 

@@ -144,6 +144,15 @@ public:
         return rc;
     }
 
+    pmix_status_t retire(std::string_view nspace, bool abandoned) override {
+        NamespaceWriter* ns = nullptr;
+        const pmix_status_t rc = lookup(nspace, ns);
+        if (rc == PMIX_SUCCESS) {
+            ns->retire(abandoned ? layout::kRetiredAbandoned : layout::kRetiredClosed);
+        }
+        return rc;
+    }
+
     std::string locator() const override {
         return backing_->shared() ? directory_->first_name() : std::string();
     }
@@ -237,7 +246,17 @@ std::unique_ptr<StoreWriter> make_heap_store(const StoreOptions& options) {
 }
 
 std::unique_ptr<StoreWriter> make_shm_store(const StoreOptions& options, pmix_status_t* status) {
-    return make_engine(make_shm_backing(options.prefix), options, status);
+    return make_engine(options.sealed ? make_memfd_backing() : make_shm_backing(options.prefix),
+                       options, status);
+}
+
+std::unique_ptr<StoreReader> open_sealed_reader(std::string_view locator, pmix_status_t* status) {
+    std::unique_ptr<StoreReader> reader;
+    const pmix_status_t rc = open_reader(make_memfd_backing(), locator, reader);
+    if (status != nullptr) {
+        *status = rc;
+    }
+    return reader;
 }
 
 std::unique_ptr<StoreReader> open_shm_reader(std::string_view locator, pmix_status_t* status) {

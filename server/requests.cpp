@@ -190,8 +190,8 @@ namespace {
 bool accept_segment(State& s, const ProcKey& who, const std::string& locator) {
     auto c = s.clients.find(who);
     if (c == s.clients.end() || c->second.pid <= 0 || c->second.own_segment) return false;
-    const pmix_status_t rc = gds::check_announced(locator, shm_prefix(), who.first, who.second,
-                                                  c->second.pid, c->second.uid);
+    const pmix_status_t rc =
+        gds::check_announced(locator, who.first, who.second, c->second.pid, c->second.uid);
     pmix_value_t v{};
     v.type = PMIX_STRING;
     v.data.string = const_cast<char*>(locator.c_str());
@@ -204,6 +204,20 @@ bool accept_segment(State& s, const ProcKey& who, const std::string& locator) {
     }
     c->second.own_segment = true;
     return true;
+}
+
+// A client that finalizes closes its own segment after this goodbye (client/lifecycle.cpp):
+// peers that read it go on reading it until the store names none (this) or a new one (the
+// process initialised again and announced another); without this, a process initialised again
+// that commits synchronously would leave them on its old data.
+void forget_announced_segment(State& s, const ProcKey& who) {
+    auto c = s.clients.find(who);
+    if (c == s.clients.end() || !c->second.own_segment) return;
+    pmix_value_t none{};
+    none.type = PMIX_STRING;
+    none.data.string = const_cast<char*>("");
+    publish_value(*s.store, who.first, who.second, gds::kSegmentKey, none);
+    c->second.own_segment = false;
 }
 
 void handle_commit(State& s, const ProcKey& who, proto::Reader& r, wire::Connection& conn,
@@ -492,10 +506,11 @@ void State::on_message(const ProcKey& who, wire::Connection& conn, wire::Frame&&
         case Op::kFinalize:
             if (r.finish() == PMIX_SUCCESS) {
                 c.finalized = true;
-                {  // it removed its own segment before saying goodbye (client/lifecycle.cpp)
+                {  // nothing of its own left to remove at exit
                     std::lock_guard lock(unfinished_mu);
                     unfinished.erase(c.pid);
                 }
+                forget_announced_segment(*this, who);
                 answer_commit_waits(who);
                 if (c.tool) {  // the host admitted it as a tool; client_finalized is for clients
                     reply_status(conn, frame, PMIX_SUCCESS);

@@ -1,25 +1,25 @@
 #!/bin/bash
 # commit_segment.sh MODE BINDIR N: N ranks loop Put/Commit/collecting Fence/Get of the next rank's
-# fresh key (fault_client, 300 rounds, values checked) with the own modex segment (MODE on: the
-# asynchronous commit, peers read the segment: PMIX_CPP_COMMIT_SEGMENT=on) or without (off: the
-# default, the synchronous commit); every rank must finish, and no shared-memory object of the run may be left.
+# fresh key (fault_client, 300 rounds, values checked) with the own modex segment (MODE on, the
+# default: the asynchronous commit, peers read the segment) or without (off:
+# PMIX_CPP_COMMIT_SEGMENT=off, the synchronous commit); every rank must finish, and no
+# shared-memory object of the run may be left.
 set -u
 MODE=$1 BIN=$2 N=${3:-4}
 PREFIX="pmixcseg-$$"
 export PMIX_CPP_GDS_PREFIX="/$PREFIX"
-[ "$MODE" = on ] && export PMIX_CPP_COMMIT_SEGMENT=on
-[ "$MODE" = off ] && unset PMIX_CPP_COMMIT_SEGMENT
+[ "$MODE" = on ] && unset PMIX_CPP_COMMIT_SEGMENT
+[ "$MODE" = off ] && export PMIX_CPP_COMMIT_SEGMENT=off
 log=$(mktemp)
 FAULT_PAUSE_MS=2 timeout -s KILL 60 "$BIN/pmixrun" -n "$N" "$BIN/fault_client" 300 64 10 - >"$log" 2>&1 &
 job=$!
-# While it runs: shared-memory objects named after another pid than pmixrun's (and its timeout
-# wrapper's child) are the ranks' own segments.
+# While it runs: the ranks (pmixrun's children) that hold their own segment, a sealed memfd
+# named "pmix-modex" (gds/backing_memfd.cpp).
 seen=""
 while kill -0 "$job" 2>/dev/null; do
   server=$(pgrep -P "$job" -x pmixrun | head -1)
-  for f in $(cd /dev/shm && ls -d "$PREFIX"-* 2>/dev/null); do
-    owner=${f#"$PREFIX"-}; owner=${owner%%-*}
-    [ "$owner" = fb ] || [ "$owner" = "$server" ] || [ -z "$server" ] || seen="$seen $owner"
+  for rank in $( [ -n "$server" ] && pgrep -P "$server"); do
+    ls -l "/proc/$rank/fd" 2>/dev/null | grep -q "memfd:pmix-modex" && seen="$seen $rank"
   done
   sleep 0.05
 done

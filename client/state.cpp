@@ -1,5 +1,6 @@
 // client/state.cpp - see state.h.
 #include "client/state.h"
+#include "client/commit_segment.h"
 
 #include "data/directives.h"
 #include "data/value.h"
@@ -119,11 +120,29 @@ pmix_status_t request(proto::Op op, wire::Bytes payload, std::chrono::millisecon
     if (conn->closed()) {
         return PMIX_ERR_LOST_CONNECTION;
     }
+    // Commits still queued for the server go first (commit_segment.cpp).
+    const auto in_order = commit_segment::send_unsent_first(*conn);
     return conn->request(static_cast<std::uint32_t>(op), std::move(payload), timeout,
                          [fn = std::move(fn)](pmix_status_t st, wire::Frame&& f) mutable {
                              exec::invoke_guarded("pmix client reply",
                                                   [&] { fn(st, std::move(f)); });
                          });
+}
+
+std::shared_ptr<wire::Connection> server_connection() {
+    State& s = state();
+    std::lock_guard lock(s.mu);
+    return s.refs > 0 && s.conn && !s.conn->closed() ? s.conn : nullptr;
+}
+
+pmix_status_t run_after(std::chrono::milliseconds delay, exec::UniqueFunction<void()> task) {
+    State& s = state();
+    std::lock_guard lock(s.mu);
+    if (s.refs == 0 || !s.ex) {
+        return PMIX_ERR_INIT;
+    }
+    return s.ex->run_after(delay, std::move(task)) != exec::kInvalidTimer ? PMIX_SUCCESS
+                                                                          : PMIX_ERR_INIT;
 }
 
 pmix_status_t post(exec::UniqueFunction<void()> task) {

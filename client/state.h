@@ -94,6 +94,10 @@ pmix_status_t request(proto::Op op, wire::Bytes payload, std::chrono::millisecon
                       ReplyFn fn);
 // Runs `task` on the progress thread (used to call callbacks of locally answered requests).
 pmix_status_t post(exec::UniqueFunction<void()> task);
+// Runs `task` on the progress thread after `delay`; PMIX_ERR_INIT when there is none.
+pmix_status_t run_after(std::chrono::milliseconds delay, exec::UniqueFunction<void()> task);
+// The connection to this process's (primary) server, or nullptr.
+std::shared_ptr<wire::Connection> server_connection();
 
 // Reads the leading status of a reply (PMIX_ERR_UNPACK_FAILURE if it does not decode).
 pmix_status_t reply_status(const wire::Frame& frame);

@@ -140,16 +140,27 @@ void InfoList::add(std::string_view key, const pmix_value_t& value) {
 }
 
 InfoList read_all(gds::StoreReader& r, const std::string& nspace, pmix_rank_t rank,
-                  unsigned scopes) {
+                  unsigned scopes, gds::StoreReader* fresher) {
     InfoList out;
     if (nspace.empty() || nspace.size() > PMIX_MAX_NSLEN ||
         (rank != PMIX_RANK_WILDCARD && !is_process(rank))) {
         return out;
     }
+    std::set<std::string, std::less<>> fresh;
+    if (fresher != nullptr) {
+        fresher->visit(
+            nspace, entity_of(rank),
+            [&](std::string_view key, const pmix_value_t& v) {
+                out.add(key, v);
+                fresh.emplace(key);
+            },
+            scopes);
+    }
     r.visit(
         nspace, entity_of(rank),
-        [&out](std::string_view key, const pmix_value_t& v) {
-            if (key != gds::kSegmentKey) out.add(key, v);  // internal: where its segment is
+        [&](std::string_view key, const pmix_value_t& v) {
+            // kSegmentKey is internal: where its segment is.
+            if (key != gds::kSegmentKey && fresh.find(key) == fresh.end()) out.add(key, v);
         },
         scopes);
     return out;

@@ -92,8 +92,10 @@ private:
 
 // Every key of a process (or of the job for WILDCARD) whose scope is in `scopes` (a mask of
 // gds::scope_bit). Empty when there is none or the namespace is unknown.
+// `fresher`, when given, is read first and wins for the keys it has (a client's own segment:
+// own_segments.h).
 InfoList read_all(gds::StoreReader& r, const std::string& nspace, pmix_rank_t rank,
-                  unsigned scopes);
+                  unsigned scopes, gds::StoreReader* fresher = nullptr);
 
 // Every key of the one place a Get qualified by `q` (node, app, job or session; gds/qualified.h)
 // reads first: PMIx_Get(job, NULL, qualifiers). Empty when there is no such place or it holds

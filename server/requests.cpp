@@ -124,6 +124,7 @@ void State::on_closed(const ProcKey& who) {
     if (c.lost && c.pid > 0) {  // announced or not yet (see forget_client_segment)
         remove_client_segments(c.pid, c.uid);
         c.own_segment = false;
+        own_segments.forget(who);
     }
     monitors_client_lost(who);
     fail_fences_of(who, PMIX_ERR_LOST_CONNECTION);
@@ -203,6 +204,7 @@ bool accept_segment(State& s, const ProcKey& who, const std::string& locator) {
         return false;
     }
     c->second.own_segment = true;
+    s.own_segments.announced(who, locator);
     return true;
 }
 
@@ -218,6 +220,24 @@ void forget_announced_segment(State& s, const ProcKey& who) {
     none.data.string = const_cast<char*>("");
     publish_value(*s.store, who.first, who.second, gds::kSegmentKey, none);
     c->second.own_segment = false;
+    s.own_segments.forget(who);
+}
+
+// The segment of local client `target` while it can hold data the store does not have yet.
+gds::StoreReader* fresh_segment_of(State& s, const ProcKey& target) {
+    auto c = s.clients.find(target);
+    if (c == s.clients.end() || !c->second.own_segment || c->second.lost) return nullptr;
+    return s.own_segments.reader(target);
+}
+
+// A Get of one key of a local client: its own segment first (own_segments.h).
+bool read_fresh(State& s, const ProcKey& target, const std::string& key, Value& out) {
+    gds::StoreReader* seg = fresh_segment_of(s, target);
+    if (seg == nullptr || key.empty() || key.size() > PMIX_MAX_KEYLEN) return false;
+    const pmix_status_t rc = seg->get(target.first, gds::Entity::proc(target.second), key,
+                                      out.reset());
+    if (rc == gds::kErrCorrupt) s.own_segments.distrust(target);
+    return rc == PMIX_SUCCESS;
 }
 
 void handle_commit(State& s, const ProcKey& who, proto::Reader& r, wire::Connection& conn,
@@ -288,8 +308,10 @@ void handle_get(State& s, const ProcKey& who, proto::Reader& r, wire::Connection
     }
     pmix_proc_t requester{};
     PMIX_LOAD_PROCID(&requester, who.first.c_str(), who.second);
+    const bool plain = q.kind == gds::Qualifier::none && proc.rank < PMIX_RANK_VALID;
     const bool found =
-        !all && read_qualified(*s.reader, nspace, proc.rank, key, q, requester, v) == PMIX_SUCCESS;
+        !all && ((plain && read_fresh(s, {nspace, proc.rank}, key, v)) ||
+                 read_qualified(*s.reader, nspace, proc.rank, key, q, requester, v) == PMIX_SUCCESS);
     // A qualified Get of node, app, job or session data is answered from what is registered:
     // nothing more will come for it.
     const bool settled = q.kind != gds::Qualifier::none && proc.rank >= PMIX_RANK_VALID;
@@ -304,7 +326,8 @@ void handle_get(State& s, const ProcKey& who, proto::Reader& r, wire::Connection
             w.status(PMIX_SUCCESS).infos(kv.data(), kv.size());
         }
     } else if (all) {
-        auto kv = read_all(*s.reader, nspace, proc.rank, gds::kAllScopes);
+        auto kv = read_all(*s.reader, nspace, proc.rank, gds::kAllScopes,
+                           plain ? fresh_segment_of(s, {nspace, proc.rank}) : nullptr);
         if (kv.empty() && !s.namespaces.contains(nspace)) {
             w.status(PMIX_ERR_NOT_FOUND);
         } else {

@@ -26,6 +26,7 @@
 #include "server/modex_delta.h"
 #include "server/monitor.h"
 #include "server/namespaces.h"
+#include "server/own_segments.h"
 #include "server/pending.h"
 #include "server/psets.h"
 #include "server/registration.h"
@@ -97,6 +98,7 @@ public:
     // own reader. Shared memory unless PMIX_GDS_MODULE says otherwise.
     std::unique_ptr<gds::StoreWriter> store;
     std::unique_ptr<gds::StoreReader> reader;  // destroyed before `store`
+    OwnSegments own_segments;                  // clients' own modex segments, read for Gets
 
     // Loop thread. Accepting and serving clients (requests.cpp).
     wire::Verdict accept(const std::shared_ptr<wire::Connection>& conn, const wire::Peer& peer);

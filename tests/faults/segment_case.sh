@@ -1,5 +1,5 @@
 #!/bin/bash
-# segment_case.sh MODE BINDIR: segment_client MODE (failed_write | reinit) on 2 ranks under
+# segment_case.sh MODE BINDIR: segment_client MODE (failed_write | reinit | get_nb) on 2 ranks under
 # pmixrun, with the client's debug log: both ranks must say "ok"; failed_write must also show that
 # rank 0's segment write failed and was abandoned (so the case tested the path it is about).
 set -u

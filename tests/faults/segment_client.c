@@ -8,6 +8,10 @@
  *   reinit        rank 0 commits "a", both fence and rank 1 reads "a"; rank 0 finalizes,
  *                 initialises again and commits "b"; after the next fence rank 1 must read "b",
  *                 not the "a" its attached copy of rank 0's old segment holds.
+ *   get_nb        50 rounds: rank 0 commits a new value of "seg.k" and a new key "seg.n<round>";
+ *                 after each fence rank 1 reads both with PMIx_Get_nb, which the server answers:
+ *                 the server must have them although rank 0's commit messages may still wait in
+ *                 rank 0 (client/commit_segment.cpp): it reads rank 0's segment (server/own_segments.h).
  * Prints "rank R ok" and exits 0, or "rank R FAIL: ..." and exits 1. */
 #include <pmix.h>
 
@@ -16,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <time.h>
 
 #define BIG_BYTES (200 * 1024)
 
@@ -116,15 +121,74 @@ static int reinit(void) {
     return bad;
 }
 
+struct nb_result {
+    volatile int done;
+    pmix_status_t status;
+    char text[64];
+};
+
+static void got_nb(pmix_status_t status, pmix_value_t* v, void* cbdata) {
+    struct nb_result* r = cbdata;
+    r->status = status;
+    if (status == PMIX_SUCCESS && v != NULL && v->type == PMIX_STRING && v->data.string != NULL) {
+        snprintf(r->text, sizeof r->text, "%s", v->data.string);
+    }
+    __atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+}
+
+/* 0 when PMIx_Get_nb of rank 0's `key` answers `want` within 10 s. */
+static int expect_peer_nb(const char* key, const char* want) {
+    pmix_proc_t peer;
+    struct nb_result r = {0, PMIX_ERROR, ""};
+    PMIX_LOAD_PROCID(&peer, me.nspace, 0);
+    pmix_status_t rc = PMIx_Get_nb(&peer, key, NULL, 0, got_nb, &r);
+    if (rc != PMIX_SUCCESS) return fail("get_nb", rc);
+    for (int i = 0; i < 10000 && !__atomic_load_n(&r.done, __ATOMIC_ACQUIRE); ++i) {
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
+    if (!__atomic_load_n(&r.done, __ATOMIC_ACQUIRE)) return fail(key, PMIX_ERR_TIMEOUT);
+    if (r.status != PMIX_SUCCESS) return fail(key, r.status);
+    if (strcmp(r.text, want) != 0) {
+        printf("rank %u FAIL: %s reads \"%s\" (get_nb), expected \"%s\"\n", me.rank, key, r.text, want);
+        return 1;
+    }
+    return 0;
+}
+
+static int get_nb(void) {
+    int bad = 0;
+    for (int round = 0; round < 50 && !bad; ++round) {
+        char value[32], key[32];
+        snprintf(value, sizeof value, "r%d", round);
+        snprintf(key, sizeof key, "seg.n%d", round);
+        pmix_status_t rc = PMIX_SUCCESS;
+        if (me.rank == 0) {
+            rc = put_string("seg.k", value);
+            if (rc == PMIX_SUCCESS) rc = put_string(key, value);
+            if (rc != PMIX_SUCCESS) return fail("put", rc);
+        }
+        if ((rc = PMIx_Commit()) != PMIX_SUCCESS) return fail("commit", rc);
+        if ((rc = fence_all()) != PMIX_SUCCESS) return fail("fence", rc);
+        if (me.rank == 1) {
+            bad = expect_peer_nb("seg.k", value);
+            if (!bad) bad = expect_peer_nb(key, value);
+        }
+        if (!bad && (rc = PMIx_Fence(NULL, 0, NULL, 0)) != PMIX_SUCCESS) return fail("barrier", rc);
+    }
+    return bad;
+}
+
 int main(int argc, char** argv) {
     if (argc != 2) {
-        fprintf(stderr, "usage: segment_client failed_write|reinit\n");
+        fprintf(stderr, "usage: segment_client failed_write|reinit|get_nb\n");
         return 2;
     }
     pmix_status_t rc = PMIx_Init(&me, NULL, 0);
     if (rc != PMIX_SUCCESS) return fail("init", rc);
     int bad = strcmp(argv[1], "failed_write") == 0 ? failed_write()
               : strcmp(argv[1], "reinit") == 0     ? reinit()
+              : strcmp(argv[1], "get_nb") == 0     ? get_nb()
                                                    : fail("unknown mode", PMIX_ERR_BAD_PARAM);
     if (!bad) printf("rank %u ok\n", me.rank);
     fflush(stdout);

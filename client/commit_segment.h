@@ -5,7 +5,7 @@
 // segment's name; the server's reply says whether it accepted the segment. From then on a commit
 // appends to the segment (one new generation) and queues the same commit message for the server,
 // which leaves before any later request of this process (fence, Get, finalize, ...) on the same
-// socket, or within 2 ms, without waiting for the reply: so the server's store, which server-path
+// socket, or within 50 ms, without waiting for the reply: so the server's store, which server-path
 // and cross-node fences, direct modex and tools read, stays complete and in order. A failure the
 // server reports for such a commit is kept and returned by the next Commit or Fence. Without a segment (refused, shared memory
 // unavailable, PMIX_CPP_COMMIT_SEGMENT=off) every commit waits for the server, as before.

@@ -66,7 +66,11 @@ std::vector<std::uint8_t> State::modex_blob(const std::vector<ProcKey>& procs,
         std::strncpy(p.nspace, key.first.c_str(), PMIX_MAX_NSLEN);
         p.rank = key.second;
         // Local-only data stays on this node; registration data has no scope and is not modex.
-        const auto kv = read_all(*reader, key.first, key.second, modex_export_scopes());
+        // A direct modex (no signature) reads a local client's own segment first: its newest
+        // commits may not have reached the store yet (own_segments.h). A fence's contributors
+        // sent theirs before their fence request.
+        const auto kv = read_all(*reader, key.first, key.second, modex_export_scopes(),
+                                 signature.empty() ? fresh_segment_of(*this, key) : nullptr);
         const std::uint64_t base = deltas ? modex_log.base_for(signature, key) : 0;
         const std::uint64_t version =
             write_modex_group(w, modex_log, p, kv.data(), kv.size(), base);

@@ -25,6 +25,12 @@ class StoreReader;
 
 namespace pmix::server {
 
+struct State;
+
+// The segment of local client `target` while it can hold data the store does not have yet
+// (announced, not lost, readable), or nullptr. requests.cpp.
+gds::StoreReader* fresh_segment_of(State& s, const ProcKey& target);
+
 class OwnSegments {
 public:
     OwnSegments();

@@ -182,6 +182,12 @@ bool State::is_local(const pmix_proc_t& p) const {
     return namespaces.is_local(ns_of(p), p.rank);
 }
 
+gds::StoreReader* fresh_segment_of(State& s, const ProcKey& target) {
+    auto c = s.clients.find(target);
+    if (c == s.clients.end() || !c->second.own_segment || c->second.lost) return nullptr;
+    return s.own_segments.reader(target);
+}
+
 // ---- requests --------------------------------------------------------------------------------
 
 namespace {
@@ -221,13 +227,6 @@ void forget_announced_segment(State& s, const ProcKey& who) {
     publish_value(*s.store, who.first, who.second, gds::kSegmentKey, none);
     c->second.own_segment = false;
     s.own_segments.forget(who);
-}
-
-// The segment of local client `target` while it can hold data the store does not have yet.
-gds::StoreReader* fresh_segment_of(State& s, const ProcKey& target) {
-    auto c = s.clients.find(target);
-    if (c == s.clients.end() || !c->second.own_segment || c->second.lost) return nullptr;
-    return s.own_segments.reader(target);
 }
 
 // A Get of one key of a local client: its own segment first (own_segments.h).

@@ -423,11 +423,12 @@ pmix_status_t register_nspace(const char* nspace, int nlocalprocs, const pmix_in
 // A client whose record goes while it has not finalized (killed with its job, or still running
 // without a server): its own modex segment goes too (gds/proc_segment.h); a finalized one unlinked
 // its own.
-static void forget_client_segment(Client& c) {
+static void forget_client_segment(State& s, const ProcKey& key, Client& c) {
     // Not only when announced: a client killed between creating its segment and the server's
     // reply to the announcement has one too (the name carries its pid; the owner is checked).
     if (!c.finalized && c.pid > 0) remove_client_segments(c.pid, c.uid);
     c.own_segment = false;
+    s.own_segments.forget(key);  // unmaps it: its memory goes when the last peer lets go
 }
 
 pmix_status_t deregister_nspace(const char* nspace, pmix_op_cbfunc_t cbfunc, void* cbdata) {
@@ -450,7 +451,7 @@ pmix_status_t deregister_nspace(const char* nspace, pmix_op_cbfunc_t cbfunc, voi
         for (auto it = s.clients.begin(); it != s.clients.end();) {
             if (it->first.first == name) {
                 if (it->second.conn) it->second.conn->close("namespace deregistered");
-                forget_client_segment(it->second);
+                forget_client_segment(s, it->first, it->second);
                 it = s.clients.erase(it);
             } else {
                 ++it;
@@ -498,7 +499,7 @@ pmix_status_t deregister_client(const pmix_proc_t& proc, pmix_op_cbfunc_t cbfunc
             return PMIX_ERR_NOT_FOUND;
         }
         auto conn = std::move(it->second.conn);
-        forget_client_segment(it->second);
+        forget_client_segment(s, key, it->second);
         s.clients.erase(it);
         s.answer_commit_waits(key);
         if (conn) {

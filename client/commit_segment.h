@@ -1,6 +1,7 @@
 // client/commit_segment.h - PMIx_Commit (issue 20, item 2).
 //
-// The first commit with data creates this process's own modex segment (gds/proc_segment.h),
+// The second commit with data (the first waits for the server, as without a segment: see
+// g_data_commits) creates this process's own modex segment (gds/proc_segment.h),
 // writes the puts there and sends them to the server synchronously, as before, with the
 // segment's name; the server's reply says whether it accepted the segment. From then on a commit
 // appends to the segment (one new generation) and queues the same commit message for the server,

@@ -1,11 +1,13 @@
 /* segment_client MODE: two ranks (pmixrun -n 2) that check what a peer reads of rank 0's data
  * when rank 0's own modex segment (gds/proc_segment.h) stops being the place its commits go.
- *   failed_write  rank 0 commits "v1", then, with RLIMIT_FSIZE below the size the segment's next
+ * Rank 0's segment comes with its second commit (client/commit_segment.cpp): each case commits
+ * twice before the part it tests.
+ *   failed_write  rank 0 commits "v1" and "v1b", then, with RLIMIT_FSIZE below the size the segment's next
  *                 chained memfd needs (SIGXFSZ ignored: ftruncate fails with EFBIG), commits "v2"
  *                 and a 200 KiB value: the segment write fails, the commit must still succeed
  *                 and rank 1 must read "v2" and the whole large value after the fence, then "v3"
  *                 after one more round (later commits go to the server).
- *   reinit        rank 0 commits "a", both fence and rank 1 reads "a"; rank 0 finalizes,
+ *   reinit        rank 0 commits "a" (in its segment), both fence and rank 1 reads "a"; rank 0 finalizes,
  *                 initialises again and commits "b"; after the next fence rank 1 must read "b",
  *                 not the "a" its attached copy of rank 0's old segment holds.
  *   get_nb        50 rounds: rank 0 commits a new value of "seg.k" and a new key "seg.n<round>";
@@ -94,6 +96,7 @@ static int failed_write(void) {
     for (size_t i = 0; i < BIG_BYTES; ++i) big[i] = (char)('a' + i % 23);
     big[BIG_BYTES] = '\0';
     int bad = round_of("v1", NULL);
+    if (!bad) bad = round_of("v1b", NULL);
     struct rlimit saved;
     getrlimit(RLIMIT_FSIZE, &saved);
     if (!bad && me.rank == 0) {
@@ -110,7 +113,9 @@ static int failed_write(void) {
 }
 
 static int reinit(void) {
-    int bad = round_of("a", NULL);
+    int bad = round_of("a0", NULL);
+    if (!bad) bad = round_of("a1", NULL);
+    if (!bad) bad = round_of("a", NULL);
     if (!bad && me.rank == 0) {
         pmix_status_t rc = PMIx_Finalize(NULL, 0);
         if (rc != PMIX_SUCCESS) return fail("finalize", rc);

@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -67,6 +68,10 @@ public:
     // Opens a segment to more than its writer (see SegmentAccess in store.h). Heap: nothing to do.
     virtual pmix_status_t share(const std::string& name, const SegmentAccess& access) = 0;
 };
+
+// Readers populate the page tables of segments up to this size when they map them (the default
+// first segment of a namespace, StoreOptions::segment_bytes); backing_shm.cpp says why not more.
+inline constexpr std::uint64_t kPopulateBytes = std::uint64_t{1} << 20;
 
 // Shared memory: shm_open + mmap (see backing_shm.cpp for why not Boost.Interprocess).
 // Names are "<prefix>-<pid>-<counter>".

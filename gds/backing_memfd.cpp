@@ -26,10 +26,8 @@ namespace pmix::gds {
 namespace {
 
 constexpr unsigned kRequiredSeals = F_SEAL_SHRINK | F_SEAL_GROW;
-// As for shm segments (backing_shm.cpp): populate the page tables of small segments at mapping.
-constexpr std::uint64_t kPopulateBytes = std::uint64_t{1} << 20;
 
-bool digits(std::string_view s) noexcept {
+bool decimal_digits(std::string_view s) noexcept {
     return !s.empty() && s.size() <= 10 && s.find_first_not_of("0123456789") == std::string_view::npos;
 }
 
@@ -112,8 +110,8 @@ bool memfd_name_of(std::string_view name, pid_t* pid) noexcept {
     if (name.size() >= layout::kNameBytes || name.substr(0, kLead.size()) != kLead) return false;
     const std::string_view rest = name.substr(kLead.size());
     const std::size_t slash = rest.find("/fd/");
-    if (slash == std::string_view::npos || !digits(rest.substr(0, slash)) ||
-        !digits(rest.substr(slash + 4))) {
+    if (slash == std::string_view::npos || !decimal_digits(rest.substr(0, slash)) ||
+        !decimal_digits(rest.substr(slash + 4))) {
         return false;
     }
     if (pid != nullptr) {

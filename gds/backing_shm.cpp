@@ -122,10 +122,6 @@ pmix_status_t share_shm_object(const std::string& name, const SegmentAccess& acc
 
 namespace {
 
-// Readers populate the page tables of segments up to this size when they map them (the default
-// first segment of a namespace, StoreOptions::segment_bytes); see open() below.
-constexpr std::uint64_t kPopulateBytes = std::uint64_t{1} << 20;
-
 class ShmMapping final : public MappedSegment {
 public:
     ShmMapping(const std::byte* base, std::size_t size) : MappedSegment(base, size) {}

@@ -102,13 +102,6 @@ bool reaches_beyond_node(pmix_data_range_t range) {
            range == PMIX_RANGE_GLOBAL || range == PMIX_RANGE_RM || range == PMIX_RANGE_UNDEF;
 }
 
-struct HostNotice {
-    pmix_proc_t source{};
-    data::InfoArray info;
-};
-
-void host_notice_done(pmix_status_t, void* cbdata) { delete static_cast<HostNotice*>(cbdata); }
-
 // True when the host took the event for distribution.
 bool tell_host(State& s, const Event& ev) {
     if (s.module.notify_event == nullptr || !reaches_beyond_node(ev.range)) return false;
@@ -125,6 +118,8 @@ bool tell_host(State& s, const Event& ev) {
 }
 
 }  // namespace
+
+void host_notice_done(pmix_status_t, void* cbdata) { delete static_cast<HostNotice*>(cbdata); }
 
 bool EventCache::cached_code(pmix_status_t code) {
     return code == PMIX_EVENT_JOB_START || code == PMIX_LAUNCH_COMPLETE ||

@@ -18,6 +18,14 @@
 
 namespace pmix::server {
 
+// An event handed to the host's notify_event: what the host reads, kept until its callback
+// (host_notice_done, which frees it). events.cpp and group_members.cpp.
+struct HostNotice {
+    pmix_proc_t source{};
+    data::InfoArray info;
+};
+void host_notice_done(pmix_status_t status, void* cbdata);
+
 struct EventRegistry {
     using Codes = std::vector<pmix_status_t>;  // empty: a default handler (every code)
     // Per client (namespace, rank): one entry per registration that client holds.

@@ -118,13 +118,6 @@ void record_lost(State& s, const std::string& id, GroupRecord& rec, const pmix_p
     if (was_leader) leader_vote_open(s, id, rec.members);
 }
 
-struct HostNotice {
-    pmix_proc_t source{};
-    data::InfoArray info;
-};
-
-void host_notice_done(pmix_status_t, void* cbdata) { delete static_cast<HostNotice*>(cbdata); }
-
 // Members on other nodes: the host's notify_event carries the event to every node (its own
 // delivery reaches the local members too). A task of its own: this may run inside a host's call.
 void tell_host_later(State& s, pmix_status_t code, const pmix_proc_t& source,

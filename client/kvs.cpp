@@ -183,14 +183,7 @@ pmix_status_t put(pmix_scope_t scope, const char* key, const pmix_value_t* value
         return PMIX_ERR_INIT;
     }
     s.cache.insert_or_assign(cache_key(s.me, key), std::move(for_cache));
-    for (auto& p : s.uncommitted) {
-        if (p.key == key) {  // a later put of the same key replaces the earlier one
-            p.scope = scope;
-            p.value = std::move(for_commit);
-            return PMIX_SUCCESS;
-        }
-    }
-    s.uncommitted.push_back(Put{scope, key, std::move(for_commit)});
+    merge_put(s.uncommitted, Put{scope, key, std::move(for_commit)});
     return PMIX_SUCCESS;
 }
 

@@ -7,6 +7,7 @@
 #include "exec/completion.h"
 #include "exec/log.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
@@ -15,6 +16,16 @@ namespace pmix::client {
 void ValueDeleter::operator()(pmix_value_t* v) const noexcept {
     data::value_destruct(v);
     std::free(v);
+}
+
+void merge_put(std::vector<Put>& puts, Put put) {
+    auto same = std::find_if(puts.begin(), puts.end(),
+                             [&put](const Put& p) { return p.key == put.key; });
+    if (same != puts.end()) {
+        *same = std::move(put);
+    } else {
+        puts.push_back(std::move(put));
+    }
 }
 
 ValuePtr copy_value(const pmix_value_t& v) {

@@ -40,6 +40,9 @@ struct Put {
     std::string key;
     ValuePtr value;
 };
+// Adds `put` to `puts`, replacing an earlier put of the same key in place (a later put of a key
+// replaces the earlier one: PMIx_Put's rule, and what a merged commit carries).
+void merge_put(std::vector<Put>& puts, Put put);
 
 // A server a tool is attached to (tool.cpp).
 struct ServerLink {

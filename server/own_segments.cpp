@@ -1,5 +1,6 @@
 // server/own_segments.cpp - see own_segments.h.
 #include "server/own_segments.h"
+#include "server/state.h"
 
 #include "exec/log.h"
 #include "gds/proc_segment.h"
@@ -8,6 +9,12 @@
 #include <utility>
 
 namespace pmix::server {
+
+gds::StoreReader* fresh_segment_of(State& s, const ProcKey& target) {
+    auto c = s.clients.find(target);
+    if (c == s.clients.end() || !c->second.own_segment || c->second.lost) return nullptr;
+    return s.own_segments.reader(target);
+}
 
 OwnSegments::OwnSegments() = default;
 OwnSegments::~OwnSegments() = default;

@@ -28,7 +28,7 @@ namespace pmix::server {
 struct State;
 
 // The segment of local client `target` while it can hold data the store does not have yet
-// (announced, not lost, readable), or nullptr. requests.cpp.
+// (announced, not lost, readable), or nullptr.
 gds::StoreReader* fresh_segment_of(State& s, const ProcKey& target);
 
 class OwnSegments {

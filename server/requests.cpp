@@ -119,9 +119,9 @@ void State::on_closed(const ProcKey& who) {
     c.lost = !c.finalized;
     if (c.lost) disable_board(*this, who.first, nullptr);  // its fences fail at the server
     run_cleanups(c);
-    // A client that died keeps no shared memory: its own modex segment (and any segment it
-    // chained) carries its pid; peers that mapped it keep their mapping.
-    if (c.lost && c.pid > 0) {  // announced or not yet (see forget_client_segment)
+    // A client that died keeps no shared memory: objects named after its pid go (its own modex
+    // segment is a memfd, gone with it; the server stops reading it); peers keep their mappings.
+    if (c.lost && c.pid > 0) {  // see forget_client_segment
         remove_client_segments(c.pid, c.uid);
         c.own_segment = false;
         own_segments.forget(who);
@@ -180,12 +180,6 @@ bool State::is_local(const pmix_proc_t& p) const {
         return true;
     }
     return namespaces.is_local(ns_of(p), p.rank);
-}
-
-gds::StoreReader* fresh_segment_of(State& s, const ProcKey& target) {
-    auto c = s.clients.find(target);
-    if (c == s.clients.end() || !c->second.own_segment || c->second.lost) return nullptr;
-    return s.own_segments.reader(target);
 }
 
 // ---- requests --------------------------------------------------------------------------------

@@ -420,12 +420,9 @@ pmix_status_t register_nspace(const char* nspace, int nlocalprocs, const pmix_in
     return run_op(*st, std::move(work), cbfunc, cbdata);
 }
 
-// A client whose record goes while it has not finalized (killed with its job, or still running
-// without a server): its own modex segment goes too (gds/proc_segment.h); a finalized one unlinked
-// its own.
+// A client whose record goes: the server stops reading its own modex segment (a memfd, gone
+// with its last mapping); shared-memory objects named after an unfinished client's pid go.
 static void forget_client_segment(State& s, const ProcKey& key, Client& c) {
-    // Not only when announced: a client killed between creating its segment and the server's
-    // reply to the announcement has one too (the name carries its pid; the owner is checked).
     if (!c.finalized && c.pid > 0) remove_client_segments(c.pid, c.uid);
     c.own_segment = false;
     s.own_segments.forget(key);  // unmaps it: its memory goes when the last peer lets go

@@ -226,8 +226,11 @@ void close() {
     g_reader.reset();
 }
 
-pmix_status_t try_get(const pmix_proc_t* proc, const char* key, const pmix_info_t* info,
-                      std::size_t ninfo, pmix_value_t** out) noexcept {
+namespace {
+
+// try_get's body; `own` lets the caller's own proc-level keys through (try_get_own).
+pmix_status_t read_for(const pmix_proc_t* proc, const char* key, const pmix_info_t* info,
+                       std::size_t ninfo, pmix_value_t** out, bool own) noexcept {
     gds::StoreReader* r = g_fast.load(std::memory_order_acquire);
     bool pointer = false, qualified = false;
     if (r == nullptr || key == nullptr || (info == nullptr && ninfo > 0) ||
@@ -245,7 +248,7 @@ pmix_status_t try_get(const pmix_proc_t* proc, const char* key, const pmix_info_
         }
         const bool job = rank == PMIX_RANK_WILDCARD || rank == PMIX_RANK_UNDEF;
         const bool self = rank == me.rank && ns == std::string_view(me.nspace);
-        if (!job && (rank >= PMIX_RANK_VALID || self)) return PMIX_ERR_NOT_FOUND;
+        if (own ? !self : (!job && (rank >= PMIX_RANK_VALID || self))) return PMIX_ERR_NOT_FOUND;
         pmix_status_t rc = PMIX_ERR_NOT_FOUND;
         if (qualified && job) {
             rc = read_qualified(*r, ns, rank, key, info, ninfo, pointer, out);
@@ -267,6 +270,18 @@ pmix_status_t try_get(const pmix_proc_t* proc, const char* key, const pmix_info_
     } catch (...) {
         return PMIX_ERR_NOT_FOUND;
     }
+}
+
+}  // namespace
+
+pmix_status_t try_get(const pmix_proc_t* proc, const char* key, const pmix_info_t* info,
+                      std::size_t ninfo, pmix_value_t** out) noexcept {
+    return read_for(proc, key, info, ninfo, out, false);
+}
+
+pmix_status_t try_get_own(const pmix_proc_t& me, const char* key, const pmix_info_t* info,
+                          std::size_t ninfo, pmix_value_t** out) noexcept {
+    return read_for(&me, key, info, ninfo, out, true);
 }
 
 void warm_after_fence() noexcept {

@@ -26,6 +26,12 @@ void close();
 pmix_status_t try_get(const pmix_proc_t* proc, const char* key, const pmix_info_t* info,
                       std::size_t ninfo, pmix_value_t** out) noexcept;
 
+// The same for the caller's own proc-level keys (`me` names this process), once the caller has
+// found them in neither its cache nor its uncommitted puts: what the store holds of it then is
+// what the server would answer. Other procs: PMIX_ERR_NOT_FOUND.
+pmix_status_t try_get_own(const pmix_proc_t& me, const char* key, const pmix_info_t* info,
+                          std::size_t ninfo, pmix_value_t** out) noexcept;
+
 // True when `info` asks for PMIX_GET_POINTER_VALUES.
 // After a fence that brought data, on the caller's thread: its view of its own namespace moves to
 // the newest commit and the new records are read through once (gds StoreReader::warm), so that

@@ -30,6 +30,53 @@ long write_syscalls() {
     return n;
 }
 
+// A process's own keys: what it put (committed or not) comes from its cache and, with the store,
+// its own proc-level job data (PMIX_LOCAL_RANK) from the store, on the calling thread: not a
+// single write system call (before, each such Get woke the progress thread, and proc-level data
+// went to the server). PMIX_GET_REFRESH_CACHE still asks the server, and agrees.
+int check_own_keys(const pmix_proc_t& me, bool store) {
+    pmix_value_t v;
+    PMIX_VALUE_LOAD(&v, "one", PMIX_STRING);
+    CHECK_RC(PMIx_Put(PMIX_LOCAL, "test.own.key", &v), PMIX_SUCCESS);
+    PMIX_VALUE_DESTRUCT(&v);
+    CHECK_RC(PMIx_Commit(), PMIX_SUCCESS);
+    PMIX_VALUE_LOAD(&v, "two", PMIX_STRING);
+    CHECK_RC(PMIx_Put(PMIX_LOCAL, "test.own.key", &v), PMIX_SUCCESS);  // not committed
+    PMIX_VALUE_DESTRUCT(&v);
+    const std::string committed = "value-of-" + std::to_string(me.rank);
+    long before = write_syscalls();
+    for (int i = 0; i < 200; ++i) {
+        pmix_value_t* got = nullptr;
+        CHECK_RC(PMIx_Get(&me, "test.own.key", nullptr, 0, &got), PMIX_SUCCESS);
+        CHECK(got->type == PMIX_STRING && got->data.string == std::string("two"));
+        PMIX_VALUE_RELEASE(got);
+        CHECK_RC(PMIx_Get(&me, "test.rank.key", nullptr, 0, &got), PMIX_SUCCESS);
+        CHECK(got->type == PMIX_STRING && got->data.string == committed);
+        PMIX_VALUE_RELEASE(got);
+    }
+    CHECK(write_syscalls() == before);
+    pmix_value_t* local = nullptr;
+    before = write_syscalls();
+    for (int i = 0; i < 200; ++i) {
+        if (local != nullptr) PMIX_VALUE_RELEASE(local);
+        CHECK_RC(PMIx_Get(&me, PMIX_LOCAL_RANK, nullptr, 0, &local), PMIX_SUCCESS);
+    }
+    const long writes = write_syscalls() - before;
+    CHECK(store ? writes == 0 : writes >= 200);
+    pmix_info_t refresh;
+    bool yes = true;
+    PMIX_INFO_LOAD(&refresh, PMIX_GET_REFRESH_CACHE, &yes, PMIX_BOOL);
+    pmix_value_t* asked = nullptr;
+    before = write_syscalls();
+    CHECK_RC(PMIx_Get(&me, PMIX_LOCAL_RANK, &refresh, 1, &asked), PMIX_SUCCESS);
+    CHECK(write_syscalls() > before);
+    CHECK(local->type == PMIX_UINT16 && asked->type == PMIX_UINT16 &&
+          local->data.uint16 == asked->data.uint16);
+    PMIX_VALUE_RELEASE(local);
+    PMIX_VALUE_RELEASE(asked);
+    return 0;
+}
+
 // TEST_EXPECT_STORE=1: peer Gets are answered from the shared store (no request to the server,
 // so not a single write system call), and a pointer-mode value lives in read-only memory (a
 // forked child writing to it dies of SIGSEGV, this process is unharmed). =0: they go to the
@@ -46,6 +93,7 @@ int check_read_path(const pmix_proc_t& me, int n) {
         PMIX_VALUE_RELEASE(got);
     }
     const long writes = write_syscalls() - before;
+    if (int rc = check_own_keys(me, std::strcmp(expect, "1") == 0); rc != 0) return rc;
     if (std::strcmp(expect, "1") != 0) {
         CHECK(writes >= 1000);
         return 0;

@@ -246,6 +246,17 @@ TEST_F(Shm, WarmMovesTheViewAcrossNewCommitsAndSegments) {
                   PMIX_SUCCESS);
         EXPECT_EQ(std::string(v.v.data.string), big + std::to_string(i));
     }
+    // Between two fences a client may read only through another reader (a peer's own segment):
+    // the next warm starts where the previous one stopped and the new commit reads back.
+    auto other = writer_->make_reader();
+    Value seen;
+    ASSERT_EQ(other->get("job.shm", Entity::job(), "counter", &seen), PMIX_SUCCESS);
+    put_string(Entity::proc(3), "after.other", "fresh");
+    ASSERT_EQ(writer_->commit(), PMIX_SUCCESS);
+    reader->warm("job.shm");
+    Value fresh;
+    ASSERT_EQ(reader->get("job.shm", Entity::proc(3), "after.other", &fresh), PMIX_SUCCESS);
+    EXPECT_STREQ(fresh.v.data.string, "fresh");
 }
 
 TEST_F(Shm, NamesAreUniqueAndRemoved) {

@@ -24,6 +24,11 @@ namespace {
 struct Peer {
     std::string announcement;  // what the server's store named when last attached
     gds::StoreReader* reader = nullptr;
+    // The server's store's version (StoreReader::version) when the announcement was last read:
+    // while it is unchanged the answer is too, and the lookup is skipped. Measured before
+    // (release, 256 processes, Gets of peers that never made a segment, as an MPI job's single
+    // modex commit leaves them): 35-100 ns more per Get than with segments off.
+    std::uint64_t checked_at = 0;
 };
 
 // Readers are never freed before close(): a Get on another thread may still use one it was
@@ -56,6 +61,14 @@ void attach(Peer& p, std::string announcement, std::string_view ns, pmix_rank_t 
                                        std::to_string(rc) + "); its data is read from the server's store");
 }
 
+// Whether the server's store may name another segment for `p` than when last read; notes now.
+bool worth_asking(Peer& p, gds::StoreReader& server, std::string_view ns) noexcept {
+    const std::uint64_t now = server.version(ns);
+    if (now != 0 && now == p.checked_at) return false;
+    p.checked_at = now;
+    return true;
+}
+
 // The peer's segment as it stands at this Get (see Peer).
 gds::StoreReader* current(Peer& p, gds::StoreReader& server, std::string_view ns,
                           pmix_rank_t rank) {
@@ -72,6 +85,7 @@ gds::StoreReader* current(Peer& p, gds::StoreReader& server, std::string_view ns
                 // Finalized. The server's store named no segment for it any more before the
                 // owner closed this one, and has all of its data; a new announcement is the
                 // process initialised again.
+                if (!worth_asking(p, server, ns)) return p.reader;
                 if (std::string now = announced(server, ns, rank); now != p.announcement) {
                     p.reader = nullptr;
                     p.announcement.clear();
@@ -80,6 +94,7 @@ gds::StoreReader* current(Peer& p, gds::StoreReader& server, std::string_view ns
                 return p.reader;
         }
     }
+    if (!worth_asking(p, server, ns)) return p.reader;
     if (std::string now = announced(server, ns, rank); !now.empty() && now != p.announcement) {
         attach(p, std::move(now), ns, rank);
     }
@@ -102,14 +117,8 @@ gds::StoreReader* reader_for(gds::StoreReader& server, std::string_view ns,
     if (ns != own_ns || disabled()) return nullptr;
     try {
         std::lock_guard lock(g_mu);
-        auto it = g_peers.find(rank);
-        if (it != g_peers.end()) return current(it->second, server, ns, rank);
-        // Not announced yet: asked again at the next Get (one lookup in the server's store).
-        std::string announcement = announced(server, ns, rank);
-        if (announcement.empty()) return nullptr;
-        Peer& p = g_peers[rank];
-        attach(p, std::move(announcement), ns, rank);
-        return p.reader;
+        // A peer seen before, or not: asked again only when the server's store changed.
+        return current(g_peers[rank], server, ns, rank);
     } catch (...) {
         return nullptr;
     }

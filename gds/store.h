@@ -146,6 +146,11 @@ public:
     static constexpr std::size_t kWarmBytes = std::size_t{256} << 10;
     virtual void warm(std::string_view nspace) noexcept = 0;
 
+    // Changes whenever a commit is published to the namespace (and when it is registered anew);
+    // 0 when nothing can be read of it. Lets a reader skip a lookup whose answer cannot have
+    // changed since it last asked.
+    virtual std::uint64_t version(std::string_view nspace) noexcept = 0;
+
     // What the writer said with StoreWriter::retire: live (still published to, or not
     // attachable), closed (complete, nothing more comes) or abandoned (stale: do not read).
     enum class Retired { live, closed, abandoned };

@@ -164,6 +164,7 @@ public:
 
     void warm(std::string_view nspace) noexcept override;
     Retired retired(std::string_view nspace) noexcept override;
+    std::uint64_t version(std::string_view nspace) noexcept override;
 
 private:
     Attachment* find(std::string_view nspace) const noexcept;
@@ -364,6 +365,18 @@ void EngineReader::warm(std::string_view nspace) noexcept {
     if (snap.root != before) {
         region->touch(before, snap.root, kWarmBytes);
     }
+}
+
+std::uint64_t EngineReader::version(std::string_view nspace) noexcept {
+    const RegionReader* region = nullptr;
+    RegionReader::Snapshot snap;
+    if (!valid_text(nspace, PMIX_MAX_NSLEN) || ready(nspace, region, snap) != PMIX_SUCCESS) {
+        return 0;
+    }
+    // The root moves with every commit; the attachment (never freed while this reader lives)
+    // tells a namespace registered anew, whose first roots may sit where the old ones did.
+    const auto attachment = reinterpret_cast<std::uintptr_t>(t_last.attachment);
+    return (snap.root ^ (attachment * 0x9e3779b97f4a7c15ull)) | 1;
 }
 
 StoreReader::Retired EngineReader::retired(std::string_view nspace) noexcept {

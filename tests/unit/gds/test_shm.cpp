@@ -259,6 +259,31 @@ TEST_F(Shm, WarmMovesTheViewAcrossNewCommitsAndSegments) {
     EXPECT_STREQ(fresh.v.data.string, "fresh");
 }
 
+// StoreReader::version: unchanged until a commit is published to the namespace, different after
+// one and after the namespace is deleted and registered anew; 0 for what cannot be read.
+TEST_F(Shm, VersionMovesWithEachCommitAndRegistration) {
+    auto reader = writer_->make_reader();
+    const std::uint64_t first = reader->version("job.shm");
+    EXPECT_NE(first, 0u);
+    EXPECT_EQ(reader->version("job.shm"), first);
+    put_string(Entity::proc(1), "v.key", "one");
+    ASSERT_EQ(writer_->commit(), PMIX_SUCCESS);
+    const std::uint64_t second = reader->version("job.shm");
+    EXPECT_NE(second, first);
+    EXPECT_EQ(reader->version("job.shm"), second);
+    ASSERT_EQ(writer_->delete_namespace("job.shm"), PMIX_SUCCESS);
+    ASSERT_EQ(writer_->begin_namespace("job.shm"), PMIX_SUCCESS);
+    put_string(Entity::job(), PMIX_HOSTNAME, "hello");
+    ASSERT_EQ(writer_->commit(), PMIX_SUCCESS);
+    const std::uint64_t third = reader->version("job.shm");
+    EXPECT_NE(third, 0u);
+    EXPECT_NE(third, second);
+    EXPECT_NE(third, first);
+    EXPECT_EQ(reader->version("no.such.namespace"), 0u);
+    EXPECT_EQ(reader->version(""), 0u);
+    EXPECT_EQ(reader->version(std::string(PMIX_MAX_NSLEN + 8, 'n')), 0u);
+}
+
 TEST_F(Shm, NamesAreUniqueAndRemoved) {
     auto second = ShmKind::make();
     ASSERT_NE(second, nullptr);

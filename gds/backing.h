@@ -73,6 +73,14 @@ public:
 // first segment of a namespace, StoreOptions::segment_bytes); backing_shm.cpp says why not more.
 inline constexpr std::uint64_t kPopulateBytes = std::uint64_t{1} << 20;
 
+// After a reader mapped a segment of `size` bytes at `base` (PROT_READ, without MAP_POPULATE):
+// maps the page tables of what the segment's header says is written (for a region's first
+// segment: up to its newest root record) and kPopulateMargin beyond, where the next commits go;
+// a directory or a chained segment whole. Nothing for a segment over kPopulateBytes. The header
+// is not trusted: this only decides how much to prefault.
+inline constexpr std::uint64_t kPopulateMargin = std::uint64_t{128} << 10;
+void populate_written(const std::byte* base, std::size_t size) noexcept;
+
 // Shared memory: shm_open + mmap (see backing_shm.cpp for why not Boost.Interprocess).
 // Names are "<prefix>-<pid>-<counter>".
 std::shared_ptr<Backing> make_shm_backing(std::string prefix);

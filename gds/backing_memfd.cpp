@@ -86,11 +86,11 @@ public:
         int fd = -1;
         std::size_t size = 0;
         if (pmix_status_t rc = open_sealed_memfd(name, fd, size); rc != PMIX_SUCCESS) return rc;
-        const int populate = size <= kPopulateBytes ? MAP_POPULATE : 0;
-        void* base = ::mmap(nullptr, size, PROT_READ, MAP_SHARED | populate, fd, 0);
+        void* base = ::mmap(nullptr, size, PROT_READ, MAP_SHARED, fd, 0);
         const int err = errno;
         ::close(fd);
         if (base == MAP_FAILED) return shm_status_from_errno(err);
+        populate_written(static_cast<const std::byte*>(base), size);
         out = std::make_unique<MemfdMapping>(static_cast<const std::byte*>(base), size);
         return PMIX_SUCCESS;
     }

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <string>
@@ -120,6 +121,35 @@ pmix_status_t share_shm_object(const std::string& name, const SegmentAccess& acc
     return err == 0 ? PMIX_SUCCESS : shm_status_from_errno(err);
 }
 
+// Every page of a segment exists from its creation (posix_fallocate), so populating maps them now,
+// and a record the writer appends later is read without a page fault. Measured (release,
+// bench-scenario): the first Get of a peer's key right after a fence 1.7-2.3 -> 0.6-0.7 us at
+// N = 2 (warm 0.33), 4.0 -> 2.5 us at N = 16, 5.1 -> 3.6 us at N = 64. Only segments up to
+// kPopulateBytes: at N = 1,024 the first modex chains larger segments, and every rank populating
+// them at once (in the warm-up after the fence) made that fence 52-69 ms instead of 20-22 ms,
+// with the first Get after it no faster (6.0-6.6 us either way). Only what is written and a
+// margin: the whole 1 MiB first segment (256 pages) was 0.4-0.5 ms of a 2-process job's
+// PMIx_Init (0.9-1.5 ms against 0.46-0.56 ms without populating; release, this 2-vCPU VM).
+void populate_written(const std::byte* base, std::size_t size) noexcept {
+    if (size < sizeof(layout::SegmentHeader) || size > kPopulateBytes) return;
+    using layout::SegmentHeader;
+    const auto* h = reinterpret_cast<const SegmentHeader*>(base);
+    // index and nspace are written once, before the name is published; root moves (release-store).
+    const layout::Ref root = __atomic_load_n(&h->root, __ATOMIC_ACQUIRE);
+    std::uint64_t extent = size;
+    if (h->nspace[0] != '\0' && h->index == 0 && root != 0 && layout::ref_segment(root) == 0) {
+        extent = layout::ref_offset(root) + sizeof(layout::RootRecord) + kPopulateMargin;
+    }
+    constexpr std::uint64_t kPage = 4096;
+    extent = std::min<std::uint64_t>(size, (extent + kPage - 1) / kPage * kPage);
+#ifndef MADV_POPULATE_READ
+    constexpr int MADV_POPULATE_READ = 22;  // Linux 5.14
+#endif
+    // A hint: where the kernel lacks it, pages fault in as they are read.
+    (void)::madvise(const_cast<std::byte*>(base), static_cast<std::size_t>(extent),
+                    MADV_POPULATE_READ);
+}
+
 namespace {
 
 class ShmMapping final : public MappedSegment {
@@ -168,24 +198,16 @@ public:
                    static_cast<std::uint64_t>(st.st_size) > layout::kMaxSegmentBytes) {
             rc = kErrCorrupt;  // truncated (or absurd): never map what cannot be a segment
         } else {
-            // MAP_POPULATE: every page of a segment exists from its creation (posix_fallocate),
-            // so this maps them all now, and a record the writer appends later is read without
-            // a page fault. Measured (release, bench-scenario): the first Get of a peer's key
-            // right after a fence 1.7-2.3 -> 0.6-0.7 us at N = 2 (warm 0.33), 4.0 -> 2.5 us at
-            // N = 16, 5.1 -> 3.6 us at N = 64; the cost is the page tables of a 1 MiB segment.
-            // Only segments up to kPopulateBytes: at N = 1,024 the first modex chains larger
-            // segments, and every rank populating them at once (in the warm-up after the fence)
-            // made that fence 52-69 ms instead of 20-22 ms, with the first Get after it no
-            // faster (6.0-6.6 us either way).
-            const bool populate = static_cast<std::uint64_t>(st.st_size) <= kPopulateBytes;
-            base = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ,
-                          MAP_SHARED | (populate ? MAP_POPULATE : 0), fd, 0);
+            base = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_SHARED,
+                          fd, 0);
             if (base == MAP_FAILED) {
                 rc = shm_status_from_errno(errno);
             }
         }
         ::close(fd);
         if (rc == PMIX_SUCCESS) {
+            populate_written(static_cast<const std::byte*>(base),
+                             static_cast<std::size_t>(st.st_size));
             out = std::make_unique<ShmMapping>(static_cast<const std::byte*>(base),
                                                static_cast<std::size_t>(st.st_size));
         }

@@ -3,6 +3,8 @@
 // outlive the store, and store selection.
 #include "samples.h"
 
+#include "gds/backing.h"
+
 #include <gtest/gtest.h>
 
 #include <signal.h>
@@ -12,6 +14,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <thread>
@@ -257,6 +260,45 @@ TEST_F(Shm, WarmMovesTheViewAcrossNewCommitsAndSegments) {
     Value fresh;
     ASSERT_EQ(reader->get("job.shm", Entity::proc(3), "after.other", &fresh), PMIX_SUCCESS);
     EXPECT_STREQ(fresh.v.data.string, "fresh");
+}
+
+// Resident kilobytes of this process's read-only mapping of shared-memory object `name`, -1 if none.
+long reader_mapping_rss_kb(const std::string& name) {
+    std::FILE* f = std::fopen("/proc/self/smaps", "r");
+    if (f == nullptr) return -1;
+    char line[512];
+    bool in_mapping = false;
+    long rss = -1;
+    while (std::fgets(line, sizeof line, f) != nullptr) {
+        const std::string l(line);
+        if (l.find(" r--s ") != std::string::npos) {
+            in_mapping = l.find("/dev/shm" + name) != std::string::npos ||
+                         l.find("/dev/shm/" + name) != std::string::npos;
+        } else if (in_mapping && l.rfind("Rss:", 0) == 0) {
+            rss = std::atol(l.c_str() + 4);
+            break;
+        }
+    }
+    std::fclose(f);
+    return rss;
+}
+
+// A reader prefaults the page tables of what the namespace's first segment holds and
+// kPopulateMargin beyond, not the whole segment (256 pages of a 1 MiB segment were 0.4-0.5 ms of
+// PMIx_Init here).
+TEST_F(Shm, ReaderPrefaultsWhatIsWrittenNotTheWholeSegment) {
+    auto reader = writer_->make_reader();
+    Value v;
+    ASSERT_EQ(reader->get("job.shm", Entity::job(), "counter", &v), PMIX_SUCCESS);
+    const pmix::gds::NamespaceStats st = stats("job.shm");
+    ASSERT_EQ(st.segments, 1u);
+    ASSERT_GT(st.bytes_reserved, st.bytes_used + pmix::gds::kPopulateMargin + 8192);
+    const std::vector<std::string> names = writer_->segment_names("job.shm");
+    ASSERT_FALSE(names.empty());
+    const long rss = reader_mapping_rss_kb(names[0]);
+    ASSERT_GT(rss, 0) << names[0];
+    EXPECT_LE(static_cast<std::size_t>(rss) * 1024,
+              st.bytes_used + pmix::gds::kPopulateMargin + 8192);
 }
 
 // StoreReader::version: unchanged until a commit is published to the namespace, different after

@@ -79,6 +79,7 @@ bool receive(int sock, Request*& request, int (&fds)[3], int& count, bool& trunc
 }
 
 void serve(int sock) {
+    ::pthread_setname_np(::pthread_self(), kSpawnThreadName);
     const char ready = ::unshare(CLONE_FILES) == 0 ? kReady : kRefused;
     if (ready == kReady) close_copied_descriptors(sock);
     if (::write(sock, &ready, 1) != 1 || ready != kReady) return;
@@ -114,9 +115,22 @@ struct SpawnThread {
     bool start() {
         int pair[2];
         if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) return false;
+        // Every signal blocked in the thread from its first instruction: a handler run there
+        // (pmixrun's SIGCHLD/SIGINT/SIGTERM write to a self-pipe) would write to that number in
+        // this thread's own descriptor table, where the pipe is closed or the number is a rank's
+        // descriptor in transit. It happened: one 2-process job in ten waited for pmixrun's 100 ms
+        // tick to see its ranks end. The children get the caller's mask (Request::mask).
+        sigset_t all, before;
+        ::sigfillset(&all);
+        ::pthread_sigmask(SIG_SETMASK, &all, &before);
+        bool started = true;
         try {
             std::thread(serve, pair[1]).detach();
         } catch (...) {
+            started = false;
+        }
+        ::pthread_sigmask(SIG_SETMASK, &before, nullptr);
+        if (!started) {
             ::close(pair[0]);
             ::close(pair[1]);
             return false;

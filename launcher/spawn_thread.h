@@ -19,4 +19,7 @@ using PosixSpawn = SpawnResult (*)(const SpawnSpec& spec, const char* program, c
 bool spawn_on_own_table(PosixSpawn start, const SpawnSpec& spec, const char* program,
                         char* const* argv, SpawnResult& result);
 
+// The spawn thread's name (/proc/<pid>/task/<tid>/comm). It runs with every signal blocked.
+inline constexpr const char* kSpawnThreadName = "pmix-spawn";
+
 }  // namespace pmix::launcher

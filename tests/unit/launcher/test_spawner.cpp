@@ -2,6 +2,7 @@
 // the process must die with its parent or change user. Each test starts /bin/sh and checks what
 // reached it: environment, working directory, stdin/stdout/stderr, process group, signals, ids,
 // and how an exec that fails is reported (no child left behind).
+#include "spawn_thread.h"
 #include "spawner.h"
 
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -102,6 +104,35 @@ void expect_report(const Ran& ran) {
 
 TEST(Spawner, PosixSpawnGivesEnvironmentCwdPipesAndOwnGroup) {
     expect_report(run(SpawnSpec{}, kReport, kShellEnv, "from stdin\n"));
+}
+
+// The thread posix_spawn runs on (spawn_thread.h) has its own descriptor table, so a signal
+// handler must never run there (pmixrun's write to its self-pipe would hit another descriptor):
+// it blocks every signal, and the child still starts with the caller's mask.
+TEST(Spawner, TheSpawnThreadTakesNoSignals) {
+#if defined(__SANITIZE_THREAD__)
+    GTEST_SKIP() << "no spawn thread under ThreadSanitizer (spawner.cpp)";
+#endif
+    const Ran ran = run(SpawnSpec{}, kReport, kShellEnv, "from stdin\n");
+    expect_report(ran);
+    bool found = false;
+    for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+        std::ifstream comm(task.path() / "comm");
+        std::string name;
+        std::getline(comm, name);
+        if (name != kSpawnThreadName) continue;
+        found = true;
+        std::ifstream status(task.path() / "status");
+        std::string line;
+        unsigned long long blocked = 0;
+        while (std::getline(status, line)) {
+            if (line.rfind("SigBlk:", 0) == 0) blocked = std::stoull(line.substr(7), nullptr, 16);
+        }
+        for (int sig : {SIGCHLD, SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGPIPE}) {
+            EXPECT_NE(blocked & (1ull << (sig - 1)), 0u) << "signal " << sig << " not blocked";
+        }
+    }
+    EXPECT_TRUE(found) << "no thread named " << kSpawnThreadName;
 }
 
 TEST(Spawner, VforkGivesTheSameWhenTheProcessDiesWithItsParent) {

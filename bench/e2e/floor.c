@@ -9,15 +9,26 @@
  *     SPIN_US, every read first polls without blocking for that long (busy waiting, the usual
  *     way around wake-up latency). Prints "FLOOR barrier_us=X spin_us=S" (median of 7 batches of
  *     1000 barriers, as client 0 sees them).
+ *   bench-floor futex N [LOOPS]: the least a barrier of N processes on one node can cost without
+ *     busy waiting: N forked processes meet LOOPS times (default 300, after 20) on one shared
+ *     futex word (the last to arrive bumps a generation and wakes all; the others sleep until it
+ *     changes). No PMIx, no server. Prints "FLOOR futex_barrier_us=X nprocs=N" (process 0's mean).
  * Measured on the 2-vCPU VM of this project: round trip 39-51 us; barrier 33-52 us blocking, and
  * with busy waiting slower, not faster: 41 / 58 / 80 / 256 us for 5 / 20 / 50 / 200 us spin
- * windows (three busy processes share two CPUs).
+ * windows (three busy processes share two CPUs); futex barrier 20-21 / 56-60 / 224-263 us at
+ * N = 2 / 16 / 64 (PMIx_Fence without data, on the fence board: 0.37-0.49 ms at 64).
  */
 #include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
+#include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -100,7 +111,72 @@ static int barrier(void) {
     return 0;
 }
 
+struct futex_meeting {
+    _Atomic unsigned arrived;
+    _Atomic unsigned generation;
+};
+
+static void futex_meet(struct futex_meeting* m, unsigned n) {
+    const unsigned gen = atomic_load(&m->generation);
+    if (atomic_fetch_add(&m->arrived, 1) + 1 == n) {
+        atomic_store(&m->arrived, 0);
+        atomic_store(&m->generation, gen + 1);
+        syscall(SYS_futex, &m->generation, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+        return;
+    }
+    while (atomic_load(&m->generation) == gen) {
+        syscall(SYS_futex, &m->generation, FUTEX_WAIT, gen, NULL, NULL, 0);
+    }
+}
+
+static int futex_barrier(unsigned n, int loops) {
+    if (n < 1 || n > 4096 || loops < 1) {
+        fprintf(stderr, "bench-floor: futex N (1..4096) [LOOPS >= 1]\n");
+        return 2;
+    }
+    struct futex_meeting* m = mmap(NULL, sizeof *m, PROT_READ | PROT_WRITE,
+                                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) {
+        perror("bench-floor: mmap");
+        return 1;
+    }
+    int pipefd[2];
+    if (pipe(pipefd) != 0) {
+        perror("bench-floor: pipe");
+        return 1;
+    }
+    for (unsigned i = 0; i < n; ++i) {
+        const pid_t pid = fork();
+        if (pid < 0) {
+            perror("bench-floor: fork");  // the others never complete a meeting: kill them
+            kill(0, SIGKILL);
+            return 1;
+        }
+        if (pid > 0) continue;
+        for (int k = 0; k < 20; ++k) futex_meet(m, n);
+        const double t0 = now_us();
+        for (int k = 0; k < loops; ++k) futex_meet(m, n);
+        const double per = (now_us() - t0) / loops;
+        if (i == 0 && write(pipefd[1], &per, sizeof per) != (ssize_t)sizeof per) _exit(1);
+        _exit(0);
+    }
+    close(pipefd[1]);
+    double per = -1;
+    const int got = exact(read(pipefd[0], &per, sizeof per), sizeof per);
+    while (wait(NULL) > 0) {
+    }
+    if (!got) {
+        fprintf(stderr, "bench-floor: process 0 reported nothing\n");
+        return 1;
+    }
+    printf("FLOOR futex_barrier_us=%.1f nprocs=%u\n", per, n);
+    return 0;
+}
+
 int main(int argc, char** argv) {
+    if (argc > 2 && strcmp(argv[1], "futex") == 0) {
+        return futex_barrier((unsigned)atoi(argv[2]), argc > 3 ? atoi(argv[3]) : 300);
+    }
     if (argc > 1 && strcmp(argv[1], "barrier") == 0) {
         if (argc > 2) g_spin_us = atof(argv[2]);
         return barrier();

@@ -184,7 +184,10 @@ pmix_status_t read(gds::StoreReader& r, std::string_view ns, const gds::Entity& 
 pmix_status_t read_proc(gds::StoreReader& r, std::string_view ns, pmix_rank_t rank,
                         std::string_view key, bool pointer, pmix_value_t** out) {
     const std::string_view own(g_me.nspace, strnlen(g_me.nspace, PMIX_MAX_NSLEN));
-    if (gds::StoreReader* peer = peer_segments::reader_for(r, ns, own, rank)) {
+    // The caller's own keys (try_get_own) come after its cache, which holds all it put: its own
+    // segment has nothing more, so it is not mapped a second time.
+    const bool self = rank == g_me.rank && ns == own;
+    if (gds::StoreReader* peer = self ? nullptr : peer_segments::reader_for(r, ns, own, rank)) {
         const pmix_status_t rc = read(*peer, ns, gds::Entity::proc(rank), key, pointer, out);
         if (rc == PMIX_SUCCESS || rc == PMIX_ERR_NOMEM) return rc;
         if (rc == gds::kErrCorrupt) peer_segments::distrust(rank);

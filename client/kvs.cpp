@@ -41,6 +41,17 @@ ValuePtr cached(const pmix_proc_t& p, const char* key) {
     return it == s.cache.end() ? nullptr : copy_value(*it->second);
 }
 
+// The caller's own (malloc'd) copy of the cached value for (proc, key), copied once under the
+// lock; PMIX_ERR_NOT_FOUND when there is none.
+pmix_status_t copy_cached(const pmix_proc_t& p, const char* key, pmix_value_t** out) {
+    State& s = state();
+    std::lock_guard lock(s.mu);
+    auto it = s.cache.find(cache_key(p, key));
+    if (it == s.cache.end()) return PMIX_ERR_NOT_FOUND;
+    *out = malloc_value_copy(*it->second);
+    return *out == nullptr ? PMIX_ERR_NOMEM : PMIX_SUCCESS;
+}
+
 void remember(const pmix_proc_t& p, const char* key, const pmix_value_t& v) {
     ValuePtr copy = copy_value(v);
     if (!copy) {
@@ -143,11 +154,11 @@ pmix_status_t answer_here(const pmix_proc_t& target, const char* key, const pmix
         has_data_qualifier(info, ninfo)) {
         return PMIX_ERR_NOT_FOUND;
     }
-    if (ValuePtr hit = cached(target, key)) {
-        *value = malloc_value_copy(*hit);
-        if (*value == nullptr) return PMIX_ERR_NOMEM;
-        if (store_path::pointer_mode(info, ninfo)) store_path::retain_until_finalize(*value);
-        return PMIX_SUCCESS;
+    if (pmix_status_t rc = copy_cached(target, key, value); rc != PMIX_ERR_NOT_FOUND) {
+        if (rc == PMIX_SUCCESS && store_path::pointer_mode(info, ninfo)) {
+            store_path::retain_until_finalize(*value);
+        }
+        return rc;
     }
     return store_path::try_get_own(target, key, info, ninfo, value);
 }

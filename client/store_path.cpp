@@ -181,12 +181,11 @@ pmix_status_t read(gds::StoreReader& r, std::string_view ns, const gds::Entity& 
 
 // A peer's proc-level key: its own segment first (newest data, peer_segments.h), then the
 // server's store (registration data; what the peer committed without a segment).
-pmix_status_t read_proc(gds::StoreReader& r, std::string_view ns, pmix_rank_t rank,
+// `self`: the caller's own keys (try_get_own), read after its cache, which holds all it put: its
+// own segment has nothing more, so it is not mapped a second time.
+pmix_status_t read_proc(gds::StoreReader& r, std::string_view ns, pmix_rank_t rank, bool self,
                         std::string_view key, bool pointer, pmix_value_t** out) {
     const std::string_view own(g_me.nspace, strnlen(g_me.nspace, PMIX_MAX_NSLEN));
-    // The caller's own keys (try_get_own) come after its cache, which holds all it put: its own
-    // segment has nothing more, so it is not mapped a second time.
-    const bool self = rank == g_me.rank && ns == own;
     if (gds::StoreReader* peer = self ? nullptr : peer_segments::reader_for(r, ns, own, rank)) {
         const pmix_status_t rc = read(*peer, ns, gds::Entity::proc(rank), key, pointer, out);
         if (rc == PMIX_SUCCESS || rc == PMIX_ERR_NOMEM) return rc;
@@ -256,7 +255,7 @@ pmix_status_t read_for(const pmix_proc_t* proc, const char* key, const pmix_info
         if (qualified && job) {
             rc = read_qualified(*r, ns, rank, key, info, ninfo, pointer, out);
         } else {
-            if (!job) rc = read_proc(*r, ns, rank, key, pointer, out);
+            if (!job) rc = read_proc(*r, ns, rank, self, key, pointer, out);
             // As the server answers: a proc's own keys first, then the job level; then, for a
             // node- or app-level key, the caller's node or app (only after a miss: the common
             // Get pays nothing for it).
